@@ -1,0 +1,349 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec'
+import type { ErrorEventCode, RefusedCode } from './codes.ts'
+
+/** Who is calling a tool. Policy and confirmation behaviour depend on it. */
+export type Caller = 'inapp' | 'webmcp' | 'mcp' | 'tour' | 'test' | 'human'
+
+/** Hints drive policy and confirmation. `destructive` implies a confirmation like `consequential`. */
+export interface ToolHints {
+  readOnly?: boolean
+  consequential?: boolean
+  destructive?: boolean
+  untrustedContent?: boolean
+}
+
+/**
+ * The class a policy reasons about. A tool's class is `destructive` if it is destructive, else
+ * `consequential`, else `readOnly`, else `unannotated`.
+ */
+export type HintClass = 'readOnly' | 'consequential' | 'destructive' | 'unannotated'
+
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+
+/** A JSON Schema object (draft 2020-12). */
+export type JsonSchema = Record<string, unknown>
+
+/** One validation problem. `path` is dot-joined (`cards.0.cvc`), `''` for the root. */
+export interface Issue {
+  path: string
+  message: string
+}
+
+/** A field-level change shown to the user before approval. Sensitive values read `'[redacted]'`. */
+export interface FieldChange {
+  path: string
+  before?: unknown
+  after?: unknown
+}
+
+/** Who ended a cancelled call. */
+export type CancelledBy = 'operator' | 'signal' | 'policy'
+
+export interface OkResult<T = unknown> {
+  status: 'ok'
+  /** Absent means "no value". */
+  data?: T
+}
+export interface InvalidResult {
+  status: 'invalid'
+  issues: Issue[]
+}
+export interface RefusedResult {
+  status: 'refused'
+  code: RefusedCode
+  message: string
+  /** Only for `unknown_tool` and `stale`: the registry's current revision. */
+  rev?: number
+}
+export interface NeedsConfirmationResult {
+  status: 'needs_confirmation'
+  confirmId: string
+  summary: string
+  changes: FieldChange[]
+}
+export interface CancelledResult {
+  status: 'cancelled'
+  by: CancelledBy
+}
+export interface ErrorResult {
+  status: 'error'
+  message: string
+}
+
+/** Every outcome of a call: plain JSON, never an exception. */
+export type ToolResult<T = unknown> =
+  | OkResult<T>
+  | InvalidResult
+  | RefusedResult
+  | NeedsConfirmationResult
+  | CancelledResult
+  | ErrorResult
+
+/** What a tool's `run` may return: any result but `needs_confirmation` (which only the registry creates). */
+export type RunResult<T = unknown> = Exclude<ToolResult<T>, NeedsConfirmationResult>
+
+/** Outcome of a confirmation: approved (optionally with edited input) or not. */
+export type ConfirmOutcome = { approved: true; input?: unknown } | { approved: false; reason?: string }
+
+/** Outcome of `ctx.confirm(...)`. It never throws. */
+export type CtxConfirmOutcome =
+  | { approved: true }
+  | { approved: false; reason: 'rejected' | 'confirmation_unavailable' | 'invalid' | 'expired' | 'cancelled' }
+
+/** What a confirmation card needs to render a request (inline or deferred). */
+export interface ConfirmationCardData {
+  confirmId: string
+  /** Full tool name. */
+  tool: string
+  title?: string
+  /** App-localized summary of what will happen. */
+  summary: string
+  /** The call's string `name` argument when present (what the action targets). */
+  target?: string
+  /** True for destructive tools: render a Delete button and "This action cannot be undone.". */
+  destructive: boolean
+  /** The caller that asked. */
+  caller: Caller
+  /** The input with `'[redacted]'` at sensitive paths. */
+  input: unknown
+  /** Redacted field changes (`[]` for plain tools). */
+  changes: FieldChange[]
+  /** Epoch milliseconds after which approval is refused. */
+  expiresAt: number
+}
+
+/** An inline confirmation request handed to the app's `confirm` handler. */
+export interface ConfirmRequest extends ConfirmationCardData {
+  /** `call` before a consequential tool runs; `ctx` for `ctx.confirm(...)` inside `run`. */
+  kind: 'call' | 'ctx'
+  /** Aborted when the call is cancelled or the request expires: close the prompt. */
+  signal: AbortSignal
+}
+
+/** The app's inline confirmation handler: ask the user, resolve with their answer. */
+export type ConfirmHandler = (request: ConfirmRequest) => ConfirmOutcome | Promise<ConfirmOutcome>
+
+/** A deferred confirmation waiting for `tm.confirmPending(...)`. */
+export interface PendingConfirmation extends ConfirmationCardData {
+  /** Epoch milliseconds when it was created. */
+  createdAt: number
+  /** The call that created it. */
+  callId: string
+}
+
+/** Where a tool lives on the page: a CSS selector or a function returning the element. */
+export type AnchorTarget = string | (() => Element | null | undefined)
+
+/** Tour hooks: the tool's own element and one per input parameter. */
+export interface ToolAnchors {
+  tool?: AnchorTarget
+  params?: Record<string, AnchorTarget>
+}
+
+/** File handling context (M2). In M1 `resolve` throws `ToolmarkError('files_not_configured')`. */
+export interface ToolFiles {
+  resolve(ref: unknown): Promise<never>
+}
+
+/** The second argument of `run`. */
+export interface ToolContext {
+  /** Aborted on cancel, caller abort or deadline. Created lazily. */
+  readonly signal: AbortSignal
+  readonly callId: string
+  readonly caller: Caller
+  /** Ask the user mid-run. Never throws; see the confirmation guide for per-caller behaviour. */
+  confirm(request: { summary: string; changes?: FieldChange[] }): Promise<CtxConfirmOutcome>
+  readonly files: ToolFiles
+  /** Register a restorer for `tm.undo(callId)`. The last registration wins. */
+  registerUndo(undo: () => unknown): void
+}
+
+/** Anything that validates like Standard Schema v1. */
+export type AnySchema = StandardSchemaV1
+
+/** The parsed input type of a schema (`unknown` without one). */
+export type InferInput<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown
+
+/** A tool: declared once, callable by every consumer. */
+export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | undefined, O = unknown> {
+  /** Local name: `^[A-Za-z0-9_.-]{1,128}$`; the full name is the scope path + `.` + name. */
+  name: string
+  /** LLM-facing: when to use the tool. */
+  description: string
+  /** User-facing, app-localized. */
+  title?: string
+  /** User-facing summary for confirmation cards: a string or built from the validated input. */
+  summary?: string | ((input: InferInput<S>) => string)
+  /** Standard Schema v1 (zod, valibot, ArkType, `fromJsonSchema`). Validated before `run`. */
+  input?: S
+  /** Standard Schema for `ok` data; validated only in development. */
+  output?: StandardSchemaV1<unknown, O>
+  /** JSON Schema override. Without `input`, input is validated against it (`fromJsonSchema` subset). */
+  jsonSchema?: JsonSchema
+  hints?: ToolHints
+  anchors?: ToolAnchors
+  /** Current values for tours; redacted at `sensitivePaths` by `tm.state`. */
+  state?: () => unknown
+  /** Input paths kept out of confirmation payloads, telemetry and `state()`. `[]` matches any index. */
+  sensitivePaths?: readonly string[] | (() => readonly string[])
+  /** Does the work. Return a result (`ok(data)`, `invalid(...)`, ...); `undefined` means `ok()`. */
+  run(input: InferInput<S>, ctx: ToolContext): RunResult<O> | undefined | Promise<RunResult<O> | undefined>
+}
+
+/** What `register` returns. `dispose()` is idempotent. */
+export interface ToolHandle {
+  /** Full name. */
+  readonly name: string
+  dispose(): void
+}
+
+export interface RegisterOptions {
+  scope?: Scope
+  /** Aborting it disposes the registration. */
+  signal?: AbortSignal
+}
+
+export interface ScopeOptions {
+  /** While it returns false the scope's tools are hidden. Re-evaluated on every revision and call. */
+  when?: boolean | (() => boolean)
+  /** A transparent scope adds no name segment and shares its parent's call queue. */
+  transparent?: boolean
+}
+
+/** A named group of tools with one lifetime. */
+export interface Scope {
+  /** The name segment (`''` for transparent scopes). */
+  readonly name: string
+  /** The dotted prefix its tools get (`''` at the root). */
+  readonly path: string
+  readonly disposed: boolean
+  /** Register a tool in this scope. */
+  register<S extends AnySchema | undefined = undefined, O = unknown>(
+    tool: ToolDefinition<S, O>,
+    options?: Omit<RegisterOptions, 'scope'>,
+  ): ToolHandle
+  /** A nested scope. */
+  scope(name: string, options?: ScopeOptions): Scope
+  /** Replace `when` and re-evaluate visibility. */
+  setWhen(when: boolean | (() => boolean)): void
+  /** Dispose its tools, nested scopes and pending confirmations. Idempotent. */
+  dispose(): void
+}
+
+/** One manifest entry as sent to agents. */
+export interface ToolManifestSummary {
+  name: string
+  llmName: string
+  title?: string
+  description: string
+  hints: ToolHints
+}
+
+/** A full entry, with schemas. */
+export interface ToolManifest extends ToolManifestSummary {
+  inputSchema: JsonSchema
+  outputSchema?: JsonSchema
+}
+
+export interface Manifest<T extends ToolManifestSummary = ToolManifestSummary> {
+  rev: number
+  tools: T[]
+}
+
+/** Registration details for devtools and tours. */
+export interface ToolInfo extends ToolManifestSummary {
+  scope: string
+  visible: boolean
+  hasUndo: boolean
+  sensitivePaths: readonly string[] | undefined
+}
+
+export interface CallOptions {
+  caller: Caller
+  /** The manifest revision the caller last saw (D18). */
+  rev?: number
+  signal?: AbortSignal
+  /** Override the call id (bridges pass theirs); a fresh UUID otherwise. */
+  callId?: string
+}
+
+/** Per-caller policy: the hint classes each caller may see and call. Omitted callers allow all. */
+export type Policy = Partial<Record<Exclude<Caller, 'human'>, readonly HintClass[]>>
+
+export type ConfirmMode = 'deferred' | 'inline'
+
+export interface ToolmarkOptions {
+  /** Development mode: misconfiguration throws `ToolmarkError`; output is validated. */
+  dev?: boolean
+  policy?: Policy
+  /** Inline confirmation handler (required for webmcp/mcp/tour to see consequential tools). */
+  confirm?: ConfirmHandler
+  /** Only `inapp` and `test` are configurable. Defaults: inapp deferred, test inline. */
+  confirmMode?: Partial<Record<Caller, ConfirmMode>>
+  /** Default 600000 (10 minutes). */
+  confirmExpiryMs?: number
+  /** Default 30000. Paused while an inline confirmation is open. */
+  callTimeoutMs?: number
+  /** How long an aborted tool may take to settle before its call is answered `cancelled`. Default 1000. */
+  abortGraceMs?: number
+  /** Visible tools above this emit `tool_budget_exceeded` in development. Default 40. */
+  budget?: number
+  /** Treat tools with none of readOnly/consequential/destructive as consequential. */
+  confirmUnannotated?: boolean
+  /** An app rule that can only add confirmations. */
+  requiresConfirmation?: (tool: ToolManifestSummary, call: { input: unknown }, caller: Caller) => boolean
+}
+
+/** Events. Each `on` returns an unsubscribe function. */
+export interface ToolmarkEvents {
+  call: { callId: string; tool: string; caller: Caller; input: unknown }
+  result: { callId: string; tool: string; caller: Caller; result: ToolResult; durationMs: number }
+  confirm:
+    | { phase: 'requested'; mode: ConfirmMode; request: ConfirmationCardData; callId: string }
+    | { phase: 'settled'; mode: ConfirmMode; confirmId: string; callId: string; tool: string; result: ToolResult }
+  interaction: { kind: 'approved' | 'rejected'; confirmId: string; tool: string }
+  change: { rev: number }
+  error: ToolmarkErrorEvent
+}
+
+export interface ToolmarkErrorEvent {
+  code: ErrorEventCode
+  message: string
+  level: 'error' | 'warning'
+  tool?: string
+  callId?: string
+  /** The underlying error, page-side only. */
+  cause?: unknown
+}
+
+export type ToolmarkEventName = keyof ToolmarkEvents
+
+/** A consumer attached with `tm.use`: returns its own cleanup. */
+export type ToolmarkConsumer = (tm: Toolmark) => (() => void) | undefined
+
+/** The registry. */
+export interface Toolmark {
+  register<S extends AnySchema | undefined = undefined, O = unknown>(
+    tool: ToolDefinition<S, O>,
+    options?: RegisterOptions,
+  ): ToolHandle
+  scope(name: string, options?: ScopeOptions): Scope
+  manifest(options: { caller?: Caller; detail: 'full' }): Manifest<ToolManifest>
+  manifest(options?: { caller?: Caller; detail?: 'summary' }): Manifest
+  describe(name: string, options?: { caller?: Caller }): ToolManifest | undefined
+  call(name: string, input: unknown, options: CallOptions): Promise<ToolResult>
+  confirmPending(confirmId: string, outcome: ConfirmOutcome): Promise<ToolResult>
+  pendingConfirmations(): readonly PendingConfirmation[]
+  undo(callId: string): Promise<ToolResult>
+  subscribe(listener: (rev: number) => void): () => void
+  readonly events: {
+    on<E extends ToolmarkEventName>(event: E, listener: (payload: ToolmarkEvents[E]) => void): () => void
+  }
+  use(consumer: ToolmarkConsumer): () => void
+  anchor(name: string, param?: string): Element | null
+  state(name: string): unknown
+  info(name: string): ToolInfo | undefined
+  readonly rev: number
+  readonly dev: boolean
+}
