@@ -1,0 +1,64 @@
+import { type ReactNode, useMemo, useSyncExternalStore } from 'react'
+import { ChallengesPage } from '../challenges/ChallengesPage.tsx'
+import type { ChallengeStore } from '../challenges/store.ts'
+import type { ChatMessage } from '../chat/api.ts'
+import { ChatPanel } from '../chat/ChatPanel.tsx'
+import { SettingsPage } from '../settings/SettingsPage.tsx'
+import type { SettingsStore } from '../settings/store.ts'
+import type { Page, Router } from './router.ts'
+import { useScopeTools } from './toolmark.tsx'
+import { navigateTool } from './tools.ts'
+
+/** Everything one page load shares: created once in `main.tsx`, outside React. */
+export interface AppModel {
+  router: Router
+  challenges: ChallengeStore
+  settings: SettingsStore
+  conversation: { id: string; messages: ChatMessage[] }
+}
+
+/** The demo: navigation, the current page and the chat panel. `app.navigate` is registered at the root. */
+export function App({ model }: { model: AppModel }): ReactNode {
+  const { router } = model
+  const page = useSyncExternalStore(router.subscribe, router.getPage)
+  const rootTools = useMemo(() => [navigateTool(router)], [router])
+  useScopeTools(undefined, rootTools)
+
+  return (
+    <div className="layout">
+      <header className="topbar">
+        <span className="brand">Challenges</span>
+        <nav>
+          <NavLink page="challenges" current={page} router={router} label="Challenges" />
+          <NavLink page="settings" current={page} router={router} label="Settings" />
+        </nav>
+      </header>
+      <main>
+        {page === 'challenges' ? (
+          <ChallengesPage store={model.challenges} />
+        ) : (
+          <SettingsPage store={model.settings} />
+        )}
+      </main>
+      <ChatPanel conversationId={model.conversation.id} initialMessages={model.conversation.messages} />
+    </div>
+  )
+}
+
+function NavLink(props: { page: Page; current: Page; router: Router; label: string }): ReactNode {
+  const { page, current, router, label } = props
+  return (
+    <a
+      href={page === 'settings' ? '/settings' : '/'}
+      data-testid={`nav-${page}`}
+      aria-current={page === current ? 'page' : undefined}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
+        event.preventDefault()
+        router.navigate(page)
+      }}
+    >
+      {label}
+    </a>
+  )
+}

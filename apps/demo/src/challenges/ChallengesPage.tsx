@@ -1,0 +1,197 @@
+import type { Issue, ToolResult } from '@toolmark/core'
+import { type FormEvent, type ReactNode, useMemo, useState, useSyncExternalStore } from 'react'
+import { useScopeTools, useToolmark } from '../app/toolmark.tsx'
+import type { Challenge, ChallengeStore } from './store.ts'
+import { createTool, deleteTool, notesTool, searchTool } from './tools.ts'
+
+const issuesText = (issues: readonly Issue[]): string => issues.map((issue) => issue.message).join('; ')
+
+/** A short line for a failed human call. */
+function failure(result: ToolResult): string | undefined {
+  if (result.status === 'ok') return undefined
+  if (result.status === 'invalid') return issuesText(result.issues)
+  if (result.status === 'refused' || result.status === 'error') return result.message
+  return `Not done (${result.status})`
+}
+
+/**
+ * The challenges page: list, search, create, edit, delete with Undo. Its tools live in the scope
+ * `challenges`, which exists only while this page is shown. The page's own buttons call the same tools
+ * as caller `human`, so the agent and the user share one definition (and one undo store).
+ */
+export function ChallengesPage({ store }: { store: ChallengeStore }): ReactNode {
+  const tm = useToolmark()
+  const tools = useMemo(
+    () => [searchTool(store), createTool(store), deleteTool(store), notesTool(store)],
+    [store],
+  )
+  useScopeTools('challenges', tools)
+
+  const state = useSyncExternalStore(store.subscribe, store.getState)
+  const [query, setQuery] = useState('')
+  const [error, setError] = useState<string>()
+  const visible = useMemo(
+    () => (query.trim() ? store.search(query) : state.challenges),
+    [store, query, state.challenges],
+  )
+
+  const remove = async (name: string): Promise<void> => {
+    setError(failure(await tm.call('challenges.delete', { name }, { caller: 'human' })))
+  }
+  const undo = async (callId: string): Promise<void> => {
+    const result = await tm.undo(callId)
+    setError(failure(result))
+    store.setLastDeleted(undefined)
+  }
+
+  return (
+    <section className="page" aria-labelledby="challenges-heading">
+      <h1 id="challenges-heading">Challenges</h1>
+      <input
+        className="search"
+        type="search"
+        placeholder="Search challenges"
+        aria-label="Search challenges"
+        data-testid="challenge-search"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      <ul className="challenge-list" data-testid="challenge-list">
+        {visible.map((challenge) => (
+          <ChallengeItem key={challenge.id} challenge={challenge} store={store} onDelete={remove} />
+        ))}
+        {visible.length === 0 && <li className="empty">No challenges match “{query}”.</li>}
+      </ul>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <CreateForm onError={setError} />
+      {state.lastDeleted && (
+        <output className="toast" data-testid="undo-toast">
+          Deleted “{state.lastDeleted.challenge.name}”.
+          <button type="button" data-testid="undo-delete" onClick={() => undo(state.lastDeleted!.callId)}>
+            Undo
+          </button>
+          <button
+            type="button"
+            className="link"
+            aria-label="Dismiss"
+            onClick={() => store.setLastDeleted(undefined)}
+          >
+            ×
+          </button>
+        </output>
+      )}
+    </section>
+  )
+}
+
+function ChallengeItem(props: {
+  challenge: Challenge
+  store: ChallengeStore
+  onDelete: (name: string) => void
+}): ReactNode {
+  const { challenge, store, onDelete } = props
+  const [editing, setEditing] = useState(false)
+  const [name, setName] = useState(challenge.name)
+  const [description, setDescription] = useState(challenge.description)
+  const [error, setError] = useState<string>()
+
+  const save = (event: FormEvent): void => {
+    event.preventDefault()
+    if (!name.trim()) setError('Enter a name')
+    else if (!store.update(challenge.id, { name, description })) setError(`"${name}" is already taken`)
+    else {
+      setError(undefined)
+      setEditing(false)
+    }
+  }
+
+  if (editing) {
+    return (
+      <li className="challenge editing" data-testid="challenge-item" data-name={challenge.name}>
+        <form onSubmit={save} className="stack">
+          <input aria-label="Name" value={name} onChange={(event) => setName(event.target.value)} />
+          <textarea
+            aria-label="Description"
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+          />
+          {error && <p className="form-error">{error}</p>}
+          <div className="row">
+            <button type="submit">Save</button>
+            <button type="button" className="secondary" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </li>
+    )
+  }
+  return (
+    <li className="challenge" data-testid="challenge-item" data-name={challenge.name}>
+      <div className="challenge-text">
+        <strong>{challenge.name}</strong>
+        {challenge.description && <p>{challenge.description}</p>}
+        {challenge.notes && <p className="notes">Notes: {challenge.notes}</p>}
+      </div>
+      <div className="row">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            setName(challenge.name)
+            setDescription(challenge.description)
+            setEditing(true)
+          }}
+        >
+          Edit
+        </button>
+        <button type="button" className="danger" onClick={() => onDelete(challenge.name)}>
+          Delete
+        </button>
+      </div>
+    </li>
+  )
+}
+
+function CreateForm({ onError }: { onError: (message: string | undefined) => void }): ReactNode {
+  const tm = useToolmark()
+  const [name, setName] = useState('')
+  const [description, setDescription] = useState('')
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault()
+    const input = description.trim() ? { name, description } : { name }
+    const result = await tm.call('challenges.create', input, { caller: 'human' })
+    onError(failure(result))
+    if (result.status === 'ok') {
+      setName('')
+      setDescription('')
+    }
+  }
+
+  return (
+    <form className="create stack" onSubmit={submit} aria-label="New challenge">
+      <h2>New challenge</h2>
+      <input
+        placeholder="Name"
+        aria-label="Name"
+        data-testid="create-name"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <input
+        placeholder="Description (optional)"
+        aria-label="Description"
+        value={description}
+        onChange={(event) => setDescription(event.target.value)}
+      />
+      <button type="submit" data-testid="create-submit">
+        Add challenge
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,87 @@
+/** One chat line as the server stores it (see the demo contract). */
+export interface ChatMessage {
+  id: string
+  role: 'user' | 'assistant' | 'tool'
+  text: string
+  tool?: string
+  at: number
+}
+
+/** A server-sent event on `/api/conversations/:id/events`. */
+export type ChatEvent = { type: 'message'; message: ChatMessage } | { type: 'busy'; busy: boolean }
+
+/** localStorage key of the current conversation id (a full reload keeps the conversation). */
+export const CONVERSATION_KEY = 'toolmark-demo:conversation'
+
+const json = { 'content-type': 'application/json', accept: 'application/json' }
+
+async function createConversation(): Promise<string> {
+  const response = await fetch('/api/conversations', {
+    method: 'POST',
+    headers: json,
+    credentials: 'same-origin',
+  })
+  if (!response.ok) throw new Error(`Could not start a conversation (HTTP ${response.status})`)
+  const body = (await response.json()) as { id: string }
+  localStorage.setItem(CONVERSATION_KEY, body.id)
+  return body.id
+}
+
+/**
+ * The conversation to use: the one kept in localStorage when the server still knows it for this
+ * session, else a new one.
+ */
+export async function ensureConversation(): Promise<{ id: string; messages: ChatMessage[] }> {
+  const kept = localStorage.getItem(CONVERSATION_KEY)
+  if (kept) {
+    const existing = await fetchConversation(kept)
+    if (existing) return existing
+  }
+  return { id: await createConversation(), messages: [] }
+}
+
+/** The conversation with its messages, or `undefined` when it is not this user's (404). */
+export async function fetchConversation(
+  id: string,
+): Promise<{ id: string; messages: ChatMessage[] } | undefined> {
+  const response = await fetch(`/api/conversations/${encodeURIComponent(id)}`, {
+    headers: json,
+    credentials: 'same-origin',
+  })
+  if (response.status === 404) return undefined
+  if (!response.ok) throw new Error(`Could not load the conversation (HTTP ${response.status})`)
+  return (await response.json()) as { id: string; messages: ChatMessage[] }
+}
+
+/** Posts a user message; the agent's turn runs on the server and streams back as events. */
+export async function sendMessage(id: string, text: string): Promise<void> {
+  const response = await fetch(`/api/conversations/${encodeURIComponent(id)}/messages`, {
+    method: 'POST',
+    headers: json,
+    credentials: 'same-origin',
+    body: JSON.stringify({ text }),
+  })
+  if (!response.ok) throw new Error(`Message not sent (HTTP ${response.status})`)
+}
+
+/**
+ * Listens to the conversation's event stream; returns a function that closes it. `onOpen` runs on every
+ * (re)connection, so the caller can re-read what it may have missed.
+ */
+export function subscribeToConversation(
+  id: string,
+  onEvent: (event: ChatEvent) => void,
+  onOpen?: () => void,
+): () => void {
+  const source = new EventSource(`/api/conversations/${encodeURIComponent(id)}/events`)
+  if (onOpen) source.onopen = onOpen
+  source.onmessage = (event: MessageEvent<string>) => {
+    try {
+      const parsed = JSON.parse(event.data) as ChatEvent
+      if (parsed && (parsed.type === 'message' || parsed.type === 'busy')) onEvent(parsed)
+    } catch {
+      // Not JSON: ignore (comments and keep-alives).
+    }
+  }
+  return () => source.close()
+}

@@ -1,0 +1,46 @@
+import { createToolmark } from '@toolmark/core'
+import { bridge } from '@toolmark/core/bridge'
+import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { App } from './app/App.tsx'
+import { createRouter } from './app/router.ts'
+import { ToolmarkProvider } from './app/toolmark.tsx'
+import { createChallengeStore } from './challenges/store.ts'
+import { ensureConversation } from './chat/api.ts'
+import { createSettingsStore } from './settings/store.ts'
+import './styles.css'
+
+/**
+ * Boots one page load: finds (or starts) the conversation, creates the registry and attaches the bridge
+ * once, outside React (so StrictMode's double effects never mint a second clientId), then renders.
+ */
+async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
+  const conversation = await ensureConversation()
+  const tm = createToolmark({ dev: import.meta.env.DEV })
+  const url = `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?conversation=${encodeURIComponent(conversation.id)}`
+  tm.use(bridge({ transport: websocketTransport({ url, terminalCloseCodes: [4401, 4403] }) }))
+  const model = {
+    router: createRouter(),
+    challenges: createChallengeStore(),
+    settings: createSettingsStore(),
+    conversation,
+  }
+  root.render(
+    <StrictMode>
+      <ToolmarkProvider tm={tm}>
+        <App model={model} />
+      </ToolmarkProvider>
+    </StrictMode>,
+  )
+}
+
+const root = createRoot(document.getElementById('root')!)
+boot(root).catch((cause: unknown) => {
+  console.error(cause)
+  root.render(
+    <p className="boot-error" role="alert">
+      Could not reach the agent server. Start it with <code>npm run demo</code> and reload.
+    </p>,
+  )
+})
