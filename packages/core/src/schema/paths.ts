@@ -1,0 +1,267 @@
+/**
+ * Dot paths into plain data (`cards.0.cvc`), shared by validation issues, confirmation changes,
+ * sensitive-path redaction and form fills.
+ *
+ * Grammar. A path is `''` (the root) or segments joined by `.`. A segment is a key (any characters
+ * except `.`, `[` and `]`), optionally followed by one or more `[]`, or `[]` on its own. Array
+ * elements are addressed by their decimal index (`cards.0`, no leading zeros). `[]` is a wildcard
+ * that matches any array index and is only allowed in patterns (`matchesPath`, `coversPath`,
+ * sensitive paths): `cards[].cvc` and `cards.[].cvc` are the same pattern, `grid[][]` reads
+ * "any row of any row of grid".
+ *
+ * Rejected with `ToolmarkError('invalid_path')`: a non-string path, an empty segment (`a..b`, `.a`,
+ * `a.`), a bracket anywhere but a trailing `[]`, and the segments `__proto__`, `constructor` and
+ * `prototype`, so a path can never reach an object's prototype.
+ *
+ * Only plain objects (prototype `Object.prototype` or `null`) and arrays are walked; every other
+ * value (Date, Map, class instances, functions) is a leaf. A key containing `.` or brackets cannot
+ * be addressed.
+ */
+import { ToolmarkError } from '../errors.ts'
+
+/** The segment `parsePath` returns for `[]`: it matches any array index. */
+export const ANY_INDEX = '[]'
+
+const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
+const ROOT: readonly string[] = Object.freeze([])
+const CACHE_LIMIT = 512
+const cache = new Map<string, readonly string[]>()
+
+function invalidPath(message: string): ToolmarkError {
+  return new ToolmarkError('invalid_path', message)
+}
+
+function describe(path: unknown): string {
+  return typeof path === 'string' ? JSON.stringify(path) : typeof path
+}
+
+/**
+ * Splits a path into segments (`'cards[].cvc'` → `['cards', '[]', 'cvc']`; `''` → `[]`). The result
+ * is frozen and cached, so repeated paths cost a map lookup. Throws `ToolmarkError('invalid_path')`
+ * for a malformed or unsafe path.
+ */
+export function parsePath(path: string): readonly string[] {
+  if (typeof path !== 'string') throw invalidPath(`Path must be a string, got ${describe(path)}`)
+  const hit = cache.get(path)
+  if (hit !== undefined) return hit
+  const segments = path === '' ? ROOT : Object.freeze(splitPath(path))
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string)
+  cache.set(path, segments)
+  return segments
+}
+
+function splitPath(path: string): string[] {
+  const out: string[] = []
+  for (const part of path.split('.')) {
+    let name = part
+    let wildcards = 0
+    while (name.endsWith('[]')) {
+      name = name.slice(0, -2)
+      wildcards++
+    }
+    if (name === '' && wildcards === 0) throw invalidPath(`Empty segment in path ${describe(path)}`)
+    if (name !== '') {
+      if (name.includes('[') || name.includes(']')) {
+        throw invalidPath(`Unexpected bracket in path ${describe(path)} (write cards.0.cvc or cards[].cvc)`)
+      }
+      if (UNSAFE_KEYS.has(name)) throw invalidPath(`Unsafe segment "${name}" in path ${describe(path)}`)
+      out.push(name)
+    }
+    for (let i = 0; i < wildcards; i++) out.push(ANY_INDEX)
+  }
+  return out
+}
+
+/** Like `parsePath`, but rejects `[]`: getters and setters need a concrete path. */
+function parseConcretePath(path: string): readonly string[] {
+  const segments = parsePath(path)
+  if (segments.includes(ANY_INDEX)) {
+    throw invalidPath(`Wildcard [] is only allowed in patterns, not in ${describe(path)}`)
+  }
+  return segments
+}
+
+/** The array index a segment denotes (`'0'` → 0, `'12'` → 12), or -1 (`'01'`, `'-1'`, `'a'`). */
+export function arrayIndex(segment: string): number {
+  const n = segment.length
+  if (n === 0 || n > 10) return -1
+  const first = segment.charCodeAt(0)
+  if (first === 48) return n === 1 ? 0 : -1
+  let value = 0
+  for (let i = 0; i < n; i++) {
+    const c = segment.charCodeAt(i) - 48
+    if (c < 0 || c > 9) return -1
+    value = value * 10 + c
+  }
+  return value < 4294967295 ? value : -1
+}
+
+/** True for `{}`-style objects (prototype `Object.prototype` or `null`), the only objects paths walk. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+/**
+ * The value at `path` in `obj`, or `undefined` when any step is missing or is not a plain object
+ * or array. Reads own properties only. `getPath(obj, '')` is `obj`.
+ */
+export function getPath(obj: unknown, path: string): unknown {
+  const segments = parseConcretePath(path)
+  let current = obj
+  for (const segment of segments) {
+    if (Array.isArray(current)) {
+      const index = arrayIndex(segment)
+      if (index < 0 || index >= current.length) return undefined
+      current = current[index]
+    } else if (isPlainObject(current)) {
+      if (!Object.hasOwn(current, segment)) return undefined
+      current = current[segment]
+    } else {
+      return undefined
+    }
+  }
+  return current
+}
+
+/**
+ * Returns a copy of `obj` with `value` at `path`; `obj` is never mutated. Only the objects and arrays
+ * along the path are copied (shallowly); everything else is shared with `obj`. A missing or `null`
+ * step becomes an array when the next segment is an index, else an object. Throws
+ * `ToolmarkError('invalid_path')` for a malformed path, a step that is neither a plain object nor an
+ * array, a non-index segment into an array, or an index past the end of an array (appending at
+ * `length` is allowed). `setPath(obj, '', value)` returns `value`. The result's type is not checked
+ * against `value`.
+ */
+export function setPath<T>(obj: T, path: string, value: unknown): T {
+  return setAt(obj, parseConcretePath(path), 0, value, path) as T
+}
+
+function setAt(
+  current: unknown,
+  segments: readonly string[],
+  at: number,
+  value: unknown,
+  path: string,
+): unknown {
+  if (at === segments.length) return value
+  const segment = segments[at] as string
+  const container = current === undefined || current === null ? (arrayIndex(segment) >= 0 ? [] : {}) : current
+  if (Array.isArray(container)) {
+    const index = arrayIndex(segment)
+    if (index < 0) throw invalidPath(`Segment "${segment}" of ${describe(path)} is not an array index`)
+    if (index > container.length) {
+      throw invalidPath(
+        `Index ${index} of ${describe(path)} is past the end of the array (${container.length})`,
+      )
+    }
+    const copy = container.slice()
+    copy[index] = setAt(container[index], segments, at + 1, value, path)
+    return copy
+  }
+  if (!isPlainObject(container)) {
+    throw invalidPath(`Cannot set ${describe(path)}: segment "${segment}" is not inside an object or array`)
+  }
+  const copy = copyObject(container)
+  copy[segment] = setAt(
+    Object.hasOwn(container, segment) ? container[segment] : undefined,
+    segments,
+    at + 1,
+    value,
+    path,
+  )
+  return copy
+}
+
+/** A shallow copy of a plain object that keeps a `null` prototype and copies `__proto__` keys as data. */
+export function copyObject(source: Record<string, unknown>): Record<string, unknown> {
+  return Object.getPrototypeOf(source) === null ? Object.assign(Object.create(null), source) : { ...source }
+}
+
+/** One leaf of `flatten`. */
+export interface PathValue {
+  path: string
+  value: unknown
+}
+
+/**
+ * Every leaf of `obj` with its dot path, depth first in key order: `{ cards: [{ cvc: '1' }] }` →
+ * `[{ path: 'cards.0.cvc', value: '1' }]`. Leaves are values that are not plain objects or arrays,
+ * plus empty objects and arrays (so nothing is lost); a non-container root is one leaf at `''`.
+ * Throws `ToolmarkError('invalid_path')` for a key that no path can address (empty, containing
+ * `.`, `[` or `]`, or `__proto__`/`constructor`/`prototype`) and for a cyclic structure.
+ */
+export function flatten(obj: unknown): PathValue[] {
+  const out: PathValue[] = []
+  flattenInto(obj, '', out, [])
+  return out
+}
+
+function flattenInto(value: unknown, path: string, out: PathValue[], ancestors: unknown[]): void {
+  const isArray = Array.isArray(value)
+  if (!isArray && !isPlainObject(value)) {
+    out.push({ path, value })
+    return
+  }
+  if (ancestors.includes(value)) throw invalidPath(`Cyclic reference at ${describe(path)}`)
+  const prefix = path === '' ? '' : `${path}.`
+  if (isArray) {
+    if (value.length === 0) {
+      out.push({ path, value })
+      return
+    }
+    ancestors.push(value)
+    for (let i = 0; i < value.length; i++) flattenInto(value[i], prefix + i, out, ancestors)
+    ancestors.pop()
+    return
+  }
+  const keys = Object.keys(value)
+  if (keys.length === 0) {
+    out.push({ path, value })
+    return
+  }
+  ancestors.push(value)
+  for (const key of keys) {
+    if (key === '' || key.includes('.') || key.includes('[') || key.includes(']') || UNSAFE_KEYS.has(key)) {
+      throw invalidPath(`Key ${JSON.stringify(key)} at ${describe(path)} cannot be written as a path`)
+    }
+    flattenInto(value[key], prefix + key, out, ancestors)
+  }
+  ancestors.pop()
+}
+
+/** True when pattern segment `p` matches concrete segment `s` (`[]` matches any array index). */
+export function segmentMatches(p: string, s: string): boolean {
+  return p === s || (p === ANY_INDEX && arrayIndex(s) >= 0)
+}
+
+/**
+ * True when the concrete `path` is exactly what `pattern` names, `[]` in the pattern matching any
+ * array index: `matchesPath('cards[].cvc', 'cards.3.cvc')` is true, `'cards.3'` or
+ * `'cards.3.cvc.x'` are not (see `coversPath`). Throws `ToolmarkError('invalid_path')` for a
+ * malformed pattern or path, or a `[]` in `path`.
+ */
+export function matchesPath(pattern: string, path: string): boolean {
+  const p = parsePath(pattern)
+  const s = parseConcretePath(path)
+  return p.length === s.length && prefixMatches(p, s)
+}
+
+/**
+ * True when the concrete `path` is at or below what `pattern` names:
+ * `coversPath('cards[].cvc', 'cards.0.cvc')` and `coversPath('card', 'card.number')` are true,
+ * `coversPath('cards[].cvc', 'cards.0')` is false. Throws like `matchesPath`.
+ */
+export function coversPath(pattern: string, path: string): boolean {
+  const p = parsePath(pattern)
+  const s = parseConcretePath(path)
+  return p.length <= s.length && prefixMatches(p, s)
+}
+
+function prefixMatches(pattern: readonly string[], path: readonly string[]): boolean {
+  for (let i = 0; i < pattern.length; i++) {
+    if (!segmentMatches(pattern[i] as string, path[i] as string)) return false
+  }
+  return true
+}
