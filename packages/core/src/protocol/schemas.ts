@@ -51,7 +51,7 @@ const toolResult: JsonSchema = {
       if: { properties: { code: { enum: ['unknown_tool', 'stale'] } } },
       // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword
       then: true,
-      else: { not: { required: ['rev'] } },
+      else: { properties: { rev: false } },
     },
     strictObject(
       {
