@@ -88,7 +88,7 @@ export type ConfirmOutcome = { approved: true; input?: unknown } | { approved: f
 
 /** Outcome of `ctx.confirm(...)`. It never throws. */
 export type CtxConfirmOutcome =
-  | { approved: true }
+  | { approved: true; input?: unknown }
   | { approved: false; reason: 'rejected' | 'confirmation_unavailable' | 'invalid' | 'expired' | 'cancelled' }
 
 /** What a confirmation card needs to render a request (inline or deferred). */
@@ -185,6 +185,11 @@ export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | un
   anchors?: ToolAnchors
   /** Current values for tours; redacted at `sensitivePaths` by `tm.state`. */
   state?: () => unknown
+  /**
+   * For form and wizard tools: a snapshot of the values the tool acts on. A deferred approval whose
+   * snapshot changed since the request is refused `stale` ("Form changed since confirmation was requested").
+   */
+  snapshot?: () => unknown
   /** Input paths kept out of confirmation payloads, telemetry and `state()`. `[]` matches any index. */
   sensitivePaths?: readonly string[] | (() => readonly string[])
   /** Does the work. Return a result (`ok(data)`, `invalid(...)`, ...); `undefined` means `ok()`. */
@@ -253,10 +258,12 @@ export interface Manifest<T extends ToolManifestSummary = ToolManifestSummary> {
 
 /** Registration details for devtools and tours. */
 export interface ToolInfo extends ToolManifestSummary {
+  /** The scope path (`''` at the root). */
   scope: string
+  /** Visible right now (its scopes' `when` all true). */
   visible: boolean
-  hasUndo: boolean
-  sensitivePaths: readonly string[] | undefined
+  /** Whether a non-human caller needs the user's approval to run it. */
+  needsConfirmation: boolean
 }
 
 export interface CallOptions {
@@ -301,7 +308,16 @@ export interface ToolmarkEvents {
   result: { callId: string; tool: string; caller: Caller; result: ToolResult; durationMs: number }
   confirm:
     | { phase: 'requested'; mode: ConfirmMode; request: ConfirmationCardData; callId: string }
-    | { phase: 'settled'; mode: ConfirmMode; confirmId: string; callId: string; tool: string; result: ToolResult }
+    | {
+        phase: 'settled'
+        mode: ConfirmMode
+        confirmId: string
+        callId: string
+        tool: string
+        outcome: 'approved' | 'rejected' | 'expired' | 'stale' | 'cancelled'
+        /** Deferred only: the final result, what a bridge sends as `confirmed`. */
+        result?: ToolResult
+      }
   interaction: { kind: 'approved' | 'rejected'; confirmId: string; tool: string }
   change: { rev: number }
   error: ToolmarkErrorEvent

@@ -1,0 +1,211 @@
+import { clock, timer } from '../clock.ts'
+import { ERROR_MESSAGES } from '../codes.ts'
+import { ToolmarkError } from '../errors.ts'
+import type { Entry } from '../registry/entry.ts'
+import type { ToolmarkImpl } from '../toolmark.ts'
+import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, ToolResult } from '../types.ts'
+import { askInline } from '../confirm/flow.ts'
+import type { Timed } from './deadlines.ts'
+import { cancelled, error, isToolResult, ok } from './result.ts'
+
+const FILES: ToolFiles = Object.freeze({
+  resolve(): never {
+    throw new ToolmarkError('files_not_configured', 'File support is not configured (it lands in M2)')
+  },
+})
+
+/**
+ * One execution of a tool's `run`: holds the queue slot, the shared deadline, the lazily created
+ * AbortController, and guarantees exactly one result. After an abort the tool gets `graceMs` to
+ * settle; then the call is answered `cancelled { by: 'signal' }`, its slot released, and anything the
+ * tool settles with later is reported as `late_result`.
+ */
+export class Run implements Timed, ToolContext {
+  deadline: number
+  readonly callId: string
+  readonly caller: Caller
+  readonly files = FILES
+  readonly #tm: ToolmarkImpl
+  readonly #entry: Entry
+  readonly #input: unknown
+  readonly #resolve: (result: ToolResult) => void
+  readonly #callerSignal: AbortSignal | undefined
+  #controller: AbortController | undefined
+  #started = false
+  #settled = false
+  #aborted = false
+  #abandoned = false
+  #graceTimer: ReturnType<typeof setTimeout> | undefined
+  readonly #onCallerAbort = (): void => this.abort()
+
+  constructor(
+    tm: ToolmarkImpl,
+    entry: Entry,
+    input: unknown,
+    callId: string,
+    caller: Caller,
+    signal: AbortSignal | undefined,
+    resolve: (result: ToolResult) => void,
+  ) {
+    this.#tm = tm
+    this.#entry = entry
+    this.#input = input
+    this.callId = callId
+    this.caller = caller
+    this.#resolve = resolve
+    this.#callerSignal = signal
+    this.deadline = clock.mono() + tm.timeoutMs
+    tm.deadlines.add(this)
+    signal?.addEventListener('abort', this.#onCallerAbort, { once: true })
+    entry.scope.queue.enter()
+    entry.scope.queue.whenTurn(this.#start)
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController()
+      if (this.#aborted) this.#controller.abort()
+    }
+    return this.#controller.signal
+  }
+
+  registerUndo(undo: () => unknown): void {
+    if (typeof undo === 'function') this.#tm.undoStore.set(this.callId, undo)
+  }
+
+  /** Ask the user mid-run (seed 000). Never throws. The call deadline pauses meanwhile. */
+  async confirm(request: { summary: string; changes?: FieldChange[] }): Promise<CtxConfirmOutcome> {
+    const tm = this.#tm
+    try {
+      if (this.caller === 'human') return { approved: true }
+      if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
+      if (tm.options.confirm === undefined || tm.modes[this.caller] !== 'inline') {
+        tm.warn('ctx_confirm_unavailable', `ctx.confirm in "${this.#entry.name}": caller ${this.caller} has no inline confirmation path`, this.#entry.name)
+        return { approved: false, reason: 'confirmation_unavailable' }
+      }
+      const remaining = this.deadline - clock.mono()
+      tm.deadlines.delete(this)
+      const outcome = await askInline(tm, this.#entry, {
+        kind: 'ctx',
+        callId: this.callId,
+        caller: this.caller,
+        input: this.#input,
+        summary: String(request?.summary ?? ''),
+        changes: Array.isArray(request?.changes) ? request.changes : [],
+        signal: this.signal,
+      })
+      if (!this.#settled) {
+        this.deadline = clock.mono() + remaining
+        tm.deadlines.add(this)
+      }
+      if (outcome.approved) return outcome.edited ? { approved: true, input: outcome.input } : { approved: true }
+      return { approved: false, reason: outcome.reason === 'stale' ? 'cancelled' : outcome.reason }
+    } catch (err) {
+      tm.report('tool_threw', `ctx.confirm failed in "${this.#entry.name}"`, { tool: this.#entry.name, cause: err })
+      return { approved: false, reason: 'cancelled' }
+    }
+  }
+
+  readonly #start = (): void => {
+    this.#started = true
+    let out: unknown
+    try {
+      out = this.#entry.def.run(this.#input as never, this)
+    } catch (err) {
+      this.#failed(err)
+      return
+    }
+    if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
+      ;(out as PromiseLike<unknown>).then(
+        (value) => this.#succeeded(value),
+        (err) => this.#failed(err),
+      )
+    } else {
+      this.#succeeded(out)
+    }
+  }
+
+  #succeeded(value: unknown): void {
+    if (this.#late(value)) return
+    let result: ToolResult
+    if (value === undefined) result = ok()
+    else if (isToolResult(value) && value.status !== 'needs_confirmation') result = value
+    else {
+      this.#tm.report('tool_threw', `run of "${this.#entry.name}" returned something that is not a ToolResult`, {
+        tool: this.#entry.name,
+        callId: this.callId,
+      })
+      result = error(ERROR_MESSAGES.toolFailed)
+    }
+    if (this.#tm.dev && this.#entry.def.output && result.status === 'ok') this.#checkOutput(result.data)
+    this.#settle(result)
+  }
+
+  #failed(err: unknown): void {
+    if (this.#late(err)) return
+    if (this.#aborted) return this.#settle(cancelled('signal'))
+    this.#tm.report('tool_threw', `run of "${this.#entry.name}" threw`, {
+      tool: this.#entry.name,
+      callId: this.callId,
+      cause: err,
+    })
+    this.#settle(error(ERROR_MESSAGES.toolFailed))
+  }
+
+  /** After the grace period the call was answered already: report, never a second result. */
+  #late(value: unknown): boolean {
+    if (!this.#abandoned) return this.#settled
+    this.#tm.report('late_result', `"${this.#entry.name}" settled after its call was abandoned`, {
+      tool: this.#entry.name,
+      callId: this.callId,
+      cause: value,
+    })
+    return true
+  }
+
+  #checkOutput(data: unknown): void {
+    const tm = this.#tm
+    const name = this.#entry.name
+    const report = (r: { issues?: readonly unknown[] | undefined }): void => {
+      if (r.issues) tm.report('output_invalid', `Output of "${name}" does not match its output schema`, { tool: name, cause: r.issues })
+    }
+    try {
+      const r = this.#entry.def.output!['~standard'].validate(data)
+      if (r instanceof Promise) r.then(report, () => {})
+      else report(r)
+    } catch (err) {
+      tm.report('tool_threw', `Output validator of "${name}" threw`, { tool: name, cause: err })
+    }
+  }
+
+  /** Caller abort or deadline: signal the tool, then give it the grace period. */
+  abort(): void {
+    if (this.#settled || this.#aborted) return
+    this.#aborted = true
+    this.#controller?.abort()
+    if (!this.#started) {
+      this.#entry.scope.queue.forget(this.#start)
+      this.#settle(cancelled('signal'), false)
+      return
+    }
+    this.#graceTimer = timer(() => {
+      if (this.#settled) return
+      this.#abandoned = true
+      this.#settle(cancelled('signal'))
+    }, this.#tm.graceMs)
+  }
+
+  expire(): void {
+    this.abort()
+  }
+
+  #settle(result: ToolResult, release = true): void {
+    if (this.#settled) return
+    this.#settled = true
+    this.#tm.deadlines.delete(this)
+    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort)
+    if (this.#graceTimer !== undefined) clearTimeout(this.#graceTimer)
+    if (release) this.#entry.scope.queue.release()
+    this.#resolve(result)
+  }
+}

@@ -1,0 +1,88 @@
+import type { AnySchema, RegisterOptions, Scope, ScopeOptions, ToolDefinition, ToolHandle } from '../types.ts'
+import type { Entry } from './entry.ts'
+import { CallQueue } from './queue.ts'
+
+/** What a scope needs from its registry. */
+export interface ScopeHost {
+  register(tool: ToolDefinition, options: RegisterOptions | undefined): ToolHandle
+  createScope(parent: ScopeImpl, name: string, options: ScopeOptions | undefined): Scope
+  disposeScope(scope: ScopeImpl): void
+  whenChanged(scope: ScopeImpl): void
+}
+
+/** A named group of tools with one lifetime; nested scopes join names with `.`. */
+export class ScopeImpl implements Scope {
+  readonly name: string
+  readonly path: string
+  readonly parent: ScopeImpl | undefined
+  readonly host: ScopeHost
+  readonly queue: CallQueue
+  readonly children = new Set<ScopeImpl>()
+  readonly entries = new Set<Entry>()
+  #when: boolean | (() => boolean)
+  #disposed = false
+
+  constructor(host: ScopeHost, parent: ScopeImpl | undefined, name: string, options?: ScopeOptions) {
+    const transparent = options?.transparent === true
+    this.host = host
+    this.parent = parent
+    this.name = transparent ? '' : name
+    const base = parent?.path ?? ''
+    this.path = transparent || name === '' ? base : base === '' ? name : `${base}.${name}`
+    this.queue = transparent && parent ? parent.queue : new CallQueue()
+    this.#when = options?.when ?? true
+  }
+
+  get disposed(): boolean {
+    return this.#disposed
+  }
+
+  /** This scope's own `when`, evaluated now; a throwing `when` hides the scope. */
+  ownVisible(): boolean {
+    const w = this.#when
+    if (typeof w === 'boolean') return w
+    try {
+      return w() === true
+    } catch {
+      return false
+    }
+  }
+
+  /** Visible when it and every ancestor are. */
+  visible(): boolean {
+    for (let s: ScopeImpl | undefined = this; s; s = s.parent) if (!s.ownVisible()) return false
+    return true
+  }
+
+  /** True when some scope on the chain has a `when` function (its visibility can change silently). */
+  hasDynamicWhen(): boolean {
+    return typeof this.#when === 'function'
+  }
+
+  register<S extends AnySchema | undefined = undefined, O = unknown>(
+    tool: ToolDefinition<S, O>,
+    options?: Omit<RegisterOptions, 'scope'>,
+  ): ToolHandle {
+    return this.host.register(tool as unknown as ToolDefinition, { ...options, scope: this })
+  }
+
+  scope(name: string, options?: ScopeOptions): Scope {
+    return this.host.createScope(this, name, options)
+  }
+
+  setWhen(when: boolean | (() => boolean)): void {
+    this.#when = when
+    this.host.whenChanged(this)
+  }
+
+  dispose(): void {
+    if (this.#disposed) return
+    this.#disposed = true
+    this.host.disposeScope(this)
+  }
+
+  /** Marks the scope disposed without telling the host (the host cascades). */
+  markDisposed(): void {
+    this.#disposed = true
+  }
+}

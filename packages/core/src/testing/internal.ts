@@ -1,0 +1,1 @@
+export { ToolmarkImpl, ToolmarkImpl as ToolmarkImplClass } from '../toolmark.ts'
