@@ -1,11 +1,11 @@
 import { createToolmark } from '@toolmark/core'
 import { bridge } from '@toolmark/core/bridge'
 import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { ToolmarkProvider } from '@toolmark/react'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App.tsx'
 import { createRouter } from './app/router.ts'
-import { ToolmarkProvider } from './app/toolmark.tsx'
 import { createChallengeStore } from './challenges/store.ts'
 import { ensureConversation } from './chat/api.ts'
 import { createSettingsStore } from './settings/store.ts'
@@ -28,7 +28,7 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
   }
   root.render(
     <StrictMode>
-      <ToolmarkProvider tm={tm}>
+      <ToolmarkProvider toolmark={tm}>
         <App model={model} />
       </ToolmarkProvider>
     </StrictMode>,

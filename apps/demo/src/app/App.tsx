@@ -1,3 +1,4 @@
+import { useTool } from '@toolmark/react'
 import { type ReactNode, useMemo, useSyncExternalStore } from 'react'
 import { ChallengesPage } from '../challenges/ChallengesPage.tsx'
 import type { ChallengeStore } from '../challenges/store.ts'
@@ -6,7 +7,6 @@ import { ChatPanel } from '../chat/ChatPanel.tsx'
 import { SettingsPage } from '../settings/SettingsPage.tsx'
 import type { SettingsStore } from '../settings/store.ts'
 import type { Page, Router } from './router.ts'
-import { useScopeTools } from './toolmark.tsx'
 import { navigateTool } from './tools.ts'
 
 /** Everything one page load shares: created once in `main.tsx`, outside React. */
@@ -21,8 +21,7 @@ export interface AppModel {
 export function App({ model }: { model: AppModel }): ReactNode {
   const { router } = model
   const page = useSyncExternalStore(router.subscribe, router.getPage)
-  const rootTools = useMemo(() => [navigateTool(router)], [router])
-  useScopeTools(undefined, rootTools)
+  useTool(useMemo(() => navigateTool(router), [router]))
 
   return (
     <div className="layout">

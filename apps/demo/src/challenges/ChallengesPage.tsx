@@ -1,6 +1,6 @@
 import type { Issue, ToolResult } from '@toolmark/core'
+import { ToolScope, useTool, useToolmark } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useMemo, useState, useSyncExternalStore } from 'react'
-import { useScopeTools, useToolmark } from '../app/toolmark.tsx'
 import type { Challenge, ChallengeStore } from './store.ts'
 import { createTool, deleteTool, notesTool, searchTool } from './tools.ts'
 
@@ -20,12 +20,25 @@ function failure(result: ToolResult): string | undefined {
  * as caller `human`, so the agent and the user share one definition (and one undo store).
  */
 export function ChallengesPage({ store }: { store: ChallengeStore }): ReactNode {
-  const tm = useToolmark()
-  const tools = useMemo(
-    () => [searchTool(store), createTool(store), deleteTool(store), notesTool(store)],
-    [store],
+  return (
+    <ToolScope name="challenges">
+      <ChallengeTools store={store} />
+      <ChallengesView store={store} />
+    </ToolScope>
   )
-  useScopeTools('challenges', tools)
+}
+
+/** Registers `challenges.search`, `.create`, `.delete` and `.notes` in the enclosing scope. */
+function ChallengeTools({ store }: { store: ChallengeStore }): null {
+  useTool(useMemo(() => searchTool(store), [store]))
+  useTool(useMemo(() => createTool(store), [store]))
+  useTool(useMemo(() => deleteTool(store), [store]))
+  useTool(useMemo(() => notesTool(store), [store]))
+  return null
+}
+
+function ChallengesView({ store }: { store: ChallengeStore }): ReactNode {
+  const tm = useToolmark()
 
   const state = useSyncExternalStore(store.subscribe, store.getState)
   const [query, setQuery] = useState('')

@@ -1,5 +1,5 @@
+import { usePendingConfirmations } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
-import { useNow, usePendingConfirmationList, useToolmark } from '../app/toolmark.tsx'
 import { type ChatMessage, fetchConversation, sendMessage, subscribeToConversation } from './api.ts'
 import { ConfirmCard } from './ConfirmCard.tsx'
 
@@ -29,13 +29,11 @@ export function ChatPanel(props: {
   initialMessages: readonly ChatMessage[]
 }): ReactNode {
   const { conversationId } = props
-  const tm = useToolmark()
   const [messages, setMessages] = useState<ChatMessage[]>(() => [...props.initialMessages])
   const [busy, setBusy] = useState(false)
   const [text, setText] = useState('')
   const [error, setError] = useState<string>()
-  const pending = usePendingConfirmationList()
-  const now = useNow()
+  const pending = usePendingConfirmations().items
   const logRef = useRef<HTMLOListElement>(null)
 
   useEffect(() => {
@@ -83,8 +81,6 @@ export function ChatPanel(props: {
     }
   }
 
-  const open = pending.filter((entry) => entry.expiresAt > now)
-
   return (
     <aside className="chat" aria-label="Chat with the agent">
       <h2>Agent</h2>
@@ -100,21 +96,12 @@ export function ChatPanel(props: {
             <span className="text">{message.text}</span>
           </li>
         ))}
-        {open.map((entry) => (
+        {pending.map((entry) => (
           <li key={entry.confirmId} className="chat-card">
-            <ConfirmCard
-              pending={entry}
-              now={now}
-              onAnswer={(approved) =>
-                tm.confirmPending(
-                  entry.confirmId,
-                  approved ? { approved: true } : { approved: false, reason: 'rejected' },
-                )
-              }
-            />
+            <ConfirmCard confirmation={entry} />
           </li>
         ))}
-        {messages.length === 0 && open.length === 0 && (
+        {messages.length === 0 && pending.length === 0 && (
           <li className="chat-empty">
             Ask the agent to do something on this page. Try:
             <span className="suggestions">

@@ -1,4 +1,5 @@
-import type { PendingConfirmation, ToolResult } from '@toolmark/core'
+import type { ToolResult } from '@toolmark/core'
+import { type PendingConfirmationItem, useConfirmationCard } from '@toolmark/react'
 import { type ReactNode, useState } from 'react'
 
 const REDACTED = '[redacted]'
@@ -20,53 +21,50 @@ export function flattenInput(input: unknown, prefix = ''): Array<[string, unknow
   )
 }
 
-/** `m:ss` left until `expiresAt`, never negative. */
-export function timeLeft(expiresAt: number, now: number): string {
-  const seconds = Math.max(0, Math.ceil((expiresAt - now) / 1000))
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
+/** A short line for an answer the registry did not carry out (expired, invalid, failed). */
+function problemOf(result: ToolResult): string | undefined {
+  if (result.status === 'refused' || result.status === 'error') return result.message
+  if (result.status === 'invalid') return result.issues.map((issue) => issue.message).join('; ')
+  return undefined
 }
 
 /**
  * A deferred confirmation as a card in the chat: tool, target, summary, the (redacted) changes or input,
- * Approve/Reject (Delete/Cancel for destructive tools) and the time left before it expires.
+ * Approve/Reject (Delete for destructive tools, with "This action cannot be undone.") and the time left
+ * before it expires. Built on `useConfirmationCard` from @toolmark/react.
  */
-export function ConfirmCard(props: {
-  pending: PendingConfirmation
-  now: number
-  onAnswer: (approved: boolean) => Promise<ToolResult>
-}): ReactNode {
-  const { pending, now, onAnswer } = props
+export function ConfirmCard({ confirmation }: { confirmation: PendingConfirmationItem }): ReactNode {
+  const view = useConfirmationCard(confirmation)
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string>()
   const rows: Array<[string, unknown, unknown?]> =
-    pending.changes.length > 0
-      ? pending.changes.map((change) => [change.path, change.after, change.before])
-      : flattenInput(pending.input)
+    view.changes.length > 0
+      ? view.changes.map((change) => [change.path, change.after, change.before])
+      : flattenInput(confirmation.input)
 
   const answer = async (approved: boolean): Promise<void> => {
     setBusy(true)
-    const result = await onAnswer(approved)
+    const result = await (approved ? confirmation.approve() : confirmation.reject('rejected'))
     setBusy(false)
-    if (result.status === 'refused' || result.status === 'error') setProblem(result.message)
-    else if (result.status === 'invalid') setProblem(result.issues.map((issue) => issue.message).join('; '))
+    setProblem(problemOf(result))
   }
 
   return (
     <article
-      className={pending.destructive ? 'confirm-card destructive' : 'confirm-card'}
+      className={view.destructive ? 'confirm-card destructive' : 'confirm-card'}
       data-testid="confirm-card"
-      data-tool={pending.tool}
-      data-destructive={String(pending.destructive)}
-      aria-label={`Confirm: ${pending.summary}`}
+      data-tool={confirmation.tool}
+      data-destructive={String(view.destructive)}
+      aria-label={`Confirm: ${view.summary}`}
     >
       <header>
-        <strong>{pending.title ?? pending.tool}</strong>
-        <code>{pending.tool}</code>
+        <strong>{view.heading}</strong>
+        <code>{confirmation.tool}</code>
       </header>
-      <p className="summary">{pending.summary}</p>
-      {pending.target !== undefined && (
+      <p className="summary">{view.summary}</p>
+      {view.target !== undefined && (
         <p className="target">
-          Target: <b>{pending.target}</b>
+          Target: <b>{view.target}</b>
         </p>
       )}
       {rows.length > 0 && (
@@ -81,7 +79,7 @@ export function ConfirmCard(props: {
           ))}
         </dl>
       )}
-      {pending.destructive && <p className="warning">This action cannot be undone.</p>}
+      {view.warning && <p className="warning">{view.warning}</p>}
       {problem && (
         <p className="form-error" role="alert">
           {problem}
@@ -89,7 +87,7 @@ export function ConfirmCard(props: {
       )}
       <footer>
         <span className="countdown" data-testid="confirm-countdown">
-          Expires in {timeLeft(pending.expiresAt, now)}
+          {view.expired ? 'Expired' : `Expires in ${view.countdown}`}
         </span>
         <button
           type="button"
@@ -98,23 +96,17 @@ export function ConfirmCard(props: {
           disabled={busy}
           onClick={() => answer(false)}
         >
-          {pending.destructive ? 'Cancel' : 'Reject'}
+          {view.rejectLabel}
         </button>
-        {pending.destructive ? (
-          <button
-            type="button"
-            className="danger"
-            data-testid="confirm-delete"
-            disabled={busy}
-            onClick={() => answer(true)}
-          >
-            Delete
-          </button>
-        ) : (
-          <button type="button" data-testid="confirm-approve" disabled={busy} onClick={() => answer(true)}>
-            Approve
-          </button>
-        )}
+        <button
+          type="button"
+          className={view.destructive ? 'danger' : undefined}
+          data-testid={view.destructive ? 'confirm-delete' : 'confirm-approve'}
+          disabled={busy || view.expired}
+          onClick={() => answer(true)}
+        >
+          {view.approveLabel}
+        </button>
       </footer>
     </article>
   )

@@ -1,5 +1,5 @@
+import { ToolScope, useTool, useToolmark } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useMemo, useState, useSyncExternalStore } from 'react'
-import { useScopeTools, useToolmark } from '../app/toolmark.tsx'
 import type { SettingsStore } from './store.ts'
 import { updateCardTool } from './tools.ts'
 
@@ -8,9 +8,22 @@ import { updateCardTool } from './tools.ts'
  * kept and shown. Its tool lives in the scope `settings`.
  */
 export function SettingsPage({ store }: { store: SettingsStore }): ReactNode {
+  return (
+    <ToolScope name="settings">
+      <SettingsTools store={store} />
+      <SettingsView store={store} />
+    </ToolScope>
+  )
+}
+
+/** Registers `settings.updateCard` in the enclosing scope. */
+function SettingsTools({ store }: { store: SettingsStore }): null {
+  useTool(useMemo(() => updateCardTool(store), [store]))
+  return null
+}
+
+function SettingsView({ store }: { store: SettingsStore }): ReactNode {
   const tm = useToolmark()
-  const tools = useMemo(() => [updateCardTool(store)], [store])
-  useScopeTools('settings', tools)
 
   const card = useSyncExternalStore(store.subscribe, store.getCard)
   const [number, setNumber] = useState('')

@@ -7,9 +7,8 @@ export const cardInput = z.object({
   card: z.object({
     number: z
       .string()
-      .transform((value) => value.replace(/[\s-]/g, ''))
-      .pipe(z.string().regex(/^\d{12,19}$/, 'Enter 12 to 19 digits'))
-      .describe('Card number, 12 to 19 digits (spaces allowed)'),
+      .regex(/^\d(?:[ -]?\d){11,18}$/, 'Enter 12 to 19 digits')
+      .describe('Card number, 12 to 19 digits (spaces allowed), e.g. "4242 4242 4242 4242"'),
     cvc: z
       .string()
       .regex(/^\d{3,4}$/, 'Enter the 3 or 4 digit security code')

@@ -1,0 +1,45 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+import { build } from 'vite'
+import type {} from 'vitest'
+import type { TestProject } from 'vitest/node'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.ts'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The demo built once for the whole run. */
+    staticDir: string
+    /** Playwright's browser server: each test file connects to the one Chromium. */
+    browserWSEndpoint: string
+  }
+}
+
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url))
+
+/** Builds the demo with Vite's JS API and launches one Chromium for all test files. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const work = await mkdtemp(join(tmpdir(), 'toolmark-demo-e2e-'))
+  const staticDir = join(work, 'dist')
+  const started = performance.now()
+  await build({
+    root: APP_DIR,
+    configFile: join(APP_DIR, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: staticDir, emptyOutDir: true },
+  })
+  console.info(`[e2e] demo built in ${Math.round(performance.now() - started)} ms`)
+  const browser = await chromium.launchServer({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  })
+  project.provide('staticDir', staticDir)
+  project.provide('browserWSEndpoint', browser.wsEndpoint())
+  return async () => {
+    await browser.close()
+    await rm(work, { recursive: true, force: true })
+  }
+}

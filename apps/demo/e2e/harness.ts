@@ -1,0 +1,177 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+
+/** One protocol frame seen on the page's bridge WebSocket. */
+export interface Frame {
+  direction: 'sent' | 'received'
+  message: Record<string, unknown>
+}
+
+/** A ChatMessage as the server returns it. */
+export interface ChatMessage {
+  id: string
+  role: 'user' | 'assistant' | 'tool'
+  text: string
+  tool?: string
+  at: number
+}
+
+/** Resolves when `predicate` holds for a frame (past or future); rejects after `timeoutMs`. */
+type FrameWaiter = { predicate: (frame: Frame) => boolean; resolve: (frame: Frame) => void }
+
+/**
+ * A page of the demo with its bridge traffic recorded: every JSON frame the page sends or receives
+ * on `/toolmark/ws`, across reloads, so tests can read clientIds, manifests and confirmIds.
+ */
+export class DemoPage {
+  readonly frames: Frame[] = []
+  private waiters: FrameWaiter[] = []
+
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {
+    page.on('websocket', (socket) => {
+      if (!socket.url().includes('/toolmark/ws')) return
+      socket.on('framesent', ({ payload }) => this.record('sent', payload))
+      socket.on('framereceived', ({ payload }) => this.record('received', payload))
+    })
+  }
+
+  /** A new browser context (a new session cookie, so a new user) with the demo open at `path`. */
+  static async open(browser: Browser, baseUrl: string, path = '/'): Promise<DemoPage> {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const demo = new DemoPage(context, page, baseUrl)
+    await demo.goto(path)
+    return demo
+  }
+
+  private record(direction: Frame['direction'], payload: string | Buffer): void {
+    if (typeof payload !== 'string') return
+    let message: unknown
+    try {
+      message = JSON.parse(payload)
+    } catch {
+      return
+    }
+    if (typeof message !== 'object' || message === null) return
+    const frame = { direction, message: message as Record<string, unknown> }
+    this.frames.push(frame)
+    for (const waiter of [...this.waiters]) {
+      if (waiter.predicate(frame)) {
+        this.waiters = this.waiters.filter((w) => w !== waiter)
+        waiter.resolve(frame)
+      }
+    }
+  }
+
+  /** The first frame (already seen or coming) for which `predicate` holds. */
+  waitForFrame(predicate: (frame: Frame) => boolean, timeoutMs = 10_000, from = 0): Promise<Frame> {
+    const seen = this.frames.slice(from).find(predicate)
+    if (seen) return Promise.resolve(seen)
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter)
+        reject(new Error(`No matching bridge frame within ${timeoutMs} ms`))
+      }, timeoutMs)
+      const waiter: FrameWaiter = {
+        predicate,
+        resolve: (frame) => {
+          clearTimeout(timer)
+          resolve(frame)
+        },
+      }
+      this.waiters.push(waiter)
+    })
+  }
+
+  /**
+   * Waits until the page has sent a manifest listing `tool` (from frame index `from` on) and returns
+   * the page load's clientId.
+   */
+  async waitForTool(tool: string, from = 0): Promise<string> {
+    const frame = await this.waitForFrame(
+      ({ direction, message }) =>
+        direction === 'sent' &&
+        message.type === 'manifest' &&
+        Array.isArray(message.tools) &&
+        message.tools.some((entry: { name?: unknown }) => entry.name === tool),
+      10_000,
+      from,
+    )
+    return frame.message.clientId as string
+  }
+
+  /** Loads `path` and waits for the chat and a manifest with the page's tools. Returns the clientId. */
+  async goto(path = '/'): Promise<string> {
+    const from = this.frames.length
+    await this.page.goto(new URL(path, this.baseUrl).href)
+    await this.page.getByTestId('chat-input').waitFor()
+    return this.waitForTool(path.startsWith('/settings') ? 'settings.updateCard' : 'challenges.search', from)
+  }
+
+  /** A full reload: a new page load with a new clientId. Returns it once its manifest arrived. */
+  async reload(): Promise<string> {
+    const from = this.frames.length
+    await this.page.reload()
+    await this.page.getByTestId('chat-input').waitFor()
+    const path = new URL(this.page.url()).pathname
+    return this.waitForTool(path.startsWith('/settings') ? 'settings.updateCard' : 'challenges.search', from)
+  }
+
+  /** The texts of the chat's messages with `role`, in order. */
+  messages(role?: ChatMessage['role']): Promise<string[]> {
+    const selector = role
+      ? `[data-testid="chat-message"][data-role="${role}"]`
+      : '[data-testid="chat-message"]'
+    return this.page.locator(selector).allInnerTexts()
+  }
+
+  /**
+   * Types `text` into the chat and waits for the agent's answer: one more assistant message than
+   * before, and the agent no longer busy. Returns the new assistant messages.
+   */
+  async ask(text: string): Promise<string[]> {
+    const before = (await this.messages('assistant')).length
+    await this.page.getByTestId('chat-input').fill(text)
+    await this.page.getByTestId('chat-send').click()
+    return this.waitForAssistant(before)
+  }
+
+  /** Waits until there are more than `before` assistant messages and the agent is idle. */
+  async waitForAssistant(before: number): Promise<string[]> {
+    await this.page.waitForFunction(
+      (count) =>
+        document.querySelectorAll('[data-testid="chat-message"][data-role="assistant"]').length > count &&
+        !document.querySelector('[data-testid="chat-busy"]'),
+      before,
+      { timeout: 15_000 },
+    )
+    return (await this.messages('assistant')).slice(before)
+  }
+
+  /** The conversation id the page keeps in localStorage. */
+  conversationId(): Promise<string> {
+    return this.page.evaluate(() => localStorage.getItem('toolmark-demo:conversation') ?? '')
+  }
+
+  /** GET /api/conversations/:id with the page's session cookie, as the raw response text. */
+  async conversationLog(): Promise<string> {
+    const id = await this.conversationId()
+    const response = await this.context.request.get(new URL(`/api/conversations/${id}`, this.baseUrl).href)
+    if (!response.ok()) throw new Error(`GET /api/conversations/${id}: HTTP ${response.status()}`)
+    return response.text()
+  }
+
+  /** Names of the challenges the page shows. */
+  challengeNames(): Promise<string[]> {
+    return this.page
+      .locator('[data-testid="challenge-item"]')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-name') ?? ''))
+  }
+
+  async close(): Promise<void> {
+    await this.context.close()
+  }
+}
