@@ -1,0 +1,409 @@
+/**
+ * Confirmation redaction (seed 000, "Sensitive values stay out of confirmation payloads").
+ *
+ * - `redactInput` builds what the user sees: a deep copy of the input with `'[redacted]'` at every
+ *   sensitive path that holds a value, or `'[redacted]'` for the whole input when the tool's
+ *   sensitive paths cannot be read.
+ * - `redactChanges` does the same for `FieldChange`s: a change at or below a sensitive path has its
+ *   `before`/`after` redacted; a change of an ancestor keeps its value with each sensitive
+ *   descendant inside redacted.
+ * - `restoreRedacted` turns an approver's edit of that copy back into real input: each
+ *   `'[redacted]'` the approver left where it was sent gets the real value back, only onto the same
+ *   array row; every other `'[redacted]'` is refused with "Re-enter sensitive field".
+ *
+ * Sensitive paths are patterns in the `paths.ts` grammar (`card.cvc`, `cards[].cvc`,
+ * `orders[].cards[].cvc`; `[]` matches any array index, `''` is the whole input). The list "cannot
+ * be read" when the `sensitivePaths` function throws or returns a non-array, or any entry is not a
+ * string or not a valid path.
+ *
+ * Only plain objects and arrays are walked. Fail-closed cases, all redacted as a whole: another
+ * object (Date, Map, class instance, function) where a sensitive pattern continues below it, and a
+ * cyclic reference. A property or element holding `undefined` does not exist (nothing to hide).
+ * Nothing here mutates its arguments or throws for bad input.
+ */
+import { REENTER_SENSITIVE } from '../codes.ts'
+import { ANY_INDEX, arrayIndex, copyObject, isPlainObject, parsePath } from '../schema/paths.ts'
+import type { FieldChange, Issue } from '../types.ts'
+
+/** The placeholder that stands for a sensitive value in confirmation payloads. */
+export const REDACTED = '[redacted]'
+
+/** A tool's `sensitivePaths` as declared: a list, a function returning one, or nothing. */
+export type SensitivePathsSource = readonly string[] | undefined | (() => readonly string[])
+
+/** The result of reading a tool's sensitive paths once (see `readSensitivePaths`). */
+export interface SensitivePatterns {
+  /** False when the list could not be read: everything is then treated as sensitive. */
+  readonly readable: boolean
+  /** The patterns as declared (empty when unreadable). */
+  readonly paths: readonly string[]
+}
+
+/** What `redactInput` returns. */
+export interface RedactedInput {
+  /** A deep copy of the input with `'[redacted]'` at sensitive paths. */
+  value: unknown
+  /** False when the sensitive paths could not be read (then `value` is `'[redacted]'`). */
+  readable: boolean
+  /** The concrete dot paths that now hold the placeholder (`['cards.0.cvc']`; `['']` for the whole input). */
+  redactedPaths: string[]
+}
+
+/** What `restoreRedacted` returns. */
+export type RestoreResult = { ok: true; value: unknown } | { ok: false; issues: Issue[] }
+
+/** A pattern and how many of its segments the walk has matched so far. */
+type Cursor = readonly [segments: readonly string[], at: number]
+interface Step {
+  /** Some pattern ends exactly here: the value is sensitive. */
+  hit: boolean
+  /** Patterns that continue below this value. */
+  next: readonly Cursor[]
+}
+
+const NO_STEP: Step = { hit: false, next: [] }
+const segmentsOf = new WeakMap<SensitivePatterns, readonly (readonly string[])[]>()
+const UNREADABLE: SensitivePatterns = Object.freeze({ readable: false, paths: Object.freeze([]) })
+const NONE: SensitivePatterns = Object.freeze({ readable: true, paths: Object.freeze([]) })
+segmentsOf.set(UNREADABLE, [])
+segmentsOf.set(NONE, [])
+
+/**
+ * Reads a tool's sensitive paths once (calling the function form) and parses them. Never throws:
+ * a throwing function, a non-array, or an entry that is not a valid path gives
+ * `{ readable: false, paths: [] }`. `undefined` means no sensitive paths. The other functions in
+ * this module accept the result, so one call can be reused for the input and its changes.
+ */
+export function readSensitivePaths(source: SensitivePathsSource | SensitivePatterns): SensitivePatterns {
+  if (typeof source === 'object' && source !== null && segmentsOf.has(source as SensitivePatterns)) {
+    return source as SensitivePatterns
+  }
+  if (source === undefined) return NONE
+  try {
+    const list: unknown = typeof source === 'function' ? source() : source
+    if (!Array.isArray(list)) return UNREADABLE
+    const paths: string[] = []
+    const segments: (readonly string[])[] = []
+    for (const path of list) {
+      if (typeof path !== 'string') return UNREADABLE
+      segments.push(parsePath(path))
+      paths.push(path)
+    }
+    const patterns: SensitivePatterns = Object.freeze({ readable: true, paths: Object.freeze(paths) })
+    segmentsOf.set(patterns, segments)
+    return patterns
+  } catch {
+    return UNREADABLE
+  }
+}
+
+function rootStep(patterns: SensitivePatterns): Step {
+  const all = segmentsOf.get(patterns) ?? []
+  let hit = false
+  const next: Cursor[] = []
+  for (const segments of all) {
+    if (segments.length === 0) hit = true
+    else next.push([segments, 0])
+  }
+  return { hit, next }
+}
+
+/** Advances every cursor over `key`; `[]` matches only when `isIndex` (an array element). */
+function step(active: readonly Cursor[], key: string, isIndex: boolean): Step {
+  if (active.length === 0) return NO_STEP
+  let hit = false
+  const next: Cursor[] = []
+  for (const [segments, at] of active) {
+    const p = segments[at] as string
+    if (p === ANY_INDEX ? isIndex : p === key) {
+      if (at + 1 === segments.length) hit = true
+      else next.push([segments, at + 1])
+    }
+  }
+  return hit || next.length > 0 ? { hit, next } : NO_STEP
+}
+
+/**
+ * True when the payload shows `'[redacted]'` instead of `value`: a sensitive value that exists,
+ * a non-walkable object with patterns continuing below it, or a cyclic reference.
+ */
+function mustRedact(value: unknown, hit: boolean, active: readonly Cursor[], ancestors: unknown[]): boolean {
+  if (value === undefined) return false
+  if (hit) return true
+  if ((typeof value !== 'object' || value === null) && typeof value !== 'function') return false
+  if (Array.isArray(value) || isPlainObject(value)) return ancestors.includes(value)
+  return active.length > 0
+}
+
+/** Sets an own data property, also for the key `__proto__` (never the prototype). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+  } else {
+    target[key] = value
+  }
+}
+
+interface RedactContext {
+  ancestors: unknown[]
+  /** Current position; only tracked when `redacted` collects paths. */
+  trail: string[]
+  redacted: string[] | undefined
+}
+
+function redactNode(value: unknown, hit: boolean, active: readonly Cursor[], ctx: RedactContext): unknown {
+  if (mustRedact(value, hit, active, ctx.ancestors)) {
+    ctx.redacted?.push(ctx.trail.join('.'))
+    return REDACTED
+  }
+  if (Array.isArray(value)) {
+    ctx.ancestors.push(value)
+    const out: unknown[] = new Array(value.length)
+    for (let i = 0; i < value.length; i++) {
+      const key = String(i)
+      const s = step(active, key, true)
+      ctx.trail.push(key)
+      out[i] = redactNode(value[i], s.hit, s.next, ctx)
+      ctx.trail.pop()
+    }
+    ctx.ancestors.pop()
+    return out
+  }
+  if (isPlainObject(value)) {
+    ctx.ancestors.push(value)
+    const out: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {}
+    for (const key of Object.keys(value)) {
+      const s = step(active, key, false)
+      ctx.trail.push(key)
+      setOwn(out, key, redactNode(value[key], s.hit, s.next, ctx))
+      ctx.trail.pop()
+    }
+    ctx.ancestors.pop()
+    return out
+  }
+  return value
+}
+
+/**
+ * A deep copy of `input` (plain objects and arrays; other values are shared) with `'[redacted]'`
+ * at every sensitive path that holds a value, for `ConfirmRequest.input`,
+ * `PendingConfirmation.input` and `tm.state()`. When the sensitive paths cannot be read, `value`
+ * is `'[redacted]'` and `readable` is false. Never mutates `input`, never throws.
+ */
+export function redactInput(
+  input: unknown,
+  sensitivePaths: SensitivePathsSource | SensitivePatterns,
+): RedactedInput {
+  const patterns = readSensitivePaths(sensitivePaths)
+  if (!patterns.readable) return { value: REDACTED, readable: false, redactedPaths: [''] }
+  const root = rootStep(patterns)
+  const ctx: RedactContext = { ancestors: [], trail: [], redacted: [] }
+  const value = redactNode(input, root.hit, root.next, ctx)
+  return { value, readable: true, redactedPaths: ctx.redacted ?? [] }
+}
+
+/**
+ * Redacts `ctx.confirm` / `needs_confirmation` changes. A change whose path is at or below a
+ * sensitive path (`cards.0.cvc` under `cards[].cvc`) gets `'[redacted]'` for `before` and
+ * `after`; a change of an ancestor (`cards`, `cards.0`) keeps its values as deep copies with each
+ * sensitive descendant inside redacted. Absent (or `undefined`) `before`/`after` stay so. A change
+ * with a malformed path, and every change when the sensitive paths cannot be read, is redacted
+ * whole. Entries that are not objects are dropped. Returns new change objects; never mutates.
+ */
+export function redactChanges(
+  changes: readonly FieldChange[],
+  sensitivePaths: SensitivePathsSource | SensitivePatterns,
+): FieldChange[] {
+  if (!Array.isArray(changes)) return []
+  const patterns = readSensitivePaths(sensitivePaths)
+  const root = rootStep(patterns)
+  const out: FieldChange[] = []
+  for (const change of changes as readonly unknown[]) {
+    if (typeof change !== 'object' || change === null) continue
+    const c = change as FieldChange
+    let { hit, next } = root
+    if (!patterns.readable) hit = true
+    else if (!hit) {
+      let segments: readonly string[] | undefined
+      try {
+        segments = parsePath(c.path)
+      } catch {
+        segments = undefined
+      }
+      if (segments === undefined || segments.includes(ANY_INDEX)) hit = true
+      else {
+        for (const segment of segments) {
+          if (next.length === 0) break
+          const s = step(next, segment, arrayIndex(segment) >= 0)
+          if (s.hit) {
+            hit = true
+            break
+          }
+          next = s.next
+        }
+      }
+    }
+    const redacted: FieldChange = { ...c }
+    const ctx: RedactContext = { ancestors: [], trail: [], redacted: undefined }
+    if (Object.hasOwn(c, 'before')) redacted.before = redactNode(c.before, hit, next, ctx)
+    if (Object.hasOwn(c, 'after')) redacted.after = redactNode(c.after, hit, next, ctx)
+    out.push(redacted)
+  }
+  return out
+}
+
+interface RestoreContext {
+  readable: boolean
+  issues: Issue[]
+  trail: string[]
+  editedAncestors: unknown[]
+  originalAncestors: unknown[]
+}
+
+/**
+ * Restores an approver's edit of a redacted input (seed 000) before it is validated.
+ *
+ * Each `'[redacted]'` in `edited` that sits where `redactInput(original)` put one gets the real
+ * value from `original`, provided every array on its way has the same length as in `original` and
+ * each enclosing row's non-sensitive values are unchanged (so a row deleted, inserted, reordered or
+ * edited gets nothing restored), and every object on its way is still an object. A sensitive value
+ * the approver changed keeps the new value. Every other `'[redacted]'` (outside the sensitive
+ * paths, in a changed row, under a key the approver restructured or inside a sensitive value they
+ * replaced, or anywhere when the sensitive paths cannot be read) is reported as
+ * `{ path, message: 'Re-enter sensitive field' }` at its dot path; all such issues are collected.
+ * Only the exact string `'[redacted]'` is a placeholder. Values are compared with `===` (`NaN`
+ * equals `NaN`); an own property holding `undefined` counts as absent. Never mutates: the result
+ * shares unchanged parts with `edited` and restored values with `original`. Cyclic references in
+ * `edited` are not followed.
+ */
+export function restoreRedacted(
+  edited: unknown,
+  original: unknown,
+  sensitivePaths: SensitivePathsSource | SensitivePatterns,
+): RestoreResult {
+  const patterns = readSensitivePaths(sensitivePaths)
+  const root = rootStep(patterns)
+  const ctx: RestoreContext = {
+    readable: patterns.readable,
+    issues: [],
+    trail: [],
+    editedAncestors: [],
+    originalAncestors: [],
+  }
+  const value = restoreNode(edited, original, true, root.hit, root.next, ctx)
+  return ctx.issues.length > 0 ? { ok: false, issues: ctx.issues } : { ok: true, value }
+}
+
+function restoreNode(
+  edited: unknown,
+  original: unknown,
+  aligned: boolean,
+  hit: boolean,
+  active: readonly Cursor[],
+  ctx: RestoreContext,
+): unknown {
+  if (edited === REDACTED) {
+    const sent = original === REDACTED || mustRedact(original, hit, active, ctx.originalAncestors)
+    if (ctx.readable && aligned && sent) return original
+    ctx.issues.push({ path: ctx.trail.join('.'), message: REENTER_SENSITIVE })
+    return edited
+  }
+  const isArray = Array.isArray(edited)
+  if (!isArray && !isPlainObject(edited)) return edited
+  if (ctx.editedAncestors.includes(edited)) return edited
+  // The original's children line up only below an object of the same kind the approver saw.
+  const childAligned =
+    aligned &&
+    ctx.readable &&
+    !hit &&
+    (isArray ? Array.isArray(original) && original.length === edited.length : isPlainObject(original)) &&
+    !ctx.originalAncestors.includes(original)
+  ctx.editedAncestors.push(edited)
+  if (childAligned) ctx.originalAncestors.push(original)
+  let out: unknown[] | Record<string, unknown> | undefined
+  if (isArray) {
+    const orig = childAligned ? (original as unknown[]) : undefined
+    for (let i = 0; i < edited.length; i++) {
+      const key = String(i)
+      const s = step(active, key, true)
+      const row = orig?.[i]
+      const rowAligned =
+        orig !== undefined && (s.hit || sameOutsideSensitive(edited[i], row, s.next, ctx.originalAncestors))
+      ctx.trail.push(key)
+      const value = restoreNode(edited[i], row, rowAligned, s.hit, s.next, ctx)
+      ctx.trail.pop()
+      if (value !== edited[i]) {
+        out ??= edited.slice()
+        ;(out as unknown[])[i] = value
+      }
+    }
+  } else {
+    const source = edited as Record<string, unknown>
+    const orig = childAligned ? (original as Record<string, unknown>) : undefined
+    for (const key of Object.keys(source)) {
+      const s = step(active, key, false)
+      const has = orig !== undefined && Object.hasOwn(orig, key)
+      ctx.trail.push(key)
+      const value = restoreNode(source[key], has ? orig[key] : undefined, has, s.hit, s.next, ctx)
+      ctx.trail.pop()
+      if (value !== source[key]) {
+        out ??= copyObject(source)
+        setOwn(out as Record<string, unknown>, key, value)
+      }
+    }
+  }
+  ctx.editedAncestors.pop()
+  if (childAligned) ctx.originalAncestors.pop()
+  return out ?? edited
+}
+
+/**
+ * True when `edited` equals `original` everywhere except at sensitive positions (which the approver
+ * may change) and values the payload hid as a whole. Used to decide whether an array row is still
+ * the same row.
+ */
+function sameOutsideSensitive(
+  edited: unknown,
+  original: unknown,
+  active: readonly Cursor[],
+  ancestors: unknown[],
+): boolean {
+  if (mustRedact(original, false, active, ancestors)) return true
+  if (Array.isArray(original)) {
+    if (!Array.isArray(edited) || edited.length !== original.length) return false
+    ancestors.push(original)
+    let same = true
+    for (let i = 0; same && i < original.length; i++) {
+      const s = step(active, String(i), true)
+      same = s.hit || sameOutsideSensitive(edited[i], original[i], s.next, ancestors)
+    }
+    ancestors.pop()
+    return same
+  }
+  if (isPlainObject(original)) {
+    if (!isPlainObject(edited)) return false
+    ancestors.push(original)
+    let same = true
+    for (const key of Object.keys(original)) {
+      const s = step(active, key, false)
+      const value = Object.hasOwn(edited, key) ? edited[key] : undefined
+      if (!s.hit && !sameOutsideSensitive(value, original[key], s.next, ancestors)) {
+        same = false
+        break
+      }
+    }
+    if (same) {
+      for (const key of Object.keys(edited)) {
+        if (Object.hasOwn(original, key) || edited[key] === undefined) continue
+        if (!step(active, key, false).hit) {
+          same = false
+          break
+        }
+      }
+    }
+    ancestors.pop()
+    return same
+  }
+  // biome-ignore lint/suspicious/noSelfCompare: NaN check
+  return edited === original || (edited !== edited && original !== original)
+}
