@@ -20,7 +20,7 @@ function nest(depth: number, leaf: unknown = 1): unknown {
 
 describe('boundedCopy: copies', () => {
   it('returns a detached deep copy of plain JSON with its exact UTF-8 byte length', () => {
-    const value = { a: [1, 'two', null, true, { b: -0.5e-7 }], 'é"\n': 'ü€😀', n: 12345678901234567890 }
+    const value = { a: [1, 'two', null, true, { b: -0.5e-7 }], 'é"\n': 'ü€😀', n: 1.2345678901234567e19 }
     const result = boundedCopy(value)
     expect(result).toEqual({ ok: true, value, bytes: jsonBytes(value) })
     const copy = result.ok ? (result.value as typeof value) : value
@@ -124,7 +124,7 @@ describe('boundedCopy: copies', () => {
     // biome-ignore lint/suspicious/noSparseArray: a hole is copied as null, like JSON
     const holes = [1, , 3]
     expect(copied(holes)).toEqual([1, null, 3])
-    expect(boundedCopy([1, , 3]).ok && boundedCopy(holes)).toMatchObject({ bytes: jsonBytes(holes) })
+    expect(boundedCopy(holes)).toMatchObject({ ok: true, bytes: jsonBytes(holes) })
     for (const root of [undefined, fn, sym])
       expect(boundedCopy(root)).toEqual({ ok: false, reason: 'not_json' })
     expect(boundedCopy(10n)).toEqual({ ok: false, reason: 'not_json' })
