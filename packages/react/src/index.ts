@@ -1,0 +1,31 @@
+'use client'
+export type {
+  AnySchema,
+  ConfirmationCardData,
+  ConfirmQueue,
+  ConfirmRequest,
+  Manifest,
+  PendingConfirmation,
+  Scope,
+  ToolDefinition,
+  ToolManifest,
+  Toolmark,
+  ToolmarkConsumer,
+  ToolResult,
+} from '@toolmark/core'
+export { ConfirmationCard, type ConfirmationCardProps } from './ConfirmationCard.tsx'
+export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './cardView.ts'
+export { NO_TOOLMARK, useToolmark } from './context.ts'
+export { ToolmarkProvider, type ToolmarkProviderProps } from './ToolmarkProvider.tsx'
+export { ToolScope, type ToolScopeProps } from './ToolScope.tsx'
+export { useConfirmationCard } from './useConfirmationCard.ts'
+export { type ConfirmQueueView, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.ts'
+export { type UseManifestOptions, useManifest } from './useManifest.ts'
+export {
+  type PendingConfirmationItem,
+  type PendingConfirmations,
+  usePendingConfirmations,
+} from './usePendingConfirmations.ts'
+export { type UseScopeOptions, useScope } from './useScope.ts'
+export { type UseToolOptions, useTool } from './useTool.ts'
+export { type ToolAnchor, useToolAnchor } from './useToolAnchor.ts'

@@ -1,0 +1,67 @@
+'use client'
+import type { Scope } from '@toolmark/core'
+import { useEffect, useInsertionEffect, useRef, useState } from 'react'
+import { useCurrentScope, useToolmark } from './context.ts'
+
+export interface UseScopeOptions {
+  /**
+   * While false the scope's tools are hidden. A changed boolean re-evaluates visibility at once
+   * (`scope.setWhen`); a function is evaluated by the core on every revision and call, with the
+   * latest render's closure.
+   */
+  when?: boolean | (() => boolean)
+  /** A transparent scope adds no name segment and shares its parent's call queue. */
+  transparent?: boolean
+  /** The parent scope; defaults to the nearest `<ToolScope>` (the registry root without one). */
+  parent?: Scope | null
+}
+
+type WhenKey = boolean | 'function'
+
+const whenKey = (when: UseScopeOptions['when']): WhenKey =>
+  typeof when === 'function' ? 'function' : when !== false
+
+/**
+ * Creates a scope named `name` for as long as the component is mounted (in an effect, disposed in
+ * its cleanup with its tools and pending confirmations). Returns `null` until it exists (first
+ * render, server). Pass it to `useTool(def, { scope })`, or use `<ToolScope>` to give it to descendants.
+ */
+export function useScope(name: string, options: UseScopeOptions = {}): Scope | null {
+  const tm = useToolmark()
+  const provided = useCurrentScope()
+  const parent = options.parent === undefined ? provided : options.parent
+  const { when, transparent } = options
+  const latestWhen = useRef(when)
+  useInsertionEffect(() => {
+    latestWhen.current = when
+  })
+  const [live] = useState(() => (): boolean => {
+    const current = latestWhen.current
+    return typeof current === 'function' ? current() : current !== false
+  })
+  const [scope, setScope] = useState<Scope | null>(null)
+  const applied = useRef<{ scope: Scope; key: WhenKey } | null>(null)
+  const key = whenKey(when)
+
+  useEffect(() => {
+    if (parent === null) return
+    const created = (parent ?? tm).scope(
+      name,
+      transparent === undefined ? { when: live } : { when: live, transparent },
+    )
+    applied.current = { scope: created, key: whenKey(latestWhen.current) }
+    setScope(created)
+    return () => {
+      created.dispose()
+      setScope((current) => (current === created ? null : current))
+    }
+  }, [tm, parent, name, transparent, live])
+
+  useEffect(() => {
+    if (!scope || (applied.current?.scope === scope && applied.current.key === key)) return
+    applied.current = { scope, key }
+    scope.setWhen(live)
+  }, [scope, key, live])
+
+  return scope
+}

@@ -1,0 +1,55 @@
+'use client'
+import type { AnySchema, Scope, ToolDefinition, ToolHints } from '@toolmark/core'
+import { useEffect, useInsertionEffect, useRef } from 'react'
+import { useCurrentScope, useToolmark } from './context.ts'
+import { liveDefinition, optionalKey, sameHints } from './liveDefinition.ts'
+
+export interface UseToolOptions {
+  /**
+   * Where to register: a `Scope`, `null` to wait (nothing is registered until a scope is given), or
+   * omitted for the nearest `<ToolScope>` (the registry root without one).
+   */
+  scope?: Scope | null
+}
+
+/** Keeps the previous hints object while its flags are equal, so inline literals do not re-register. */
+function useStableHints(hints: ToolHints | undefined): ToolHints | undefined {
+  const ref = useRef(hints)
+  if (!sameHints(ref.current, hints)) ref.current = hints
+  return ref.current
+}
+
+/**
+ * Registers `definition` while the component is mounted (in an effect; disposed in its cleanup).
+ *
+ * `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and `anchors` always use the latest render's
+ * closures, so re-rendering never re-registers nor bumps `rev`. The tool is registered again only
+ * when its name, description, title, hints (by value), schemas (by identity) or scope change.
+ * Registration is synchronous in the core, so StrictMode's mount → unmount → mount and fast refresh
+ * leave exactly one registration. On the server nothing is registered (effects do not run).
+ */
+export function useTool<S extends AnySchema | undefined = undefined, O = unknown>(
+  definition: ToolDefinition<S, O>,
+  options: UseToolOptions = {},
+): void {
+  const tm = useToolmark()
+  const provided = useCurrentScope()
+  const scope = options.scope === undefined ? provided : options.scope
+  const latest = useRef(definition as ToolDefinition<AnySchema | undefined, unknown>)
+  useInsertionEffect(() => {
+    latest.current = definition as ToolDefinition<AnySchema | undefined, unknown>
+  })
+  const hints = useStableHints(definition.hints)
+  const { name, description, title, input, output, jsonSchema } = definition
+  const optional = optionalKey(definition as ToolDefinition<AnySchema | undefined, unknown>)
+
+  useEffect(() => {
+    if (scope === null) return
+    const parts = { name, description, title, hints, input, output, jsonSchema, optional }
+    const handle = tm.register(
+      liveDefinition(parts, () => latest.current),
+      scope ? { scope } : {},
+    )
+    return () => handle.dispose()
+  }, [tm, scope, name, description, title, hints, input, output, jsonSchema, optional])
+}

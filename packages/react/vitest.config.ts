@@ -1,0 +1,16 @@
+import { defineProject } from 'vitest/config'
+
+export default defineProject({
+  resolve: { conditions: ['@toolmark/source'] },
+  ssr: { resolve: { conditions: ['@toolmark/source'] } },
+  test: {
+    name: 'react',
+    environment: 'happy-dom',
+    include: ['src/**/__tests__/**/*.test.{ts,tsx}'],
+    typecheck: {
+      enabled: true,
+      include: ['src/**/__tests__/**/*.test-d.{ts,tsx}'],
+      tsconfig: './tsconfig.json',
+    },
+  },
+})
