@@ -1,0 +1,36 @@
+export type {
+  AnySchema,
+  ConfirmationCardData,
+  ConfirmQueue,
+  ConfirmRequest,
+  Manifest,
+  PendingConfirmation,
+  Scope,
+  ToolDefinition,
+  ToolManifest,
+  Toolmark,
+  ToolmarkConsumer,
+  ToolResult,
+} from '@toolmark/core'
+export { type AnswerableConfirmation, ConfirmationCard } from './ConfirmationCard.ts'
+export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './cardView.ts'
+export {
+  NO_INJECTION_CONTEXT,
+  NO_TOOLMARK,
+  provideToolmark,
+  SCOPE_KEY,
+  TOOLMARK_KEY,
+  useToolmark,
+} from './injection.ts'
+export { ToolmarkPlugin, type ToolmarkPluginOptions } from './plugin.ts'
+export { useConfirmationCard } from './useConfirmationCard.ts'
+export { type ConfirmQueueView, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.ts'
+export { type UseManifestOptions, useManifest } from './useManifest.ts'
+export {
+  type PendingConfirmationItem,
+  type PendingConfirmations,
+  usePendingConfirmations,
+} from './usePendingConfirmations.ts'
+export { type UseScopeOptions, useScope } from './useScope.ts'
+export { type UseToolOptions, useTool } from './useTool.ts'
+export { type ToolAnchor, useToolAnchor } from './useToolAnchor.ts'

@@ -1,0 +1,82 @@
+import type { AnySchema, Scope, ToolDefinition, ToolHandle } from '@toolmark/core'
+import { type MaybeRefOrGetter, onScopeDispose, toValue, watch } from 'vue'
+import { injectScope, useToolmark } from './injection.ts'
+import { onClientStart } from './lifecycle.ts'
+import { liveDefinition, optionalKey } from './liveDefinition.ts'
+
+export interface UseToolOptions {
+  /**
+   * Where to register: a `Scope` (or a ref/getter of one), `null` to wait, or omitted for the
+   * nearest ancestor's `useScope` (the registry root without one).
+   */
+  scope?: MaybeRefOrGetter<Scope | null | undefined>
+}
+
+type AnyDefinition = ToolDefinition<AnySchema | undefined, unknown>
+
+const hintsKey = (d: AnyDefinition) =>
+  d.hints
+    ? `${!!d.hints.readOnly}${!!d.hints.consequential}${!!d.hints.destructive}${!!d.hints.untrustedContent}`
+    : ''
+
+/**
+ * Registers `definition` while the component is mounted (the same moment in a bare `effectScope`)
+ * and disposes it in `onScopeDispose`. The definition may be a plain object, a ref or a getter:
+ * `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and `anchors` are always read from its
+ * latest value, and the tool is registered again only when its name, description, title, hints
+ * (by value), schemas (by identity) or scope change. Nothing registers during server rendering.
+ */
+export function useTool<S extends AnySchema | undefined = undefined, O = unknown>(
+  definition: MaybeRefOrGetter<ToolDefinition<S, O>>,
+  options: UseToolOptions = {},
+): void {
+  const tm = useToolmark()
+  const provided = injectScope()
+  const current = () => toValue(definition) as AnyDefinition
+  const scope = (): Scope | null | undefined => {
+    const explicit = toValue(options.scope)
+    return explicit === undefined ? provided?.value : explicit
+  }
+  let handle: ToolHandle | undefined
+  const release = () => {
+    handle?.dispose()
+    handle = undefined
+  }
+
+  onClientStart(
+    () => {
+      watch(
+        [
+          () => current().name,
+          () => current().description,
+          () => current().title,
+          () => hintsKey(current()),
+          () => current().input,
+          () => current().output,
+          () => current().jsonSchema,
+          () => optionalKey(current()),
+          scope,
+        ],
+        ([name, description, title, , input, output, jsonSchema, optional, where]) => {
+          release()
+          if (where === null) return
+          const parts = {
+            name,
+            description,
+            title,
+            hints: current().hints,
+            input,
+            output,
+            jsonSchema,
+            optional,
+          }
+          handle = tm.register(liveDefinition(parts, current), where ? { scope: where } : {})
+        },
+        { immediate: true, flush: 'sync' },
+      )
+    },
+    'useTool',
+    tm.dev,
+  )
+  onScopeDispose(release, true)
+}
