@@ -1,0 +1,29 @@
+import type { Caller, Manifest, ToolManifest } from '@toolmark/core'
+import { useToolmark } from './context.ts'
+import { externalStore, type ReactiveStore } from './store.ts'
+
+export interface UseManifestOptions {
+  /** Only what this caller may see (every visible tool without one). */
+  caller?: Caller
+  /** `'full'` adds the input and output JSON Schemas. */
+  detail?: 'summary' | 'full'
+}
+
+/**
+ * The current manifest as a store (`$manifest`) with a `.current` view, updated once per revision
+ * (`tm.subscribe` is debounced) while subscribed. Call during component initialisation.
+ */
+export function useManifest(options: {
+  caller?: Caller
+  detail: 'full'
+}): ReactiveStore<Manifest<ToolManifest>>
+export function useManifest(options?: { caller?: Caller; detail?: 'summary' }): ReactiveStore<Manifest>
+export function useManifest(options: UseManifestOptions = {}): ReactiveStore<Manifest> {
+  const tm = useToolmark()
+  const { caller, detail } = options
+  const base = caller ? { caller } : {}
+  return externalStore(
+    () => (detail === 'full' ? tm.manifest({ ...base, detail }) : tm.manifest(base)),
+    (onChange) => tm.subscribe(onChange),
+  )
+}
