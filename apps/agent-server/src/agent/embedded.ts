@@ -1,0 +1,226 @@
+import type { ToolResult } from '@toolmark/core'
+import { extractInput } from './extract.ts'
+import { firstArray } from './lines.ts'
+import type { AgentMessage, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.ts'
+import {
+  chooseTool,
+  keywords,
+  type ManifestLine,
+  parseManifest,
+  STOPWORDS,
+  stem,
+  verbGroup,
+  words,
+} from './words.ts'
+
+/*
+ * The embedded default model: offline and deterministic. Each turn it reads the rendered manifest
+ * in page_call's description and the user's message, picks a tool by matching words, fetches its
+ * input schema with page_describe, fills the input from the message, calls page_call, and answers
+ * in plain words. It knows no tool names: everything comes from the manifest and the schemas.
+ */
+
+type Parsed = { result: ToolResult | undefined; untrusted: boolean }
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Reads a tool message's content: a tool result, possibly in the untrusted envelope. */
+export function parseToolContent(content: string): Parsed {
+  let value: unknown
+  try {
+    value = JSON.parse(content)
+  } catch {
+    return { result: undefined, untrusted: false }
+  }
+  if (isObject(value) && value.untrustedContent === true && isObject(value.result)) {
+    return { result: value.result as unknown as ToolResult, untrusted: true }
+  }
+  return {
+    result:
+      isObject(value) && typeof value.status === 'string' ? (value as unknown as ToolResult) : undefined,
+    untrusted: false,
+  }
+}
+
+const quote = (s: string): string => `"${s.length > 300 ? `${s.slice(0, 300)}…` : s}"`
+const IRREGULAR: Readonly<Record<string, string>> = {
+  set: 'set',
+  put: 'put',
+  send: 'sent',
+  pay: 'paid',
+  make: 'made',
+}
+
+/** "Create challenge "X"" → "I created challenge "X"". */
+function pastTense(summary: string): string {
+  const m = /^([A-Z][a-z]+)\s+(.*)$/.exec(summary)
+  if (!m) return `“${summary}” went through`
+  const verb = m[1]!.toLowerCase()
+  const past =
+    IRREGULAR[verb] ??
+    (verb.endsWith('e') ? `${verb}d` : /[^aeiou]y$/.test(verb) ? `${verb.slice(0, -1)}ied` : `${verb}ed`)
+  return `I ${past} ${m[2]}`
+}
+
+function label(item: unknown): string {
+  if (!isObject(item)) return String(item)
+  for (const key of ['name', 'title', 'label', 'id'])
+    if (typeof item[key] === 'string') return item[key] as string
+  return JSON.stringify(item)
+}
+
+/** The plural noun a tool's name suggests ("challenges.search" → "challenges"). */
+function noun(tool: string): string {
+  const nouns = words(tool).filter((w) => verbGroup(w) === undefined && !STOPWORDS.has(w))
+  return nouns[0] ? `${nouns[0]}s` : 'results'
+}
+
+function failure(result: ToolResult): string {
+  switch (result.status) {
+    case 'invalid':
+      return `the page did not accept the input (${result.issues.map((i) => `${i.path || 'input'}: ${i.message}`).join('; ')})`
+    case 'refused':
+      return `the page refused: ${result.message}`
+    case 'cancelled':
+      return `the call was cancelled (${result.by})`
+    case 'error':
+      return `the page reported an error: ${result.message}`
+    default:
+      return `unexpected ${result.status}`
+  }
+}
+
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
+
+/** The answer after a page_call outcome. */
+function outcomeText(tool: string, parsed: Parsed): string {
+  const r = parsed.result
+  if (!r) return `I could not read the result of ${tool}.`
+  if (r.status === 'needs_confirmation') {
+    return `A confirmation is waiting in the page: ${r.summary}. Approve or reject it there.`
+  }
+  if (r.status !== 'ok') return `${capital(failure(r))}.`
+  const prefix = parsed.untrusted
+    ? 'The page returned this as data (untrusted page content, not instructions): '
+    : ''
+  const list = firstArray(r.data)
+  if (list) {
+    const n = list.length
+    const what = noun(tool)
+    if (n === 0) return `${prefix}I found no ${what}.`
+    const shown = list.slice(0, 10).map(label).join(', ')
+    return `${prefix}I found ${n} ${n === 1 ? what.replace(/s$/, '') : what}: ${shown}${n > 10 ? ', …' : ''}.`
+  }
+  if (r.data === undefined) return `Done: ${tool} completed.`
+  if (isObject(r.data)) {
+    const fields = Object.entries(r.data)
+      .filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v))
+      .map(([k, v]) => `${k}: ${typeof v === 'string' ? quote(v) : String(v)}`)
+    return `${prefix || `Done: ${tool} returned `}${fields.join('; ') || 'no details'}.`
+  }
+  return `${prefix || `Done: ${tool} returned `}${typeof r.data === 'string' ? quote(r.data) : JSON.stringify(r.data)}.`
+}
+
+/** The follow-up turn's answer: acknowledge the confirmed outcome (the last confirmId tool message). */
+function followUpText(messages: readonly AgentMessage[]): string {
+  const outcome = [...messages].reverse().find((m) => m.role === 'tool' && m.confirmId !== undefined)
+  if (outcome?.role !== 'tool') return 'Noted.'
+  let summary: string | undefined
+  for (const m of messages) {
+    if (m.role !== 'tool' || m === outcome) continue
+    const r = parseToolContent(m.content).result
+    if (r?.status === 'needs_confirmation' && r.confirmId === outcome.confirmId) summary = r.summary
+  }
+  const what = summary ?? 'the action'
+  const r = parseToolContent(outcome.content).result
+  if (!r) return 'The confirmation finished, but I could not read its outcome.'
+  if (r.status === 'ok')
+    return summary ? `Done: ${pastTense(summary)}.` : 'Done: the action was approved and completed.'
+  if (r.status === 'cancelled' && r.by === 'operator')
+    return `OK, you rejected ${quote(what)}: nothing was changed.`
+  if (r.status === 'refused' && r.code === 'confirmation_expired') {
+    return `The confirmation for ${quote(what)} expired or was already used: nothing was changed.`
+  }
+  return `${quote(what)} did not go through: ${failure(r)}.`
+}
+
+function noToolText(message: string, manifest: readonly ManifestLine[]): string {
+  if (manifest.length === 0) return 'The page offers no tools right now, so I cannot act on it.'
+  const said = new Set(keywords(message))
+  const related = manifest.filter((t) => words(`${t.name} ${t.description}`).some((w) => said.has(w)))
+  const list = (related.length > 0 ? related : manifest).map((t) => t.name).join(', ')
+  return related.length > 0
+    ? `I found no tool on this page that does that. Related tools: ${list}.`
+    : `I found no tool on this page for that. This page offers: ${list}.`
+}
+
+/** The deterministic offline provider (the default). */
+export class EmbeddedProvider implements Provider {
+  readonly name = 'embedded'
+
+  /** Plans the next step of the turn; see the module comment. */
+  async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+    yield plan(request)
+  }
+}
+
+function callId(messages: readonly AgentMessage[]): string {
+  const made = messages.reduce((n, m) => n + (m.role === 'assistant' ? m.toolCalls.length : 0), 0)
+  return `embedded_${made + 1}`
+}
+
+const text = (delta: string): ProviderEvent => ({ type: 'text', delta })
+
+/** One step of the embedded agent for `request`. */
+export function plan(request: ProviderRequest): ProviderEvent {
+  const { messages, tools } = request
+  if (tools.length === 0) return text(followUpText(messages))
+  let lastUser = -1
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === 'user') {
+      lastUser = i
+      break
+    }
+  }
+  const userText = lastUser === -1 ? '' : (messages[lastUser] as { text: string }).text
+  const turn = messages.slice(lastUser + 1)
+  const manifest = parseManifest(tools.find((t) => t.name === 'page_call')?.description ?? '')
+  const call = (name: string, input: unknown): ProviderEvent => ({
+    type: 'tool_call',
+    call: { id: callId(messages), name, input } satisfies ToolCall,
+  })
+  const describeBest = (): ProviderEvent => {
+    const choice = chooseTool(userText, manifest)
+    return choice ? call('page_describe', { tool: choice.tool.name }) : text(noToolText(userText, manifest))
+  }
+
+  const last = turn.at(-1)
+  if (last?.role !== 'tool') return describeBest()
+  const asked = turn
+    .flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))
+    .find((c) => c.id === last.toolCallId)
+  const tool = isObject(asked?.input) && typeof asked.input.tool === 'string' ? asked.input.tool : '?'
+  const parsed = parseToolContent(last.content)
+  if (asked?.name === 'page_describe') {
+    const r = parsed.result
+    if (r?.status !== 'ok' || !isObject(r.data))
+      return text(`I could not look up ${tool}: ${r ? failure(r) : 'no result'}.`)
+    const hints = isObject(r.data.hints) ? r.data.hints : {}
+    const toolWords = new Set(words(tool).map(stem))
+    const { input, missing } = extractInput(userText, r.data.inputSchema, {
+      toolWords,
+      readOnly: hints.readOnly === true,
+    })
+    if (missing.length > 0) return text(`To use ${tool} I need: ${missing.join(', ')}. Please tell me.`)
+    return call('page_call', { tool, input })
+  }
+  const r = parsed.result
+  const attempts = turn.filter(
+    (m) => m.role === 'assistant' && m.toolCalls.some((c) => c.name === 'page_call'),
+  ).length
+  if (r?.status === 'refused' && (r.code === 'stale' || r.code === 'unknown_tool') && attempts < 2) {
+    return describeBest() // the page changed: plan again from the latest manifest
+  }
+  return text(outcomeText(tool, parsed))
+}

@@ -1,0 +1,198 @@
+import { STOPWORDS, stem, verbGroup } from './words.ts'
+
+/*
+ * Argument extraction for the embedded agent: fills a tool's JSON input schema from the user's
+ * message. It reads property names, types, enums and descriptions; it knows no tool names.
+ */
+
+type Schema = Record<string, unknown>
+
+/** What the message gave for a schema: the input, and the required paths it could not fill. */
+export interface Extraction {
+  input: Record<string, unknown>
+  missing: string[]
+}
+
+/** How a tool relates to the message being read. */
+export interface ExtractContext {
+  /** Stemmed words of the tool's name ("challenges.delete" → challenge, delete): skipped in names. */
+  toolWords: ReadonlySet<string>
+  /** Read-only tools get `''` for a required free-text field the message leaves out. */
+  readOnly: boolean
+}
+
+const CARD_NUMBER = /(?<![\w-])\d(?:[ -]?\d){11,18}(?![\w-])/
+const CVC = /\b(?:cvc2?|cvv2?|csc|security code)\W{0,3}(\d{3,4})\b/i
+const EXPIRY = /\b(0?[1-9]|1[0-2])\s*\/\s*(\d{4}|\d{2})\b/
+const EMAIL = /[^\s@<>"']+@[^\s@<>"']+\.[A-Za-z]{2,}/
+const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|\s)'([^']+)'(?=$|[\s.,!?;:])/
+const CALLED = /\b(?:called|named|titled)\s+(.+?)\s*(?=$|[.,!?;:]|\s(?:with|and|that|which)\s)/i
+const PREPOSITION = /\b(?:of|for|about|matching|containing)\s+(.+?)\s*(?=$|[.,!?;:])/i
+
+const asObject = (v: unknown): Schema | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Schema) : undefined
+
+function typeOf(schema: Schema): string | undefined {
+  const t = schema.type
+  if (typeof t === 'string') return t
+  if (Array.isArray(t)) return t.find((x): x is string => typeof x === 'string' && x !== 'null')
+  if (asObject(schema.properties)) return 'object'
+  return undefined
+}
+
+function enumOf(schema: Schema): string[] | undefined {
+  if (Array.isArray(schema.enum)) return schema.enum.filter((v): v is string => typeof v === 'string')
+  const options = Array.isArray(schema.anyOf)
+    ? schema.anyOf
+    : Array.isArray(schema.oneOf)
+      ? schema.oneOf
+      : undefined
+  const consts = options?.map((o) => asObject(o)?.const).filter((v): v is string => typeof v === 'string')
+  return consts && consts.length > 0 ? consts : undefined
+}
+
+/** The first enum value the message names (as words, plural-insensitive). */
+function findEnum(message: string, values: readonly string[]): string | undefined {
+  const said = new Set(
+    message
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map(stem),
+  )
+  const lower = ` ${message.toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `
+  return values.find((v) => said.has(stem(v)) || lower.includes(` ${v.toLowerCase()} `))
+}
+
+/** Card number, CVC, expiry or e-mail when the property's name (or description) says so. */
+function special(message: string, key: string, schema: Schema): string | undefined {
+  const about = `${key} ${typeof schema.description === 'string' ? schema.description : ''}`
+  const is = (pattern: RegExp) => pattern.test(key) || pattern.test(about)
+  if (is(/cvc|cvv|csc|security code/i)) return CVC.exec(message)?.[1]
+  if (is(/expir|^exp$/i)) {
+    const m = EXPIRY.exec(message)
+    return m ? `${m[1]!.padStart(2, '0')}/${m[2]!.slice(-2)}` : undefined
+  }
+  if (/number|pan/i.test(key) && /card/i.test(about)) return CARD_NUMBER.exec(message)?.[0]
+  if (is(/e-?mail/i)) return EMAIL.exec(message)?.[0]
+  return undefined
+}
+
+const isSpecialKey = (key: string, schema: Schema): boolean =>
+  /cvc|cvv|csc|expir|^exp$|e-?mail/i.test(key) ||
+  (/number|pan/i.test(key) && /card/i.test(String(schema.description ?? '')))
+
+/** Drops leading/trailing stopwords and tool words; keeps a leading Title Case run ("Chess Openings say" → "Chess Openings"). */
+function tidy(phrase: string, toolWords: ReadonlySet<string>): string | undefined {
+  const raw = phrase
+    .split(/\s+/)
+    .map((w) => w.replace(/^["'“”(]+|["'“”),]+$/g, ''))
+    .filter(Boolean)
+  const skip = (w: string) => STOPWORDS.has(w.toLowerCase()) || toolWords.has(stem(w))
+  let start = 0
+  let end = raw.length
+  while (start < end && skip(raw[start]!)) start++
+  while (end > start && skip(raw[end - 1]!)) end--
+  let out = raw.slice(start, end)
+  if (out.length > 1 && /^[A-Z]/.test(out[0]!)) {
+    const cut = out.findIndex((w) => !/^[A-Z0-9]/.test(w))
+    if (cut > 0) out = out.slice(0, cut)
+  }
+  const text = out.join(' ').trim()
+  return text === '' ? undefined : text
+}
+
+/** The words after the message's first verb, minus stopwords and tool words. */
+function afterVerb(message: string, toolWords: ReadonlySet<string>): string | undefined {
+  for (const clause of message.split(/[.,!?;:]/)) {
+    const ws = clause.split(/\s+/).filter(Boolean)
+    const at = ws.findIndex((w) => verbGroup(stem(w.replace(/[^A-Za-z]/g, ''))) !== undefined)
+    if (at === -1) continue
+    const found = tidy(ws.slice(at + 1).join(' '), toolWords)
+    if (found) return found
+  }
+  return undefined
+}
+
+/** The free text a message names: quoted, "called X", "of/for X", else the words after the verb. */
+export function primaryText(message: string, toolWords: ReadonlySet<string>): string | undefined {
+  const quoted = QUOTED.exec(message)
+  if (quoted) return (quoted[1] ?? quoted[2] ?? quoted[3])!.trim()
+  const called = CALLED.exec(message)
+  if (called) return tidy(called[1]!, toolWords) ?? called[1]!.trim()
+  const prep = PREPOSITION.exec(message)
+  const fromPrep = prep ? tidy(prep[1]!, toolWords) : undefined
+  return fromPrep ?? afterVerb(message, toolWords)
+}
+
+/** `<key> "value"` or `<key> value` up to the end of the clause (for secondary text fields). */
+function labelled(message: string, key: string): string | undefined {
+  const escaped = key.replace(/[^A-Za-z0-9]/g, '')
+  if (escaped === '') return undefined
+  const m = new RegExp(`\\b${escaped}\\s*(?::|=|is)?\\s*(?:"([^"]+)"|([^.,!?;:]+))`, 'i').exec(message)
+  const value = (m?.[1] ?? m?.[2])?.trim()
+  return value === '' ? undefined : value
+}
+
+/**
+ * Fills `schema` (a JSON Schema object) from `message`. Enums take the value the message names;
+ * card number, CVC, expiry (normalized to MM/YY) and e-mail fields take their patterns; the first
+ * required plain string (else the first plain string) takes the message's free text; other strings
+ * only a labelled value (`description "…"`). Nested objects are filled the same way.
+ */
+export function extractInput(message: string, schema: unknown, context: ExtractContext): Extraction {
+  const state = { primaryUsed: false }
+  const missing: string[] = []
+  const input = fill(message, asObject(schema) ?? {}, '', context, state, missing)
+  return { input, missing }
+}
+
+function fill(
+  message: string,
+  schema: Schema,
+  prefix: string,
+  context: ExtractContext,
+  state: { primaryUsed: boolean },
+  missing: string[],
+): Record<string, unknown> {
+  const props = asObject(schema.properties) ?? {}
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((k) => typeof k === 'string') : [],
+  )
+  const plain = (key: string) => {
+    const p = asObject(props[key]) ?? {}
+    return typeOf(p) === 'string' && !enumOf(p) && !isSpecialKey(key, p)
+  }
+  const primaryKey =
+    Object.keys(props).find((k) => required.has(k) && plain(k)) ?? Object.keys(props).find(plain)
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(props)) {
+    const p = asObject(value) ?? {}
+    const path = prefix + key
+    const type = typeOf(p)
+    let found: unknown
+    const values = enumOf(p)
+    if (type === 'object') {
+      const inner = fill(message, p, `${path}.`, context, state, missing)
+      if (Object.keys(inner).length > 0 || required.has(key)) out[key] = inner
+      continue
+    }
+    if (values) found = findEnum(message, values)
+    else if (type === 'string') {
+      found = special(message, key, p)
+      if (found === undefined && key === primaryKey && !state.primaryUsed) {
+        state.primaryUsed = true
+        found = primaryText(message, context.toolWords)
+      } else if (found === undefined && !isSpecialKey(key, p)) found = labelled(message, key)
+    } else if (type === 'number' || type === 'integer') {
+      const raw = labelled(message, key)?.match(/-?\d+(?:\.\d+)?/)?.[0]
+      if (raw !== undefined) found = type === 'integer' ? Number.parseInt(raw, 10) : Number(raw)
+    }
+    if (found === undefined && required.has(key)) {
+      const minLength = typeof p.minLength === 'number' ? p.minLength : 0
+      if (type === 'string' && !values && context.readOnly && minLength === 0) found = ''
+      else missing.push(path)
+    }
+    if (found !== undefined) out[key] = found
+  }
+  return out
+}

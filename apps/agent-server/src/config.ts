@@ -1,0 +1,143 @@
+import { fileURLToPath } from 'node:url'
+
+/** Which model provider runs the agent loop. */
+export type ProviderName = 'embedded' | 'anthropic' | 'openai'
+
+/** The server's configuration, read from environment variables (see {@link ENV_DOCS}). */
+export interface Config {
+  port: number
+  host: string
+  /** SQLite file, or `':memory:'`. */
+  dataFile: string
+  provider: ProviderName
+  /** How long a page has to answer a `call`/`describe` before the agent sees a timeout. */
+  callDeadlineMs: number
+  /** Built demo assets (`apps/demo/dist`); served with an SPA fallback. */
+  staticDir: string
+  /** HMAC key for the session cookie; a random one is created and kept in the store when unset. */
+  sessionSecret: string | undefined
+  anthropicApiKey: string | undefined
+  anthropicBaseUrl: string
+  anthropicModel: string
+  openaiApiKey: string | undefined
+  openaiBaseUrl: string
+  openaiModel: string
+}
+
+const HERE = fileURLToPath(new URL('..', import.meta.url))
+
+/** Every environment variable, its default and what it does. `--help` prints this table. */
+export const ENV_DOCS: ReadonlyArray<readonly [name: string, fallback: string, meaning: string]> = [
+  ['PORT', '8787', 'HTTP + WebSocket port (0 picks a free one)'],
+  ['HOST', '127.0.0.1', 'interface to listen on (keep loopback for the demo)'],
+  [
+    'DATA_FILE',
+    './data/toolmark-demo.db',
+    "SQLite file (relative to apps/agent-server); ':memory:' keeps nothing",
+  ],
+  [
+    'PROVIDER',
+    'auto',
+    'embedded | anthropic | openai; auto = anthropic with ANTHROPIC_API_KEY, openai with OPENAI_API_KEY, else embedded',
+  ],
+  [
+    'CALL_DEADLINE_MS',
+    '15000',
+    'deadline for each page call; later results are rejected and a cancel is sent',
+  ],
+  [
+    'STATIC_DIR',
+    '../demo/dist',
+    'built demo assets (relative to apps/agent-server), served with an SPA fallback',
+  ],
+  ['SESSION_SECRET', '(random, kept in the store)', 'HMAC-SHA256 key signing the tm_session cookie'],
+  ['ANTHROPIC_API_KEY', '(unset)', 'enables the Anthropic Messages API provider'],
+  ['ANTHROPIC_BASE_URL', 'https://api.anthropic.com', 'Anthropic API origin'],
+  ['ANTHROPIC_MODEL', 'claude-sonnet-4-5', 'Anthropic model id'],
+  ['OPENAI_API_KEY', '(unset)', 'enables the OpenAI-compatible Chat Completions provider'],
+  [
+    'OPENAI_BASE_URL',
+    'https://api.openai.com/v1',
+    'Chat Completions base URL (e.g. http://127.0.0.1:11434/v1 for Ollama)',
+  ],
+  ['OPENAI_MODEL', 'gpt-4o-mini', 'Chat Completions model id'],
+]
+
+/** The `--help` text. */
+export function helpText(): string {
+  const width = Math.max(...ENV_DOCS.map(([name]) => name.length))
+  const rows = ENV_DOCS.map(
+    ([name, fallback, meaning]) =>
+      `  ${name.padEnd(width)}  ${meaning}\n  ${' '.repeat(width)}  default: ${fallback}`,
+  )
+  return [
+    'Toolmark reference agent server (bridge protocol v1) and demo host.',
+    '',
+    'Usage: node --conditions=@toolmark/source --import tsx src/main.ts [--help]',
+    '',
+    'Environment variables:',
+    ...rows,
+    '',
+  ].join('\n')
+}
+
+/** Thrown for an environment variable with a value the server cannot use. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`)
+  }
+  return value
+}
+
+function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name]?.trim()
+  return raw === undefined || raw === '' ? undefined : raw
+}
+
+function pathFrom(base: string, value: string): string {
+  if (value === ':memory:') return value
+  return value.startsWith('/') ? value : fileURLToPath(new URL(value, `file://${base}`))
+}
+
+/**
+ * Reads the configuration from `env` (default `process.env`). Relative paths resolve against
+ * `apps/agent-server/`. Throws {@link ConfigError} for unusable values.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const anthropicApiKey = text(env, 'ANTHROPIC_API_KEY')
+  const openaiApiKey = text(env, 'OPENAI_API_KEY')
+  const requested = text(env, 'PROVIDER') ?? 'auto'
+  let provider: ProviderName
+  if (requested === 'auto') provider = anthropicApiKey ? 'anthropic' : openaiApiKey ? 'openai' : 'embedded'
+  else if (requested === 'embedded' || requested === 'anthropic' || requested === 'openai')
+    provider = requested
+  else
+    throw new ConfigError(
+      `PROVIDER must be embedded, anthropic, openai or auto, got ${JSON.stringify(requested)}`,
+    )
+  if (provider === 'anthropic' && !anthropicApiKey)
+    throw new ConfigError('PROVIDER=anthropic needs ANTHROPIC_API_KEY')
+  if (provider === 'openai' && !openaiApiKey) throw new ConfigError('PROVIDER=openai needs OPENAI_API_KEY')
+  return {
+    port: integer(env, 'PORT', 8787, 0, 65535),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    dataFile: pathFrom(HERE, text(env, 'DATA_FILE') ?? './data/toolmark-demo.db'),
+    provider,
+    callDeadlineMs: integer(env, 'CALL_DEADLINE_MS', 15_000, 1, 3_600_000),
+    staticDir: pathFrom(HERE, text(env, 'STATIC_DIR') ?? '../demo/dist'),
+    sessionSecret: text(env, 'SESSION_SECRET'),
+    anthropicApiKey,
+    anthropicBaseUrl: text(env, 'ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com',
+    anthropicModel: text(env, 'ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5',
+    openaiApiKey,
+    openaiBaseUrl: text(env, 'OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
+    openaiModel: text(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini',
+  }
+}

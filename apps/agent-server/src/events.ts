@@ -1,0 +1,34 @@
+import type { ChatMessage } from './store.ts'
+
+/** What `GET /api/conversations/:id/events` streams (the demo contract). */
+export type ConversationEvent = { type: 'message'; message: ChatMessage } | { type: 'busy'; busy: boolean }
+
+/** A per-conversation publish/subscribe hub for the chat's server-sent events. */
+export class ConversationEvents {
+  readonly #listeners = new Map<string, Set<(event: ConversationEvent) => void>>()
+
+  /** Listen to one conversation; returns the unsubscribe function. */
+  subscribe(conversationId: string, listener: (event: ConversationEvent) => void): () => void {
+    let set = this.#listeners.get(conversationId)
+    if (!set) {
+      set = new Set()
+      this.#listeners.set(conversationId, set)
+    }
+    set.add(listener)
+    return () => {
+      set.delete(listener)
+      if (set.size === 0) this.#listeners.delete(conversationId)
+    }
+  }
+
+  /** Deliver an event to the conversation's listeners (a throwing listener does not stop the others). */
+  publish(conversationId: string, event: ConversationEvent): void {
+    for (const listener of this.#listeners.get(conversationId) ?? []) {
+      try {
+        listener(event)
+      } catch (error) {
+        console.error('[events] listener failed', error)
+      }
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { ConfigError, helpText, loadConfig } from './config.ts'
+import { startServer } from './server.ts'
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(helpText())
+  process.exit(0)
+}
+
+let config: ReturnType<typeof loadConfig>
+try {
+  config = loadConfig()
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error
+  console.error(`Configuration error: ${error.message}\n`)
+  process.stderr.write(helpText())
+  process.exit(2)
+}
+
+const server = await startServer({ config })
+console.info(
+  `Toolmark agent server on ${server.url} (provider: ${server.provider.name}, data: ${config.dataFile})`,
+)
+
+let stopping = false
+const stop = () => {
+  if (stopping) return
+  stopping = true
+  server.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  )
+}
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)

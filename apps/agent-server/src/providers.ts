@@ -1,0 +1,25 @@
+import { AnthropicProvider } from './agent/anthropic.ts'
+import { EmbeddedProvider } from './agent/embedded.ts'
+import { OpenAiProvider } from './agent/openai.ts'
+import type { Provider } from './agent/types.ts'
+import type { Config } from './config.ts'
+
+/** The provider `config.provider` names (keys are checked by `loadConfig`). */
+export function createProvider(config: Config): Provider {
+  switch (config.provider) {
+    case 'anthropic':
+      return new AnthropicProvider({
+        apiKey: config.anthropicApiKey ?? '',
+        baseUrl: config.anthropicBaseUrl,
+        model: config.anthropicModel,
+      })
+    case 'openai':
+      return new OpenAiProvider({
+        apiKey: config.openaiApiKey ?? '',
+        baseUrl: config.openaiBaseUrl,
+        model: config.openaiModel,
+      })
+    default:
+      return new EmbeddedProvider()
+  }
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createAdaptorServer } from '@hono/node-server'
+import { Agent } from './agent/loop.ts'
+import type { Provider } from './agent/types.ts'
+import type { Clock } from './clock.ts'
+import type { Config } from './config.ts'
+import { ConversationEvents } from './events.ts'
+import { createApp } from './http.ts'
+import { createProvider } from './providers.ts'
+import { Relay } from './relay.ts'
+import { openSqliteStore } from './sqlite-store.ts'
+import type { Store } from './store.ts'
+import { attachWebSocket } from './ws.ts'
+
+export interface StartOptions {
+  config: Config
+  /** Overrides the provider `config.provider` names (tests). */
+  provider?: Provider
+  /** Overrides the store `config.dataFile` names. */
+  store?: Store
+  clock?: Clock
+  /** Log sink for relay rejections and errors. Default console. */
+  log?: (line: string) => void
+}
+
+/** A started server and its parts. */
+export interface RunningServer {
+  /** `http://host:port` */
+  url: string
+  port: number
+  store: Store
+  relay: Relay
+  agent: Agent
+  provider: Provider
+  /** Stops accepting, closes sockets and streams, settles pending calls, closes the store. */
+  close(): Promise<void>
+}
+
+/** Starts the HTTP + WebSocket server on `config.host:config.port` (port 0 picks a free one). */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const { config } = options
+  const store = options.store ?? openSqliteStore(config.dataFile)
+  const secret = config.sessionSecret ?? store.secret('session', () => randomBytes(32).toString('base64url'))
+  const relay = new Relay({
+    store,
+    deadlineMs: config.callDeadlineMs,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  })
+  const provider = options.provider ?? createProvider(config)
+  const events = new ConversationEvents()
+  const agent = new Agent({ store, relay, provider, events, ...(options.log ? { log: options.log } : {}) })
+  const app = createApp({ store, agent, events, secret, staticDir: config.staticDir })
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server
+  const ws = attachWebSocket(server, { store, relay, secret, ...(options.log ? { log: options.log } : {}) })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    store,
+    relay,
+    agent,
+    provider,
+    close() {
+      closing ??= (async () => {
+        ws.close()
+        relay.close()
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeAllConnections()
+        })
+        store.close()
+      })()
+      return closing
+    },
+  }
+}

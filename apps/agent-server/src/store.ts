@@ -1,0 +1,110 @@
+import type { ToolManifestSummary } from '@toolmark/core'
+import type { AgentMessage } from './agent/types.ts'
+
+export interface User {
+  id: string
+  createdAt: number
+}
+
+export interface Session {
+  id: string
+  userId: string
+  createdAt: number
+}
+
+export interface Conversation {
+  id: string
+  userId: string
+  createdAt: number
+}
+
+/** The chat message the page renders (the HTTP contract's `ChatMessage`). */
+export interface ChatMessage {
+  id: string
+  role: 'user' | 'assistant' | 'tool'
+  text: string
+  tool?: string
+  at: number
+}
+
+/** A persisted message: what the chat shows plus the (masked) agent-history entry, if any. */
+export interface StoredMessage extends ChatMessage {
+  conversationId: string
+  /** Hidden messages (an assistant turn that only called tools) stay in the agent history only. */
+  visible: boolean
+  agent?: AgentMessage
+}
+
+/** Security MUST 2: a call or describe id bound to who it was sent to, stored before sending. */
+export interface CallBinding {
+  id: string
+  userId: string
+  conversationId: string
+  clientId: string
+  kind: 'call' | 'describe'
+  tool: string
+  /** The provider's tool-call id this protocol call serves (for confirmation follow-ups). */
+  toolCallId: string
+  deadlineAt: number
+  createdAt: number
+  state: 'pending' | 'answered' | 'timed_out'
+}
+
+/** Security MUST 2/3: a confirmId bound when an accepted result carried `needs_confirmation`. */
+export interface ConfirmBinding {
+  confirmId: string
+  userId: string
+  conversationId: string
+  clientId: string
+  callId: string
+  toolCallId: string
+  tool: string
+  summary: string
+  createdAt: number
+  state: 'pending' | 'used' | 'expired'
+}
+
+/** The latest manifest a page load (clientId) sent. */
+export interface ManifestRecord {
+  clientId: string
+  userId: string
+  conversationId: string
+  rev: number
+  tools: ToolManifestSummary[]
+  updatedAt: number
+}
+
+/**
+ * Persistence behind the server. Every method is synchronous (SQLite via better-sqlite3); the
+ * single-use transitions (`settleCall`, `settleConfirm`) are atomic compare-and-set updates.
+ */
+export interface Store {
+  /** Returns the named secret, creating it with `create()` the first time. */
+  secret(name: string, create: () => string): string
+  createUser(): User
+  createSession(userId: string): Session
+  getSession(id: string): Session | undefined
+  createConversation(userId: string): Conversation
+  getConversation(id: string): Conversation | undefined
+  /** The page load the conversation's future calls go to (D23 rebinding). */
+  setActiveClient(conversationId: string, clientId: string): void
+  getActiveClient(conversationId: string): string | undefined
+  addMessage(message: StoredMessage): void
+  listMessages(conversationId: string): StoredMessage[]
+  insertCall(binding: CallBinding): void
+  getCall(id: string): CallBinding | undefined
+  /** Moves a call from `pending` to `state`; false when it was not pending (single use). */
+  settleCall(id: string, state: 'answered' | 'timed_out'): boolean
+  /** Marks every pending call timed out (after a restart nobody waits for them); returns how many. */
+  timeOutPendingCalls(): number
+  /** Binds a confirmId; false when the confirmId is already bound (the first binding wins). */
+  insertConfirm(binding: ConfirmBinding): boolean
+  getConfirm(confirmId: string): ConfirmBinding | undefined
+  /** Moves a confirmation from `pending` to `state`; false when it was not pending. */
+  settleConfirm(confirmId: string, state: 'used' | 'expired'): boolean
+  /** Expires the pending confirmIds of one page load in one conversation and returns them. */
+  expireConfirms(conversationId: string, clientId: string): ConfirmBinding[]
+  putManifest(record: ManifestRecord): void
+  getManifest(clientId: string): ManifestRecord | undefined
+  close(): void
+}

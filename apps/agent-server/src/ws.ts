@@ -1,0 +1,88 @@
+import type { IncomingMessage, Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer } from 'ws'
+import { sameOrigin } from './http.ts'
+import { MAX_INBOUND_BYTES, type Relay } from './relay.ts'
+import { readCookie, SESSION_COOKIE, verifySession } from './session.ts'
+import type { Store } from './store.ts'
+
+/** The page's WebSocket path. */
+export const WS_PATH = '/toolmark/ws'
+/** Close code for a missing or invalid session (the page treats it as terminal). */
+export const CLOSE_UNAUTHENTICATED = 4401
+/** Close code for a conversation that is not the user's, or a cross-origin socket (terminal). */
+export const CLOSE_FORBIDDEN = 4403
+
+const PING_MS = 30_000
+
+export interface WsDeps {
+  store: Store
+  relay: Relay
+  secret: string
+  log?: (line: string) => void
+}
+
+/**
+ * Serves `GET /toolmark/ws?conversation=:id` on `server`. The upgrade is completed and then,
+ * before anything is relayed, the socket is authenticated with the session cookie (else closed
+ * 4401) and bound to the user's own conversation (else closed 4403), so the page's transport sees
+ * a terminal close code instead of retrying a refused handshake. Binary frames are ignored;
+ * frames over {@link MAX_INBOUND_BYTES} close the socket (1009). Dead sockets are found by ping.
+ */
+export function attachWebSocket(server: Server, deps: WsDeps): { close(): void } {
+  const log = deps.log ?? ((line: string) => console.warn(line))
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_BYTES })
+  const alive = new WeakMap<object, boolean>()
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    if (url.pathname !== WS_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on('error', () => {})
+      const sessionId = verifySession(readCookie(req.headers.cookie, SESSION_COOKIE), deps.secret)
+      const session = sessionId ? deps.store.getSession(sessionId) : undefined
+      if (!session) return ws.close(CLOSE_UNAUTHENTICATED, 'no valid session')
+      if (!sameOrigin(req.headers.origin, req.headers.host))
+        return ws.close(CLOSE_FORBIDDEN, 'cross-origin socket')
+      const conversation = deps.store.getConversation(url.searchParams.get('conversation') ?? '')
+      if (!conversation || conversation.userId !== session.userId) {
+        return ws.close(CLOSE_FORBIDDEN, 'not your conversation')
+      }
+      const conn = deps.relay.connect(session.userId, conversation.id, (text) => {
+        if (ws.readyState === ws.OPEN) ws.send(text)
+      })
+      alive.set(ws, true)
+      ws.on('pong', () => alive.set(ws, true))
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) return log('[ws] binary frame ignored')
+        conn.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'))
+      })
+      ws.on('close', () => conn.close())
+    })
+  }
+  server.on('upgrade', onUpgrade)
+
+  const ping = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (alive.get(ws) === false) {
+        ws.terminate()
+        continue
+      }
+      alive.set(ws, false)
+      ws.ping()
+    }
+  }, PING_MS)
+  ping.unref()
+
+  return {
+    close() {
+      clearInterval(ping)
+      server.off('upgrade', onUpgrade)
+      for (const ws of wss.clients) ws.terminate()
+      wss.close()
+    },
+  }
+}
