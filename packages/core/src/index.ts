@@ -1,28 +1,29 @@
 // Public barrel for "@toolmark/core".
-export * from './types.ts'
+
+export { cancelled, error, invalid, isToolResult, ok, refused } from './call/result.ts'
+export { toJsonSafe, toJsonSafeResult } from './call/serialize.ts'
+export { UNDO_CAPACITY } from './call/undo.ts'
 export {
-  REFUSED_CODES,
   ERROR_EVENT_CODES,
-  THROWN_CODES,
   ERROR_MESSAGES,
-  REFUSED_MESSAGES,
-  REENTER_SENSITIVE,
-  type RefusedCode,
   type ErrorEventCode,
+  REENTER_SENSITIVE,
+  REFUSED_CODES,
+  REFUSED_MESSAGES,
+  type RefusedCode,
+  THROWN_CODES,
   type ThrownCode,
   type ToolmarkErrorCode,
 } from './codes.ts'
-export { ToolmarkError, isToolmarkError } from './errors.ts'
-export { ok, invalid, refused, cancelled, error, isToolResult } from './call/result.ts'
-export { toJsonSafe, toJsonSafeResult } from './call/serialize.ts'
-export { createToolmark, DEFAULTS } from './toolmark.ts'
-export { createConfirmQueue, type ConfirmQueue } from './confirm/queue.ts'
 export { MAX_PENDING_CONFIRMATIONS } from './confirm/pending.ts'
-export { MAX_PENDING_PER_SCOPE } from './registry/queue.ts'
-export { UNDO_CAPACITY } from './call/undo.ts'
+export { type ConfirmQueue, createConfirmQueue } from './confirm/queue.ts'
 export { REDACTED } from './confirm/redact.ts'
-export { fromJsonSchema } from './schema/json-schema.ts'
-export { getPath, setPath, flatten } from './schema/paths.ts'
-export { newId } from './ids.ts'
 export { environment } from './env.ts'
+export { isToolmarkError, ToolmarkError } from './errors.ts'
+export { newId } from './ids.ts'
 export { isValidName, llmName } from './registry/names.ts'
+export { MAX_PENDING_PER_SCOPE } from './registry/queue.ts'
+export { fromJsonSchema } from './schema/json-schema.ts'
+export { flatten, getPath, setPath } from './schema/paths.ts'
+export { createToolmark, DEFAULTS } from './toolmark.ts'
+export * from './types.ts'

@@ -3,14 +3,14 @@ import { Deadlines } from './call/deadlines.ts'
 import { UndoStore } from './call/undo.ts'
 import type { ErrorEventCode } from './codes.ts'
 import { PendingStore } from './confirm/pending.ts'
+import { redactInput } from './confirm/redact.ts'
 import { environment } from './env.ts'
 import { ToolmarkError } from './errors.ts'
 import { Emitter } from './events.ts'
 import { compileModes, compilePolicy, NON_HUMAN_CALLERS, type OptionProblem } from './policy/policy.ts'
 import { Entry } from './registry/entry.ts'
 import { isValidName } from './registry/names.ts'
-import { ScopeImpl, type ScopeHost } from './registry/scope.ts'
-import { redactInput } from './confirm/redact.ts'
+import { type ScopeHost, ScopeImpl } from './registry/scope.ts'
 import type {
   AnySchema,
   Caller,
@@ -124,7 +124,8 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
   }
 
   warn(code: ErrorEventCode, message: string, tool?: string): void {
-    if (this.dev) this.emitter.emit('error', { code, message, level: 'warning', ...(tool === undefined ? {} : { tool }) })
+    if (this.dev)
+      this.emitter.emit('error', { code, message, level: 'warning', ...(tool === undefined ? {} : { tool }) })
   }
 
   // ── Registration ────────────────────────────────────────────────────────────
@@ -144,35 +145,55 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
     if (typeof tool.description !== 'string') throw new TypeError('A tool needs a description string')
     const scope = options?.scope ?? this.root
     if (!(scope instanceof ScopeImpl) || scope.host !== this) {
-      this.misconfigured('invalid_scope', `Tool "${localName}" was registered with a scope from another registry`)
+      this.misconfigured(
+        'invalid_scope',
+        `Tool "${localName}" was registered with a scope from another registry`,
+      )
       return inert(localName)
     }
     if (scope.disposed) {
-      this.misconfigured('scope_disposed', `Tool "${localName}" was registered into disposed scope "${scope.path}"`)
+      this.misconfigured(
+        'scope_disposed',
+        `Tool "${localName}" was registered into disposed scope "${scope.path}"`,
+      )
       return inert(localName)
     }
     const name = scope.path === '' ? localName : `${scope.path}.${localName}`
     if (!isValidName(localName) || !isValidName(name)) {
-      this.misconfigured('invalid_name', `Invalid tool name "${name}": use A-Z a-z 0-9 _ - . (at most 128, no empty segment)`)
+      this.misconfigured(
+        'invalid_name',
+        `Invalid tool name "${name}": use A-Z a-z 0-9 _ - . (at most 128, no empty segment)`,
+      )
       return inert(name)
     }
     const entry = new Entry(name, tool, scope, this.options.confirmUnannotated === true)
     const clash = this.tools.get(name) ?? this.#llmNames.get(entry.llmName)
     if (clash) {
-      const what = clash.name === name ? `"${name}"` : `"${name}" (llmName "${entry.llmName}" of "${clash.name}")`
+      const what =
+        clash.name === name ? `"${name}"` : `"${name}" (llmName "${entry.llmName}" of "${clash.name}")`
       this.misconfigured('duplicate_name', `A tool named ${what} is already registered`, name)
       return inert(name)
     }
     if (!this.#checkConfirmPath(entry)) return inert(name)
     if (!entry.canDeriveSchema) {
-      this.misconfigured('schema_conversion_failed', `No JSON Schema can be derived for "${name}": pass jsonSchema`, name)
+      this.misconfigured(
+        'schema_conversion_failed',
+        `No JSON Schema can be derived for "${name}": pass jsonSchema`,
+        name,
+      )
     } else if (this.dev) {
       entry.full((err) => {
-        throw new ToolmarkError('schema_conversion_failed', `JSON Schema conversion failed for "${name}"`, { cause: err })
+        throw new ToolmarkError('schema_conversion_failed', `JSON Schema conversion failed for "${name}"`, {
+          cause: err,
+        })
       })
     }
     if (entry.hintClass === 'unannotated') {
-      this.warn('unannotated_tool', `Tool "${name}" has none of readOnly, consequential, destructive: annotate it`, name)
+      this.warn(
+        'unannotated_tool',
+        `Tool "${name}" has none of readOnly, consequential, destructive: annotate it`,
+        name,
+      )
     }
     const signal = options?.signal
     if (signal?.aborted) return inert(name)
@@ -240,7 +261,8 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
     if (options?.transparent !== true && !isValidName(name)) {
       this.misconfigured('invalid_name', `Invalid scope name "${name}"`)
     }
-    if (parent.disposed) this.misconfigured('scope_disposed', `Scope "${name}" was created in a disposed scope`)
+    if (parent.disposed)
+      this.misconfigured('scope_disposed', `Scope "${name}" was created in a disposed scope`)
     const scope = new ScopeImpl(this, parent, name, options)
     if (parent.disposed) scope.markDisposed()
     else parent.children.add(scope)
@@ -369,7 +391,7 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
   /** A visible tool the caller may see, or undefined. */
   lookup(name: string, caller: Caller | undefined): Entry | undefined {
     const entry = typeof name === 'string' ? this.tools.get(name) : undefined
-    if (!entry || !entry.scope.visible()) return undefined
+    if (!entry?.scope.visible()) return undefined
     return caller === undefined || this.allows(entry, caller) ? entry : undefined
   }
 
@@ -381,7 +403,12 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
   info(name: string): ToolInfo | undefined {
     const entry = typeof name === 'string' ? this.tools.get(name) : undefined
     if (!entry) return undefined
-    return { ...entry.summary, scope: entry.scope.path, visible: entry.scope.visible(), needsConfirmation: entry.confirms }
+    return {
+      ...entry.summary,
+      scope: entry.scope.path,
+      visible: entry.scope.visible(),
+      needsConfirmation: entry.confirms,
+    }
   }
 
   state(name: string): unknown {
@@ -411,7 +438,8 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
   // ── Calls, confirmations, undo: see call/call.ts ────────────────────────────
 
   call: Toolmark['call'] = (name, input, options) => this.pipeline.call(name, input, options)
-  confirmPending: Toolmark['confirmPending'] = (confirmId, outcome) => this.pipeline.confirmPending(confirmId, outcome)
+  confirmPending: Toolmark['confirmPending'] = (confirmId, outcome) =>
+    this.pipeline.confirmPending(confirmId, outcome)
   pendingConfirmations: Toolmark['pendingConfirmations'] = () => this.pending.deferred()
   undo: Toolmark['undo'] = (callId) => this.pipeline.undo(callId)
 
@@ -439,5 +467,7 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
 }
 
 function positive(value: number | undefined, fallback: number, allowZero = false): number {
-  return typeof value === 'number' && Number.isFinite(value) && (allowZero ? value >= 0 : value > 0) ? value : fallback
+  return typeof value === 'number' && Number.isFinite(value) && (allowZero ? value >= 0 : value > 0)
+    ? value
+    : fallback
 }

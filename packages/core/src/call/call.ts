@@ -9,7 +9,7 @@ import { isCaller } from '../policy/policy.ts'
 import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
 import type { ToolmarkImpl } from '../toolmark.ts'
-import type { CallOptions, Caller, ConfirmOutcome, PendingConfirmation, ToolResult } from '../types.ts'
+import type { Caller, CallOptions, ConfirmOutcome, PendingConfirmation, ToolResult } from '../types.ts'
 import { cancelled, error, invalid, isToolResult, ok, refused } from './result.ts'
 import { Run } from './run.ts'
 
@@ -86,7 +86,15 @@ export class Pipeline {
       } catch (err) {
         return this.#threw(entry, callId, 'summary', err)
       }
-      const outcome = await askInline(tm, entry, { kind: 'call', callId, caller, input: value, summary, changes: [], signal })
+      const outcome = await askInline(tm, entry, {
+        kind: 'call',
+        callId,
+        caller,
+        input: value,
+        summary,
+        changes: [],
+        signal,
+      })
       if (!outcome.approved) return outcome.result
       value = outcome.input
     }
@@ -94,7 +102,13 @@ export class Pipeline {
   }
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */
-  execute(entry: Entry, input: unknown, callId: string, caller: Caller, signal?: AbortSignal): Promise<ToolResult> {
+  execute(
+    entry: Entry,
+    input: unknown,
+    callId: string,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<ToolResult> {
     if (entry.scope.queue.full) return Promise.resolve(refused('busy'))
     return new Promise<ToolResult>((resolve) => {
       new Run(this.#tm, entry, input, callId, caller, signal, resolve)
@@ -108,7 +122,10 @@ export class Pipeline {
     try {
       return rule(entry.summary, { input }, caller) === true
     } catch (err) {
-      this.#tm.report('tool_threw', 'requiresConfirmation threw; asking for confirmation', { tool: entry.name, cause: err })
+      this.#tm.report('tool_threw', 'requiresConfirmation threw; asking for confirmation', {
+        tool: entry.name,
+        cause: err,
+      })
       return true
     }
   }
@@ -170,7 +187,7 @@ export class Pipeline {
     const tm = this.#tm
     try {
       const rec = tm.pending.get(confirmId)
-      if (!rec || rec.mode !== 'deferred') return refused('confirmation_expired')
+      if (rec?.mode !== 'deferred') return refused('confirmation_expired')
       if (tm.pending.isExpired(rec)) {
         if (tm.pending.remove(rec)) rec.expire()
         return refused('confirmation_expired')
@@ -193,8 +210,10 @@ export class Pipeline {
       }
       // Single use: the first approval to get here consumes it; a concurrent one sees it gone.
       if (!tm.pending.remove(rec)) return refused('confirmation_expired')
-      if (tm.pending.isExpired(rec)) return this.#settleDeferred(rec, refused('confirmation_expired'), 'expired')
-      if (rec.entry.disposed) return this.#settleDeferred(rec, refused('stale', REFUSED_MESSAGES.staleTool), 'stale')
+      if (tm.pending.isExpired(rec))
+        return this.#settleDeferred(rec, refused('confirmation_expired'), 'expired')
+      if (rec.entry.disposed)
+        return this.#settleDeferred(rec, refused('stale', REFUSED_MESSAGES.staleTool), 'stale')
       if (rec.snapshot !== undefined) {
         let now: string | undefined
         try {
@@ -234,7 +253,11 @@ export class Pipeline {
   }
 
   #threw(entry: Entry, callId: string, what: string, err: unknown): ToolResult {
-    this.#tm.report('tool_threw', `The ${what} of "${entry.name}" threw`, { tool: entry.name, callId, cause: err })
+    this.#tm.report('tool_threw', `The ${what} of "${entry.name}" threw`, {
+      tool: entry.name,
+      callId,
+      cause: err,
+    })
     return TOOL_FAILED
   }
 
@@ -243,7 +266,13 @@ export class Pipeline {
   }
 
   #emitResult(entry: Entry, callId: string, caller: Caller, result: ToolResult, t0: number): void {
-    this.#tm.emitter.emit('result', { callId, tool: entry.name, caller, result, durationMs: clock.mono() - t0 })
+    this.#tm.emitter.emit('result', {
+      callId,
+      tool: entry.name,
+      caller,
+      result,
+      durationMs: clock.mono() - t0,
+    })
   }
 }
 

@@ -23,7 +23,11 @@ export function invalid(issues: Issue[] | string): InvalidResult {
 }
 
 /** The registry (or a tool) refuses. `rev` only accompanies `unknown_tool` and `stale`. */
-export function refused(code: RefusedCode, message: string = REFUSED_MESSAGES[code], rev?: number): RefusedResult {
+export function refused(
+  code: RefusedCode,
+  message: string = REFUSED_MESSAGES[code],
+  rev?: number,
+): RefusedResult {
   return rev === undefined ? { status: 'refused', code, message } : { status: 'refused', code, message, rev }
 }
 
@@ -41,5 +45,9 @@ const STATUSES = new Set(['ok', 'invalid', 'refused', 'needs_confirmation', 'can
 
 /** True when `value` looks like a `ToolResult` (has a known `status`). */
 export function isToolResult(value: unknown): value is ToolResult {
-  return typeof value === 'object' && value !== null && STATUSES.has((value as { status?: unknown }).status as string)
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    STATUSES.has((value as { status?: unknown }).status as string)
+  )
 }

@@ -1,10 +1,10 @@
 import { clock, timer } from '../clock.ts'
 import { ERROR_MESSAGES } from '../codes.ts'
+import { askInline } from '../confirm/flow.ts'
 import { ToolmarkError } from '../errors.ts'
 import type { Entry } from '../registry/entry.ts'
 import type { ToolmarkImpl } from '../toolmark.ts'
 import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, ToolResult } from '../types.ts'
-import { askInline } from '../confirm/flow.ts'
 import type { Timed } from './deadlines.ts'
 import { cancelled, error, isToolResult, ok } from './result.ts'
 
@@ -80,7 +80,11 @@ export class Run implements Timed, ToolContext {
       if (this.caller === 'human') return { approved: true }
       if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
       if (tm.options.confirm === undefined || tm.modes[this.caller] !== 'inline') {
-        tm.warn('ctx_confirm_unavailable', `ctx.confirm in "${this.#entry.name}": caller ${this.caller} has no inline confirmation path`, this.#entry.name)
+        tm.warn(
+          'ctx_confirm_unavailable',
+          `ctx.confirm in "${this.#entry.name}": caller ${this.caller} has no inline confirmation path`,
+          this.#entry.name,
+        )
         return { approved: false, reason: 'confirmation_unavailable' }
       }
       const remaining = this.deadline - clock.mono()
@@ -98,10 +102,14 @@ export class Run implements Timed, ToolContext {
         this.deadline = clock.mono() + remaining
         tm.deadlines.add(this)
       }
-      if (outcome.approved) return outcome.edited ? { approved: true, input: outcome.input } : { approved: true }
+      if (outcome.approved)
+        return outcome.edited ? { approved: true, input: outcome.input } : { approved: true }
       return { approved: false, reason: outcome.reason === 'stale' ? 'cancelled' : outcome.reason }
     } catch (err) {
-      tm.report('tool_threw', `ctx.confirm failed in "${this.#entry.name}"`, { tool: this.#entry.name, cause: err })
+      tm.report('tool_threw', `ctx.confirm failed in "${this.#entry.name}"`, {
+        tool: this.#entry.name,
+        cause: err,
+      })
       return { approved: false, reason: 'cancelled' }
     }
   }
@@ -131,10 +139,14 @@ export class Run implements Timed, ToolContext {
     if (value === undefined) result = ok()
     else if (isToolResult(value) && value.status !== 'needs_confirmation') result = value
     else {
-      this.#tm.report('tool_threw', `run of "${this.#entry.name}" returned something that is not a ToolResult`, {
-        tool: this.#entry.name,
-        callId: this.callId,
-      })
+      this.#tm.report(
+        'tool_threw',
+        `run of "${this.#entry.name}" returned something that is not a ToolResult`,
+        {
+          tool: this.#entry.name,
+          callId: this.callId,
+        },
+      )
       result = error(ERROR_MESSAGES.toolFailed)
     }
     if (this.#tm.dev && this.#entry.def.output && result.status === 'ok') this.#checkOutput(result.data)
@@ -167,7 +179,11 @@ export class Run implements Timed, ToolContext {
     const tm = this.#tm
     const name = this.#entry.name
     const report = (r: { issues?: readonly unknown[] | undefined }): void => {
-      if (r.issues) tm.report('output_invalid', `Output of "${name}" does not match its output schema`, { tool: name, cause: r.issues })
+      if (r.issues)
+        tm.report('output_invalid', `Output of "${name}" does not match its output schema`, {
+          tool: name,
+          cause: r.issues,
+        })
     }
     try {
       const r = this.#entry.def.output!['~standard'].validate(data)

@@ -26,7 +26,11 @@ export function toJsonSafe(value: unknown): unknown {
 }
 
 function copy(value: unknown, key: string, holder: unknown, seen: Set<object>): unknown {
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  ) {
     value = (value as { toJSON(key: string): unknown }).toJSON(key)
   }
   switch (typeof value) {
@@ -64,7 +68,8 @@ function copy(value: unknown, key: string, holder: unknown, seen: Set<object>): 
     for (const k of Object.keys(obj)) {
       const v = copy((obj as Record<string, unknown>)[k], k, obj, seen)
       if (v !== undefined) {
-        if (k === '__proto__') Object.defineProperty(rec, k, { value: v, enumerable: true, writable: true, configurable: true })
+        if (k === '__proto__')
+          Object.defineProperty(rec, k, { value: v, enumerable: true, writable: true, configurable: true })
         else rec[k] = v
       }
     }

@@ -1,18 +1,29 @@
+import { cancelled, invalid, refused } from '../call/result.ts'
 import { clock, timer } from '../clock.ts'
 import { REFUSED_MESSAGES } from '../codes.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
 import type { ToolmarkImpl } from '../toolmark.ts'
-import type { Caller, ConfirmationCardData, FieldChange, Issue, PendingConfirmation, ToolResult } from '../types.ts'
-import { cancelled, invalid, refused } from '../call/result.ts'
+import type {
+  Caller,
+  ConfirmationCardData,
+  FieldChange,
+  Issue,
+  PendingConfirmation,
+  ToolResult,
+} from '../types.ts'
 import type { PendingRecord } from './pending.ts'
 import { redactChanges, redactInput, restoreRedacted } from './redact.ts'
 
 /** How an inline confirmation ended. */
 export type InlineOutcome =
   | { approved: true; input: unknown; edited: boolean }
-  | { approved: false; reason: 'rejected' | 'expired' | 'stale' | 'cancelled' | 'invalid'; result: ToolResult }
+  | {
+      approved: false
+      reason: 'rejected' | 'expired' | 'stale' | 'cancelled' | 'invalid'
+      result: ToolResult
+    }
 
 /** The card a confirmation shows: redacted input and changes, target, destructive flag, expiry. */
 export function cardData(
@@ -122,7 +133,10 @@ export function askInline(
     try {
       answer = handler({ ...card, kind: a.kind, signal: controller.signal })
     } catch (err) {
-      tm.report('tool_threw', `The confirm handler threw for "${entry.name}"`, { tool: entry.name, cause: err })
+      tm.report('tool_threw', `The confirm handler threw for "${entry.name}"`, {
+        tool: entry.name,
+        cause: err,
+      })
       return end({ approved: false, reason: 'cancelled', result: cancelled('policy') })
     }
     Promise.resolve(answer)
@@ -130,7 +144,11 @@ export function askInline(
         if (done) return
         if (tm.pending.isExpired(rec)) return expired()
         if (entry.disposed) {
-          return end({ approved: false, reason: 'stale', result: refused('stale', REFUSED_MESSAGES.staleTool) })
+          return end({
+            approved: false,
+            reason: 'stale',
+            result: refused('stale', REFUSED_MESSAGES.staleTool),
+          })
         }
         if (outcome?.approved !== true) {
           tm.emitter.emit('interaction', { kind: 'rejected', confirmId, tool: entry.name })

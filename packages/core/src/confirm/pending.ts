@@ -107,7 +107,10 @@ export class PendingStore {
       }
     }
     if (!first) return
-    const wait = Math.max(0, Math.min(first.card.expiresAt - clock.now(), first.monoStart + this.#expiryMs - clock.mono()))
+    const wait = Math.max(
+      0,
+      Math.min(first.card.expiresAt - clock.now(), first.monoStart + this.#expiryMs - clock.mono()),
+    )
     this.#timer = timer(() => {
       this.#timer = undefined
       for (const rec of [...this.#records.values()]) {

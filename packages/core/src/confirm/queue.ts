@@ -42,9 +42,13 @@ export function createConfirmQueue(): ConfirmQueue {
       return new Promise<ConfirmOutcome>((resolve) => {
         if (request.signal.aborted) return resolve({ approved: false, reason: 'aborted' })
         open.set(request.confirmId, { request, answer: resolve })
-        request.signal.addEventListener('abort', () => settle(request.confirmId, { approved: false, reason: 'aborted' }), {
-          once: true,
-        })
+        request.signal.addEventListener(
+          'abort',
+          () => settle(request.confirmId, { approved: false, reason: 'aborted' }),
+          {
+            once: true,
+          },
+        )
         changed()
       })
     },

@@ -3,7 +3,13 @@ import type { Caller, ConfirmMode, HintClass, Policy, ToolHints } from '../types
 /** Every caller, in a fixed order. */
 export const CALLERS: readonly Caller[] = ['inapp', 'webmcp', 'mcp', 'tour', 'test', 'human']
 /** Callers that need the user's approval for consequential and destructive tools. */
-export const NON_HUMAN_CALLERS: readonly Exclude<Caller, 'human'>[] = ['inapp', 'webmcp', 'mcp', 'tour', 'test']
+export const NON_HUMAN_CALLERS: readonly Exclude<Caller, 'human'>[] = [
+  'inapp',
+  'webmcp',
+  'mcp',
+  'tour',
+  'test',
+]
 export const HINT_CLASSES: readonly HintClass[] = ['readOnly', 'consequential', 'destructive', 'unannotated']
 /** Callers whose confirmation mode may be configured; the others are always inline. */
 export const CONFIGURABLE_MODE_CALLERS: readonly Caller[] = ['inapp', 'test']
@@ -53,7 +59,10 @@ export function compilePolicy(
     if (key === 'human' || !isCaller(key)) {
       problems.push({
         code: 'invalid_policy',
-        message: key === 'human' ? 'policy.human is not allowed: a human may call every tool' : `Unknown caller "${key}" in policy`,
+        message:
+          key === 'human'
+            ? 'policy.human is not allowed: a human may call every tool'
+            : `Unknown caller "${key}" in policy`,
       })
       continue
     }
@@ -64,7 +73,11 @@ export function compilePolicy(
     const set = new Set<HintClass>()
     for (const c of classes) {
       if (HINT_CLASSES.includes(c as HintClass)) set.add(c as HintClass)
-      else problems.push({ code: 'invalid_policy', message: `Unknown hint class "${String(c)}" in policy.${key}` })
+      else
+        problems.push({
+          code: 'invalid_policy',
+          message: `Unknown hint class "${String(c)}" in policy.${key}`,
+        })
     }
     out.set(key, set)
   }
@@ -85,7 +98,10 @@ export function compileModes(
         message: `confirmMode.${key} is not configurable: only inapp and test are (webmcp, mcp and tour are always inline)`,
       })
     } else if (value !== 'deferred' && value !== 'inline') {
-      problems.push({ code: 'invalid_confirm_mode', message: `confirmMode.${key} must be 'deferred' or 'inline'` })
+      problems.push({
+        code: 'invalid_confirm_mode',
+        message: `confirmMode.${key} must be 'deferred' or 'inline'`,
+      })
     } else {
       out[key as 'inapp' | 'test'] = value
     }

@@ -1,11 +1,13 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { fromJsonSchema } from '../schema/json-schema.ts'
 import { hintClass } from '../policy/policy.ts'
+import { fromJsonSchema } from '../schema/json-schema.ts'
 import type { HintClass, JsonSchema, ToolDefinition, ToolManifest, ToolManifestSummary } from '../types.ts'
 import { llmName } from './names.ts'
 import type { ScopeImpl } from './scope.ts'
 
-type Validate = (value: unknown) => StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>
+type Validate = (
+  value: unknown,
+) => StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>
 
 /** One registration. Bound to confirmations by identity: a new registration is a new Entry. */
 export class Entry {
@@ -90,11 +92,16 @@ function hasJsonSchemaConverter(schema: unknown): boolean {
 }
 
 /** The override wins; else the Standard JSON Schema converter; `undefined` when there is no schema. */
-function deriveSchema(override: JsonSchema | undefined, schema: unknown, io: 'input' | 'output'): JsonSchema | undefined {
+function deriveSchema(
+  override: JsonSchema | undefined,
+  schema: unknown,
+  io: 'input' | 'output',
+): JsonSchema | undefined {
   if (override) return override
   if (schema === undefined) return undefined
   const conv = converterOf(schema)
-  if (!conv) throw new Error('The schema library offers no JSON Schema (~standard.jsonSchema); pass `jsonSchema`')
+  if (!conv)
+    throw new Error('The schema library offers no JSON Schema (~standard.jsonSchema); pass `jsonSchema`')
   const { $schema: _drop, ...rest } = conv[io]({ target: 'draft-2020-12' })
   return rest
 }

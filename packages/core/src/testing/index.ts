@@ -1,5 +1,5 @@
-import { type ToolmarkImpl, ToolmarkImplClass } from './internal.ts'
 import type { ConfirmHandler, Toolmark, ToolmarkOptions } from '../types.ts'
+import { type ToolmarkImpl, ToolmarkImplClass } from './internal.ts'
 
 /** An inline handler that approves every request as asked. */
 export const approveAll: ConfirmHandler = () => ({ approved: true })
