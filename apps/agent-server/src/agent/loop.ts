@@ -56,6 +56,7 @@ export class Agent {
   readonly #o: AgentOptions
   readonly #log: (line: string) => void
   readonly #queues = new Map<string, Promise<void>>()
+  #closed = false
 
   constructor(options: AgentOptions) {
     this.#o = options
@@ -82,7 +83,14 @@ export class Agent {
     for (let q = this.#queues.get(conversationId); q; q = this.#queues.get(conversationId)) await q
   }
 
+  /** Stops starting model requests and resolves once every running turn has ended. */
+  async close(): Promise<void> {
+    this.#closed = true
+    await Promise.all([...this.#queues.values()])
+  }
+
   #enqueue(conversationId: string, task: () => Promise<void>): void {
+    if (this.#closed) return
     const previous = this.#queues.get(conversationId)
     if (!previous) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
     const next: Promise<void> = (previous ?? Promise.resolve())
@@ -113,6 +121,7 @@ export class Agent {
     }
     if (options.tool !== undefined) stored.tool = options.tool
     if (agent) stored.agent = maskValue(agent) as AgentMessage
+    if (this.#closed) return stored // shutting down: the store may be closed already
     this.#o.store.addMessage(stored)
     if (stored.visible) this.#o.events.publish(conversationId, { type: 'message', message: toChat(stored) })
     return stored
@@ -134,6 +143,7 @@ export class Agent {
   ): Promise<void> {
     const history = this.#history(conversation.id, real)
     for (let step = 0; step < MAX_STEPS; step++) {
+      if (this.#closed) return
       const page = this.#o.relay.page(conversation.id)
       const tools: LlmTool[] = followUp
         ? []
