@@ -252,7 +252,9 @@ export class ScriptedProvider implements Provider {
   constructor(readonly script: Array<(request: ProviderRequest) => ProviderEvent[]>) {}
 
   async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-    this.requests.push(structuredClone({ ...request, signal: undefined }))
+    this.requests.push(
+      structuredClone({ system: request.system, messages: request.messages, tools: request.tools }),
+    )
     const step = this.script.shift()
     for (const event of step ? step(request) : [{ type: 'text' as const, delta: 'ok' }]) yield event
   }

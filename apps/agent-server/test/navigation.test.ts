@@ -25,7 +25,9 @@ function callingProvider(tool: string): ScriptedProvider {
   const provider = new ScriptedProvider([])
   let n = 0
   provider.stream = async function* (request) {
-    provider.requests.push(structuredClone({ ...request, signal: undefined }))
+    provider.requests.push(
+      structuredClone({ system: request.system, messages: request.messages, tools: request.tools }),
+    )
     if (request.tools.length === 0) return yield { type: 'text' as const, delta: 'acknowledged' }
     const last = request.messages.at(-1)
     if (last?.role === 'user') yield toolCall(`tc${++n}`, 'page_call', { tool, input: {} })
