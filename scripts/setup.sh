@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything the tests and the demo need on a fresh machine with only Node.js and npm:
+# pnpm (pinned), Debian's Chromium and php-cli (browser tests and the PHP doc lint; needs root or
+# sudo), then the workspace's packages from the lockfile. Safe to run again: it skips what is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
+
+PNPM_VERSION=10.34.9
+if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
+  echo "› installing pnpm@$PNPM_VERSION"
+  npm install -g "pnpm@$PNPM_VERSION" >/dev/null
+fi
+
+if [ "${1:-}" != "--no-system" ]; then
+  missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  command -v php >/dev/null 2>&1 || missing+=(php-cli)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "› installing ${missing[*]} from Debian"
+    SUDO=""
+    if [ "$(id -u)" != "0" ]; then
+      if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+        echo "✗ ${missing[*]} missing and not root: install them with apt-get (Debian) and run again" >&2
+        exit 1
+      fi
+    fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
+
+echo "› pnpm install"
+pnpm install --frozen-lockfile

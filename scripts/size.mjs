@@ -1,0 +1,60 @@
+// Bundle-size budgets (gzip), measured with esbuild (minified ESM, browser target) + zlib.
+// "on top of core" budgets subtract the core main entry bundled alone, as the issue asks.
+import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+
+const KiB = 1024
+const budgets = [
+  { name: '@toolmark/core (main entry, everything)', code: "export * from '@toolmark/core'", max: 8 * KiB },
+  { name: '@toolmark/core (createToolmark + ok)', code: "export { createToolmark, ok } from '@toolmark/core'", max: 7 * KiB },
+  { name: '@toolmark/core/bridge', code: "export * from '@toolmark/core/bridge'", max: 5 * KiB },
+  { name: '@toolmark/core/protocol', code: "export * from '@toolmark/core/protocol'", max: 6 * KiB },
+  {
+    name: '@toolmark/react minimal (provider + useTool), on top of core',
+    code: "export { ToolmarkProvider, useTool } from '@toolmark/react'; export * from '@toolmark/core'",
+    external: ['react', 'react/jsx-runtime', 'react-dom'],
+    dir: 'packages/react',
+    base: "export * from '@toolmark/core'",
+    max: 2000,
+  },
+  {
+    name: '@toolmark/vue minimal (plugin + useTool), on top of core',
+    code: "export { ToolmarkPlugin, useTool } from '@toolmark/vue'; export * from '@toolmark/core'",
+    external: ['vue'],
+    dir: 'packages/vue',
+    base: "export * from '@toolmark/core'",
+    max: 2000,
+  },
+]
+
+async function gz(code, external = [], dir = 'packages/core') {
+  const out = await build({
+    stdin: { contents: code, resolveDir: new URL(`../${dir}`, import.meta.url).pathname, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    conditions: ['@toolmark/source'],
+    external,
+    logLevel: 'silent',
+  })
+  return gzipSync(out.outputFiles[0].contents, { level: 9 }).length
+}
+
+let failed = false
+for (const b of budgets) {
+  let size
+  try {
+    size = (await gz(b.code, b.external, b.dir)) - (b.base ? await gz(b.base, [], b.dir) : 0)
+  } catch (err) {
+    console.log(`✗ ${b.name}: cannot bundle (${err.message.split('\n')[0]})`)
+    failed = true
+    continue
+  }
+  const ok = size <= b.max
+  failed ||= !ok
+  console.log(`${ok ? '✓' : '✗'} ${b.name}: ${(size / KiB).toFixed(2)} KiB gzip (budget ${(b.max / KiB).toFixed(2)} KiB)`)
+}
+process.exit(failed ? 1 : 0)
