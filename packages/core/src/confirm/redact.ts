@@ -404,6 +404,5 @@ function sameOutsideSensitive(
     ancestors.pop()
     return same
   }
-  // biome-ignore lint/suspicious/noSelfCompare: NaN check
-  return edited === original || (edited !== edited && original !== original)
+  return edited === original || (Number.isNaN(edited) && Number.isNaN(original))
 }

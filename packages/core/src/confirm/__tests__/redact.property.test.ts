@@ -30,9 +30,10 @@ function tokenize(value: unknown, counter = { n: 0 }): unknown {
 /** Every position below the root with its segments (and whether each is an array index). */
 function nodes(value: unknown, segments: Node['segments'] = [], out: Node[] = []): Node[] {
   if (segments.length > 0) out.push({ path: segments.map((s) => s.key).join('.'), segments, value })
-  if (Array.isArray(value))
-    value.forEach((v, i) => nodes(v, [...segments, { key: String(i), index: true }], out))
-  else if (value !== null && typeof value === 'object') {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++)
+      nodes(value[i], [...segments, { key: String(i), index: true }], out)
+  } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) nodes(v, [...segments, { key: k, index: false }], out)
   }
   return out
