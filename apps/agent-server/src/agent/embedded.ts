@@ -132,17 +132,17 @@ function followUpText(messages: readonly AgentMessage[]): string {
     const r = parseToolContent(m.content).result
     if (r?.status === 'needs_confirmation' && r.confirmId === outcome.confirmId) summary = r.summary
   }
-  const what = summary ?? 'the action'
+  const what = summary ? ` (${summary})` : ''
   const r = parseToolContent(outcome.content).result
   if (!r) return 'The confirmation finished, but I could not read its outcome.'
   if (r.status === 'ok')
     return summary ? `Done: ${pastTense(summary)}.` : 'Done: the action was approved and completed.'
   if (r.status === 'cancelled' && r.by === 'operator')
-    return `OK, you rejected ${quote(what)}: nothing was changed.`
+    return `Understood: you rejected it${what}, so nothing was changed.`
   if (r.status === 'refused' && r.code === 'confirmation_expired') {
-    return `The confirmation for ${quote(what)} expired or was already used: nothing was changed.`
+    return `The confirmation expired or was already used${what}, so nothing was changed.`
   }
-  return `${quote(what)} did not go through: ${failure(r)}.`
+  return `It did not go through${what}: ${failure(r)}.`
 }
 
 function noToolText(message: string, manifest: readonly ManifestLine[]): string {
