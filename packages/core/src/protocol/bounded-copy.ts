@@ -150,7 +150,7 @@ function addString(state: State, text: string): boolean {
   const n = text.length
   // Every UTF-16 unit costs at least one byte, so an oversized string is rejected unscanned.
   if (state.bytes + n + 2 > state.maxBytes) return add(state, n + 2)
-  return add(state, n < 16 || NEEDS_SCAN.test(text) ? jsonStringBytes(text) : n + 2)
+  return add(state, n < 64 || NEEDS_SCAN.test(text) ? jsonStringBytes(text) : n + 2)
 }
 
 /** The UTF-8 byte length of `JSON.stringify(text)` (quotes and escapes included). */
@@ -182,16 +182,31 @@ export function jsonStringBytes(text: string): number {
   return bytes
 }
 
-/** Length of `JSON.stringify(n)` for a finite number (ASCII, so bytes = characters). */
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+/** Decimal digits of an integer 0 <= a < 1e16. */
+function digitCount(a: number): number {
+  let digits = 1
+  while (digits < 16 && a >= (POW10[digits] as number)) digits++
+  return digits
+}
+
+/**
+ * Length of `JSON.stringify(n)` for a finite number (ASCII, so bytes = characters), without
+ * building the string in the common cases: integers below 1e15, and decimals in [1e-6, 1e9) with
+ * at most 6 fraction digits. There `m = round(|n| * 10^k)` is exact (|n| * 10^k < 2^50), and the
+ * smallest k with `m / 10^k === |n|` is the fraction length of the shortest round-trip form that
+ * Number#toString prints. Anything else falls back to `String(n).length`.
+ */
 function numberBytes(n: number): number {
-  if (Number.isInteger(n) && n > -1e9 && n < 1e9) {
-    let digits = n < 0 ? 2 : 1
-    let v = n < 0 ? -n : n
-    while (v >= 10) {
-      v = Math.floor(v / 10)
-      digits++
+  const sign = n < 0 ? 1 : 0
+  const a = n < 0 ? -n : n
+  if (Number.isInteger(a)) return a < 1e15 ? sign + digitCount(a) : String(n).length
+  if (a >= 1e-6 && a < 1e9) {
+    for (let k = 1; k <= 6; k++) {
+      const p = POW10[k] as number
+      if (Math.round(a * p) / p === a) return sign + (a >= 1 ? digitCount(Math.floor(a)) + 1 + k : 2 + k)
     }
-    return digits
   }
   return String(n).length
 }

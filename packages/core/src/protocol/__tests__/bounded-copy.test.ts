@@ -12,6 +12,15 @@ function copied(value: unknown, limits?: Parameters<typeof boundedCopy>[1]): unk
   return result.value
 }
 
+/** The next double above `n`. */
+function nextUp(n: number): number {
+  if (n === 0) return Number.MIN_VALUE
+  const view = new DataView(new ArrayBuffer(8))
+  view.setFloat64(0, n)
+  view.setBigInt64(0, view.getBigInt64(0) + (n > 0 ? 1n : -1n))
+  return view.getFloat64(0)
+}
+
 function nest(depth: number, leaf: unknown = 1): unknown {
   let value = leaf
   for (let i = 1; i < depth; i++) value = { a: value }
@@ -275,6 +284,27 @@ describe('boundedCopy: exact byte counts', () => {
     ]
     for (const n of numbers) expect(boundedCopy(n)).toMatchObject({ ok: true, bytes: jsonBytes(n) })
     expect(boundedCopy(numbers)).toMatchObject({ ok: true, bytes: jsonBytes(numbers) })
+  })
+
+  it('counts short decimals exactly, including their neighbouring doubles (property)', () => {
+    const decimal = fc
+      .tuple(
+        fc.integer({ min: -2e15, max: 2e15 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: -2, max: 2 }),
+      )
+      .map(([m, k, ulps]) => {
+        let n = m / 10 ** k
+        // Step to a neighbouring double: the fast path must not mistake it for the short decimal.
+        for (let i = 0; i < Math.abs(ulps); i++) n = ulps > 0 ? nextUp(n) : -nextUp(-n)
+        return n
+      })
+    fc.assert(
+      fc.property(decimal, (n) => {
+        expect(boundedCopy(n)).toMatchObject({ ok: true, bytes: String(n).length })
+      }),
+      { numRuns: 5000 },
+    )
   })
 
   // Strings of arbitrary UTF-16 code units (lone surrogates included) and full code points.
