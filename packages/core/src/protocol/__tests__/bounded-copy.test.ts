@@ -246,7 +246,9 @@ describe('boundedCopy: limits', () => {
 describe('boundedCopy: exact byte counts', () => {
   const samples = [
     '',
-    'plain ascii that is long enough for the fast path',
+    'plain printable ascii, long enough (64+ characters) for the fast path: ~!#$%&()*+,-./:;<=>?@[]^_`{|}',
+    `${'x'.repeat(100)}"`, // the fast path must notice the last character
+    `${'y'.repeat(100)}\u007f\u0080`,
     '"quoted" and \\backslashed\\ and /slash/',
     '\b\f\n\r\t',
     '\u0000\u0001\u001f\u007f\u0080',
