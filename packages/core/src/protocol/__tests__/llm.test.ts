@@ -82,7 +82,10 @@ function jsonBlock(text: string, marker: string): string {
   throw new Error(`unbalanced block at ${marker}`)
 }
 
-const sources = { seed: seedText, fallback: FALLBACK }
+// docs/protocol/v1.md repeats the definitions; keep it byte-equal too.
+const docsText = readFileSync(new URL('../../../../../docs/protocol/v1.md', import.meta.url), 'utf8')
+
+const sources = { seed: seedText, fallback: FALLBACK, 'docs/protocol/v1.md': docsText }
 
 describe.each(Object.entries(sources).filter(([, text]) => text !== undefined))(
   'LLM exposure matches the %s text',
@@ -113,7 +116,7 @@ describe.each(Object.entries(sources).filter(([, text]) => text !== undefined))(
         { name: 'signup.fill', llmName: 'signup__fill', description: 'Fill the sign-up form …', hints: {} },
       ]
       expect(renderManifest(tools)).toBe(lines)
-      expect(source).toContain(`"${EMPTY_MANIFEST_TEXT}"`)
+      expect(source).toContain(EMPTY_MANIFEST_TEXT)
     })
 
     it('wrapUntrusted produces the documented envelope', () => {
