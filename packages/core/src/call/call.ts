@@ -26,79 +26,113 @@ export class Pipeline {
     this.#tm = tm
   }
 
-  async call(name: string, input: unknown, options: CallOptions): Promise<ToolResult> {
+  /**
+   * The hot path is synchronous up to the tool's own promise: no `async` hops for a tool with a
+   * synchronous validator and no confirmation.
+   */
+  call(name: string, input: unknown, options: CallOptions): Promise<ToolResult> {
     const tm = this.#tm
-    const events = tm.emitter.has('call') || tm.emitter.has('result')
-    const t0 = events ? clock.mono() : 0
-    let entry: Entry | undefined
-    let callId = ''
     const caller = options?.caller
     try {
-      if (!isCaller(caller)) return refused('not_allowed', 'Unknown caller')
-      entry = tm.lookup(name, undefined)
+      if (!isCaller(caller)) return Promise.resolve(refused('not_allowed', 'Unknown caller'))
+      const entry = tm.lookup(name, undefined)
       if (!entry) {
-        return tm.wentStale(name, options.rev)
-          ? refused('stale', REFUSED_MESSAGES.stale, tm.rev)
-          : refused('unknown_tool', REFUSED_MESSAGES.unknown_tool, tm.rev)
+        return Promise.resolve(
+          tm.wentStale(name, options.rev)
+            ? refused('stale', REFUSED_MESSAGES.stale, tm.rev)
+            : refused('unknown_tool', REFUSED_MESSAGES.unknown_tool, tm.rev),
+        )
       }
-      if (!tm.allows(entry, caller)) return refused('not_allowed')
-      if (options.signal?.aborted) return cancelled('signal')
-      if (entry.scope.queue.full) return refused('busy')
-      callId = typeof options.callId === 'string' && options.callId !== '' ? options.callId : newId()
-      if (events) {
+      if (!tm.allows(entry, caller)) return Promise.resolve(refused('not_allowed'))
+      const signal = options.signal
+      if (signal?.aborted) return Promise.resolve(cancelled('signal'))
+      if (entry.scope.queue.full) return Promise.resolve(refused('busy'))
+      const callId = typeof options.callId === 'string' && options.callId !== '' ? options.callId : newId()
+      const events = tm.emitter.has('call') || tm.emitter.has('result')
+      const t0 = events ? clock.mono() : 0
+      if (events)
         tm.emitter.emit('call', { callId, tool: entry.name, caller, input: this.#redacted(entry, input) })
+      let pending: Promise<ToolResult>
+      let checked: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>> | undefined
+      try {
+        checked = entry.validate?.(input)
+      } catch (err) {
+        pending = Promise.resolve(this.#threw(entry, callId, 'validator', err))
       }
-      const result = await this.#validated(entry, input, callId, caller, options.signal)
-      if (events) this.#emitResult(entry, callId, caller, result, t0)
-      return result
+      pending ??=
+        checked instanceof Promise
+          ? this.#afterAsyncValidation(entry, checked, callId, caller, signal)
+          : this.#validated(entry, checked === undefined ? input : checked, callId, caller, signal)
+      return events ? pending.then((r) => this.#emitResult(entry, callId, caller, r, t0)) : pending
     } catch (err) {
       tm.report('tool_threw', `Call of "${String(name)}" failed`, { tool: String(name), cause: err })
-      return TOOL_FAILED
+      return Promise.resolve(TOOL_FAILED)
     }
   }
 
-  async #validated(
+  async #afterAsyncValidation(
     entry: Entry,
-    input: unknown,
+    checking: Promise<StandardSchemaV1.Result<unknown>>,
     callId: string,
     caller: Caller,
     signal: AbortSignal | undefined,
   ): Promise<ToolResult> {
-    const tm = this.#tm
-    let value = input
+    let checked: StandardSchemaV1.Result<unknown>
+    try {
+      checked = await checking
+    } catch (err) {
+      return this.#threw(entry, callId, 'validator', err)
+    }
+    return this.#validated(entry, checked, callId, caller, signal)
+  }
+
+  /** After validation: answer `invalid`, confirm when needed, then run. */
+  #validated(
+    entry: Entry,
+    checked: StandardSchemaV1.Result<unknown> | unknown,
+    callId: string,
+    caller: Caller,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    let value = checked
     if (entry.validate) {
-      let r: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>
-      try {
-        r = entry.validate(input)
-        if (r instanceof Promise) r = await r
-      } catch (err) {
-        return this.#threw(entry, callId, 'validator', err)
-      }
-      if (r.issues) return invalid(toIssues(r.issues))
+      const r = checked as StandardSchemaV1.Result<unknown>
+      if (r.issues) return Promise.resolve(invalid(toIssues(r.issues)))
       value = r.value
     }
     if (caller !== 'human' && this.#needsConfirmation(entry, value, caller)) {
-      if (tm.modes[caller] === 'deferred') return this.#defer(entry, value, callId, caller)
-      if (tm.options.confirm === undefined) return refused('not_allowed')
-      let summary: string
-      try {
-        summary = summaryOf(entry, value)
-      } catch (err) {
-        return this.#threw(entry, callId, 'summary', err)
-      }
-      const outcome = await askInline(tm, entry, {
-        kind: 'call',
-        callId,
-        caller,
-        input: value,
-        summary,
-        changes: [],
-        signal,
-      })
-      if (!outcome.approved) return outcome.result
-      value = outcome.input
+      if (this.#tm.modes[caller] === 'deferred')
+        return Promise.resolve(this.#defer(entry, value, callId, caller))
+      return this.#confirmInline(entry, value, callId, caller, signal)
     }
     return this.execute(entry, value, callId, caller, signal)
+  }
+
+  async #confirmInline(
+    entry: Entry,
+    value: unknown,
+    callId: string,
+    caller: Caller,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    if (this.#tm.options.confirm === undefined) return refused('not_allowed')
+    let summary: string
+    try {
+      summary = summaryOf(entry, value)
+    } catch (err) {
+      return this.#threw(entry, callId, 'summary', err)
+    }
+    const outcome = await askInline(this.#tm, entry, {
+      kind: 'call',
+      callId,
+      caller,
+      input: value,
+      summary,
+      changes: [],
+      signal,
+    })
+    if (!outcome.approved) return outcome.result
+    return this.execute(entry, outcome.input, callId, caller, signal)
   }
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */
@@ -265,7 +299,7 @@ export class Pipeline {
     return entry.def.sensitivePaths === undefined ? input : redactInput(input, entry.def.sensitivePaths).value
   }
 
-  #emitResult(entry: Entry, callId: string, caller: Caller, result: ToolResult, t0: number): void {
+  #emitResult(entry: Entry, callId: string, caller: Caller, result: ToolResult, t0: number): ToolResult {
     this.#tm.emitter.emit('result', {
       callId,
       tool: entry.name,
@@ -273,6 +307,7 @@ export class Pipeline {
       result,
       durationMs: clock.mono() - t0,
     })
+    return result
   }
 }
 

@@ -1,0 +1,350 @@
+// Toolmark benchmarks: every figure is printed next to a floor measured in the same run, as a ratio.
+// Nothing here asserts: goals are printed beside the figures. Run with `pnpm bench`.
+import { performance } from 'node:perf_hooks'
+import { createToolmark, environment, ok } from '@toolmark/core'
+import { bridge } from '@toolmark/core/bridge'
+import { createInPageChannel } from '@toolmark/core/bridge/in-page'
+import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { boundedCopy, validateMessage } from '@toolmark/core/protocol'
+import { createTestToolmark } from '@toolmark/core/testing'
+import { WebSocket, WebSocketServer } from 'ws'
+import * as z from 'zod'
+
+environment.setIsServer(false)
+const rows: string[][] = []
+const us = (ms: number) => ms * 1000
+
+/** Median per-operation time (ms) over `rounds` batches of `batch` operations. */
+async function measure(fn: () => unknown, batch = 2000, rounds = 25): Promise<number> {
+  for (let i = 0; i < batch; i++) await fn() // warm up
+  const per: number[] = []
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now()
+    for (let i = 0; i < batch; i++) await fn()
+    per.push((performance.now() - t0) / batch)
+  }
+  per.sort((a, b) => a - b)
+  return per[Math.floor(per.length / 2)]!
+}
+
+function syncMeasure(fn: () => unknown, batch = 2000, rounds = 25): number {
+  for (let i = 0; i < batch; i++) fn()
+  const per: number[] = []
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now()
+    for (let i = 0; i < batch; i++) fn()
+    per.push((performance.now() - t0) / batch)
+  }
+  per.sort((a, b) => a - b)
+  return per[Math.floor(per.length / 2)]!
+}
+
+function row(what: string, ms: number, floorMs: number | undefined, goal: string) {
+  rows.push([
+    what,
+    ms < 1 ? `${us(ms).toFixed(3)} µs` : `${ms.toFixed(3)} ms`,
+    floorMs === undefined ? '' : floorMs < 1 ? `${us(floorMs).toFixed(3)} µs` : `${floorMs.toFixed(3)} ms`,
+    floorMs === undefined ? '' : `${(ms / floorMs).toFixed(2)}×`,
+    goal,
+  ])
+}
+
+// ── Registry: tm.call ──────────────────────────────────────────────────────────
+const schema = z.object({ query: z.string() })
+const bareRun = async (input: { query: string }) => ok(input.query)
+const floor = await measure(async () => {
+  const r = schema['~standard'].validate({ query: 'robotics' }) as { value: { query: string } }
+  return bareRun(r.value)
+})
+const tm = createToolmark()
+tm.register({
+  name: 'search',
+  description: 'Search',
+  input: schema,
+  hints: { readOnly: true },
+  run: ({ query }) => ok(query),
+})
+const call = await measure(() => tm.call('search', { query: 'robotics' }, { caller: 'inapp' }))
+row('tm.call readOnly zod { query } (median)', call, floor, '≤ 1.0 µs')
+
+const badFloor = syncMeasure(() => schema['~standard'].validate({ query: 1 }))
+const bad = await measure(() => tm.call('search', { query: 1 }, { caller: 'inapp' }))
+row('tm.call invalid input', bad, badFloor, '≤ schema cost + 0.5 µs')
+
+// p99-ish: the slowest batch of many small batches
+{
+  const per: number[] = []
+  for (let r = 0; r < 200; r++) {
+    const t0 = performance.now()
+    for (let i = 0; i < 200; i++) await tm.call('search', { query: 'robotics' }, { caller: 'inapp' })
+    per.push((performance.now() - t0) / 200)
+  }
+  per.sort((a, b) => a - b)
+  row('tm.call readOnly, p99 of 200-call batches', per[Math.floor(per.length * 0.99)]!, floor, 'never > 2 µs')
+}
+
+// ── Registration, describe, manifest ───────────────────────────────────────────
+{
+  const reg = createToolmark()
+  let n = 0
+  const schemaBuild = syncMeasure(() => z.object({ query: z.string() }), 500, 15)
+  const registerDispose = syncMeasure(
+    () => {
+      reg
+        .register({
+          name: `t${n++}`,
+          description: 'd',
+          input: schema,
+          hints: { readOnly: true },
+          run: () => ok(),
+        })
+        .dispose()
+    },
+    500,
+    15,
+  )
+  row('register + dispose (schema prebuilt)', registerDispose, schemaBuild, '≤ 5 µs beyond the schema build')
+  reg.register({ name: 'd', description: 'd', input: schema, hints: { readOnly: true }, run: () => ok() })
+  reg.describe('d')
+  row(
+    'describe, repeated (cached)',
+    syncMeasure(() => reg.describe('d'), 5000),
+    undefined,
+    '≤ 1 µs',
+  )
+}
+for (const count of [40, 1000]) {
+  const m = createToolmark({ budget: 5000 })
+  for (let i = 0; i < count; i++) {
+    m.register({
+      name: `tool.n${i}`,
+      description: `Tool number ${i} does things.`,
+      input: schema,
+      hints: { readOnly: true },
+      run: () => ok(),
+    })
+  }
+  const stringify = syncMeasure(
+    () => JSON.stringify(m.manifest({ caller: 'inapp' })),
+    count === 40 ? 2000 : 50,
+    15,
+  )
+  row(
+    `manifest() + JSON.stringify, ${count} tools (cached rev)`,
+    stringify,
+    undefined,
+    count === 40 ? '≤ 40 µs' : '≤ 1 ms',
+  )
+  let k = 0
+  const fresh = syncMeasure(
+    () => {
+      m.register({ name: `x${k++}`, description: 'd', hints: { readOnly: true }, run: () => ok() }).dispose()
+      return JSON.stringify(m.manifest({ caller: 'inapp' }))
+    },
+    count === 40 ? 500 : 20,
+    10,
+  )
+  row(`manifest() + JSON.stringify, ${count} tools (new rev each time)`, fresh, undefined, '')
+}
+{
+  const m = createToolmark()
+  let notes = 0
+  m.subscribe(() => notes++)
+  const handles = Array.from({ length: 1000 }, (_, i) =>
+    m.register({ name: `b${i}`, description: 'd', hints: { readOnly: true }, run: () => ok() }),
+  )
+  for (const h of handles) h.dispose()
+  await new Promise((r) => setTimeout(r, 0))
+  rows.push(['register + dispose 1,000 tools → notifications', String(notes), '', '', '1'])
+}
+
+// ── Protocol and bridge ────────────────────────────────────────────────────────
+const callMsg = {
+  protocol: 1,
+  type: 'call',
+  clientId: 'c',
+  id: '7d0c5f0e-0000-4000-8000-000000000000',
+  rev: 3,
+  tool: 'search',
+  input: { query: 'robotics' },
+}
+row(
+  'validateMessage(small call)',
+  syncMeasure(() => validateMessage(callMsg, 'toPage'), 20000),
+  undefined,
+  '≤ 1 µs',
+)
+
+{
+  // Floor: a JSON copy of a call and its result around a minimal registry.
+  const minimal = new Map([['search', (input: { query: string }) => ok(input.query)]])
+  const floorRt = await measure(async () => {
+    const msg = JSON.parse(JSON.stringify(callMsg)) as typeof callMsg
+    const result = await minimal.get(msg.tool)!(msg.input)
+    return JSON.parse(JSON.stringify({ protocol: 1, type: 'result', clientId: 'c', id: msg.id, result }))
+  })
+  const page = createTestToolmark({ dev: false })
+  page.register({
+    name: 'search',
+    description: 'Search',
+    input: schema,
+    hints: { readOnly: true },
+    run: ({ query }) => ok(query),
+  })
+  const { transport, agent } = createInPageChannel()
+  page.use(bridge({ transport, clientId: 'c' }))
+  const waiting = new Map<string, () => void>()
+  agent.onMessage((m) => {
+    const msg = m as { type: string; id?: string }
+    if (msg.type === 'result' && msg.id) waiting.get(msg.id)?.()
+  })
+  let seq = 0
+  const rt = await measure(
+    () =>
+      new Promise<void>((resolve) => {
+        const id = `id-${seq++}`
+        waiting.set(id, () => {
+          waiting.delete(id)
+          resolve()
+        })
+        agent.send({ ...callMsg, id })
+      }),
+    2000,
+    15,
+  )
+  row('in-page bridge round trip (call → result)', rt, floorRt, '≤ 6 µs')
+}
+
+{
+  // A 1 MiB inbound message: floor = UTF-8 length + JSON.parse + depth walk.
+  const big = JSON.stringify({
+    ...callMsg,
+    input: { rows: Array.from({ length: 9000 }, (_, i) => ({ i, text: 'x'.repeat(100) })) },
+  })
+  const walk = (v: unknown, d: number): number => {
+    if (v === null || typeof v !== 'object') return d
+    let m = d
+    for (const x of Object.values(v)) m = Math.max(m, walk(x, d + 1))
+    return m
+  }
+  const floorBig = syncMeasure(
+    () => {
+      Buffer.byteLength(big)
+      return walk(JSON.parse(big), 1)
+    },
+    5,
+    9,
+  )
+  const ours = syncMeasure(
+    () => {
+      const parsed = JSON.parse(big) // what the WebSocket transport does, once
+      const copied = boundedCopy(parsed, { maxBytes: 1048576 })
+      return copied.ok && validateMessage(copied.value, 'toPage')
+    },
+    5,
+    9,
+  )
+  rows.push(['(message size)', `${(Buffer.byteLength(big) / 1048576).toFixed(2)} MiB`, '', '', ''])
+  row('1 MiB inbound: parse + boundedCopy + validate', ours, floorBig, '≤ 1.3× floor')
+}
+
+// ── WebSocket transport against a loopback ws echo ─────────────────────────────
+{
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' })
+  wss.on('connection', (s) => s.on('message', (data) => s.send(data.toString())))
+  await new Promise((r) => wss.once('listening', r))
+  const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`
+  const payload = JSON.stringify({
+    protocol: 1,
+    type: 'result',
+    clientId: 'c',
+    id: 'x',
+    result: { status: 'ok', data: 'y'.repeat(900) },
+  })
+  const N = 3000
+  const lat = async (send: (s: string) => void, onMsg: (cb: () => void) => void) => {
+    const times: number[] = []
+    let resolveOne: () => void = () => {}
+    onMsg(() => resolveOne())
+    for (let i = 0; i < N; i++) {
+      const t0 = performance.now()
+      await new Promise<void>((r) => {
+        resolveOne = r
+        send(payload)
+      })
+      times.push(performance.now() - t0)
+    }
+    times.sort((a, b) => a - b)
+    return { p50: times[Math.floor(N / 2)]!, p99: times[Math.floor(N * 0.99)]! }
+  }
+  const pipelined = async (send: (s: string) => void, onMsg: (cb: () => void) => void) => {
+    let got = 0
+    let sent = 0
+    const total = 20000
+    const t0 = performance.now()
+    await new Promise<void>((done) => {
+      onMsg(() => {
+        got++
+        if (got === total) done()
+        else if (sent < total) {
+          sent++
+          send(payload)
+        }
+      })
+      for (let i = 0; i < 16; i++) {
+        sent++
+        send(payload)
+      }
+    })
+    return total / ((performance.now() - t0) / 1000)
+  }
+  // Floor: a raw ws client.
+  const raw = new WebSocket(url)
+  await new Promise((r) => raw.once('open', r))
+  let rawCb: () => void = () => {}
+  raw.on('message', () => rawCb())
+  const rawLat = await lat(
+    (s) => raw.send(s),
+    (cb) => (rawCb = cb),
+  )
+  const rawTp = await pipelined(
+    (s) => raw.send(s),
+    (cb) => (rawCb = cb),
+  )
+  raw.close()
+  // Ours: websocketTransport (JSON in and out).
+  const t = websocketTransport({ url, WebSocket: WebSocket as never })
+  let cb: () => void = () => {}
+  t.onMessage(() => cb())
+  await new Promise((r) => setTimeout(r, 100))
+  const msg = JSON.parse(payload)
+  const ourLat = await lat(
+    () => t.send(msg),
+    (c) => (cb = c),
+  )
+  const ourTp = await pipelined(
+    () => t.send(msg),
+    (c) => (cb = c),
+  )
+  await t.close?.()
+  wss.close()
+  row('WebSocket transport p50 (1 KB JSON)', ourLat.p50, rawLat.p50, '≤ 1.15× floor')
+  row('WebSocket transport p99', ourLat.p99, rawLat.p99, '≤ 1.5× floor')
+  rows.push([
+    'WebSocket pipelined (16 in flight)',
+    `${Math.round(ourTp)} msg/s`,
+    `${Math.round(rawTp)} msg/s`,
+    `${(ourTp / rawTp).toFixed(2)}×`,
+    '≥ 0.8× floor',
+  ])
+}
+
+const widths = [0, 1, 2, 3, 4].map((i) =>
+  Math.max(...[['what', 'figure', 'floor', 'ratio', 'goal'], ...rows].map((r) => r[i]!.length)),
+)
+const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')
+console.log(`Node ${process.version}, ${new Date().toISOString()}`)
+console.log(line(['what', 'figure', 'floor', 'ratio', 'goal']))
+console.log(widths.map((w) => '-'.repeat(w)).join('-|-'))
+for (const r of rows) console.log(line(r))
+process.exit(0)
