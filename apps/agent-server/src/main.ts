@@ -1,5 +1,4 @@
 import { ConfigError, helpText, loadConfig } from './config.ts'
-import { startServer } from './server.ts'
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(helpText())
@@ -16,6 +15,8 @@ try {
   process.exit(2)
 }
 
+// Loaded after --help and config checks, so both work without loading the server's dependencies.
+const { startServer } = await import('./server.ts')
 const server = await startServer({ config })
 console.info(
   `Toolmark agent server on ${server.url} (provider: ${server.provider.name}, data: ${config.dataFile})`,

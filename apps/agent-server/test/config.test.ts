@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, ENV_DOCS, helpText, loadConfig } from '../src/config.ts'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+describe('configuration', () => {
+  it('has documented defaults', () => {
+    const config = loadConfig({})
+    expect(config).toMatchObject({
+      port: 8787,
+      host: '127.0.0.1',
+      provider: 'embedded',
+      callDeadlineMs: 15_000,
+      sessionSecret: undefined,
+    })
+    expect(config.dataFile).toBe(`${root}data/toolmark-demo.db`)
+    expect(config.staticDir).toBe(fileURLToPath(new URL('../../demo/dist', import.meta.url)))
+  })
+
+  it('picks the provider from the keys that are set, unless PROVIDER says otherwise', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'o' }).provider).toBe('openai')
+    expect(loadConfig({ OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' }).provider).toBe('anthropic')
+    expect(loadConfig({ ANTHROPIC_API_KEY: 'a', PROVIDER: 'embedded' }).provider).toBe('embedded')
+    expect(() => loadConfig({ PROVIDER: 'openai' })).toThrow(ConfigError)
+    expect(() => loadConfig({ PROVIDER: 'gemini' })).toThrow(
+      'PROVIDER must be embedded, anthropic, openai or auto',
+    )
+  })
+
+  it('rejects unusable numbers and keeps :memory: and absolute paths as given', () => {
+    expect(() => loadConfig({ PORT: 'http' })).toThrow('PORT must be an integer between 0 and 65535')
+    expect(() => loadConfig({ CALL_DEADLINE_MS: '0' })).toThrow(ConfigError)
+    expect(loadConfig({ DATA_FILE: ':memory:', STATIC_DIR: '/srv/www' })).toMatchObject({
+      dataFile: ':memory:',
+      staticDir: '/srv/www',
+    })
+  })
+
+  it('--help prints every variable with its default and exits 0', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=@toolmark/source', '--import', 'tsx', 'src/main.ts', '--help'],
+      { cwd: root },
+    )
+    expect(stdout).toBe(helpText())
+    for (const [name, fallback] of ENV_DOCS) {
+      expect(stdout).toContain(name)
+      expect(stdout).toContain(`default: ${fallback}`)
+    }
+  })
+})

@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { readSse } from '../src/agent/sse.ts'
+import { SESSION_COOKIE, signSession, verifySession } from '../src/session.ts'
+import { challengesTools, demoState } from './demo-tools.ts'
+import { Browser, FakePage, startTestServer } from './helpers.ts'
+
+const cleanup: Array<() => Promise<unknown>> = []
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()!()
+})
+
+async function server(staticDir = '/nonexistent') {
+  const t = await startTestServer({ config: { staticDir } })
+  cleanup.push(() => t.server.close())
+  return t
+}
+
+describe('session cookie', () => {
+  it('is signed, HttpOnly, SameSite=Lax and Path=/, and identifies the same user on later requests', async () => {
+    const t = await server()
+    const response = await fetch(`${t.server.url}/`)
+    const header = response.headers.get('set-cookie')!
+    expect(header).toMatch(
+      new RegExp(`^${SESSION_COOKIE}=[0-9a-f-]{36}\\.[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Lax$`),
+    )
+    const browser = new Browser(t.server.url)
+    browser.cookie = header.split(';')[0]!
+    const id = await browser.createConversation()
+    expect((await browser.fetch(`/api/conversations/${id}`)).status).toBe(200)
+    expect(browser.cookie).toBe(header.split(';')[0]) // no new session was issued
+  })
+
+  it('treats a tampered cookie as no session: a new user who cannot read the old conversation', async () => {
+    const t = await server()
+    const browser = await t.browser()
+    const id = await browser.createConversation()
+    const [, value] = browser.cookie.split('=') as [string, string]
+    const session = value.slice(0, value.lastIndexOf('.'))
+    const tampered = new Browser(t.server.url)
+    tampered.cookie = `${SESSION_COOKIE}=${session}.${signSession(session, 'guessed secret').split('.')[1]}`
+    expect((await tampered.fetch(`/api/conversations/${id}`)).status).toBe(404)
+    expect(tampered.cookie).not.toContain(session)
+  })
+
+  it('verifySession rejects missing, malformed and oversized values', () => {
+    const signed = signSession('abc', 's')
+    expect(verifySession(signed, 's')).toBe('abc')
+    for (const bad of [
+      undefined,
+      '',
+      'abc',
+      '.x',
+      `${signed}x`,
+      signed.replace('abc', 'abd'),
+      'a'.repeat(600),
+    ]) {
+      expect(verifySession(bad, 's')).toBeUndefined()
+    }
+  })
+})
+
+describe('conversation API', () => {
+  it('creates, reads and posts to a conversation; other users get 404', async () => {
+    const t = await server()
+    const alice = await t.browser()
+    const response = await alice.fetch('/api/conversations', { method: 'POST' })
+    expect(response.status).toBe(201)
+    const { id } = (await response.json()) as { id: string }
+    expect(await (await alice.fetch(`/api/conversations/${id}`)).json()).toEqual({ id, messages: [] })
+    const posted = await alice.say(id, 'hello')
+    expect(posted.status).toBe(202)
+    const { id: messageId } = (await posted.json()) as { id: string }
+    await t.server.agent.idle(id)
+    const { messages } = (await (await alice.fetch(`/api/conversations/${id}`)).json()) as {
+      messages: Array<{ id: string; role: string; text: string; at: number }>
+    }
+    expect(messages[0]).toEqual({ id: messageId, role: 'user', text: 'hello', at: expect.any(Number) })
+    expect(messages[1]).toMatchObject({
+      role: 'assistant',
+      text: 'The page offers no tools right now, so I cannot act on it.',
+    })
+
+    const bob = await t.browser()
+    expect((await bob.fetch(`/api/conversations/${id}`)).status).toBe(404)
+    expect((await bob.say(id, 'hi')).status).toBe(404)
+    expect((await bob.fetch(`/api/conversations/${id}/events`)).status).toBe(404)
+  })
+
+  it('validates message bodies', async () => {
+    const t = await server()
+    const browser = await t.browser()
+    const id = await browser.createConversation()
+    const post = (body: string, type = 'application/json') =>
+      browser.fetch(`/api/conversations/${id}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body,
+      })
+    expect((await post('{"text":"hi"}', 'text/plain')).status).toBe(415)
+    expect((await post('not json')).status).toBe(400)
+    expect((await post('{"text":"   "}')).status).toBe(400)
+    expect((await post(JSON.stringify({ text: 'x'.repeat(4001) }))).status).toBe(400)
+    expect((await post('{"text":42}')).status).toBe(400)
+  })
+
+  it('refuses cross-origin POSTs (CSRF)', async () => {
+    const t = await server()
+    const browser = await t.browser()
+    const response = await browser.fetch('/api/conversations', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(response.status).toBe(403)
+    const same = await browser.fetch('/api/conversations', {
+      method: 'POST',
+      headers: { origin: t.server.url },
+    })
+    expect(same.status).toBe(201)
+  })
+
+  it('streams busy and message events over server-sent events', async () => {
+    const t = await server()
+    const browser = await t.browser()
+    const id = await browser.createConversation()
+    await FakePage.open(t.server.url, browser, id, challengesTools(demoState()))
+    const controller = new AbortController()
+    cleanup.push(async () => controller.abort())
+    const response = await browser.fetch(`/api/conversations/${id}/events`, { signal: controller.signal })
+    expect(response.headers.get('content-type')).toContain('text/event-stream')
+    const events: unknown[] = []
+    let subscribed: () => void = () => {}
+    const first = new Promise<void>((resolve) => {
+      subscribed = resolve
+    })
+    const done = (async () => {
+      for await (const e of readSse(response.body!)) {
+        const event = JSON.parse(e.data) as { type: string; busy?: boolean }
+        events.push(event)
+        subscribed()
+        if (event.type === 'busy' && event.busy === false && events.length > 1) return
+      }
+    })()
+    await first // the stream's first event (busy: false) is written after it subscribed
+    await browser.say(id, 'Search for chess')
+    await done
+    expect(events.map((e) => (e as { type: string }).type)).toEqual([
+      'busy', // the state when the stream opened (false)
+      'message', // the user's message
+      'busy', // true: the turn is queued
+      'message', // page_describe line
+      'message', // page_call line
+      'message', // the answer
+      'busy',
+    ])
+    expect(events.at(-2)).toMatchObject({
+      message: { role: 'assistant', text: 'I found 1 challenge: Chess Openings.' },
+    })
+    expect(events.at(-3)).toMatchObject({
+      message: {
+        role: 'tool',
+        tool: 'challenges.search',
+        text: 'page_call challenges.search → ok (1 result)',
+      },
+    })
+  })
+})
+
+describe('static files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolmark-static-'))
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>demo</title>')
+  writeFileSync(join(dir, 'app.js'), 'console.log(1)')
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('serves built assets with an SPA fallback, but not for /api or /toolmark paths', async () => {
+    const t = await server(dir)
+    const asset = await fetch(`${t.server.url}/app.js`)
+    expect(asset.headers.get('content-type')).toContain('javascript')
+    expect(await asset.text()).toBe('console.log(1)')
+    for (const path of ['/', '/settings', '/challenges/c-1']) {
+      expect(await (await fetch(t.server.url + path)).text()).toBe('<!doctype html><title>demo</title>')
+    }
+    expect((await fetch(`${t.server.url}/api/nope`)).status).toBe(404)
+    expect((await fetch(`${t.server.url}/toolmark/nope`)).status).toBe(404)
+    expect((await fetch(`${t.server.url}/..%2f..%2fetc/passwd`)).status).not.toBe(500)
+  })
+
+  it('explains how to build the demo when it is not built', async () => {
+    const t = await server()
+    expect(await (await fetch(`${t.server.url}/`)).text()).toContain(
+      'pnpm --filter @toolmark-apps/demo build',
+    )
+  })
+})
