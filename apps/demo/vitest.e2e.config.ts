@@ -13,6 +13,10 @@ export default defineConfig({
     environment: 'node',
     include: ['e2e/**/*.test.ts'],
     globalSetup: ['e2e/global-setup.ts'],
+    // One worker runs the files in turn and keeps the server's module graph between them: importing
+    // the agent server's sources is the slowest part of a file's setup. Each file starts its own server.
+    fileParallelism: false,
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -24,12 +24,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const work = await mkdtemp(join(tmpdir(), 'toolmark-demo-e2e-'))
   const staticDir = join(work, 'dist')
   const started = performance.now()
-  await build({
-    root: APP_DIR,
-    configFile: join(APP_DIR, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir: staticDir, emptyOutDir: true },
-  })
+  // Vitest sets NODE_ENV=test, which would bundle React's development build: build what users get.
+  const nodeEnv = process.env.NODE_ENV
+  process.env.NODE_ENV = 'production'
+  try {
+    await build({
+      root: APP_DIR,
+      configFile: join(APP_DIR, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir: staticDir, emptyOutDir: true },
+    })
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = nodeEnv
+  }
   console.info(`[e2e] demo built in ${Math.round(performance.now() - started)} ms`)
   const browser = await chromium.launchServer({
     executablePath: CHROMIUM_PATH,

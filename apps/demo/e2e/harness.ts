@@ -47,6 +47,17 @@ export class DemoPage {
     return demo
   }
 
+  /**
+   * Starts over in the same browser tab (cheaper than a new context): forgets the conversation kept
+   * in localStorage and loads `path`, so the page starts with fresh data, a new conversation and a new
+   * clientId. Clears the recorded frames. Returns the new clientId.
+   */
+  async fresh(path = '/'): Promise<string> {
+    await this.page.evaluate(() => localStorage.clear())
+    this.frames.length = 0
+    return this.goto(path)
+  }
+
   private record(direction: Frame['direction'], payload: string | Buffer): void {
     if (typeof payload !== 'string') return
     let message: unknown

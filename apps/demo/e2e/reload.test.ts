@@ -1,0 +1,105 @@
+import { type Browser, chromium } from 'playwright-core'
+import { afterAll, beforeAll, expect, inject, test, vi } from 'vitest'
+import { DemoPage } from './harness.ts'
+import { type DemoServer, startDemoServer } from './server.ts'
+
+let browser: Browser
+let demoServer: DemoServer
+let tab: DemoPage
+
+beforeAll(async () => {
+  ;[browser, demoServer] = await Promise.all([
+    chromium.connect(inject('browserWSEndpoint')),
+    startDemoServer(inject('staticDir')),
+  ])
+  tab = await DemoPage.open(browser, demoServer.url)
+})
+afterAll(async () => {
+  await tab?.close()
+  await browser?.close()
+  await demoServer?.close()
+})
+
+/** The shared tab, started over: a new conversation on a freshly loaded challenges page. */
+async function open(): Promise<DemoPage> {
+  await tab.fresh()
+  return tab
+}
+
+test('a full reload mid-conversation: new clientId, the server rebinds, the next call reaches the new page', async () => {
+  const demo = await open()
+  const first = demo.frames.find((f) => f.direction === 'sent' && f.message.type === 'manifest')!.message
+    .clientId
+  await demo.ask('Search for chess')
+  const conversation = await demo.conversationId()
+  const rebound: string[] = []
+  const off = demoServer.server.relay.on('rebound', (event) => {
+    if (event.conversationId === conversation) rebound.push(`${event.from}→${event.to}`)
+  })
+
+  const from = demo.frames.length
+  const second = await demo.reload()
+  expect(second).not.toBe(first)
+  expect(await demo.conversationId()).toBe(conversation)
+  // The chat history survived the reload (same conversation, read back from the server).
+  expect((await demo.messages('assistant')).join('\n')).toContain('Chess Openings')
+
+  const reply = await demo.ask('Search for marathon')
+  expect(reply.join('\n')).toContain('Marathon Training')
+  const calls = demo.frames.slice(from).filter((f) => f.direction === 'received' && f.message.type === 'call')
+  expect(calls.map((f) => [f.message.clientId, f.message.tool])).toEqual([[second, 'challenges.search']])
+  off()
+  expect(rebound).toEqual([`${first}→${second}`])
+})
+
+test('a pending card after a reload is gone from the page and its confirmId is expired on the server', async () => {
+  const demo = await open()
+  await demo.ask('Create a challenge called Robotics')
+  await demo.page.locator('[data-testid="confirm-card"][data-tool="challenges.create"]').waitFor()
+  const pending = await demo.waitForFrame(
+    (f) =>
+      f.direction === 'sent' &&
+      f.message.type === 'result' &&
+      (f.message.result as { status?: string }).status === 'needs_confirmation',
+  )
+  const confirmId = (pending.message.result as { confirmId: string }).confirmId
+  const oldClient = pending.message.clientId
+  expect(demoServer.server.store.getConfirm(confirmId)).toMatchObject({
+    state: 'pending',
+    clientId: oldClient,
+  })
+
+  const newClient = await demo.reload()
+  expect(newClient).not.toBe(oldClient)
+  expect(await demo.page.getByTestId('confirm-card').count()).toBe(0)
+  await vi.waitFor(() => expect(demoServer.server.store.getConfirm(confirmId)?.state).toBe('expired'), {
+    timeout: 5000,
+  })
+
+  // The new page cannot approve it either: a `confirmed` for it from the new page load is rejected.
+  const rejectedBefore = demoServer.rejections.length
+  await demo.page.evaluate(
+    ([id, clientId]) => {
+      const socket = new WebSocket(
+        `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?conversation=${encodeURIComponent(localStorage.getItem('toolmark-demo:conversation') ?? '')}`,
+      )
+      socket.onopen = () => {
+        socket.send(
+          JSON.stringify({
+            protocol: 1,
+            type: 'confirmed',
+            clientId,
+            confirmId: id,
+            result: { status: 'ok', data: { name: 'Robotics' } },
+          }),
+        )
+      }
+    },
+    [confirmId, newClient] as const,
+  )
+  await vi.waitFor(() => expect(demoServer.rejections.length).toBeGreaterThan(rejectedBefore), {
+    timeout: 5000,
+  })
+  expect(demoServer.rejections.at(-1)).toMatchObject({ type: 'confirmed' })
+  expect(await demo.challengeNames()).not.toContain('Robotics')
+})

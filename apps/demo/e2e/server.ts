@@ -1,0 +1,58 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig } from '../../agent-server/src/config.ts'
+import type { Rejection } from '../../agent-server/src/relay.ts'
+import { type RunningServer, startServer } from '../../agent-server/src/server.ts'
+
+/** The real agent server (embedded agent, SQLite in a temp file) serving the built demo. */
+export interface DemoServer {
+  server: RunningServer
+  url: string
+  /** The SQLite file the server writes (plus its -wal/-shm companions). */
+  dataFile: string
+  /** Every page message the relay rejected (Security MUSTs, D23). */
+  rejections: Rejection[]
+  /** Log lines the server wrote. */
+  log: string[]
+  /** Every byte the SQLite store holds on disk (main file, WAL and shared memory), as latin1 text. */
+  storedBytes(): Promise<string>
+  close(): Promise<void>
+}
+
+/** Starts the agent server on 127.0.0.1:0 with the embedded agent, serving `staticDir`. */
+export async function startDemoServer(staticDir: string): Promise<DemoServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'toolmark-demo-server-'))
+  const dataFile = join(dir, 'demo.db')
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_FILE: dataFile,
+    STATIC_DIR: staticDir,
+    PROVIDER: 'embedded',
+    CALL_DEADLINE_MS: '10000',
+  })
+  const log: string[] = []
+  const server = await startServer({ config, log: (line) => log.push(line) })
+  const rejections: Rejection[] = []
+  server.relay.on('rejected', (rejection) => rejections.push(rejection))
+  return {
+    server,
+    url: server.url,
+    dataFile,
+    rejections,
+    log,
+    async storedBytes() {
+      const parts = await Promise.all(
+        ['', '-wal', '-shm', '-journal'].map((suffix) =>
+          readFile(dataFile + suffix).catch(() => Buffer.alloc(0)),
+        ),
+      )
+      return Buffer.concat(parts).toString('latin1')
+    },
+    async close() {
+      await server.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
