@@ -17,4 +17,5 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
+  fixedExtension: true,
 })
