@@ -124,13 +124,13 @@ export function primaryText(message: string, toolWords: ReadonlySet<string>): st
   return fromPrep ?? afterVerb(message, toolWords)
 }
 
-/** `<key> "value"` or `<key> value` up to the end of the clause (for secondary text fields). */
-function labelled(message: string, key: string): string | undefined {
+/** `<key> "value"` or `<key> value` up to the end of the clause (for secondary text fields), with the matched text. */
+function labelled(message: string, key: string): { value: string; matched: string } | undefined {
   const escaped = key.replace(/[^A-Za-z0-9]/g, '')
   if (escaped === '') return undefined
   const m = new RegExp(`\\b${escaped}\\s*(?::|=|is)?\\s*(?:"([^"]+)"|([^.,!?;:]+))`, 'i').exec(message)
   const value = (m?.[1] ?? m?.[2])?.trim()
-  return value === '' ? undefined : value
+  return m && value ? { value, matched: m[0] } : undefined
 }
 
 /**
@@ -164,6 +164,16 @@ function fill(
   }
   const primaryKey =
     Object.keys(props).find((k) => required.has(k) && plain(k)) ?? Object.keys(props).find(plain)
+  // Secondary text fields take their labelled values first, so the free text never includes them.
+  const secondary = new Map<string, string>()
+  let rest = message
+  for (const key of Object.keys(props)) {
+    if (key === primaryKey || !plain(key)) continue
+    const found = labelled(message, key)
+    if (!found) continue
+    secondary.set(key, found.value)
+    rest = rest.replace(found.matched, ' ')
+  }
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(props)) {
     const p = asObject(value) ?? {}
@@ -181,10 +191,10 @@ function fill(
       found = special(message, key, p)
       if (found === undefined && key === primaryKey && !state.primaryUsed) {
         state.primaryUsed = true
-        found = primaryText(message, context.toolWords)
-      } else if (found === undefined && !isSpecialKey(key, p)) found = labelled(message, key)
+        found = primaryText(rest, context.toolWords)
+      } else if (found === undefined) found = secondary.get(key)
     } else if (type === 'number' || type === 'integer') {
-      const raw = labelled(message, key)?.match(/-?\d+(?:\.\d+)?/)?.[0]
+      const raw = labelled(message, key)?.value.match(/-?\d+(?:\.\d+)?/)?.[0]
       if (raw !== undefined) found = type === 'integer' ? Number.parseInt(raw, 10) : Number(raw)
     }
     if (found === undefined && required.has(key)) {

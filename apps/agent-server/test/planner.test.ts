@@ -1,0 +1,126 @@
+import { renderManifest } from '@toolmark/core/protocol'
+import { describe, expect, it } from 'vitest'
+import { extractInput, primaryText } from '../src/agent/extract.ts'
+import { chooseTool, parseManifest, stem, words } from '../src/agent/words.ts'
+import { challengesTools, demoState, settingsTools } from './demo-tools.ts'
+
+const summaries = [...challengesTools(demoState()), ...settingsTools(demoState()).slice(1)].map(
+  ({ name, llmName, description, hints }) => ({ name, llmName, description, hints }),
+)
+const manifest = parseManifest(renderManifest(summaries))
+const pick = (message: string) => chooseTool(message, manifest)?.tool.name
+
+describe('embedded planner: reading the manifest', () => {
+  it("reads back core's rendered manifest: names, descriptions and hints", () => {
+    expect(manifest.map((t) => t.name)).toEqual([
+      'app.navigate',
+      'challenges.create',
+      'challenges.delete',
+      'challenges.notes',
+      'challenges.search',
+      'settings.updateCard',
+    ])
+    expect(manifest.find((t) => t.name === 'challenges.notes')!.hints).toEqual([
+      'readOnly',
+      'untrustedContent',
+    ])
+    expect(manifest.find((t) => t.name === 'challenges.create')!.description).toMatch(
+      /^Create a new challenge/,
+    )
+  })
+
+  it('splits names into stemmed words', () => {
+    expect(words('settings.updateCard')).toEqual(['setting', 'update', 'card'])
+    expect(stem('address')).toBe('address')
+  })
+
+  it.each([
+    ['search', 'challenges.search'],
+    ['find robotics', 'challenges.search'],
+    ['list all challenges', 'challenges.search'],
+    ['create a challenge called Robotics', 'challenges.create'],
+    ['add a new challenge named "Chess club"', 'challenges.create'],
+    ['remove the challenge Robotics', 'challenges.delete'],
+    ['What do the notes of Chess Openings say?', 'challenges.notes'],
+    ['go to settings', 'app.navigate'],
+    ['change my payment card', 'settings.updateCard'],
+  ])('"%s" → %s', (message, tool) => {
+    expect(pick(message)).toBe(tool)
+  })
+
+  it('picks nothing for unrelated messages', () => {
+    expect(pick('sing me a song')).toBeUndefined()
+    expect(pick('')).toBeUndefined()
+  })
+})
+
+describe('embedded planner: filling inputs', () => {
+  const tool = new Set(['challenge', 'create', 'delete', 'search', 'note'])
+  it.each([
+    ['create "Chess club" now', 'Chess club'],
+    ['create a challenge called Robotics', 'Robotics'],
+    ['create a challenge named Sea Kayaking and more', 'Sea Kayaking'],
+    ['read the notes of the challenge Marathon Training', 'Marathon Training'],
+    ['What do the notes of Chess Openings say?', 'Chess Openings'],
+    ['Search for chess', 'chess'],
+    ['delete the challenge Robotics', 'Robotics'],
+    ['delete Robotics challenge', 'Robotics'],
+    ['search', undefined],
+  ])('free text of "%s" is %s', (message, expected) => {
+    expect(primaryText(message, tool)).toBe(expected)
+  })
+
+  it('fills enums, labelled secondary fields, numbers, and reports missing required fields', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1 },
+        description: { type: 'string' },
+        level: { type: 'string', enum: ['easy', 'hard'] },
+        weeks: { type: 'integer' },
+        email: { type: 'string' },
+      },
+      required: ['name', 'level'],
+    }
+    expect(
+      extractInput('create a hard challenge called Robotics, description "Build a robot", weeks 6', schema, {
+        toolWords: tool,
+        readOnly: false,
+      }),
+    ).toEqual({
+      input: { name: 'Robotics', description: 'Build a robot', level: 'hard', weeks: 6 },
+      missing: [],
+    })
+    expect(extractInput('create', schema, { toolWords: tool, readOnly: false })).toEqual({
+      input: {},
+      missing: ['name', 'level'],
+    })
+    expect(
+      extractInput(
+        'mail me at a.b@example.org',
+        { properties: { email: { type: 'string' } } },
+        { toolWords: tool, readOnly: true },
+      ),
+    ).toEqual({ input: { email: 'a.b@example.org' }, missing: [] })
+  })
+
+  it('gives read-only tools an empty string for a required free-text field without minLength', () => {
+    const schema = { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] }
+    expect(extractInput('search', schema, { toolWords: tool, readOnly: true })).toEqual({
+      input: { query: '' },
+      missing: [],
+    })
+    expect(extractInput('search', schema, { toolWords: tool, readOnly: false }).missing).toEqual(['query'])
+  })
+
+  it('tolerates schemas that are not objects', () => {
+    expect(extractInput('anything', undefined, { toolWords: tool, readOnly: false })).toEqual({
+      input: {},
+      missing: [],
+    })
+    expect(extractInput('anything', { properties: [] }, { toolWords: tool, readOnly: false })).toEqual({
+      input: {},
+      missing: [],
+    })
+  })
+})
