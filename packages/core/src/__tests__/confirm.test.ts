@@ -196,6 +196,18 @@ describe('deferred mode (inapp default)', () => {
     expect(run).not.toHaveBeenCalled()
   })
 
+  it('an approval racing a scope disposal never runs the tool', async () => {
+    const tm = createTestToolmark()
+    const run = vi.fn(() => ok())
+    const scope = tm.scope('page')
+    scope.register(createTool(run as never))
+    const r = deferred(await tm.call('page.create', { name: 'X' }, { caller: 'inapp' }))
+    const approval = tm.confirmPending(r.confirmId, { approved: true, input: { name: 'Edited' } })
+    scope.dispose() // while the edited input is being validated
+    expect(await approval).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
+    expect(run).not.toHaveBeenCalled()
+  })
+
   it('is bound to the registration: after a swap neither handler runs (decision 1)', async () => {
     const tm = createTestToolmark()
     const oldRun = vi.fn(() => ok('old'))
