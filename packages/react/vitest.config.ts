@@ -7,6 +7,7 @@ export default defineProject({
     name: 'react',
     environment: 'happy-dom',
     include: ['src/**/__tests__/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/__tests__/setup.ts'],
     typecheck: {
       enabled: true,
       include: ['src/**/__tests__/**/*.test-d.{ts,tsx}'],

@@ -23,13 +23,21 @@ function useStableList<T>(list: readonly T[]): readonly T[] {
   return ref.current
 }
 
-/** Provides `toolmark` to its subtree and attaches `consumers` for as long as it is mounted. */
+/**
+ * Provides `toolmark` to its subtree and attaches `consumers` for as long as it is mounted.
+ *
+ * Detaching waits one microtask: StrictMode's simulated unmount → mount (and fast refresh) re-attach
+ * within the same task, so the core's ref-count keeps a consumer such as a bridge attached once,
+ * instead of closing its transport and opening it again.
+ */
 export function ToolmarkProvider({ toolmark, consumers = NONE, children }: ToolmarkProviderProps): ReactNode {
   const stable = useStableList(consumers)
   useEffect(() => {
     const detach = stable.map((consumer) => toolmark.use(consumer))
     return () => {
-      for (const dispose of detach) dispose()
+      queueMicrotask(() => {
+        for (const dispose of detach) dispose()
+      })
     }
   }, [toolmark, stable])
   return <ToolmarkContext.Provider value={toolmark}>{children}</ToolmarkContext.Provider>
