@@ -131,4 +131,42 @@ describe('the embedded agent acts in the page', () => {
     expect(await demo.page.getByTestId('confirm-card').count()).toBe(0)
     expect(await demo.challengeNames()).toHaveLength(3)
   })
+
+  test('by hand (caller human): search box, create, edit, delete and Undo run without any card', async () => {
+    const demo = await open()
+    const { page } = demo
+    await page.getByTestId('challenge-search').fill('paint')
+    expect(await demo.challengeNames()).toEqual(['Watercolor Sketching'])
+    await page.getByTestId('challenge-search').fill('')
+
+    await page.getByTestId('create-name').fill('Robotics')
+    await page.getByTestId('create-submit').click()
+    await page.locator('[data-testid="challenge-item"][data-name="Robotics"]').waitFor()
+    await page.getByTestId('create-name').fill('robotics')
+    await page.getByTestId('create-submit').click()
+    expect(await page.getByRole('alert').textContent()).toBe('A challenge named "robotics" already exists')
+
+    const robotics = page.locator('[data-testid="challenge-item"][data-name="Robotics"]')
+    await robotics.getByRole('button', { name: 'Edit' }).click()
+    await robotics.getByLabel('Name').fill('Robot Arms')
+    await robotics.getByRole('button', { name: 'Save' }).click()
+    await page.locator('[data-testid="challenge-item"][data-name="Robot Arms"]').waitFor()
+
+    await page
+      .locator('[data-testid="challenge-item"][data-name="Chess Openings"]')
+      .getByRole('button', { name: 'Delete' })
+      .click()
+    await page.getByTestId('undo-toast').waitFor()
+    expect(await demo.challengeNames()).toEqual(['Marathon Training', 'Watercolor Sketching', 'Robot Arms'])
+    await page.getByTestId('undo-delete').click()
+    await page.getByTestId('undo-toast').waitFor({ state: 'detached' })
+    expect(await demo.challengeNames()).toEqual([
+      'Chess Openings',
+      'Marathon Training',
+      'Watercolor Sketching',
+      'Robot Arms',
+    ])
+    expect(await page.getByTestId('confirm-card').count()).toBe(0)
+    expect(demo.frames.filter((f) => f.message.type === 'call' || f.message.type === 'confirmed')).toEqual([])
+  })
 })

@@ -73,3 +73,20 @@ test('update card: navigate there, approve a card that shows ••••; no nu
   expect(stored).toContain('settings.updateCard')
   expect(leaks(stored)).toEqual([])
 })
+
+test('the settings form by hand: saving keeps and shows only the last four digits', async () => {
+  await demo!.fresh('/settings')
+  const { page } = demo!
+  await page.getByTestId('card-number').fill('4000 0566 5566 5556')
+  await page.getByTestId('card-cvc').fill('12')
+  await page.getByTestId('card-expiry').fill('12/29')
+  await page.getByTestId('card-save').click()
+  expect(await page.getByRole('alert').textContent()).toBe('Enter the 3 or 4 digit security code')
+
+  await page.getByTestId('card-cvc').fill(CVC)
+  await page.getByTestId('card-save').click()
+  await page.getByTestId('settings-card-last4').waitFor()
+  expect(await page.getByTestId('settings-card-last4').textContent()).toBe('5556')
+  expect(await page.getByTestId('card-number').inputValue()).toBe('')
+  expect(leaks(await page.content())).toEqual([])
+})
