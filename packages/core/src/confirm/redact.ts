@@ -32,11 +32,21 @@ export const REDACTED = '[redacted]'
 export type SensitivePathsSource = readonly string[] | undefined | (() => readonly string[])
 
 /** The result of reading a tool's sensitive paths once (see `readSensitivePaths`). */
-export interface SensitivePatterns {
+export class SensitivePatterns {
   /** False when the list could not be read: everything is then treated as sensitive. */
   readonly readable: boolean
   /** The patterns as declared (empty when unreadable). */
   readonly paths: readonly string[]
+  /** `paths` parsed by `parsePath` (`['cards', '[]', 'cvc']`). */
+  readonly segments: readonly (readonly string[])[]
+
+  /** Prefer `readSensitivePaths`, which parses and never throws. */
+  constructor(readable: boolean, paths: readonly string[], segments: readonly (readonly string[])[]) {
+    this.readable = readable
+    this.paths = paths
+    this.segments = segments
+    Object.freeze(this)
+  }
 }
 
 /** What `redactInput` returns. */
@@ -62,11 +72,8 @@ interface Step {
 }
 
 const NO_STEP: Step = { hit: false, next: [] }
-const segmentsOf = new WeakMap<SensitivePatterns, readonly (readonly string[])[]>()
-const UNREADABLE: SensitivePatterns = Object.freeze({ readable: false, paths: Object.freeze([]) })
-const NONE: SensitivePatterns = Object.freeze({ readable: true, paths: Object.freeze([]) })
-segmentsOf.set(UNREADABLE, [])
-segmentsOf.set(NONE, [])
+const UNREADABLE = new SensitivePatterns(false, Object.freeze([]), [])
+const NONE = new SensitivePatterns(true, Object.freeze([]), [])
 
 /**
  * Reads a tool's sensitive paths once (calling the function form) and parses them. Never throws:
@@ -75,9 +82,7 @@ segmentsOf.set(NONE, [])
  * this module accept the result, so one call can be reused for the input and its changes.
  */
 export function readSensitivePaths(source: SensitivePathsSource | SensitivePatterns): SensitivePatterns {
-  if (typeof source === 'object' && source !== null && segmentsOf.has(source as SensitivePatterns)) {
-    return source as SensitivePatterns
-  }
+  if (source instanceof SensitivePatterns) return source
   if (source === undefined) return NONE
   try {
     const list: unknown = typeof source === 'function' ? source() : source
@@ -89,19 +94,16 @@ export function readSensitivePaths(source: SensitivePathsSource | SensitivePatte
       segments.push(parsePath(path))
       paths.push(path)
     }
-    const patterns: SensitivePatterns = Object.freeze({ readable: true, paths: Object.freeze(paths) })
-    segmentsOf.set(patterns, segments)
-    return patterns
+    return new SensitivePatterns(true, paths, segments)
   } catch {
     return UNREADABLE
   }
 }
 
 function rootStep(patterns: SensitivePatterns): Step {
-  const all = segmentsOf.get(patterns) ?? []
   let hit = false
   const next: Cursor[] = []
-  for (const segments of all) {
+  for (const segments of patterns.segments) {
     if (segments.length === 0) hit = true
     else next.push([segments, 0])
   }

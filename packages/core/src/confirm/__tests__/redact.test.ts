@@ -18,21 +18,26 @@ function payment() {
 }
 
 describe('readSensitivePaths', () => {
+  const read = (source: Parameters<typeof readSensitivePaths>[0]) => {
+    const { readable, paths } = readSensitivePaths(source)
+    return { readable, paths }
+  }
+
   it('reads lists and functions, and marks unreadable lists', () => {
-    expect(readSensitivePaths(['a', 'b[].c'])).toEqual({ readable: true, paths: ['a', 'b[].c'] })
-    expect(readSensitivePaths(() => ['x'])).toEqual({ readable: true, paths: ['x'] })
-    expect(readSensitivePaths(undefined)).toEqual({ readable: true, paths: [] })
+    expect(read(['a', 'b[].c'])).toEqual({ readable: true, paths: ['a', 'b[].c'] })
+    expect(read(() => ['x'])).toEqual({ readable: true, paths: ['x'] })
+    expect(read(undefined)).toEqual({ readable: true, paths: [] })
     const unreadable = { readable: false, paths: [] }
     expect(
-      readSensitivePaths(() => {
+      read(() => {
         throw new Error('boom')
       }),
     ).toEqual(unreadable)
-    expect(readSensitivePaths((() => 'cvc') as unknown as () => string[])).toEqual(unreadable)
-    expect(readSensitivePaths((() => undefined) as unknown as () => string[])).toEqual(unreadable)
-    expect(readSensitivePaths(['ok', 'a..b'])).toEqual(unreadable)
-    expect(readSensitivePaths(['__proto__.x'])).toEqual(unreadable)
-    expect(readSensitivePaths([1] as unknown as string[])).toEqual(unreadable)
+    expect(read((() => 'cvc') as unknown as () => string[])).toEqual(unreadable)
+    expect(read((() => undefined) as unknown as () => string[])).toEqual(unreadable)
+    expect(read(['ok', 'a..b'])).toEqual(unreadable)
+    expect(read(['__proto__.x'])).toEqual(unreadable)
+    expect(read([1] as unknown as string[])).toEqual(unreadable)
   })
 
   it('reads the function once and can be passed on', () => {
@@ -42,6 +47,7 @@ describe('readSensitivePaths', () => {
       return ['cards[].cvc']
     })
     expect(readSensitivePaths(patterns)).toBe(patterns)
+    expect(patterns.segments).toEqual([['cards', '[]', 'cvc']])
     redactInput(payment(), patterns)
     redactChanges([{ path: 'cards.0.cvc', after: '1' }], patterns)
     expect(calls).toBe(1)
@@ -381,6 +387,15 @@ describe('restoreRedacted', () => {
   it('restores the whole input when it was redacted as a whole', () => {
     expect(restoreRedacted(REDACTED, payment(), [''])).toEqual({ ok: true, value: payment() })
     expect(restoreRedacted({ a: 1 }, payment(), [''])).toEqual({ ok: true, value: { a: 1 } })
+  })
+
+  it('passes a real value that happens to read [redacted] through, where it was', () => {
+    const original = { note: REDACTED, other: 'x' }
+    expect(restoreRedacted({ note: REDACTED, other: 'y' }, original, [])).toEqual({
+      ok: true,
+      value: { note: REDACTED, other: 'y' },
+    })
+    expect(restoreRedacted({ note: 'n', other: REDACTED }, original, [])).toEqual(reenter('other'))
   })
 
   it('only treats the exact string as a placeholder', () => {
