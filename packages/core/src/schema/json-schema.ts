@@ -66,14 +66,28 @@ export function fromJsonSchema<T = unknown>(schema: JsonSchema): JsonSchemaValid
   const check = compile(schema, '#', compiler)
   assertNoLoop(schema, compiler)
   const toJsonSchema = (): Record<string, unknown> => schema
+  const path: PropertyKey[] = []
+  const buffer: MutableIssue[] = []
+  let busy = false
+  const run = (value: unknown, p: PropertyKey[], issues: MutableIssue[]): StandardSchemaV1.Result<T> => {
+    check(value, p, issues)
+    if (issues.length === 0) return { value: value as T }
+    const out = issues.slice()
+    issues.length = 0
+    return { issues: out }
+  }
   return {
     '~standard': {
       version: 1,
       vendor: 'toolmark',
       validate(value: unknown): StandardSchemaV1.Result<T> {
-        const issues: MutableIssue[] = []
-        check(value, [], issues)
-        return issues.length > 0 ? { issues } : { value: value as T }
+        // One path and issue buffer per validator; a re-entrant call (a getter in the value) gets its own.
+        // If a check throws (stack overflow on absurdly deep data), busy stays set: later calls allocate.
+        if (busy) return run(value, [], [])
+        busy = true
+        const result = run(value, path, buffer)
+        busy = false
+        return result
       },
       jsonSchema: { input: toJsonSchema, output: toJsonSchema },
     },
@@ -97,23 +111,14 @@ function count(n: number, noun: string, plural = `${noun}s`): string {
   return `${n} ${n === 1 ? noun : plural}`
 }
 
-function hasType(value: unknown, type: TypeName): boolean {
-  switch (type) {
-    case 'object':
-      return isObject(value)
-    case 'array':
-      return Array.isArray(value)
-    case 'string':
-      return typeof value === 'string'
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value)
-    case 'integer':
-      return Number.isInteger(value)
-    case 'boolean':
-      return typeof value === 'boolean'
-    default:
-      return value === null
-  }
+const IS_TYPE: Record<TypeName, (value: unknown) => boolean> = {
+  object: isObject,
+  array: Array.isArray,
+  string: (v) => typeof v === 'string',
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  integer: Number.isInteger,
+  boolean: (v) => typeof v === 'boolean',
+  null: (v) => v === null,
 }
 
 /** A canonical text for deep equality (`enum`, `const`, `uniqueItems`); object keys are sorted. */
@@ -123,7 +128,9 @@ function canonical(value: unknown): string {
     const keys = Object.keys(value).sort()
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`
   }
-  return typeof value === 'number' ? String(value === 0 ? 0 : value) : (JSON.stringify(value) ?? 'undefined')
+  if (typeof value === 'number') return String(value === 0 ? 0 : value)
+  if (typeof value === 'bigint') return `${value}n`
+  return JSON.stringify(value) ?? String(typeof value)
 }
 
 function codePoints(text: string): number {
@@ -229,9 +236,13 @@ function compile(schema: unknown, at: string, c: Compiler): Check {
             for (const check of checks) check(v, p, i)
           }
   if (!types) return body
-  const only = types.length === 1 ? types[0] : undefined
+  const predicates = types.map((t) => IS_TYPE[t])
+  const is =
+    predicates.length === 1
+      ? (predicates[0] as (v: unknown) => boolean)
+      : (v: unknown) => predicates.some((f) => f(v))
   return (v, p, i) => {
-    if (only !== undefined ? !hasType(v, only) : !types.some((t) => hasType(v, t))) {
+    if (!is(v)) {
       i.push({ message: typeMessage as string, path: p.slice() })
       return
     }
@@ -419,7 +430,9 @@ function objectCheck(schema: Record<string, unknown>, at: string, c: Compiler): 
         compile(patternProperties[k], `${at}/patternProperties/${k}`, c),
       ])
     : []
-  const known = new Set(props.map(([k]) => k))
+  const propKeys = props.map(([k]) => k)
+  const propChecks = props.map(([, check]) => check)
+  const known = new Set(propKeys)
   const needed = (required as string[] | undefined) ?? []
   const rest =
     extra === undefined || extra === true
@@ -435,19 +448,20 @@ function objectCheck(schema: Record<string, unknown>, at: string, c: Compiler): 
   const scanKeys = patterns.length > 0 || rest !== undefined || min !== undefined || max !== undefined
   return (v, p, i) => {
     if (!isObject(v)) return
-    for (const key of needed) {
-      if (!Object.hasOwn(v, key) || v[key] === undefined) {
+    for (let k = 0; k < needed.length; k++) {
+      const key = needed[k] as string
+      if (v[key] === undefined || !Object.hasOwn(v, key)) {
         p.push(key)
         i.push({ message: 'Missing required property', path: p.slice() })
         p.pop()
       }
     }
-    for (const [key, check] of props) {
-      if (!Object.hasOwn(v, key)) continue
+    for (let k = 0; k < propKeys.length; k++) {
+      const key = propKeys[k] as string
       const value = v[key]
-      if (value === undefined) continue
+      if (value === undefined || !Object.hasOwn(v, key)) continue
       p.push(key)
-      check(value, p, i)
+      ;(propChecks[k] as Check)(value, p, i)
       p.pop()
     }
     if (!scanKeys) return

@@ -33,6 +33,34 @@ describe('fromJsonSchema: the Standard Schema interface', () => {
     expect(std.jsonSchema.output({ target: 'draft-07' })).toBe(schema)
   })
 
+  it('keeps calls independent: issues never leak into the next call, re-entrant calls work', () => {
+    const std = fromJsonSchema({ type: 'object', properties: { n: { type: 'number' } } })['~standard']
+    const first = std.validate({ n: 'x' }) as StandardSchemaV1.FailureResult
+    expect(std.validate({ n: 1 })).toEqual({ value: { n: 1 } })
+    expect(first.issues).toEqual([{ message: 'Expected number', path: ['n'] }])
+    let inner: unknown
+    const tricky = {
+      get n() {
+        inner = std.validate({ n: 'inner' })
+        return 'outer'
+      },
+    }
+    expect(std.validate(tricky)).toEqual({ issues: [{ message: 'Expected number', path: ['n'] }] })
+    expect(inner).toEqual({ issues: [{ message: 'Expected number', path: ['n'] }] })
+  })
+
+  it('does not throw on non-JSON values', () => {
+    expect(check({ uniqueItems: true }, [1n, 2n, 1n])).toEqual([
+      ': Expected unique items (items 0 and 2 are equal)',
+    ])
+    expect(check({ const: { a: 1 }, enum: ['x'] }, { a: 1n })).toEqual([
+      ': Expected one of: "x"',
+      ': Expected {"a":1}',
+    ])
+    expect(check({ type: 'integer' }, 1n)).toEqual([': Expected integer'])
+    expect(check({ uniqueItems: true }, [Symbol('a'), () => 1, undefined])).toEqual([])
+  })
+
   it('applies no defaults and no coercion', () => {
     const s = { type: 'object', properties: { n: { type: 'number', default: 1 } } }
     const input = {}
