@@ -12,14 +12,15 @@ import { createSettingsStore } from './settings/store.ts'
 import './styles.css'
 
 /**
- * Boots one page load: finds (or starts) the conversation, creates the registry and attaches the bridge
- * once, outside React (so StrictMode's double effects never mint a second clientId), then renders.
+ * Boots one page load: finds (or starts) the conversation, creates the registry and the bridge once,
+ * then renders. `<ToolmarkProvider consumers>` attaches the bridge while the app is mounted (StrictMode's
+ * simulated remount keeps it attached once, so the page load keeps one clientId).
  */
 async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
   const conversation = await ensureConversation()
   const tm = createToolmark({ dev: import.meta.env.DEV })
   const url = `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?conversation=${encodeURIComponent(conversation.id)}`
-  tm.use(bridge({ transport: websocketTransport({ url, terminalCloseCodes: [4401, 4403] }) }))
+  const consumers = [bridge({ transport: websocketTransport({ url, terminalCloseCodes: [4401, 4403] }) })]
   const model = {
     router: createRouter(),
     challenges: createChallengeStore(),
@@ -28,7 +29,7 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
   }
   root.render(
     <StrictMode>
-      <ToolmarkProvider toolmark={tm}>
+      <ToolmarkProvider toolmark={tm} consumers={consumers}>
         <App model={model} />
       </ToolmarkProvider>
     </StrictMode>,
