@@ -1,7 +1,11 @@
 import Echo from 'laravel-echo'
 import PusherServerSdk from 'pusher'
 import Pusher from 'pusher-js'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import * as z from 'zod'
+import { ok } from '../../call/result.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { bridge } from '../bridge.ts'
 import { type EchoTransport, echoTransport, xsrfToken } from '../echo.ts'
 import { type PusherServer, startPusherServer } from './support/pusher-server.ts'
 
@@ -309,6 +313,63 @@ describe('xsrfToken', () => {
     } finally {
       delete (globalThis as { document?: unknown }).document
     }
+  })
+})
+
+describe('echoTransport with the bridge', () => {
+  it('POSTs the manifest, runs a broadcast call once and POSTs its result; a whispered call never runs', async () => {
+    const run = vi.fn(({ query }: { query: string }) => ok({ query }))
+    const tm = createTestToolmark({ dev: false })
+    tm.register({
+      name: 'search',
+      description: 'Search',
+      input: z.object({ query: z.string() }),
+      hints: { readOnly: true },
+      run,
+    })
+    const page = connect('alice')
+    const otherTab = connect('alice')
+    const otherChannel = otherTab.private(CHANNEL)
+    const whispers: unknown[] = []
+    page.private(CHANNEL).listenForWhisper(EVENT, (data: unknown) => whispers.push(data))
+    const transport = echoTransport({ echo: page, channel: CHANNEL, postUrl: server.postUrl })
+    transports.push(transport)
+    const dispose = tm.use(bridge({ transport }))
+    await subscribed(page)
+    await subscribed(otherTab)
+
+    const bodies = () => server.posts.map((p) => JSON.parse(p.body) as Record<string, unknown>)
+    await until(() => bodies().some((m) => m.type === 'manifest'), 'manifest POST')
+    const manifest = bodies().find((m) => m.type === 'manifest')!
+    expect(manifest).toMatchObject({ protocol: 1, tools: [{ name: 'search' }] })
+    const clientId = manifest.clientId as string
+    const call = (id: string, query: string) => ({
+      protocol: 1,
+      type: 'call',
+      clientId,
+      id,
+      tool: 'search',
+      input: { query },
+    })
+
+    otherChannel.whisper(EVENT, call('forged', 'from-a-whisper'))
+    otherChannel.whisper(EVENT, { message: call('forged-2', 'from-a-whisper') })
+    await until(() => whispers.length === 2, 'whisper relay')
+    await server.trigger(PRIVATE, EVENT, { message: call('real', 'from-the-server') })
+    await until(() => bodies().some((m) => m.type === 'result'), 'result POST')
+
+    expect(run).toHaveBeenCalledTimes(1)
+    expect(run.mock.calls[0]![0]).toEqual({ query: 'from-the-server' })
+    expect(bodies().filter((m) => m.type === 'result')).toEqual([
+      {
+        protocol: 1,
+        type: 'result',
+        clientId,
+        id: 'real',
+        result: { status: 'ok', data: { query: 'from-the-server' } },
+      },
+    ])
+    dispose()
   })
 })
 

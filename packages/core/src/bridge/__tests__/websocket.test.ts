@@ -2,6 +2,10 @@ import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
+import * as z from 'zod'
+import { ok } from '../../call/result.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { bridge } from '../bridge.ts'
 import { MAX_FRAME_LENGTH, type WebSocketTransport, websocketTransport } from '../websocket.ts'
 
 /** A real `ws` server on loopback that can refuse handshakes and records what it receives. */
@@ -333,6 +337,27 @@ describe('websocketTransport', () => {
     expect(() => transport.send(manifest(1))).toThrow(/stopped/)
   })
 
+  it('stops when onOpen throws synchronously', async () => {
+    const errors: Error[] = []
+    const transport = start({
+      url: server.url,
+      onOpen: () => {
+        throw new Error('sync failure')
+      },
+    })
+    transport.onError((e) => errors.push(e as Error))
+    const ws = await nextConnection()
+    await once(ws, 'close')
+    vi.advanceTimersByTime(120_000)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(sockets).toHaveLength(1)
+    expect(errors.map((e) => e.message)).toEqual(['websocketTransport: onOpen failed'])
+  })
+
+  it('throws at construction for a URL the WebSocket constructor rejects', () => {
+    expect(() => start({ url: 'not a url' })).toThrow()
+  })
+
   it('drops binary, oversize and non-JSON frames unparsed, and parses every other frame exactly once', async () => {
     const parse = vi.spyOn(JSON, 'parse')
     const transport = start({ url: server.url })
@@ -409,5 +434,41 @@ describe('websocketTransport', () => {
     vi.advanceTimersByTime(120_000)
     await new Promise((resolve) => setImmediate(resolve))
     expect(sockets).toHaveLength(1)
+  })
+
+  it('carries the bridge: manifest on attach, a call from the server answered by one result', async () => {
+    vi.useRealTimers() // the registry schedules its own timers
+    const tm = createTestToolmark({ dev: false })
+    tm.register({
+      name: 'search',
+      description: 'Search',
+      input: z.object({ query: z.string() }),
+      hints: { readOnly: true },
+      run: ({ query }) => ok({ query }),
+    })
+    const transport = start({ url: server.url })
+    const dispose = tm.use(bridge({ transport }))
+    const ws = await nextConnection()
+    const frames = () => server.frames.map((f) => JSON.parse(f) as Record<string, unknown>)
+    await until(() => frames().some((m) => m.type === 'manifest'))
+    const manifest = frames().find((m) => m.type === 'manifest')!
+    expect(manifest).toMatchObject({ protocol: 1, tools: [{ name: 'search' }] })
+
+    const clientId = manifest.clientId
+    ws.send(
+      JSON.stringify({
+        protocol: 1,
+        type: 'call',
+        clientId,
+        id: 'c1',
+        tool: 'search',
+        input: { query: 'q' },
+      }),
+    )
+    await until(() => frames().some((m) => m.type === 'result'))
+    expect(frames().filter((m) => m.type === 'result')).toEqual([
+      { protocol: 1, type: 'result', clientId, id: 'c1', result: { status: 'ok', data: { query: 'q' } } },
+    ])
+    dispose()
   })
 })
