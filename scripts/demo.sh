@@ -76,7 +76,7 @@ cat <<EOF
     Delete the challenge Marathon Training        a Delete card ("This action cannot be undone."); then Undo on the page
     What do the notes of Chess Openings say?      untrusted user text: the agent does not obey the injection in it
     Go to settings                                the agent navigates; the tool list changes
-    Update my card to 4242 4242 4242 4242, CVC 123, expiry 12/29
+    then: Update my payment card to 4242 4242 4242 4242, CVC 123, expiry 12/29
                                                   the card shows the number and CVC as •••• only
 
   Press Ctrl+C to stop.
