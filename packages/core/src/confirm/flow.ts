@@ -14,7 +14,7 @@ import type {
   ToolResult,
 } from '../types.ts'
 import type { PendingRecord } from './pending.ts'
-import { redactChanges, redactInput, restoreRedacted } from './redact.ts'
+import { readSensitivePaths, redactChanges, redactInput, restoreRedacted } from './redact.ts'
 
 /** How an inline confirmation ended. */
 export type InlineOutcome =
@@ -35,7 +35,7 @@ export function cardData(
   changes: readonly FieldChange[],
   expiresAt: number,
 ): ConfirmationCardData {
-  const paths = entry.def.sensitivePaths
+  const paths = readSensitivePaths(entry.def.sensitivePaths) // read once: input and changes agree
   const card: ConfirmationCardData = {
     confirmId,
     tool: entry.name,
