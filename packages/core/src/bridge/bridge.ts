@@ -104,8 +104,10 @@ function attach(
     const safe = toJsonSafeResult(result, (err) => fail('A result was not serializable', err))
     send({ protocol: PROTOCOL_VERSION, type: 'result', clientId, id, result: safe })
   }
+  let sentRev = -1
   const sendManifest = (): void => {
     const { rev, tools } = tm.manifest({ caller: 'inapp' })
+    sentRev = rev
     send({ protocol: PROTOCOL_VERSION, type: 'manifest', clientId, rev, tools: tools as never })
   }
 
@@ -198,8 +200,12 @@ function attach(
   const offError = transport.onError?.((err) => fail('The transport reported an error', err))
   const offConfirm = tm.events.on('confirm', onConfirm)
   const offSubscribe = tm.subscribe((rev) => {
+    if (rev === sentRev) return // the attach manifest already carried this revision
     if (onChange === 'manifest') sendManifest()
-    else send({ protocol: PROTOCOL_VERSION, type: 'changed', clientId, rev })
+    else {
+      sentRev = rev
+      send({ protocol: PROTOCOL_VERSION, type: 'changed', clientId, rev })
+    }
   })
   sendManifest()
 

@@ -53,6 +53,17 @@ describe('bridge: manifest', () => {
     expect(received).toHaveLength(2)
   })
 
+  it('never sends the same revision twice (tools registered before attach)', async () => {
+    const tm = createTestToolmark({ dev: false })
+    register(tm)
+    const { transport, agent } = createInPageChannel()
+    const received: Record<string, unknown>[] = []
+    agent.onMessage((m) => received.push(m as Record<string, unknown>))
+    tm.use(bridge({ transport, clientId: CLIENT }))
+    await flush()
+    expect(received.map((m) => `${m.type}:${m.rev}`)).toEqual([`manifest:${tm.rev}`])
+  })
+
   it("sends changed instead in onChange: 'changed' mode", async () => {
     const { tm, received } = setup({}, { onChange: 'changed' })
     register(tm)
