@@ -1,0 +1,204 @@
+import { createConfirmQueue, ok, type ToolResult } from '@toolmark/core'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { defineComponent, h, type PropType } from 'vue'
+import { z } from 'zod'
+import {
+  ConfirmationCard,
+  type ConfirmQueue,
+  type PendingConfirmations,
+  useConfirmQueue,
+  usePendingConfirmations,
+  useScope,
+  useTool,
+} from '../index.ts'
+import { flush, setup } from './utils.ts'
+
+const Target = z.object({ name: z.string() })
+
+const Remove = defineComponent({
+  props: { onRun: { type: Function as PropType<(name: string) => void>, required: true } },
+  setup(props) {
+    useTool({
+      name: 'remove',
+      description: 'Delete a challenge',
+      title: 'Delete challenge',
+      input: Target,
+      hints: { destructive: true },
+      summary: ({ name }) => `Delete "${name}"`,
+      run: ({ name }) => {
+        props.onRun(name)
+        return ok({ deleted: name })
+      },
+    })
+    return () => null
+  },
+})
+
+const Publish = defineComponent({
+  setup() {
+    useTool({
+      name: 'publish',
+      description: 'Publish a challenge',
+      input: Target,
+      hints: { consequential: true },
+      run: ({ name }) => ok({ published: name }),
+    })
+    return () => null
+  },
+})
+
+const Board = defineComponent({
+  setup() {
+    useScope('board')
+    return () => h(Publish)
+  },
+})
+
+const PendingCards = defineComponent({
+  props: { onView: { type: Function as PropType<(view: PendingConfirmations) => void>, default: () => {} } },
+  setup(props) {
+    const view = usePendingConfirmations()
+    props.onView(view)
+    return () =>
+      view.items.value.map((item) => h(ConfirmationCard, { key: item.confirmId, confirmation: item }))
+  },
+})
+
+const QueueCards = defineComponent({
+  props: { queue: { type: Object as PropType<ConfirmQueue>, required: true } },
+  setup(props) {
+    const { items } = useConfirmQueue(props.queue)
+    return () => items.value.map((item) => h(ConfirmationCard, { key: item.confirmId, confirmation: item }))
+  },
+})
+
+const Page = defineComponent({
+  props: {
+    tools: { type: Array as PropType<string[]>, default: () => [] },
+    onRun: { type: Function as PropType<(name: string) => void>, default: () => {} },
+  },
+  setup(props) {
+    return () => [
+      props.tools.includes('remove') ? h(Remove, { onRun: props.onRun }) : null,
+      props.tools.includes('publish') ? h(Publish) : null,
+      props.tools.includes('board') ? h(Board) : null,
+      h(PendingCards),
+    ]
+  },
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+const settledResults = (tm: ReturnType<typeof setup>['tm']) => {
+  const settled: ToolResult[] = []
+  tm.events.on('confirm', (e) => {
+    if (e.phase === 'settled' && e.result) settled.push(e.result)
+  })
+  return settled
+}
+
+describe('usePendingConfirmations + ConfirmationCard', () => {
+  it('renders a destructive deferred request and runs the tool once on Delete', async () => {
+    const { tm, render } = setup()
+    const onRun = vi.fn()
+    const settled = settledResults(tm)
+    const wrapper = render(Page, { tools: ['remove'], onRun })
+    const result = await tm.call('remove', { name: 'Robotics' }, { caller: 'inapp' })
+    expect(result).toMatchObject({ status: 'needs_confirmation', summary: 'Delete "Robotics"' })
+    await flush()
+    expect(wrapper.get('h3').text()).toBe('Delete challenge')
+    expect(wrapper.get('[data-testid="confirmation-summary"]').text()).toBe('Delete "Robotics"')
+    expect(wrapper.get('[data-testid="confirmation-target"]').text()).toBe('Robotics')
+    expect(wrapper.get('[data-testid="confirmation-warning"]').text()).toBe('This action cannot be undone.')
+    const buttons = wrapper.findAll('button').map((b) => b.text())
+    expect(buttons).toEqual(['Delete', 'Reject'])
+    await wrapper.get('button').trigger('click')
+    await flush()
+    expect(onRun).toHaveBeenCalledTimes(1)
+    expect(onRun).toHaveBeenCalledWith('Robotics')
+    expect(settled).toEqual([{ status: 'ok', data: { deleted: 'Robotics' } }])
+    expect(wrapper.find('[data-testid="confirmation-card"]').exists()).toBe(false)
+  })
+
+  it('rejects from the card: the tool does not run and the card disappears', async () => {
+    const { tm, render } = setup()
+    const settled = settledResults(tm)
+    const wrapper = render(Page, { tools: ['publish'] })
+    await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(wrapper.findAll('button').map((b) => b.text())).toEqual(['Approve', 'Reject'])
+    expect(wrapper.find('[data-testid="confirmation-warning"]').exists()).toBe(false)
+    await wrapper.findAll('button')[1]!.trigger('click')
+    await flush()
+    expect(settled).toEqual([{ status: 'cancelled', by: 'operator' }])
+    expect(wrapper.find('[data-testid="confirmation-card"]').exists()).toBe(false)
+  })
+
+  it('drops the pending confirmation and its card when the scope unmounts', async () => {
+    const { tm, render } = setup()
+    const wrapper = render(Page, { tools: ['board'] })
+    const result = await tm.call('board.publish', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(wrapper.findAll('[data-testid="confirmation-card"]')).toHaveLength(1)
+    await wrapper.setProps({ tools: [] })
+    await flush()
+    expect(wrapper.find('[data-testid="confirmation-card"]').exists()).toBe(false)
+    const confirmId = result.status === 'needs_confirmation' ? result.confirmId : ''
+    expect(await tm.confirmPending(confirmId, { approved: true })).toMatchObject({
+      code: 'confirmation_expired',
+    })
+  })
+
+  it('answers by id and per item, with edited input', async () => {
+    const { tm, render } = setup()
+    let view: PendingConfirmations | undefined
+    render(
+      defineComponent({
+        setup: () => () => [h(Publish), h(PendingCards, { onView: (v: PendingConfirmations) => (view = v) })],
+      }),
+    )
+    await tm.call('publish', { name: 'a' }, { caller: 'inapp' })
+    await tm.call('publish', { name: 'b' }, { caller: 'inapp' })
+    expect(view?.items.value.map((i) => i.input)).toEqual([{ name: 'a' }, { name: 'b' }])
+    const [first, second] = view?.items.value ?? []
+    expect(await first!.approve({ name: 'edited' })).toEqual({ status: 'ok', data: { published: 'edited' } })
+    expect(await view!.reject(second!.confirmId)).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(view?.items.value).toEqual([])
+  })
+
+  it('counts down to expiresAt', async () => {
+    vi.useFakeTimers({
+      now: new Date('2026-01-01T00:00:00Z'),
+      toFake: ['Date', 'setInterval', 'clearInterval'],
+    })
+    const { tm, render } = setup()
+    const wrapper = render(Page, { tools: ['publish'] })
+    await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(wrapper.get('[data-testid="confirmation-countdown"]').text()).toBe('Expires in 10:00')
+    vi.advanceTimersByTime(61_000)
+    await flush()
+    expect(wrapper.get('[data-testid="confirmation-countdown"]').text()).toBe('Expires in 8:59')
+  })
+})
+
+describe('useConfirmQueue', () => {
+  it('shows inline requests and resolves the waiting call on Approve', async () => {
+    const queue = createConfirmQueue()
+    const { tm, render } = setup({ confirm: queue.handler })
+    const wrapper = render(
+      defineComponent({
+        setup: () => () => [h(Publish), h(QueueCards, { queue })],
+      }),
+    )
+    const result = tm.call('publish', { name: 'Robotics' }, { caller: 'tour' })
+    await flush()
+    expect(wrapper.findAll('[data-testid="confirmation-card"]')).toHaveLength(1)
+    await wrapper.get('button').trigger('click')
+    expect(await result).toEqual({ status: 'ok', data: { published: 'Robotics' } })
+    await flush()
+    expect(wrapper.find('[data-testid="confirmation-card"]').exists()).toBe(false)
+  })
+})

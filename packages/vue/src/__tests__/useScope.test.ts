@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import { defineComponent, h, ref } from 'vue'
+import { useScope, useTool } from '../index.ts'
+import { flush, names, setup } from './utils.ts'
+
+const Tool = defineComponent({
+  props: { name: { type: String, required: true } },
+  setup(props) {
+    useTool({ name: props.name, description: props.name, hints: { readOnly: true }, run: () => undefined })
+    return () => null
+  },
+})
+
+const Profile = defineComponent({
+  setup(_, { slots }) {
+    useScope('profile')
+    return () => slots.default?.()
+  },
+})
+
+const Settings = defineComponent({
+  props: { when: { type: Boolean, default: true } },
+  setup(props) {
+    useScope('settings', { when: () => props.when })
+    return () => [h(Tool, { name: 'save' }), h(Profile, () => h(Tool, { name: 'rename' }))]
+  },
+})
+
+const Page = defineComponent({
+  props: { open: Boolean, when: { type: Boolean, default: true } },
+  setup(props) {
+    return () => (props.open ? h(Settings, { when: props.when }) : h(Tool, { name: 'home' }))
+  },
+})
+
+describe('useScope', () => {
+  it("names descendants' tools after the scope and removes them all on navigation away", async () => {
+    const { tm, errors, render } = setup()
+    const wrapper = render(Page, { open: true })
+    expect(names(tm)).toEqual(['settings.profile.rename', 'settings.save'])
+    await wrapper.setProps({ open: false })
+    expect(names(tm)).toEqual(['home'])
+    await wrapper.setProps({ open: true })
+    expect(names(tm)).toEqual(['settings.profile.rename', 'settings.save'])
+    expect(errors).toEqual([])
+  })
+
+  it('never registers a scoped tool at the root while the scope is being created', async () => {
+    const { tm, render } = setup()
+    const seen = new Set<string>()
+    tm.subscribe(() => {
+      for (const n of names(tm)) seen.add(n)
+    })
+    const registered: string[] = []
+    const original = tm.register.bind(tm)
+    tm.register = ((def, options) => {
+      const handle = original(def, options)
+      registered.push(handle.name)
+      return handle
+    }) as typeof tm.register
+    render(Page, { open: true })
+    await flush()
+    expect(registered.sort()).toEqual(['settings.profile.rename', 'settings.save'])
+    expect([...seen].sort()).toEqual(['settings.profile.rename', 'settings.save'])
+  })
+
+  it('follows a reactive `when`', async () => {
+    const { tm, render } = setup()
+    const wrapper = render(Page, { open: true, when: false })
+    await flush()
+    expect(names(tm)).toEqual([])
+    await wrapper.setProps({ when: true })
+    await flush()
+    expect(names(tm)).toEqual(['settings.profile.rename', 'settings.save'])
+  })
+
+  it('recreates the scope when a reactive name changes', async () => {
+    const { tm, render } = setup()
+    const section = ref('billing')
+    render(
+      defineComponent({
+        setup() {
+          useScope(section)
+          return () => h(Tool, { name: 'save' })
+        },
+      }),
+    )
+    expect(names(tm)).toEqual(['billing.save'])
+    section.value = 'shipping'
+    await flush()
+    expect(names(tm)).toEqual(['shipping.save'])
+  })
+})
