@@ -25,8 +25,6 @@ interface State {
 }
 
 const FAIL = Symbol('fail')
-/** Marks an object property that JSON drops (undefined, function, symbol). */
-const SKIP = Symbol('skip')
 
 /** Strings made only of printable ASCII other than `"` and `\` are their length + 2 bytes in JSON. */
 const NEEDS_SCAN = /[^\x20\x21\x23-\x5b\x5d-\x7e]/
@@ -61,12 +59,37 @@ export function boundedCopy(value: unknown, limits?: BoundedCopyLimits): Bounded
   }
   let copy: unknown
   try {
-    copy = copyValue(value, 0, state)
+    switch (typeof value) {
+      case 'object':
+        if (value === null) {
+          copy = null
+          state.bytes = 4
+        } else {
+          copy = copyNested(value, 0, state)
+        }
+        break
+      case 'string':
+        copy = value
+        state.bytes = stringBytes(value, state.maxBytes)
+        if (state.bytes < 0) return { ok: false, reason: 'too_large' }
+        break
+      case 'number':
+        copy = Number.isFinite(value) ? value : null
+        state.bytes = copy === null ? 4 : numberBytes(value)
+        break
+      case 'boolean':
+        copy = value
+        state.bytes = value ? 4 : 5
+        break
+      default:
+        // undefined, function, symbol: JSON.stringify yields no text; bigint: it throws.
+        return { ok: false, reason: 'not_json' }
+    }
   } catch {
     return { ok: false, reason: 'not_json' }
   }
   if (copy === FAIL) return { ok: false, reason: state.reason ?? 'not_json' }
-  if (copy === SKIP) return { ok: false, reason: 'not_json' }
+  if (state.bytes > state.maxBytes) return { ok: false, reason: 'too_large' }
   return { ok: true, value: copy, bytes: state.bytes }
 }
 
@@ -75,82 +98,129 @@ function fail(state: State, reason: Reason): typeof FAIL {
   return FAIL
 }
 
-/** Adds `n` bytes; false once the total exceeds the limit. */
-function add(state: State, n: number): boolean {
-  state.bytes += n
-  return state.bytes <= state.maxBytes
-}
-
-function copyValue(value: unknown, depth: number, state: State): unknown {
-  switch (typeof value) {
-    case 'string':
-      return addString(state, value) ? value : fail(state, 'too_large')
-    case 'number':
-      if (!Number.isFinite(value)) return add(state, 4) ? null : fail(state, 'too_large')
-      return add(state, numberBytes(value)) ? value : fail(state, 'too_large')
-    case 'boolean':
-      return add(state, value ? 4 : 5) ? value : fail(state, 'too_large')
-    case 'object':
-      if (value === null) return add(state, 4) ? null : fail(state, 'too_large')
-      if (depth + 1 > state.maxDepth) return fail(state, 'too_deep')
-      return Array.isArray(value) ? copyArray(value, depth + 1, state) : copyObject(value, depth + 1, state)
-    case 'bigint':
-      return fail(state, 'not_json')
-    default:
-      // undefined, function, symbol: dropped from objects, null in arrays, not_json at the root.
-      return SKIP
-  }
+/** Copies an object or array at `depth + 1`, adding its bytes to `state.bytes`. */
+function copyNested(value: object, depth: number, state: State): unknown {
+  if (depth >= state.maxDepth) return fail(state, 'too_deep')
+  return Array.isArray(value) ? copyArray(value, depth + 1, state) : copyObject(value, depth + 1, state)
 }
 
 function copyArray(source: readonly unknown[], depth: number, state: State): unknown {
   const length = source.length
+  const max = state.maxBytes
   state.visited += length
-  // `[` `]` and one comma between elements; each element adds at least one more byte.
-  if (!add(state, length === 0 ? 2 : length + 1) || state.bytes + length > state.maxBytes) {
-    return fail(state, 'too_large')
-  }
+  // `[` `]`, a comma between elements, and at least one byte per element.
+  let bytes = state.bytes + (length === 0 ? 2 : length + 1)
+  if (bytes + length > max) return fail(state, 'too_large')
   const out: unknown[] = new Array(length)
   for (let i = 0; i < length; i++) {
-    let item = copyValue(source[i], depth, state)
-    if (item === FAIL) return FAIL
-    if (item === SKIP) {
-      item = null
-      if (!add(state, 4)) return fail(state, 'too_large')
+    let v = source[i]
+    switch (typeof v) {
+      case 'string': {
+        const b = stringBytes(v, max - bytes)
+        if (b < 0) return fail(state, 'too_large')
+        bytes += b
+        break
+      }
+      case 'number':
+        if (v - v === 0) bytes += numberBytes(v)
+        else {
+          v = null
+          bytes += 4
+        }
+        break
+      case 'boolean':
+        bytes += v ? 4 : 5
+        break
+      case 'object':
+        if (v === null) bytes += 4
+        else {
+          state.bytes = bytes
+          v = copyNested(v, depth, state)
+          if (v === FAIL) return FAIL
+          bytes = state.bytes
+        }
+        break
+      case 'bigint':
+        return fail(state, 'not_json')
+      default:
+        // undefined, function, symbol (and holes): null, as in JSON.
+        v = null
+        bytes += 4
     }
-    out[i] = item
+    if (bytes > max) return fail(state, 'too_large')
+    out[i] = v
   }
+  state.bytes = bytes
   return out
 }
 
 function copyObject(source: object, depth: number, state: State): unknown {
   const keys = Object.keys(source)
-  state.visited += keys.length
-  if (state.visited > state.maxBytes || !add(state, 2)) return fail(state, 'too_large')
+  const n = keys.length
+  const max = state.maxBytes
+  state.visited += n
+  let bytes = state.bytes + 2
+  if (state.visited > max || bytes > max) return fail(state, 'too_large')
   const out: Record<string, unknown> = {}
   let first = true
-  for (let i = 0; i < keys.length; i++) {
+  for (let i = 0; i < n; i++) {
     const key = keys[i] as string
-    const item = copyValue((source as Record<string, unknown>)[key], depth, state)
-    if (item === FAIL) return FAIL
-    if (item === SKIP) continue
+    let v = (source as Record<string, unknown>)[key]
+    switch (typeof v) {
+      case 'string': {
+        const b = stringBytes(v, max - bytes)
+        if (b < 0) return fail(state, 'too_large')
+        bytes += b
+        break
+      }
+      case 'number':
+        if (v - v === 0) bytes += numberBytes(v)
+        else {
+          v = null
+          bytes += 4
+        }
+        break
+      case 'boolean':
+        bytes += v ? 4 : 5
+        break
+      case 'object':
+        if (v === null) bytes += 4
+        else {
+          state.bytes = bytes
+          v = copyNested(v, depth, state)
+          if (v === FAIL) return FAIL
+          bytes = state.bytes
+        }
+        break
+      case 'bigint':
+        return fail(state, 'not_json')
+      default:
+        continue // undefined, function, symbol: dropped, as in JSON
+    }
     // `"key":` plus a comma before every entry but the first.
-    if (!addString(state, key) || !add(state, first ? 1 : 2)) return fail(state, 'too_large')
+    const k = stringBytes(key, max - bytes)
+    if (k < 0) return fail(state, 'too_large')
+    bytes += k + (first ? 1 : 2)
+    if (bytes > max) return fail(state, 'too_large')
     first = false
     if (key === '__proto__') {
-      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true })
     } else {
-      out[key] = item
+      out[key] = v
     }
   }
+  state.bytes = bytes
   return out
 }
 
-/** Adds the JSON byte length of `text` as a quoted, escaped string; false once over the limit. */
-function addString(state: State, text: string): boolean {
+/**
+ * The JSON byte length of `text` as a quoted, escaped string, or -1 when it cannot fit in
+ * `room` bytes (every UTF-16 unit costs at least one byte, so such strings are not scanned).
+ */
+function stringBytes(text: string, room: number): number {
   const n = text.length
-  // Every UTF-16 unit costs at least one byte, so an oversized string is rejected unscanned.
-  if (state.bytes + n + 2 > state.maxBytes) return add(state, n + 2)
-  return add(state, n < 64 || NEEDS_SCAN.test(text) ? jsonStringBytes(text) : n + 2)
+  if (n + 2 > room) return -1
+  return n < 64 || NEEDS_SCAN.test(text) ? jsonStringBytes(text) : n + 2
 }
 
 /** The UTF-8 byte length of `JSON.stringify(text)` (quotes and escapes included). */
