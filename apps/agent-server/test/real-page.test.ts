@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto'
+import { createToolmark, environment, ok, REFUSED_MESSAGES, type Toolmark } from '@toolmark/core'
+import { bridge } from '@toolmark/core/bridge'
+import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { EXPIRED_RESULT } from '../src/agent/loop.ts'
+import { type Browser, startTestServer, type TestServer } from './helpers.ts'
+
+/*
+ * The server against the real page side: a core registry with the bridge and websocketTransport
+ * (over the `ws` package, carrying the session cookie like a browser would). No browser needed.
+ */
+
+// Node has no document, so the registry would be inert (D24): act as the browser page here.
+beforeAll(() => environment.setIsServer(false))
+afterAll(() => environment.setIsServer(undefined))
+
+const cleanup: Array<() => unknown> = []
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()!()
+})
+
+/** A `ws` WebSocket that sends the browser's session cookie on the handshake. */
+const withCookie = (cookie: string) =>
+  class extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { headers: { cookie } })
+    }
+  }
+
+function registry(names: string[]): Toolmark {
+  const tm = createToolmark()
+  const challenges = tm.scope('challenges')
+  challenges.register({
+    name: 'search',
+    description: 'Search the challenges list by keyword and return the matching challenges.',
+    jsonSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    hints: { readOnly: true },
+    run: (input) => {
+      const query = String((input as { query: string }).query).toLowerCase()
+      return ok({ results: names.filter((n) => n.toLowerCase().includes(query)).map((name) => ({ name })) })
+    },
+  })
+  challenges.register({
+    name: 'create',
+    description: 'Create a new challenge with a name.',
+    jsonSchema: {
+      type: 'object',
+      properties: { name: { type: 'string', minLength: 1 } },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    summary: (input) => `Create challenge "${(input as { name: string }).name}"`,
+    hints: { consequential: true },
+    run: (input) => {
+      names.push((input as { name: string }).name)
+      return ok({ name: (input as { name: string }).name })
+    },
+  })
+  return tm
+}
+
+/** Attaches a page (registry + bridge + websocketTransport) and resolves once the server bound it. */
+async function attach(t: TestServer, browser: Browser, conversation: string, tm: Toolmark, clientId: string) {
+  const bound = new Promise<void>((resolve) => {
+    const off = t.server.relay.on('rebound', (e) => {
+      if (e.to === clientId) {
+        off()
+        resolve()
+      }
+    })
+  })
+  const url = `${t.server.url.replace(/^http/, 'ws')}/toolmark/ws?conversation=${conversation}`
+  const transport = websocketTransport({
+    url,
+    WebSocket: withCookie(browser.cookie),
+    terminalCloseCodes: [4401, 4403],
+  })
+  const dispose = tm.use(bridge({ transport, clientId }))
+  cleanup.push(() => dispose?.())
+  await bound
+  return dispose
+}
+
+async function setup() {
+  const t = await startTestServer()
+  cleanup.push(() => t.server.close())
+  const browser = await t.browser()
+  const conversation = await browser.createConversation()
+  const answer = async (text: string) => {
+    await browser.say(conversation, text)
+    await t.server.agent.idle(conversation)
+    return (await browser.messages(conversation)).filter((m) => m.role === 'assistant').at(-1)?.text
+  }
+  return { t, browser, conversation, answer }
+}
+
+const confirmedOnce = (t: TestServer) =>
+  new Promise<void>((resolve) => {
+    const off = t.server.relay.on('confirmed', () => {
+      off()
+      resolve()
+    })
+  })
+
+describe('with the real page side (core registry, bridge, websocketTransport)', () => {
+  it('searches, and creates after approval with a follow-up acknowledgement', async () => {
+    const { t, browser, conversation, answer } = await setup()
+    const names = ['Chess Openings', 'Marathon Training']
+    const tm = registry(names)
+    await attach(t, browser, conversation, tm, randomUUID())
+
+    expect(await answer('Search for chess')).toBe('I found 1 challenge: Chess Openings.')
+    expect(await answer('create a challenge called Robotics')).toBe(
+      'A confirmation is waiting in the page: Create challenge "Robotics". Approve or reject it there.',
+    )
+    const [pending] = tm.pendingConfirmations()
+    expect(pending).toMatchObject({ tool: 'challenges.create', summary: 'Create challenge "Robotics"' })
+    const confirmed = confirmedOnce(t)
+    await tm.confirmPending(pending!.confirmId, { approved: true })
+    await confirmed
+    await t.server.agent.idle(conversation)
+    expect(names).toContain('Robotics')
+    expect((await browser.messages(conversation)).at(-1)).toMatchObject({
+      role: 'assistant',
+      text: 'Done: I created challenge "Robotics".',
+    })
+    expect(t.rejections).toEqual([])
+  })
+
+  it('rebinds to a reloaded page and expires the confirmations the closed page left pending', async () => {
+    const { t, browser, conversation, answer } = await setup()
+    const names: string[] = []
+    const before = registry(names)
+    const dispose = await attach(t, browser, conversation, before, randomUUID())
+    await answer('create a challenge called Robotics')
+    const [pending] = before.pendingConfirmations()
+    const closed = new Promise<void>((resolve) => {
+      const off = t.server.relay.on('expired', () => {
+        off()
+        resolve()
+      })
+    })
+    dispose?.() // the page unloads: its transport closes the socket
+
+    const reloadedId = randomUUID()
+    await attach(t, browser, conversation, registry(names), reloadedId)
+    await closed
+    await t.server.agent.idle(conversation)
+    expect(t.server.relay.page(conversation)?.clientId).toBe(reloadedId)
+    expect(t.server.store.getConfirm(pending!.confirmId)?.state).toBe('expired')
+    expect(await answer('search')).toBe('I found no challenges.')
+  })
+
+  it("records an expired confirmation with core's exact refused message", () => {
+    expect(EXPIRED_RESULT).toEqual({
+      status: 'refused',
+      code: 'confirmation_expired',
+      message: REFUSED_MESSAGES.confirmation_expired,
+    })
+  })
+})
