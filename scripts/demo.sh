@@ -59,12 +59,13 @@ stop() { kill -TERM -- "-$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>
 trap 'stop; exit 130' INT TERM
 
 node -e '
-  const url = process.argv[1]
+  const [url, pid] = [process.argv[1], Number(process.argv[2])]
+  const alive = () => { try { process.kill(pid, 0); return true } catch { return false } }
   const deadline = Date.now() + 60_000
   const poll = () => fetch(url).then((r) => process.exit(r.ok ? 0 : 1), () =>
-    Date.now() > deadline ? process.exit(1) : setTimeout(poll, 250))
+    Date.now() > deadline || !alive() ? process.exit(1) : setTimeout(poll, 250))
   poll()
-' "$URL/" || { stop; fail "The agent server did not start on $URL."; }
+' "$URL/" "$SERVER_PID" || { stop; fail "The agent server did not start on $URL (is the port in use? set PORT)."; }
 
 cat <<EOF
 
