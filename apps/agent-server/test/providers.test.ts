@@ -295,3 +295,31 @@ describe('a whole turn through the server with a real-provider adapter', () => {
     expect(f.requests[1]!.raw).toContain('Chess Openings')
   })
 })
+
+describe('a provider failure during a turn', () => {
+  it('ends the turn with a short notice and logs the error, masked', async () => {
+    const f = await fixtures([{ status: 500, body: 'echo: card 4242 4242 4242 4242' }])
+    const config = loadConfig({
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: f.url,
+      DATA_FILE: ':memory:',
+      PORT: '0',
+    })
+    const t = await startTestServer({ config })
+    cleanup.push(() => t.server.close())
+    const browser = await t.browser()
+    const conversation = await browser.createConversation()
+    await browser.say(conversation, 'hello')
+    await t.server.agent.idle(conversation)
+    expect((await browser.messages(conversation)).at(-1)).toEqual({
+      id: expect.any(String),
+      role: 'assistant',
+      text: 'The agent could not reach its model (anthropic).',
+      at: expect.any(Number),
+    })
+    expect(t.logs.join('\n')).toContain(
+      '[agent] provider anthropic failed: Error: anthropic: HTTP 500 echo: card **** 4242',
+    )
+    expect(t.server.agent.busy(conversation)).toBe(false)
+  })
+})

@@ -4,7 +4,7 @@ import { PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ProviderEvent } from '../src/agent/types.ts'
 import { type Clock, manualClock } from '../src/clock.ts'
-import { TIMEOUT_RESULT } from '../src/relay.ts'
+import { MAX_INBOUND_BYTES, TIMEOUT_RESULT } from '../src/relay.ts'
 import {
   FakePage,
   fakeTool,
@@ -202,6 +202,27 @@ describe('Security MUST 3: results that do not match their binding are rejected'
     })
     await page.flush()
     expect(t.rejections.map((r) => r.reason)).toEqual(['invalid', 'invalid', 'invalid', 'invalid'])
+    expect(t.server.store.getCall(call.id)!.state).toBe('pending')
+  })
+
+  it('ignores binary frames and closes the socket on an oversized frame', async () => {
+    const { t, page, call } = await pendingCall()
+    page.ws.send(
+      Buffer.from(
+        JSON.stringify({
+          protocol: 1,
+          type: 'result',
+          clientId: page.clientId,
+          id: call.id,
+          result: { status: 'ok' },
+        }),
+      ),
+    )
+    await page.flush()
+    expect(t.server.store.getCall(call.id)!.state).toBe('pending')
+    const closed = new Promise<number>((resolve) => page.ws.once('close', resolve))
+    page.send(`"${'x'.repeat(MAX_INBOUND_BYTES)}"`)
+    expect(await closed).toBe(1009)
     expect(t.server.store.getCall(call.id)!.state).toBe('pending')
   })
 })

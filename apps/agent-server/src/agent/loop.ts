@@ -95,7 +95,7 @@ export class Agent {
     if (!previous) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
     const next: Promise<void> = (previous ?? Promise.resolve())
       .then(task)
-      .catch((error: unknown) => this.#log(`[agent] turn failed: ${String(error)}`))
+      .catch((error: unknown) => this.#log(`[agent] turn failed: ${maskText(String(error))}`))
       .finally(() => {
         if (this.#queues.get(conversationId) !== next) return
         this.#queues.delete(conversationId)
@@ -160,7 +160,7 @@ export class Agent {
           else calls.push(event.call)
         }
       } catch (error) {
-        this.#log(`[agent] provider ${this.#o.provider.name} failed: ${String(error)}`)
+        this.#log(`[agent] provider ${this.#o.provider.name} failed: ${maskText(String(error))}`)
         this.#add(
           conversation.id,
           'assistant',
