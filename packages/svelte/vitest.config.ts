@@ -3,7 +3,7 @@ import { svelteTesting } from '@testing-library/svelte/vite'
 import { defineProject } from 'vitest/config'
 
 export default defineProject({
-  plugins: [svelte(), svelteTesting({ resolveBrowser: false })],
+  plugins: [svelte({ configFile: false }), svelteTesting({ resolveBrowser: false })],
   // Browser builds of Svelte for component tests; server builds for `@vitest-environment node` files (SSR).
   resolve: { conditions: ['@toolmark/source', 'browser', 'module', 'development|production'] },
   ssr: { resolve: { conditions: ['@toolmark/source', 'node', 'module', 'development|production'] } },

@@ -1,0 +1,125 @@
+import { fireEvent, screen } from '@testing-library/svelte'
+import { createConfirmQueue, type ToolResult } from '@toolmark/core'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { PendingConfirmationsStore } from '../src/index.ts'
+import PendingPage from './fixtures/PendingPage.svelte'
+import QueuePage from './fixtures/QueuePage.svelte'
+import { flush, setup } from './utils.ts'
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+const settledResults = (tm: ReturnType<typeof setup>['tm']) => {
+  const settled: ToolResult[] = []
+  tm.events.on('confirm', (e) => {
+    if (e.phase === 'settled' && e.result) settled.push(e.result)
+  })
+  return settled
+}
+
+describe('usePendingConfirmations ($pending) + ConfirmationCard', () => {
+  it('renders a destructive deferred request and runs the tool once on Delete', async () => {
+    const { tm, mount } = setup()
+    const onRun = vi.fn()
+    const settled = settledResults(tm)
+    mount(PendingPage, { tools: ['remove'], onRun })
+    await flush()
+    const result = await tm.call('remove', { name: 'Robotics' }, { caller: 'inapp' })
+    expect(result).toMatchObject({ status: 'needs_confirmation', summary: 'Delete "Robotics"' })
+    await flush()
+    expect(screen.getByRole('heading').textContent).toBe('Delete challenge')
+    expect(screen.getByTestId('confirmation-summary').textContent).toBe('Delete "Robotics"')
+    expect(screen.getByTestId('confirmation-target').textContent).toBe('Robotics')
+    expect(screen.getByText('This action cannot be undone.')).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull()
+    await fireEvent.click(screen.getByRole('button', { name: 'Delete' }))
+    await flush()
+    await flush()
+    expect(onRun).toHaveBeenCalledTimes(1)
+    expect(onRun).toHaveBeenCalledWith('Robotics')
+    expect(settled).toEqual([{ status: 'ok', data: { deleted: 'Robotics' } }])
+    expect(screen.queryByTestId('confirmation-card')).toBeNull()
+  })
+
+  it('rejects from the card: the tool does not run and the card disappears', async () => {
+    const { tm, mount } = setup()
+    const settled = settledResults(tm)
+    mount(PendingPage, { tools: ['publish'] })
+    await flush()
+    await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(screen.getByRole('button', { name: 'Approve' })).toBeTruthy()
+    expect(screen.queryByTestId('confirmation-warning')).toBeNull()
+    await fireEvent.click(screen.getByRole('button', { name: 'Reject' }))
+    await flush()
+    expect(settled).toEqual([{ status: 'cancelled', by: 'operator' }])
+    expect(screen.queryByTestId('confirmation-card')).toBeNull()
+  })
+
+  it('drops the pending confirmation and its card when the scope is destroyed', async () => {
+    const { tm, mount } = setup()
+    const view = mount(PendingPage, { tools: ['board'] })
+    await flush()
+    const result = await tm.call('board.publish', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(screen.getAllByTestId('confirmation-card')).toHaveLength(1)
+    await view.update({ tools: [] })
+    expect(screen.queryByTestId('confirmation-card')).toBeNull()
+    const confirmId = result.status === 'needs_confirmation' ? result.confirmId : ''
+    expect(await tm.confirmPending(confirmId, { approved: true })).toMatchObject({
+      code: 'confirmation_expired',
+    })
+  })
+
+  it('answers by id and per item, with edited input, through the store and .current', async () => {
+    const { tm, mount } = setup()
+    let view: PendingConfirmationsStore | undefined
+    mount(PendingPage, { tools: ['publish'], onView: (v: PendingConfirmationsStore) => (view = v) })
+    await flush()
+    await tm.call('publish', { name: 'a' }, { caller: 'inapp' })
+    await tm.call('publish', { name: 'b' }, { caller: 'inapp' })
+    expect(view?.current.map((i) => i.input)).toEqual([{ name: 'a' }, { name: 'b' }])
+    const [first, second] = view?.current ?? []
+    expect(await first!.approve({ name: 'edited' })).toEqual({ status: 'ok', data: { published: 'edited' } })
+    expect(await view!.reject(second!.confirmId)).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(view?.current).toEqual([])
+    const values: unknown[] = []
+    const off = view!.subscribe((items) => values.push(items))
+    off()
+    expect(values).toEqual([[]])
+  })
+
+  it('counts down to expiresAt', async () => {
+    vi.useFakeTimers({
+      now: new Date('2026-01-01T00:00:00Z'),
+      toFake: ['Date', 'setInterval', 'clearInterval'],
+    })
+    const { tm, mount } = setup()
+    mount(PendingPage, { tools: ['publish'] })
+    await flush()
+    await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(screen.getByTestId('confirmation-countdown').textContent?.trim()).toBe('Expires in 10:00')
+    vi.advanceTimersByTime(61_000)
+    await flush()
+    expect(screen.getByTestId('confirmation-countdown').textContent?.trim()).toBe('Expires in 8:59')
+  })
+})
+
+describe('useConfirmQueue', () => {
+  it('shows inline requests and resolves the waiting call on Approve', async () => {
+    const queue = createConfirmQueue()
+    const { tm, mount } = setup({ confirm: queue.handler })
+    mount(QueuePage, { queue })
+    await flush()
+    const result = tm.call('publish', { name: 'Robotics' }, { caller: 'tour' })
+    await flush()
+    await flush()
+    expect(screen.getAllByTestId('confirmation-card')).toHaveLength(1)
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }))
+    expect(await result).toEqual({ status: 'ok', data: { published: 'Robotics' } })
+    await flush()
+    expect(screen.queryByTestId('confirmation-card')).toBeNull()
+  })
+})

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import Renamed from './fixtures/Renamed.svelte'
+import Settings from './fixtures/Settings.svelte'
+import { flush, names, setup } from './utils.ts'
+
+describe('useScope', () => {
+  it("names descendants' tools after the scope and removes them all on navigation away", async () => {
+    const { tm, errors, mount } = setup()
+    const view = mount(Settings, { open: true })
+    await flush()
+    expect(names(tm)).toEqual(['settings.profile.rename', 'settings.save'])
+    await view.update({ open: false })
+    expect(names(tm)).toEqual(['home'])
+    await view.update({ open: true })
+    expect(names(tm)).toEqual(['settings.profile.rename', 'settings.save'])
+    expect(errors).toEqual([])
+  })
+
+  it('never registers a scoped tool at the root while the scope is being created', async () => {
+    const { tm, mount } = setup()
+    const registered: string[] = []
+    const original = tm.register.bind(tm)
+    tm.register = ((def, options) => {
+      const handle = original(def, options)
+      registered.push(handle.name)
+      return handle
+    }) as typeof tm.register
+    mount(Settings, { open: true })
+    await flush()
+    expect(registered.sort()).toEqual(['settings.profile.rename', 'settings.save'])
+  })
+
+  it('follows a reactive `when`', async () => {
+    const { tm, mount } = setup()
+    const view = mount(Settings, { open: true, when: false })
+    await flush()
+    expect(names(tm)).toEqual([])
+    await view.update({ open: true, when: true })
+    expect(names(tm)).toEqual(['settings.profile.rename', 'settings.save'])
+    await view.update({ open: true, when: false })
+    expect(names(tm)).toEqual([])
+  })
+
+  it('recreates the scope when a reactive name changes', async () => {
+    const { tm, mount } = setup()
+    const view = mount(Renamed, { section: 'billing' })
+    await flush()
+    expect(names(tm)).toEqual(['billing.save'])
+    await view.update({ section: 'shipping' })
+    expect(names(tm)).toEqual(['shipping.save'])
+  })
+})
