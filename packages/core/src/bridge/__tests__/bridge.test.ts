@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
 import { ok } from '../../call/result.ts'
 import { createTestToolmark } from '../../testing/index.ts'
-import type { Toolmark, ToolmarkOptions, ToolContext, ToolResult, RunResult } from '../../types.ts'
+import type { RunResult, ToolContext, Toolmark, ToolmarkOptions, ToolResult } from '../../types.ts'
 import { bridge, getClientId } from '../bridge.ts'
 import { createInPageChannel } from '../in-page.ts'
 import type { BridgeTransport } from '../transport.ts'
@@ -11,7 +11,10 @@ import type { BridgeTransport } from '../transport.ts'
 const CLIENT = 'client-under-test'
 const flush = () => new Promise((r) => setTimeout(r, 0))
 
-function setup(options: ToolmarkOptions = {}, bridgeOptions: { onChange?: 'manifest' | 'changed'; maxMessageBytes?: number } = {}) {
+function setup(
+  options: ToolmarkOptions = {},
+  bridgeOptions: { onChange?: 'manifest' | 'changed'; maxMessageBytes?: number } = {},
+) {
   const tm = createTestToolmark({ dev: false, ...options })
   const errors: string[] = []
   tm.events.on('error', (e) => errors.push(e.code))
@@ -26,7 +29,13 @@ function setup(options: ToolmarkOptions = {}, bridgeOptions: { onChange?: 'manif
 
 const searchRun = vi.fn(({ query }: { query: string }) => ok({ query }))
 const register = (tm: Toolmark) => {
-  tm.register({ name: 'search', description: 'Search', input: z.object({ query: z.string() }), hints: { readOnly: true }, run: searchRun })
+  tm.register({
+    name: 'search',
+    description: 'Search',
+    input: z.object({ query: z.string() }),
+    hints: { readOnly: true },
+    run: searchRun,
+  })
   tm.register({
     name: 'create',
     description: 'Create',
@@ -49,7 +58,11 @@ describe('bridge: manifest', () => {
     expect(received).toEqual([{ protocol: 1, type: 'manifest', clientId: CLIENT, rev: 0, tools: [] }])
     register(tm)
     await flush()
-    expect(received.at(-1)).toMatchObject({ type: 'manifest', rev: tm.rev, tools: [{ name: 'create' }, { name: 'search' }] })
+    expect(received.at(-1)).toMatchObject({
+      type: 'manifest',
+      rev: tm.rev,
+      tools: [{ name: 'create' }, { name: 'search' }],
+    })
     expect(received).toHaveLength(2)
   })
 
@@ -86,7 +99,15 @@ describe('bridge: calls', () => {
     register(tm)
     send({ type: 'call', id: 'c1', tool: 'search', input: { query: 'robotics' } })
     await flush()
-    expect(results()).toEqual([{ protocol: 1, type: 'result', clientId: CLIENT, id: 'c1', result: { status: 'ok', data: { query: 'robotics' } } }])
+    expect(results()).toEqual([
+      {
+        protocol: 1,
+        type: 'result',
+        clientId: CLIENT,
+        id: 'c1',
+        result: { status: 'ok', data: { query: 'robotics' } },
+      },
+    ])
   })
 
   it('ignores duplicate ids, in flight or among the last 1000 answered', async () => {
@@ -116,7 +137,14 @@ describe('bridge: calls', () => {
   it('ignores messages for another clientId silently', async () => {
     const { tm, agent, results, errors } = setup()
     register(tm)
-    agent.send({ protocol: 1, clientId: 'other-tab', type: 'call', id: 'x', tool: 'search', input: { query: 'a' } })
+    agent.send({
+      protocol: 1,
+      clientId: 'other-tab',
+      type: 'call',
+      id: 'x',
+      tool: 'search',
+      input: { query: 'a' },
+    })
     await flush()
     expect(results()).toEqual([])
     expect(searchRun).not.toHaveBeenCalled()
@@ -129,7 +157,15 @@ describe('bridge: calls', () => {
     agent.send({ protocol: 2, clientId: 'other', id: 'v2b' })
     agent.send({ protocol: 2, clientId: CLIENT, id: 7 })
     await flush()
-    expect(results()).toEqual([{ protocol: 1, type: 'result', clientId: CLIENT, id: 'v2', result: { status: 'error', message: 'unsupported protocol' } }])
+    expect(results()).toEqual([
+      {
+        protocol: 1,
+        type: 'result',
+        clientId: CLIENT,
+        id: 'v2',
+        result: { status: 'error', message: 'unsupported protocol' },
+      },
+    ])
     expect(errors).toEqual(['invalid_message'])
   })
 
@@ -171,7 +207,10 @@ describe('bridge: calls', () => {
     register(tm)
     send({ type: 'describe', id: 'd', tool: 'search' })
     await flush()
-    expect(results()[0]?.result).toMatchObject({ status: 'ok', data: { name: 'search', inputSchema: { type: 'object' } } })
+    expect(results()[0]?.result).toMatchObject({
+      status: 'ok',
+      data: { name: 'search', inputSchema: { type: 'object' } },
+    })
   })
 
   it('cancel aborts the in-flight call; its own result still follows', async () => {
@@ -181,13 +220,23 @@ describe('bridge: calls', () => {
       description: 'd',
       hints: { readOnly: true },
       run: (_: unknown, ctx: ToolContext) =>
-        new Promise<RunResult>((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stop')))),
+        new Promise<RunResult>((_r, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(new Error('stop'))),
+        ),
     })
     send({ type: 'call', id: 'long', tool: 'slow', input: {} })
     await flush()
     send({ type: 'cancel', id: 'long' })
     await flush()
-    expect(results()).toEqual([{ protocol: 1, type: 'result', clientId: CLIENT, id: 'long', result: { status: 'cancelled', by: 'signal' } }])
+    expect(results()).toEqual([
+      {
+        protocol: 1,
+        type: 'result',
+        clientId: CLIENT,
+        id: 'long',
+        result: { status: 'cancelled', by: 'signal' },
+      },
+    ])
   })
 
   it('sends results as detached JSON copies (Date → ISO; BigInt → Result not serializable + transport_failed)', async () => {
@@ -209,7 +258,12 @@ describe('bridge: calls', () => {
     const tm = createTestToolmark({ dev: false })
     const errors: string[] = []
     tm.events.on('error', (e) => errors.push(e.code))
-    tm.use(bridge({ clientId: CLIENT, transport: { send: () => Promise.reject(new Error('offline')), onMessage: () => () => {} } }))
+    tm.use(
+      bridge({
+        clientId: CLIENT,
+        transport: { send: () => Promise.reject(new Error('offline')), onMessage: () => () => {} },
+      }),
+    )
     await flush()
     expect(errors).toEqual(['transport_failed'])
   })
@@ -220,24 +274,43 @@ describe('bridge: deferred confirmation', () => {
     vi.useFakeTimers()
     const { tm, send, received } = setup({ confirmExpiryMs: 1000 })
     register(tm)
-    for (const id of ['approve', 'reject', 'expire']) send({ type: 'call', id, tool: 'create', input: { name: id } })
+    for (const id of ['approve', 'reject', 'expire'])
+      send({ type: 'call', id, tool: 'create', input: { name: id } })
     await vi.advanceTimersByTimeAsync(0)
     const confirmIds = Object.fromEntries(
-      received.filter((m) => m.type === 'result').map((m) => [m.id, (m.result as { confirmId: string }).confirmId]),
+      received
+        .filter((m) => m.type === 'result')
+        .map((m) => [m.id, (m.result as { confirmId: string }).confirmId]),
     )
     await tm.confirmPending(confirmIds.approve!, { approved: true })
     await tm.confirmPending(confirmIds.reject!, { approved: false })
     await vi.advanceTimersByTimeAsync(1000)
     const confirmed = received.filter((m) => m.type === 'confirmed')
     expect(confirmed).toEqual([
-      { protocol: 1, type: 'confirmed', clientId: CLIENT, confirmId: confirmIds.approve, result: { status: 'ok', data: { created: 'approve' } } },
-      { protocol: 1, type: 'confirmed', clientId: CLIENT, confirmId: confirmIds.reject, result: { status: 'cancelled', by: 'operator' } },
+      {
+        protocol: 1,
+        type: 'confirmed',
+        clientId: CLIENT,
+        confirmId: confirmIds.approve,
+        result: { status: 'ok', data: { created: 'approve' } },
+      },
+      {
+        protocol: 1,
+        type: 'confirmed',
+        clientId: CLIENT,
+        confirmId: confirmIds.reject,
+        result: { status: 'cancelled', by: 'operator' },
+      },
       {
         protocol: 1,
         type: 'confirmed',
         clientId: CLIENT,
         confirmId: confirmIds.expire,
-        result: { status: 'refused', code: 'confirmation_expired', message: 'The confirmation expired or was already used' },
+        result: {
+          status: 'refused',
+          code: 'confirmation_expired',
+          message: 'The confirmation expired or was already used',
+        },
       },
     ])
   })
@@ -245,11 +318,17 @@ describe('bridge: deferred confirmation', () => {
   it('sends confirmed when a confirmation is evicted by the 100 cap', async () => {
     const { tm, send, received } = setup()
     register(tm)
-    for (let i = 0; i < 101; i++) send({ type: 'call', id: `c${i}`, tool: 'create', input: { name: `n${i}` } })
+    for (let i = 0; i < 101; i++)
+      send({ type: 'call', id: `c${i}`, tool: 'create', input: { name: `n${i}` } })
     await flush()
     const first = received.find((m) => m.type === 'result' && m.id === 'c0')!.result as { confirmId: string }
     const confirmed = received.filter((m) => m.type === 'confirmed')
-    expect(confirmed).toEqual([expect.objectContaining({ confirmId: first.confirmId, result: expect.objectContaining({ code: 'confirmation_expired' }) })])
+    expect(confirmed).toEqual([
+      expect.objectContaining({
+        confirmId: first.confirmId,
+        result: expect.objectContaining({ code: 'confirmation_expired' }),
+      }),
+    ])
     const order = received.map((m) => `${m.type}:${m.id ?? m.confirmId}`)
     expect(order.indexOf(`confirmed:${first.confirmId}`)).toBeGreaterThan(order.indexOf('result:c0'))
   })
@@ -266,7 +345,12 @@ describe('bridge: disposal', () => {
       description: 'd',
       hints: { readOnly: true },
       run: (_: unknown, ctx: ToolContext) =>
-        new Promise<RunResult>((resolve) => ctx.signal.addEventListener('abort', () => { aborted = true; resolve(ok()) })),
+        new Promise<RunResult>((resolve) =>
+          ctx.signal.addEventListener('abort', () => {
+            aborted = true
+            resolve(ok())
+          }),
+        ),
     })
     const dispose = tm.use(bridge({ transport, clientId: CLIENT }))
     agent.send({ protocol: 1, clientId: CLIENT, type: 'call', id: 'x', tool: 'slow', input: {} })
@@ -282,32 +366,87 @@ describe('bridge: hostile input (property)', () => {
   it('runs nothing unless a valid call addressed to this page, never throws, answers each valid request once', async () => {
     const hostile = fc.oneof(
       fc.anything(),
-      fc.record({ protocol: fc.constantFrom(1, 2, '1'), clientId: fc.constantFrom(CLIENT, 'other', 5), type: fc.constantFrom('call', 'describe', 'cancel', 'manifest'), id: fc.oneof(fc.string(), fc.integer()), tool: fc.constantFrom('search', 'create', 'nope', '__proto__'), input: fc.anything() }, { requiredKeys: [] }),
-      fc.constant({ protocol: 1, clientId: CLIENT, type: 'call', id: 'x', tool: 'search', input: JSON.parse('{"__proto__": {"polluted": true}, "query": "q"}') }),
+      fc.record(
+        {
+          protocol: fc.constantFrom(1, 2, '1'),
+          clientId: fc.constantFrom(CLIENT, 'other', 5),
+          type: fc.constantFrom('call', 'describe', 'cancel', 'manifest'),
+          id: fc.oneof(fc.string(), fc.integer()),
+          tool: fc.constantFrom('search', 'create', 'nope', '__proto__'),
+          input: fc.anything(),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.constant({
+        protocol: 1,
+        clientId: CLIENT,
+        type: 'call',
+        id: 'x',
+        tool: 'search',
+        input: JSON.parse('{"__proto__": {"polluted": true}, "query": "q"}'),
+      }),
     )
     await fc.assert(
       fc.asyncProperty(fc.array(hostile, { maxLength: 20 }), async (messages) => {
         const { tm, agent, received } = setup()
         const run = vi.fn(() => ok())
-        tm.register({ name: 'search', description: 'S', input: z.object({ query: z.string() }), hints: { readOnly: true }, run })
+        tm.register({
+          name: 'search',
+          description: 'S',
+          input: z.object({ query: z.string() }),
+          hints: { readOnly: true },
+          run,
+        })
         let expectedRuns = 0
         const answered = new Set<string>()
         let expectedAnswers = 0
         for (const m of messages) {
           const msg = m as Record<string, unknown>
           const isObj = msg !== null && typeof msg === 'object' && !Array.isArray(msg)
-          if (isObj && msg.protocol !== 1 && msg.clientId === CLIENT && typeof msg.id === 'string' && !answered.has(msg.id)) {
+          if (
+            isObj &&
+            msg.protocol !== 1 &&
+            msg.clientId === CLIENT &&
+            typeof msg.id === 'string' &&
+            !answered.has(msg.id)
+          ) {
             answered.add(msg.id)
             expectedAnswers++
           }
-          const addressed = isObj && msg.protocol === 1 && msg.clientId === CLIENT && typeof msg.id === 'string' && msg.id !== '' && msg.id.length <= 256
-          if (addressed && (msg.type === 'call' || msg.type === 'describe') && !answered.has(msg.id as string)) {
-            const wellFormed = msg.type === 'describe' ? Object.keys(msg).every((k) => ['protocol', 'clientId', 'type', 'id', 'tool'].includes(k)) : Object.keys(msg).every((k) => ['protocol', 'clientId', 'type', 'id', 'tool', 'input', 'rev'].includes(k)) && msg.input !== null && typeof msg.input === 'object' && !Array.isArray(msg.input)
+          const addressed =
+            isObj &&
+            msg.protocol === 1 &&
+            msg.clientId === CLIENT &&
+            typeof msg.id === 'string' &&
+            msg.id !== '' &&
+            msg.id.length <= 256
+          if (
+            addressed &&
+            typeof msg.tool === 'string' &&
+            (msg.type === 'call' || msg.type === 'describe') &&
+            !answered.has(msg.id as string)
+          ) {
+            const keys = Object.keys(msg).filter((k) => msg[k] !== undefined) // JSON drops undefined
+            const wellFormed =
+              msg.type === 'describe'
+                ? keys.every((k) => ['protocol', 'clientId', 'type', 'id', 'tool'].includes(k))
+                : keys.every((k) =>
+                    ['protocol', 'clientId', 'type', 'id', 'tool', 'input', 'rev'].includes(k),
+                  ) &&
+                  msg.input !== null &&
+                  typeof msg.input === 'object' &&
+                  !Array.isArray(msg.input)
             if (wellFormed) {
               answered.add(msg.id as string)
               expectedAnswers++
               const input = msg.input as Record<string, unknown> | undefined
-              if (msg.type === 'call' && msg.tool === 'search' && typeof input?.query === 'string' && Object.keys(input).length >= 1) expectedRuns++
+              if (
+                msg.type === 'call' &&
+                msg.tool === 'search' &&
+                typeof input?.query === 'string' &&
+                Object.keys(input).length >= 1
+              )
+                expectedRuns++
             }
           }
           try {
@@ -326,7 +465,7 @@ describe('bridge: hostile input (property)', () => {
         expect(resultIds.length).toBe(expectedAnswers)
         return true
       }),
-      { numRuns: 150 },
+      { numRuns: Number(process.env.FC_RUNS ?? 150) },
     )
   })
 })
