@@ -71,16 +71,17 @@ const badFloor = syncMeasure(() => schema['~standard'].validate({ query: 1 }))
 const bad = await measure(() => tm.call('search', { query: 1 }, { caller: 'inapp' }))
 row('tm.call invalid input', bad, badFloor, '≤ schema cost + 0.5 µs')
 
-// p99-ish: the slowest batch of many small batches
+// Per-call distribution: each call timed on its own (includes ~0.05 µs of performance.now()).
 {
-  const per: number[] = []
-  for (let r = 0; r < 200; r++) {
+  const times: number[] = []
+  for (let i = 0; i < 100_000; i++) {
     const t0 = performance.now()
-    for (let i = 0; i < 200; i++) await tm.call('search', { query: 'robotics' }, { caller: 'inapp' })
-    per.push((performance.now() - t0) / 200)
+    await tm.call('search', { query: 'robotics' }, { caller: 'inapp' })
+    times.push(performance.now() - t0)
   }
-  per.sort((a, b) => a - b)
-  row('tm.call readOnly, p99 of 200-call batches', per[Math.floor(per.length * 0.99)]!, floor, 'never > 2 µs')
+  times.sort((a, b) => a - b)
+  row('tm.call readOnly, p50 per call (timed singly)', times[50_000]!, floor, '')
+  row('tm.call readOnly, p99 per call (timed singly)', times[99_000]!, floor, 'never > 2 µs')
 }
 
 // ── Registration, describe, manifest ───────────────────────────────────────────
@@ -298,17 +299,21 @@ row(
     })
     return total / ((performance.now() - t0) / 1000)
   }
-  // Floor: a raw ws client.
+  // Floor: a raw ws client doing the JSON work any JSON transport must do (stringify out, parse in).
   const raw = new WebSocket(url)
   await new Promise((r) => raw.once('open', r))
   let rawCb: () => void = () => {}
-  raw.on('message', () => rawCb())
+  raw.on('message', (data) => {
+    JSON.parse(data.toString())
+    rawCb()
+  })
+  const rawMsg = JSON.parse(payload)
   const rawLat = await lat(
-    (s) => raw.send(s),
+    () => raw.send(JSON.stringify(rawMsg)),
     (cb) => (rawCb = cb),
   )
   const rawTp = await pipelined(
-    (s) => raw.send(s),
+    () => raw.send(JSON.stringify(rawMsg)),
     (cb) => (rawCb = cb),
   )
   raw.close()

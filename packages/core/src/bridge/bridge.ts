@@ -6,6 +6,7 @@ import type { AgentToPageMessage, PageToAgentMessage } from '../protocol/message
 import { DEFAULT_MAX_MESSAGE_BYTES, MAX_DEPTH, PROTOCOL_VERSION } from '../protocol/messages.ts'
 import { validateMessage } from '../protocol/validate.ts'
 import type { Toolmark, ToolmarkConsumer, ToolmarkEvents, ToolResult } from '../types.ts'
+import { CancelToken } from './cancel-token.ts'
 import type { BridgeTransport } from './transport.ts'
 
 /** How many answered call/describe ids the bridge remembers to ignore duplicates (seed 003 rule 2). */
@@ -73,7 +74,7 @@ function attach(
   onChange: 'manifest' | 'changed',
   maxBytes: number,
 ): () => void {
-  const inflight = new Map<string, { controller: AbortController; callId: string }>()
+  const inflight = new Map<string, { controller: CancelToken; callId: string }>()
   const answered = new Set<string>()
   /** callId → protocol id of our in-flight calls (for confirmations that settle early). */
   const callIds = new Map<string, string>()
@@ -165,7 +166,7 @@ function attach(
       )
       return
     }
-    const controller = new AbortController()
+    const controller = new CancelToken()
     const callId = newId()
     inflight.set(id, { controller, callId })
     callIds.set(callId, id)

@@ -47,11 +47,17 @@ export class Pipeline {
       const signal = options.signal
       if (signal?.aborted) return Promise.resolve(cancelled('signal'))
       if (entry.scope.queue.full) return Promise.resolve(refused('busy'))
-      const callId = typeof options.callId === 'string' && options.callId !== '' ? options.callId : newId()
+      let callId = typeof options.callId === 'string' && options.callId !== '' ? options.callId : undefined
       const events = tm.emitter.has('call') || tm.emitter.has('result')
+      if (events) callId ??= newId()
       const t0 = events ? clock.mono() : 0
       if (events)
-        tm.emitter.emit('call', { callId, tool: entry.name, caller, input: this.#redacted(entry, input) })
+        tm.emitter.emit('call', {
+          callId: callId!,
+          tool: entry.name,
+          caller,
+          input: this.#redacted(entry, input),
+        })
       let pending: Promise<ToolResult>
       let checked: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>> | undefined
       try {
@@ -63,7 +69,7 @@ export class Pipeline {
         checked instanceof Promise
           ? this.#afterAsyncValidation(entry, checked, callId, caller, signal)
           : this.#validated(entry, checked === undefined ? input : checked, callId, caller, signal)
-      return events ? pending.then((r) => this.#emitResult(entry, callId, caller, r, t0)) : pending
+      return events ? pending.then((r) => this.#emitResult(entry, callId!, caller, r, t0)) : pending
     } catch (err) {
       tm.report('tool_threw', `Call of "${String(name)}" failed`, { tool: String(name), cause: err })
       return Promise.resolve(TOOL_FAILED)
@@ -73,7 +79,7 @@ export class Pipeline {
   async #afterAsyncValidation(
     entry: Entry,
     checking: Promise<StandardSchemaV1.Result<unknown>>,
-    callId: string,
+    callId: string | undefined,
     caller: Caller,
     signal: AbortSignal | undefined,
   ): Promise<ToolResult> {
@@ -90,7 +96,7 @@ export class Pipeline {
   #validated(
     entry: Entry,
     checked: StandardSchemaV1.Result<unknown> | unknown,
-    callId: string,
+    callId: string | undefined,
     caller: Caller,
     signal: AbortSignal | undefined,
   ): Promise<ToolResult> {
@@ -102,8 +108,8 @@ export class Pipeline {
     }
     if (caller !== 'human' && this.#needsConfirmation(entry, value, caller)) {
       if (this.#tm.modes[caller] === 'deferred')
-        return Promise.resolve(this.#defer(entry, value, callId, caller))
-      return this.#confirmInline(entry, value, callId, caller, signal)
+        return Promise.resolve(this.#defer(entry, value, callId ?? newId(), caller))
+      return this.#confirmInline(entry, value, callId ?? newId(), caller, signal)
     }
     return this.execute(entry, value, callId, caller, signal)
   }
@@ -139,7 +145,7 @@ export class Pipeline {
   execute(
     entry: Entry,
     input: unknown,
-    callId: string,
+    callId: string | undefined,
     caller: Caller,
     signal?: AbortSignal,
   ): Promise<ToolResult> {
@@ -286,10 +292,10 @@ export class Pipeline {
     }
   }
 
-  #threw(entry: Entry, callId: string, what: string, err: unknown): ToolResult {
+  #threw(entry: Entry, callId: string | undefined, what: string, err: unknown): ToolResult {
     this.#tm.report('tool_threw', `The ${what} of "${entry.name}" threw`, {
       tool: entry.name,
-      callId,
+      ...(callId === undefined ? {} : { callId }),
       cause: err,
     })
     return TOOL_FAILED

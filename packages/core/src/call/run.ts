@@ -2,7 +2,9 @@ import { clock, timer } from '../clock.ts'
 import { ERROR_MESSAGES } from '../codes.ts'
 import { askInline } from '../confirm/flow.ts'
 import { ToolmarkError } from '../errors.ts'
+import { newId } from '../ids.ts'
 import type { Entry } from '../registry/entry.ts'
+import type { Turn } from '../registry/queue.ts'
 import type { ToolmarkImpl } from '../toolmark.ts'
 import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, ToolResult } from '../types.ts'
 import type { Timed } from './deadlines.ts'
@@ -20,9 +22,9 @@ const FILES: ToolFiles = Object.freeze({
  * settle; then the call is answered `cancelled { by: 'signal' }`, its slot released, and anything the
  * tool settles with later is reported as `late_result`.
  */
-export class Run implements Timed, ToolContext {
+export class Run implements Timed, ToolContext, Turn {
   deadline: number
-  readonly callId: string
+  #callId: string | undefined
   readonly caller: Caller
   readonly files = FILES
   readonly #tm: ToolmarkImpl
@@ -36,13 +38,13 @@ export class Run implements Timed, ToolContext {
   #aborted = false
   #abandoned = false
   #graceTimer: ReturnType<typeof setTimeout> | undefined
-  readonly #onCallerAbort = (): void => this.abort()
+  #onCallerAbort: (() => void) | undefined
 
   constructor(
     tm: ToolmarkImpl,
     entry: Entry,
     input: unknown,
-    callId: string,
+    callId: string | undefined,
     caller: Caller,
     signal: AbortSignal | undefined,
     resolve: (result: ToolResult) => void,
@@ -50,15 +52,24 @@ export class Run implements Timed, ToolContext {
     this.#tm = tm
     this.#entry = entry
     this.#input = input
-    this.callId = callId
+    this.#callId = callId
     this.caller = caller
     this.#resolve = resolve
     this.#callerSignal = signal
     this.deadline = clock.mono() + tm.timeoutMs
     tm.deadlines.add(this)
-    signal?.addEventListener('abort', this.#onCallerAbort, { once: true })
+    if (signal) {
+      this.#onCallerAbort = () => this.abort()
+      signal.addEventListener('abort', this.#onCallerAbort, { once: true })
+    }
     entry.scope.queue.enter()
-    entry.scope.queue.whenTurn(this.#start)
+    entry.scope.queue.whenTurn(this)
+  }
+
+  /** The call id, minted on first use (most fast calls never need one). */
+  get callId(): string {
+    this.#callId ??= newId()
+    return this.#callId
   }
 
   get signal(): AbortSignal {
@@ -114,7 +125,8 @@ export class Run implements Timed, ToolContext {
     }
   }
 
-  readonly #start = (): void => {
+  /** @internal The queue's turn: runs the tool. */
+  start(): void {
     this.#started = true
     let out: unknown
     try {
@@ -200,7 +212,7 @@ export class Run implements Timed, ToolContext {
     this.#aborted = true
     this.#controller?.abort()
     if (!this.#started) {
-      this.#entry.scope.queue.forget(this.#start)
+      this.#entry.scope.queue.forget(this)
       this.#settle(cancelled('signal'), false)
       return
     }
@@ -219,7 +231,7 @@ export class Run implements Timed, ToolContext {
     if (this.#settled) return
     this.#settled = true
     this.#tm.deadlines.delete(this)
-    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort)
+    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort)
     if (this.#graceTimer !== undefined) clearTimeout(this.#graceTimer)
     if (release) this.#entry.scope.queue.release()
     this.#resolve(result)

@@ -1,6 +1,11 @@
 /** Calls allowed on one scope at once (queued + running); the next one is refused `busy`. */
 export const MAX_PENDING_PER_SCOPE = 32
 
+/** Something that waits for its turn in a scope's queue. */
+export interface Turn {
+  start(): void
+}
+
 /**
  * A per-scope FIFO (D22): one call runs at a time, in arrival order. `pending` counts queued and
  * running calls. A slot is released when its call settles or is abandoned after the grace period.
@@ -8,7 +13,7 @@ export const MAX_PENDING_PER_SCOPE = 32
 export class CallQueue {
   pending = 0
   #running = false
-  readonly #waiting: Array<() => void> = []
+  readonly #waiting: Turn[] = []
 
   /** True when another call would exceed the limit. */
   get full(): boolean {
@@ -21,18 +26,18 @@ export class CallQueue {
   }
 
   /** Start `start` now if nothing runs, else when the calls ahead have released. */
-  whenTurn(start: () => void): void {
+  whenTurn(turn: Turn): void {
     if (!this.#running) {
       this.#running = true
-      start()
+      turn.start()
     } else {
-      this.#waiting.push(start)
+      this.#waiting.push(turn)
     }
   }
 
   /** Drop a reserved place that never started (a cancelled queued call). */
-  forget(start: () => void): boolean {
-    const i = this.#waiting.indexOf(start)
+  forget(turn: Turn): boolean {
+    const i = this.#waiting.indexOf(turn)
     if (i === -1) return false
     this.#waiting.splice(i, 1)
     this.pending--
@@ -48,7 +53,7 @@ export class CallQueue {
   release(): void {
     this.pending--
     const next = this.#waiting.shift()
-    if (next) next()
+    if (next) next.start()
     else this.#running = false
   }
 }
