@@ -1,0 +1,22 @@
+import { createConfirmQueue, createToolmark } from '@toolmark/core'
+import { bridge } from '@toolmark/core/bridge'
+import { createInPageChannel } from '@toolmark/core/bridge/in-page'
+import { mount } from 'svelte'
+import App from './App.svelte'
+import { createAgent } from './agent.ts'
+
+// Inline confirmations (WebMCP, MCP, tours) go to a queue the page renders; inapp ones are deferred.
+const queue = createConfirmQueue()
+const tm = createToolmark({ dev: import.meta.env.DEV, confirm: queue.handler })
+const channel = createInPageChannel()
+const agent = createAgent(channel.agent)
+// Created once per page: the provider attaches it for its lifetime.
+const consumers = [bridge({ transport: channel.transport })]
+
+// Every error event (duplicate_name, invalid_scope, ..., and development warnings) is recorded
+// for the end-to-end checks.
+const errors: string[] = []
+tm.events.on('error', (event) => errors.push(`${event.code}: ${event.message}`))
+Object.assign(window, { toolmark: { tm, agent, errors } })
+
+mount(App, { target: document.getElementById('app') as HTMLElement, props: { tm, consumers, agent, queue } })
