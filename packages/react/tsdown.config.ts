@@ -8,6 +8,6 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
+  fixedExtension: true,
   external: [/^react/, /^@toolmark\/core/],
-  outputOptions: { banner: "'use client'" },
 })

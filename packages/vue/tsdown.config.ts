@@ -8,5 +8,6 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
+  fixedExtension: true,
   external: ['vue', /^@toolmark\/core/],
 })

@@ -13,18 +13,18 @@ export type {
   ToolResult,
 } from '@toolmark/core'
 export { default as ConfirmationCard } from './ConfirmationCard.svelte'
-export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './cardView.ts'
-export { NO_TOOLMARK, type ScopeView, setToolmarkContext, useToolmark } from './context.ts'
-export { externalStore, type ReactiveStore } from './store.ts'
+export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './cardView.js'
+export { NO_TOOLMARK, type ScopeView, setToolmarkContext, useToolmark } from './context.js'
+export { externalStore, type ReactiveStore } from './store.js'
 export { default as ToolmarkProvider } from './ToolmarkProvider.svelte'
-export { useConfirmationCard } from './useConfirmationCard.svelte.ts'
-export { type ConfirmQueueStore, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.ts'
-export { type UseManifestOptions, useManifest } from './useManifest.ts'
+export { useConfirmationCard } from './useConfirmationCard.svelte.js'
+export { type ConfirmQueueStore, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.js'
+export { type UseManifestOptions, useManifest } from './useManifest.js'
 export {
   type PendingConfirmationItem,
   type PendingConfirmationsStore,
   usePendingConfirmations,
-} from './usePendingConfirmations.ts'
-export { type UseScopeOptions, useScope } from './useScope.svelte.ts'
-export { type UseToolOptions, useTool } from './useTool.svelte.ts'
-export { type ToolAnchor, useToolAnchor } from './useToolAnchor.ts'
+} from './usePendingConfirmations.js'
+export { type UseScopeOptions, useScope } from './useScope.svelte.js'
+export { type UseToolOptions, useTool } from './useTool.svelte.js'
+export { type ToolAnchor, useToolAnchor } from './useToolAnchor.js'

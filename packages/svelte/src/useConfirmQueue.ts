@@ -1,5 +1,5 @@
 import type { ConfirmQueue, ConfirmRequest } from '@toolmark/core'
-import { externalStore, type ReactiveStore } from './store.ts'
+import { externalStore, type ReactiveStore } from './store.js'
 
 /** An inline confirmation request with its answers bound. */
 export interface ConfirmRequestItem extends ConfirmRequest {

@@ -1,6 +1,6 @@
 import type { Caller, Manifest, ToolManifest } from '@toolmark/core'
-import { useToolmark } from './context.ts'
-import { externalStore, type ReactiveStore } from './store.ts'
+import { useToolmark } from './context.js'
+import { externalStore, type ReactiveStore } from './store.js'
 
 export interface UseManifestOptions {
   /** Only what this caller may see (every visible tool without one). */

@@ -1,6 +1,6 @@
 import type { PendingConfirmation, ToolResult } from '@toolmark/core'
-import { useToolmark } from './context.ts'
-import { externalStore, type ReactiveStore } from './store.ts'
+import { useToolmark } from './context.js'
+import { externalStore, type ReactiveStore } from './store.js'
 
 /** A deferred confirmation with its answers bound. */
 export interface PendingConfirmationItem extends PendingConfirmation {

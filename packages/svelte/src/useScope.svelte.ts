@@ -1,6 +1,6 @@
 import type { Scope } from '@toolmark/core'
 import { untrack } from 'svelte'
-import { getScopeContext, type ScopeView, setScopeContext, useToolmark } from './context.ts'
+import { getScopeContext, type ScopeView, setScopeContext, useToolmark } from './context.js'
 
 export interface UseScopeOptions {
   /** While false the scope's tools are hidden; a getter reading state is tracked and applied at once. */

@@ -1,7 +1,7 @@
 import type { AnySchema, Scope, ToolDefinition } from '@toolmark/core'
 import { untrack } from 'svelte'
-import { getScopeContext, useToolmark } from './context.ts'
-import { liveDefinition, optionalKey } from './liveDefinition.ts'
+import { getScopeContext, useToolmark } from './context.js'
+import { liveDefinition, optionalKey } from './liveDefinition.js'
 
 export interface UseToolOptions {
   /**

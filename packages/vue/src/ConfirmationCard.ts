@@ -11,7 +11,8 @@ const show = (value: unknown): string => (value === undefined ? '—' : JSON.str
  * A small unstyled reference card: heading, summary, target, field changes, a countdown and
  * Approve/Reject (Delete plus "This action cannot be undone." for destructive tools). Copy it or use it.
  */
-export const ConfirmationCard = defineComponent({
+// Pure: bundlers drop the card when only other exports are imported.
+export const ConfirmationCard = /* @__PURE__ */ defineComponent({
   name: 'ConfirmationCard',
   props: {
     /** A pending item (`usePendingConfirmations().items`) or an inline request (`useConfirmQueue().items`). */
