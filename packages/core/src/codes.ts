@@ -8,7 +8,7 @@ export const REFUSED_CODES = {
   unknown_tool: 'No such tool, or not visible (carries the current rev).',
   stale:
     'The call\'s rev is out of date and the tool is gone (carries rev); also a deferred form submit approved after the form changed ("Form changed since confirmation was requested") or an approval whose tool registration is gone ("Tool changed since confirmation was requested").',
-  not_allowed: 'The caller\'s policy does not allow this tool (or it has no confirmation path for it).',
+  not_allowed: "The caller's policy does not allow this tool (or it has no confirmation path for it).",
   busy: "The tool's scope already has 32 pending calls.",
   undo_unavailable:
     'tm.undo(callId) found no restorer (never registered, already used or evicted from the 100-entry undo store).',
@@ -22,7 +22,7 @@ export const ERROR_EVENT_CODES = {
   invalid_scope: 'Registration used a scope object from another registry.',
   missing_confirm_handler: 'A consequential/destructive tool has no confirmation path for an allowed caller.',
   schema_conversion_failed:
-    'No JSON Schema could be derived for a tool\'s input (production registers it with inputSchema: {}).',
+    "No JSON Schema could be derived for a tool's input (production registers it with inputSchema: {}).",
   tool_threw: 'A tool\'s run, validator, summary or snapshot threw (result: error "Tool failed").',
   output_invalid: "A tool's output failed its output schema (development only).",
   transport_failed: 'A transport failed to send/close, or a result was not serializable.',
@@ -31,8 +31,7 @@ export const ERROR_EVENT_CODES = {
   invalid_confirm_mode: 'A confirmMode value that is not allowed for that caller.',
   invalid_policy: 'A policy.human entry or an unknown hint class.',
   late_result: 'A tool settled after its call was abandoned (abort grace period).',
-  invalid_message:
-    "The bridge dropped an inbound message (too large, too deep, malformed, wrong direction).",
+  invalid_message: 'The bridge dropped an inbound message (too large, too deep, malformed, wrong direction).',
   scope_disposed: 'Registration into a disposed scope.',
   unannotated_tool:
     'Development warning: a tool was registered with none of readOnly, consequential, destructive.',

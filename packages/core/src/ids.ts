@@ -7,7 +7,8 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 export function newId(): string {
   const c = globalThis.crypto
   if (typeof c?.randomUUID === 'function') return c.randomUUID()
-  if (typeof c?.getRandomValues !== 'function') throw new Error('Toolmark needs Web Crypto (crypto.getRandomValues)')
+  if (typeof c?.getRandomValues !== 'function')
+    throw new Error('Toolmark needs Web Crypto (crypto.getRandomValues)')
   return uuidFromBytes(c.getRandomValues(new Uint8Array(16)))
 }
 

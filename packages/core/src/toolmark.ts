@@ -71,7 +71,8 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
   readonly #llmNames = new Map<string, Entry>()
   /** Full name → the revision at which it stopped being available (D18 `stale`). */
   readonly #goneAt = new Map<string, number>()
-  readonly #conditional = new Set<ScopeImpl>()
+  /** Scopes whose `when` was ever set, with the visibility last published. */
+  readonly #conditional = new Map<ScopeImpl, boolean>()
   readonly #listeners = new Set<(rev: number) => void>()
   readonly #consumers = new Map<ToolmarkConsumer, { count: number; cleanup: (() => void) | undefined }>()
   readonly #manifests = new Map<string, Manifest<ToolManifestSummary>>()
@@ -79,7 +80,6 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
   #rev = 0
   #publishedRev = 0
   #budgetRev = -1
-  #visibilityKey = ''
   #scheduled = false
 
   constructor(options: ToolmarkOptions, forceActive: boolean) {
@@ -140,7 +140,10 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
   #register(tool: ToolDefinition, options: RegisterOptions | undefined): ToolHandle {
     const localName = typeof tool?.name === 'string' ? tool.name : ''
     const inert = (name: string): ToolHandle => ({ name, dispose: INERT_HANDLE_DISPOSE })
-    if (!this.active()) return inert(localName)
+    if (!this.active()) {
+      const path = options?.scope instanceof ScopeImpl ? options.scope.path : ''
+      return inert(path === '' ? localName : `${path}.${localName}`)
+    }
     if (typeof tool?.run !== 'function') throw new TypeError('A tool needs a run(input, ctx) function')
     if (typeof tool.description !== 'string') throw new TypeError('A tool needs a description string')
     const scope = options?.scope ?? this.root
@@ -266,7 +269,8 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
     const scope = new ScopeImpl(this, parent, name, options)
     if (parent.disposed) scope.markDisposed()
     else parent.children.add(scope)
-    if (options?.when !== undefined && options.when !== true) this.#conditional.add(scope)
+    if (options?.when !== undefined && options.when !== true && !parent.disposed)
+      this.#conditional.set(scope, scope.visible())
     return scope
   }
 
@@ -286,8 +290,8 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
     this.pending.dropScopes(all)
   }
 
-  whenChanged(scope: ScopeImpl): void {
-    if (!scope.disposed) this.#conditional.add(scope)
+  whenChanged(scope: ScopeImpl, wasVisible: boolean): void {
+    if (!scope.disposed && !this.#conditional.has(scope)) this.#conditional.set(scope, wasVisible)
     this.#schedule()
   }
 
@@ -306,15 +310,16 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
 
   #flush(): void {
     this.#scheduled = false
-    if (this.#conditional.size > 0) {
-      let key = ''
-      for (const s of this.#conditional) key += s.visible() ? '1' : '0'
-      if (key !== this.#visibilityKey) {
-        // Visibility changed: tools that vanished are "gone" at the new revision (D18).
-        if (this.#visibilityKey !== '') this.#rev++
-        this.#visibilityKey = key
+    let hiddenOrShown = false
+    for (const [scope, was] of this.#conditional) {
+      const now = scope.visible()
+      if (now !== was) {
+        this.#conditional.set(scope, now)
+        hiddenOrShown = true
       }
     }
+    // A visibility change is a revision: tools that vanished are "gone" since the older rev (D18).
+    if (hiddenOrShown) this.#rev++
     if (this.#rev === this.#publishedRev) return
     this.#publishedRev = this.#rev
     const rev = this.#rev

@@ -27,11 +27,17 @@ describe('docs/reference/codes.md', () => {
   })
 
   it('lists exactly the ToolmarkError codes', () => {
-    expect(codesUnder('`ToolmarkError` codes (thrown or rejected only, never events)')).toEqual(Object.keys(THROWN_CODES))
+    expect(codesUnder('`ToolmarkError` codes (thrown or rejected only, never events)')).toEqual(
+      Object.keys(THROWN_CODES),
+    )
   })
 
   it('quotes every exact message', () => {
-    for (const message of [...Object.values(ERROR_MESSAGES), ...Object.values(REFUSED_MESSAGES), REENTER_SENSITIVE]) {
+    for (const message of [
+      ...Object.values(ERROR_MESSAGES),
+      ...Object.values(REFUSED_MESSAGES),
+      REENTER_SENSITIVE,
+    ]) {
       expect(doc).toContain(`\`${message}\``)
     }
   })
@@ -46,7 +52,23 @@ describe('docs/reference/codes.md', () => {
     expect(REFUSED_MESSAGES.staleForm).toBe('Form changed since confirmation was requested')
     expect(REFUSED_MESSAGES.staleTool).toBe('Tool changed since confirmation was requested')
     expect(REENTER_SENSITIVE).toBe('Re-enter sensitive field')
-    for (const code of ['duplicate_name', 'invalid_name', 'invalid_scope', 'missing_confirm_handler', 'schema_conversion_failed', 'tool_threw', 'output_invalid', 'transport_failed', 'tool_budget_exceeded', 'ctx_confirm_unavailable', 'invalid_confirm_mode', 'invalid_policy', 'late_result', 'invalid_message', 'scope_disposed']) {
+    for (const code of [
+      'duplicate_name',
+      'invalid_name',
+      'invalid_scope',
+      'missing_confirm_handler',
+      'schema_conversion_failed',
+      'tool_threw',
+      'output_invalid',
+      'transport_failed',
+      'tool_budget_exceeded',
+      'ctx_confirm_unavailable',
+      'invalid_confirm_mode',
+      'invalid_policy',
+      'late_result',
+      'invalid_message',
+      'scope_disposed',
+    ]) {
       expect(Object.keys(ERROR_EVENT_CODES)).toContain(code)
     }
   })

@@ -10,7 +10,7 @@ import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
 import type { ToolmarkImpl } from '../toolmark.ts'
 import type { Caller, CallOptions, ConfirmOutcome, PendingConfirmation, ToolResult } from '../types.ts'
-import { cancelled, error, invalid, isToolResult, ok, refused } from './result.ts'
+import { cancelled, error, invalid, isRunResult, ok, refused } from './result.ts'
 import { Run } from './run.ts'
 
 const TOOL_FAILED = Object.freeze(error(ERROR_MESSAGES.toolFailed))
@@ -285,7 +285,7 @@ export class Pipeline {
     try {
       const out = await fn()
       if (out === undefined) return ok()
-      return isToolResult(out) && out.status !== 'needs_confirmation' ? out : ok(out)
+      return isRunResult(out) ? out : ok(out)
     } catch (err) {
       this.#tm.report('tool_threw', 'An undo restorer threw', { callId, cause: err })
       return TOOL_FAILED

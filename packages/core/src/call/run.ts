@@ -8,7 +8,7 @@ import type { Turn } from '../registry/queue.ts'
 import type { ToolmarkImpl } from '../toolmark.ts'
 import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, ToolResult } from '../types.ts'
 import type { Timed } from './deadlines.ts'
-import { cancelled, error, isToolResult, ok } from './result.ts'
+import { cancelled, error, isRunResult, ok } from './result.ts'
 
 const FILES: ToolFiles = Object.freeze({
   resolve(): never {
@@ -149,11 +149,11 @@ export class Run implements Timed, ToolContext, Turn {
     if (this.#late(value)) return
     let result: ToolResult
     if (value === undefined) result = ok()
-    else if (isToolResult(value) && value.status !== 'needs_confirmation') result = value
+    else if (isRunResult(value)) result = value
     else {
       this.#tm.report(
         'tool_threw',
-        `run of "${this.#entry.name}" returned something that is not a ToolResult`,
+        `run of "${this.#entry.name}" returned something that is not a valid ToolResult`,
         {
           tool: this.#entry.name,
           callId: this.callId,

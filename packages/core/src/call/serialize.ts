@@ -16,9 +16,9 @@ const REJECTED_TAGS = new Set([
 
 /**
  * A detached JSON copy of `value` with `JSON.stringify` semantics: `toJSON` is honoured (a Date
- * becomes its ISO string), `undefined`, function and symbol properties are dropped, and `undefined`
- * in arrays becomes `null`. Stricter than JSON where JSON would silently lose data: BigInt, a
- * top-level function or symbol, cycles, NaN and ±Infinity, Map, Set, typed arrays and other
+ * becomes its ISO string), `undefined` properties are dropped, and `undefined` in arrays becomes
+ * `null`. Stricter than JSON where JSON would silently lose data: BigInt, functions, symbols,
+ * cycles, NaN and ±Infinity, Map, Set, typed arrays and other
  * binary buffers throw. Use `toJsonSafeResult` for results.
  */
 export function toJsonSafe(value: unknown): unknown {
@@ -41,10 +41,11 @@ function copy(value: unknown, key: string, holder: unknown, seen: Set<object>): 
       if (!Number.isFinite(value)) throw new NotSerializable('non-finite number')
       return value
     case 'undefined':
+      if (holder === undefined) throw new NotSerializable('top-level undefined')
+      return undefined
     case 'function':
     case 'symbol':
-      if (holder === undefined) throw new NotSerializable(`top-level ${typeof value}`)
-      return undefined
+      throw new NotSerializable(typeof value)
     case 'bigint':
       throw new NotSerializable('bigint')
   }

@@ -7,7 +7,7 @@ export interface ScopeHost {
   register(tool: ToolDefinition, options: RegisterOptions | undefined): ToolHandle
   createScope(parent: ScopeImpl, name: string, options: ScopeOptions | undefined): Scope
   disposeScope(scope: ScopeImpl): void
-  whenChanged(scope: ScopeImpl): void
+  whenChanged(scope: ScopeImpl, wasVisible: boolean): void
 }
 
 /** A named group of tools with one lifetime; nested scopes join names with `.`. */
@@ -71,8 +71,9 @@ export class ScopeImpl implements Scope {
   }
 
   setWhen(when: boolean | (() => boolean)): void {
+    const was = this.visible()
     this.#when = when
-    this.host.whenChanged(this)
+    this.host.whenChanged(this, was)
   }
 
   dispose(): void {
