@@ -31,6 +31,37 @@ export interface Bridge extends ToolmarkConsumer {
 
 let pageClientId: string | undefined
 
+/**
+ * Deferred confirmations outlive a bridge attach (a provider remount, HMR): per registry and
+ * clientId we remember which confirmIds our results carried, and keep outcomes that settle while
+ * no bridge is attached (at most 100, like the pending cap) to send on the next attach.
+ */
+interface ClientState {
+  readonly ours: Set<string>
+  readonly undelivered: Map<string, ToolResult>
+  deliver: ((confirmId: string, result: ToolResult) => void) | undefined
+}
+const clientStates = new WeakMap<Toolmark, Map<string, ClientState>>()
+
+function clientState(tm: Toolmark, clientId: string): ClientState {
+  let byClient = clientStates.get(tm)
+  if (!byClient) clientStates.set(tm, (byClient = new Map()))
+  let state = byClient.get(clientId)
+  if (!state) {
+    const st: ClientState = { ours: new Set(), undelivered: new Map(), deliver: undefined }
+    state = st
+    byClient.set(clientId, st)
+    tm.events.on('confirm', (event) => {
+      if (event.phase !== 'settled' || event.mode !== 'deferred' || event.result === undefined) return
+      if (!st.ours.delete(event.confirmId)) return
+      if (st.deliver) return st.deliver(event.confirmId, event.result)
+      st.undelivered.set(event.confirmId, event.result)
+      if (st.undelivered.size > 100) st.undelivered.delete(st.undelivered.keys().next().value as string)
+    })
+  }
+  return state
+}
+
 /** This page load's clientId (D17): minted once with `newId()`, shared by every bridge on the page. */
 export function getClientId(): string {
   pageClientId ??= newId()
@@ -78,8 +109,7 @@ function attach(
   const answered = new Set<string>()
   /** callId → protocol id of our in-flight calls (for confirmations that settle early). */
   const callIds = new Map<string, string>()
-  /** confirmIds our results carried, waiting for their `confirmed`. */
-  const ours = new Set<string>()
+  const state = clientState(tm, clientId)
   /** Settlements that arrived before their needs_confirmation result went out. */
   const early = new Map<string, ToolResult>()
   let disposed = false
@@ -181,7 +211,7 @@ function attach(
           const settled = early.get(callId)
           early.delete(callId)
           if (settled) sendConfirmed(result.confirmId, settled)
-          else ours.add(result.confirmId)
+          else state.ours.add(result.confirmId)
         }
       },
     )
@@ -191,10 +221,10 @@ function attach(
     const safe = toJsonSafeResult(result, (err) => fail('A result was not serializable', err))
     send({ protocol: PROTOCOL_VERSION, type: 'confirmed', clientId, confirmId, result: safe })
   }
+  /** A settlement for one of our calls whose needs_confirmation result has not gone out yet. */
   const onConfirm = (event: ToolmarkEvents['confirm']): void => {
     if (event.phase !== 'settled' || event.mode !== 'deferred' || event.result === undefined) return
-    if (ours.delete(event.confirmId)) sendConfirmed(event.confirmId, event.result)
-    else if (callIds.has(event.callId)) early.set(event.callId, event.result)
+    if (!state.ours.has(event.confirmId) && callIds.has(event.callId)) early.set(event.callId, event.result)
   }
 
   const offMessage = transport.onMessage(onMessage)
@@ -209,10 +239,14 @@ function attach(
     }
   })
   sendManifest()
+  state.deliver = sendConfirmed
+  for (const [confirmId, result] of state.undelivered) sendConfirmed(confirmId, result)
+  state.undelivered.clear()
 
   return () => {
     if (disposed) return
     disposed = true
+    if (state.deliver === sendConfirmed) state.deliver = undefined
     offSubscribe()
     offConfirm()
     offMessage()

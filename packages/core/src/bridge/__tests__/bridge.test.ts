@@ -334,6 +334,55 @@ describe('bridge: deferred confirmation', () => {
   })
 })
 
+describe('bridge: re-attach (provider remount, HMR)', () => {
+  it('delivers confirmed for confirmations created by an earlier attach of the same clientId', async () => {
+    const tm = createTestToolmark({ dev: false })
+    register(tm)
+    const first = createInPageChannel()
+    const off = tm.use(bridge({ transport: first.transport, clientId: CLIENT }))
+    const firstSeen: Record<string, unknown>[] = []
+    first.agent.onMessage((m) => firstSeen.push(m as Record<string, unknown>))
+    for (const id of ['a', 'b'])
+      first.agent.send({
+        protocol: 1,
+        clientId: CLIENT,
+        type: 'call',
+        id,
+        tool: 'create',
+        input: { name: id },
+      })
+    await flush()
+    const ids = firstSeen
+      .filter((m) => m.type === 'result')
+      .map((m) => (m.result as { confirmId: string }).confirmId)
+    off()
+    // Approved while no bridge is attached: kept for the next attach.
+    await tm.confirmPending(ids[0]!, { approved: true })
+    const second = createInPageChannel()
+    const secondSeen: Record<string, unknown>[] = []
+    second.agent.onMessage((m) => secondSeen.push(m as Record<string, unknown>))
+    tm.use(bridge({ transport: second.transport, clientId: CLIENT }))
+    await tm.confirmPending(ids[1]!, { approved: false })
+    await flush()
+    expect(secondSeen.filter((m) => m.type === 'confirmed')).toEqual([
+      {
+        protocol: 1,
+        type: 'confirmed',
+        clientId: CLIENT,
+        confirmId: ids[0],
+        result: { status: 'ok', data: { created: 'a' } },
+      },
+      {
+        protocol: 1,
+        type: 'confirmed',
+        clientId: CLIENT,
+        confirmId: ids[1],
+        result: { status: 'cancelled', by: 'operator' },
+      },
+    ])
+  })
+})
+
 describe('bridge: disposal', () => {
   it('unsubscribes, aborts in-flight calls and closes the transport', async () => {
     const tm = createTestToolmark()
