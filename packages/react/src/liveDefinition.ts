@@ -1,4 +1,4 @@
-import type { AnySchema, ToolAnchors, ToolDefinition, ToolHints } from '@toolmark/core'
+import type { AnySchema, Scope, ToolAnchors, ToolDefinition, ToolHints, Toolmark } from '@toolmark/core'
 
 /** The parts of a definition whose change means a new registration (they shape the manifest). */
 export interface StructuralParts {
@@ -78,4 +78,19 @@ export function liveDefinition(
     } as ToolAnchors
   }
   return def
+}
+
+/**
+ * Registers `definition` in a transparent scope of its own (no name segment, the parent's call
+ * queue) and returns its disposer. Disposing the scope removes the tool and, per seed 000, drops
+ * its pending confirmations: a component that unmounts takes its open confirmation cards with it.
+ */
+export function registerOwned(
+  tm: Toolmark,
+  scope: Scope | undefined,
+  definition: ToolDefinition<AnySchema | undefined, unknown>,
+): () => void {
+  const own = (scope ?? tm).scope('', { transparent: true })
+  own.register(definition)
+  return () => own.dispose()
 }

@@ -2,7 +2,7 @@
 import type { AnySchema, Scope, ToolDefinition, ToolHints } from '@toolmark/core'
 import { useEffect, useInsertionEffect, useRef } from 'react'
 import { useCurrentScope, useToolmark } from './context.ts'
-import { liveDefinition, optionalKey, sameHints } from './liveDefinition.ts'
+import { liveDefinition, optionalKey, registerOwned, sameHints } from './liveDefinition.ts'
 
 export interface UseToolOptions {
   /**
@@ -20,7 +20,8 @@ function useStableHints(hints: ToolHints | undefined): ToolHints | undefined {
 }
 
 /**
- * Registers `definition` while the component is mounted (in an effect; disposed in its cleanup).
+ * Registers `definition` while the component is mounted (in an effect; disposed in its cleanup,
+ * which also drops the tool's pending confirmations).
  *
  * `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and `anchors` always use the latest render's
  * closures, so re-rendering never re-registers nor bumps `rev`. The tool is registered again only
@@ -46,10 +47,10 @@ export function useTool<S extends AnySchema | undefined = undefined, O = unknown
   useEffect(() => {
     if (scope === null) return
     const parts = { name, description, title, hints, input, output, jsonSchema, optional }
-    const handle = tm.register(
+    return registerOwned(
+      tm,
+      scope,
       liveDefinition(parts, () => latest.current),
-      scope ? { scope } : {},
     )
-    return () => handle.dispose()
   }, [tm, scope, name, description, title, hints, input, output, jsonSchema, optional])
 }

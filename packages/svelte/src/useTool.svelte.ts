@@ -1,7 +1,7 @@
 import type { AnySchema, Scope, ToolDefinition } from '@toolmark/core'
 import { untrack } from 'svelte'
 import { getScopeContext, useToolmark } from './context.js'
-import { liveDefinition, optionalKey } from './liveDefinition.js'
+import { liveDefinition, optionalKey, registerOwned } from './liveDefinition.js'
 
 export interface UseToolOptions {
   /**
@@ -19,8 +19,8 @@ const hintsKey = (d: AnyDefinition) =>
     : ''
 
 /**
- * Registers `definition` while the component is mounted (`$effect`, disposed in its teardown; never
- * on the server). Pass the definition or a getter returning it (`() => ({ name: `${prefix}.save`, ... })`).
+ * Registers `definition` while the component is mounted (`$effect`, disposed in its teardown, which
+ * also drops the tool's pending confirmations; never on the server). Pass the definition or a getter returning it (`() => ({ name: `${prefix}.save`, ... })`).
  * `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and `anchors` are read from its latest
  * value; the tool is registered again only when its name, description, title, hints (by value),
  * schemas (by identity) or scope change. Call during component initialisation.
@@ -51,12 +51,8 @@ export function useTool<S extends AnySchema | undefined = undefined, O = unknown
     const parts = { name, description, title, input, output, jsonSchema, optional }
     void hints // tracked: new hint flags mean a new registration
     if (where === null) return
-    const handle = untrack(() =>
-      tm.register(
-        liveDefinition({ ...parts, hints: current().hints }, current),
-        where ? { scope: where } : {},
-      ),
+    return untrack(() =>
+      registerOwned(tm, where, liveDefinition({ ...parts, hints: current().hints }, current)),
     )
-    return () => handle.dispose()
   })
 }

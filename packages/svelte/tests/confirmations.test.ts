@@ -72,6 +72,22 @@ describe('usePendingConfirmations ($pending) + ConfirmationCard', () => {
     })
   })
 
+  it('drops the pending confirmation and its card when the tool component is destroyed (no scope)', async () => {
+    const { tm, mount } = setup()
+    const outcomes: string[] = []
+    tm.events.on('confirm', (e) => {
+      if (e.phase === 'settled') outcomes.push(e.outcome)
+    })
+    const view = mount(PendingPage, { tools: ['publish'] })
+    await flush()
+    await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(screen.getAllByTestId('confirmation-card')).toHaveLength(1)
+    await view.update({ tools: [] })
+    expect(screen.queryByTestId('confirmation-card')).toBeNull()
+    expect(outcomes).toEqual(['expired'])
+  })
+
   it('answers by id and per item, with edited input, through the store and .current', async () => {
     const { tm, mount } = setup()
     let view: PendingConfirmationsStore | undefined

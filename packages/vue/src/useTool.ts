@@ -1,8 +1,8 @@
-import type { AnySchema, Scope, ToolDefinition, ToolHandle } from '@toolmark/core'
+import type { AnySchema, Scope, ToolDefinition } from '@toolmark/core'
 import { type MaybeRefOrGetter, onScopeDispose, toValue, watch } from 'vue'
 import { injectScope, useToolmark } from './injection.ts'
 import { onClientStart } from './lifecycle.ts'
-import { liveDefinition, optionalKey } from './liveDefinition.ts'
+import { liveDefinition, optionalKey, registerOwned } from './liveDefinition.ts'
 
 export interface UseToolOptions {
   /**
@@ -21,10 +21,11 @@ const hintsKey = (d: AnyDefinition) =>
 
 /**
  * Registers `definition` while the component is mounted (the same moment in a bare `effectScope`)
- * and disposes it in `onScopeDispose`. The definition may be a plain object, a ref or a getter:
- * `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and `anchors` are always read from its
- * latest value, and the tool is registered again only when its name, description, title, hints
- * (by value), schemas (by identity) or scope change. Nothing registers during server rendering.
+ * and disposes it in `onScopeDispose`, dropping its pending confirmations. The definition may be a
+ * plain object, a ref or a getter: `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and
+ * `anchors` are always read from its latest value, and the tool is registered again only when its
+ * name, description, title, hints (by value), schemas (by identity) or scope change. Nothing
+ * registers during server rendering.
  */
 export function useTool<S extends AnySchema | undefined = undefined, O = unknown>(
   definition: MaybeRefOrGetter<ToolDefinition<S, O>>,
@@ -37,10 +38,10 @@ export function useTool<S extends AnySchema | undefined = undefined, O = unknown
     const explicit = toValue(options.scope)
     return explicit === undefined ? provided?.value : explicit
   }
-  let handle: ToolHandle | undefined
+  let dispose: (() => void) | undefined
   const release = () => {
-    handle?.dispose()
-    handle = undefined
+    dispose?.()
+    dispose = undefined
   }
 
   onClientStart(
@@ -70,7 +71,7 @@ export function useTool<S extends AnySchema | undefined = undefined, O = unknown
             jsonSchema,
             optional,
           }
-          handle = tm.register(liveDefinition(parts, current), where ? { scope: where } : {})
+          dispose = registerOwned(tm, where, liveDefinition(parts, current))
         },
         { immediate: true, flush: 'sync' },
       )

@@ -158,6 +158,29 @@ describeEachReactMode('usePendingConfirmations + ConfirmationCard', ({ render })
     })
   })
 
+  it('drops the pending confirmation and its card when the tool component unmounts (no scope)', async () => {
+    const { tm, wrap } = setup()
+    const outcomes: string[] = []
+    tm.events.on('confirm', (e) => {
+      if (e.phase === 'settled') outcomes.push(e.outcome)
+    })
+    const view = render(
+      wrap(
+        <>
+          <Publish />
+          <PendingCards />
+        </>,
+      ),
+    )
+    await flush()
+    await act(() => tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' }))
+    expect(screen.getAllByTestId('confirmation-card')).toHaveLength(1)
+    view.rerender(wrap(<PendingCards />))
+    await flush()
+    expect(screen.queryByTestId('confirmation-card')).toBeNull()
+    expect(outcomes).toEqual(['expired'])
+  })
+
   it('answers by id and per item, with edited input', async () => {
     const { tm, wrap } = setup()
     let answers: ReturnType<typeof usePendingConfirmations> | undefined

@@ -151,6 +151,22 @@ describe('usePendingConfirmations + ConfirmationCard', () => {
     })
   })
 
+  it('drops the pending confirmation and its card when the tool component unmounts (no scope)', async () => {
+    const { tm, render } = setup()
+    const outcomes: string[] = []
+    tm.events.on('confirm', (e) => {
+      if (e.phase === 'settled') outcomes.push(e.outcome)
+    })
+    const wrapper = render(Page, { tools: ['publish'] })
+    await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(wrapper.findAll('[data-testid="confirmation-card"]')).toHaveLength(1)
+    await wrapper.setProps({ tools: [] })
+    await flush()
+    expect(wrapper.find('[data-testid="confirmation-card"]').exists()).toBe(false)
+    expect(outcomes).toEqual(['expired'])
+  })
+
   it('answers by id and per item, with edited input', async () => {
     const { tm, render } = setup()
     let view: PendingConfirmations | undefined

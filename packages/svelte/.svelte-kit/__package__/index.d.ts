@@ -1,0 +1,13 @@
+export type { AnySchema, ConfirmationCardData, ConfirmQueue, ConfirmRequest, Manifest, PendingConfirmation, Scope, ToolDefinition, ToolManifest, Toolmark, ToolmarkConsumer, ToolResult, } from '@toolmark/core';
+export { default as ConfirmationCard } from './ConfirmationCard.svelte';
+export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './cardView.js';
+export { NO_TOOLMARK, type ScopeView, setToolmarkContext, useToolmark } from './context.js';
+export { externalStore, type ReactiveStore } from './store.js';
+export { default as ToolmarkProvider } from './ToolmarkProvider.svelte';
+export { useConfirmationCard } from './useConfirmationCard.svelte.js';
+export { type ConfirmQueueStore, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.js';
+export { type UseManifestOptions, useManifest } from './useManifest.js';
+export { type PendingConfirmationItem, type PendingConfirmationsStore, usePendingConfirmations, } from './usePendingConfirmations.js';
+export { type UseScopeOptions, useScope } from './useScope.svelte.js';
+export { type UseToolOptions, useTool } from './useTool.svelte.js';
+export { type ToolAnchor, useToolAnchor } from './useToolAnchor.js';

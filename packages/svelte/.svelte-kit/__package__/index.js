@@ -1,0 +1,12 @@
+export { default as ConfirmationCard } from './ConfirmationCard.svelte';
+export { cardView, DESTRUCTIVE_WARNING } from './cardView.js';
+export { NO_TOOLMARK, setToolmarkContext, useToolmark } from './context.js';
+export { externalStore } from './store.js';
+export { default as ToolmarkProvider } from './ToolmarkProvider.svelte';
+export { useConfirmationCard } from './useConfirmationCard.svelte.js';
+export { useConfirmQueue } from './useConfirmQueue.js';
+export { useManifest } from './useManifest.js';
+export { usePendingConfirmations, } from './usePendingConfirmations.js';
+export { useScope } from './useScope.svelte.js';
+export { useTool } from './useTool.svelte.js';
+export { useToolAnchor } from './useToolAnchor.js';

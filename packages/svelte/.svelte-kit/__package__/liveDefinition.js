@@ -1,0 +1,67 @@
+const OPTIONAL = ['summary', 'state', 'snapshot', 'sensitivePaths', 'anchors'];
+/** A stable key telling which optional, closure-valued fields a definition declares. */
+export function optionalKey(definition) {
+    return OPTIONAL.filter((key) => definition[key] !== undefined).join(',');
+}
+/** Shallow equality for hint objects, so an inline `hints: { readOnly: true }` keeps its identity. */
+export function sameHints(a, b) {
+    if (a === b)
+        return true;
+    if (!a || !b)
+        return false;
+    return (!!a.readOnly === !!b.readOnly &&
+        !!a.consequential === !!b.consequential &&
+        !!a.destructive === !!b.destructive &&
+        !!a.untrustedContent === !!b.untrustedContent);
+}
+/**
+ * Builds the definition handed to `tm.register`: structural parts are fixed, every closure
+ * (`run`, `summary`, `state`, `snapshot`, `sensitivePaths`, `anchors`) reads the latest definition,
+ * so a re-render with new closures neither re-registers nor bumps `rev`.
+ */
+export function liveDefinition(parts, latest) {
+    const def = {
+        name: parts.name,
+        description: parts.description,
+        run: (input, ctx) => latest().run(input, ctx),
+    };
+    if (parts.title !== undefined)
+        def.title = parts.title;
+    if (parts.hints !== undefined)
+        def.hints = parts.hints;
+    if (parts.input !== undefined)
+        def.input = parts.input;
+    if (parts.output !== undefined)
+        def.output = parts.output;
+    if (parts.jsonSchema !== undefined)
+        def.jsonSchema = parts.jsonSchema;
+    const has = new Set(parts.optional.split(','));
+    if (has.has('summary')) {
+        def.summary = (input) => {
+            const summary = latest().summary;
+            return typeof summary === 'function' ? summary(input) : (summary ?? '');
+        };
+    }
+    if (has.has('state'))
+        def.state = () => latest().state?.();
+    if (has.has('snapshot'))
+        def.snapshot = () => latest().snapshot?.();
+    if (has.has('sensitivePaths')) {
+        def.sensitivePaths = () => {
+            const paths = latest().sensitivePaths;
+            return typeof paths === 'function' ? paths() : (paths ?? []);
+        };
+    }
+    if (has.has('anchors')) {
+        // Getters: the core reads anchors when `tm.anchor(...)` is called, so the latest ones apply.
+        def.anchors = {
+            get tool() {
+                return latest().anchors?.tool;
+            },
+            get params() {
+                return latest().anchors?.params;
+            },
+        };
+    }
+    return def;
+}

@@ -1,0 +1,20 @@
+import type { Caller, Manifest, ToolManifest } from '@toolmark/core';
+import { type ReactiveStore } from './store.js';
+export interface UseManifestOptions {
+    /** Only what this caller may see (every visible tool without one). */
+    caller?: Caller;
+    /** `'full'` adds the input and output JSON Schemas. */
+    detail?: 'summary' | 'full';
+}
+/**
+ * The current manifest as a store (`$manifest`) with a `.current` view, updated once per revision
+ * (`tm.subscribe` is debounced) while subscribed. Call during component initialisation.
+ */
+export declare function useManifest(options: {
+    caller?: Caller;
+    detail: 'full';
+}): ReactiveStore<Manifest<ToolManifest>>;
+export declare function useManifest(options?: {
+    caller?: Caller;
+    detail?: 'summary';
+}): ReactiveStore<Manifest>;
