@@ -119,6 +119,11 @@ export interface ConfirmRequest extends ConfirmationCardData {
   kind: 'call' | 'ctx'
   /** Aborted when the call is cancelled or the request expires: close the prompt. */
   signal: AbortSignal
+  /**
+   * Present when the approver's previous edit was invalid (e.g. "Re-enter sensitive field"): the
+   * request is asked again with what to fix, and stays open until approved, rejected or expired.
+   */
+  issues?: Issue[]
 }
 
 /** The app's inline confirmation handler: ask the user, resolve with their answer. */

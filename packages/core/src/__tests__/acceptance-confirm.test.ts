@@ -464,7 +464,7 @@ describe('inline mode (always for webmcp, mcp, tour)', () => {
     },
   )
 
-  it('an inline approval with edited input is re-validated (invalid → the call answers invalid, nothing runs)', async () => {
+  it('an inline approval with an invalid edit asks again with the issues (decision 2); a fixed edit runs once', async () => {
     const queue = createConfirmQueue()
     const run = vi.fn((input: unknown) => ok(input))
     const tm = createTestToolmark({ confirm: queue.handler })
@@ -476,8 +476,16 @@ describe('inline mode (always for webmcp, mcp, tour)', () => {
     queue.approve(g!.confirmId, { name: 'A2' })
     queue.approve(b!.confirmId, { name: 7 })
     expect(await good).toEqual(ok({ name: 'A2' }))
-    expect(await bad).toEqual({ status: 'invalid', issues: [{ path: 'name', message: expect.any(String) }] })
+    await tick()
+    const [again] = queue.getPending()
+    expect(again).toMatchObject({
+      confirmId: b!.confirmId,
+      issues: [{ path: 'name', message: expect.any(String) }],
+    })
     expect(run).toHaveBeenCalledTimes(1)
+    queue.approve(b!.confirmId, { name: 'B2' })
+    expect(await bad).toEqual(ok({ name: 'B2' }))
+    expect(run).toHaveBeenCalledTimes(2)
   })
 
   it('the caller signal ends an open inline request (cancelled signal) and closes the prompt', async () => {

@@ -156,7 +156,7 @@ describe('deferred mode (inapp default)', () => {
     let mono = performance.now()
     const spy = vi.spyOn(performance, 'now').mockImplementation(() => mono)
     const r = deferred(await tm.call('create', { name: 'X' }, { caller: 'inapp' }))
-    mono += 1000
+    mono += 1001 // (a + 1000) - a can round below 1000 in floating point
     const wall = vi.spyOn(Date, 'now').mockReturnValue(0)
     expect(await tm.confirmPending(r.confirmId, { approved: true })).toMatchObject({
       code: 'confirmation_expired',

@@ -129,47 +129,60 @@ export function askInline(
     tm.pending.add(rec)
     tm.emitter.emit('confirm', { phase: 'requested', mode: 'inline', request: card, callId: a.callId })
     const handler = tm.options.confirm!
-    let answer: ReturnType<typeof handler>
-    try {
-      answer = handler({ ...card, kind: a.kind, signal: controller.signal })
-    } catch (err) {
-      tm.report('tool_threw', `The confirm handler threw for "${entry.name}"`, {
-        tool: entry.name,
-        cause: err,
-      })
-      return end({ approved: false, reason: 'cancelled', result: cancelled('policy') })
-    }
-    Promise.resolve(answer)
-      .then(async (outcome) => {
-        if (done) return
-        if (tm.pending.isExpired(rec)) return expired()
-        if (entry.disposed) {
-          return end({
-            approved: false,
-            reason: 'stale',
-            result: refused('stale', REFUSED_MESSAGES.staleTool),
-          })
-        }
-        if (outcome?.approved !== true) {
-          tm.emitter.emit('interaction', { kind: 'rejected', confirmId, tool: entry.name })
-          return end({ approved: false, reason: 'rejected', result: cancelled('operator') })
-        }
-        if (!('input' in outcome) || outcome.input === undefined) {
-          tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: entry.name })
-          return end({ approved: true, input: a.input, edited: false })
-        }
-        const edit = await acceptEdit(entry, outcome.input, a.input)
-        if (done) return
-        if (!edit.ok) return end({ approved: false, reason: 'invalid', result: invalid(edit.issues) })
-        tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: entry.name })
-        end({ approved: true, input: edit.value, edited: true })
-      })
-      .catch((err: unknown) => {
-        tm.report('tool_threw', `The confirm handler or validator failed for "${entry.name}"`, {
+    /** Asks (again, with `issues`, after an edit the approver must fix: the request stays open). */
+    const ask = (issues?: Issue[]): void => {
+      let answer: ReturnType<typeof handler>
+      try {
+        answer = handler(
+          issues
+            ? { ...card, kind: a.kind, signal: controller.signal, issues }
+            : { ...card, kind: a.kind, signal: controller.signal },
+        )
+      } catch (err) {
+        tm.report('tool_threw', `The confirm handler threw for "${entry.name}"`, {
           tool: entry.name,
           cause: err,
         })
-        end({ approved: false, reason: 'cancelled', result: cancelled('policy') })
-      })
+        return end({ approved: false, reason: 'cancelled', result: cancelled('policy') })
+      }
+      Promise.resolve(answer)
+        .then(async (outcome) => {
+          if (done) return
+          if (tm.pending.isExpired(rec)) return expired()
+          if (entry.disposed) {
+            return end({
+              approved: false,
+              reason: 'stale',
+              result: refused('stale', REFUSED_MESSAGES.staleTool),
+            })
+          }
+          if (outcome?.approved !== true) {
+            tm.emitter.emit('interaction', { kind: 'rejected', confirmId, tool: entry.name })
+            return end({ approved: false, reason: 'rejected', result: cancelled('operator') })
+          }
+          if (!('input' in outcome) || outcome.input === undefined) {
+            tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: entry.name })
+            return end({ approved: true, input: a.input, edited: false })
+          }
+          const edit = await acceptEdit(entry, outcome.input, a.input)
+          if (done) return
+          if (!edit.ok) {
+            // A call's confirmation stays open (decision 2): ask again with the issues to fix.
+            // Inside ctx.confirm the seed's outcome is { approved: false, reason: 'invalid' }.
+            if (a.kind === 'call') return ask(edit.issues)
+            return end({ approved: false, reason: 'invalid', result: invalid(edit.issues) })
+          }
+          tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: entry.name })
+          end({ approved: true, input: edit.value, edited: true })
+        })
+        .catch((err: unknown) => {
+          tm.report('tool_threw', `The confirm handler or validator failed for "${entry.name}"`, {
+            tool: entry.name,
+            cause: err,
+          })
+          end({ approved: false, reason: 'cancelled', result: cancelled('policy') })
+        })
+    }
+    ask()
   })
 }
