@@ -5,6 +5,10 @@ export const DESTRUCTIVE_WARNING = 'This action cannot be undone.'
 
 /** What a confirmation card renders, derived from the core's card data and the current time. */
 export interface ConfirmationCardView {
+  confirmId: string
+  /** Full tool name. */
+  tool: string
+  title: string | undefined
   /** `title`, else the tool name. */
   heading: string
   summary: string
@@ -16,6 +20,8 @@ export interface ConfirmationCardView {
   rejectLabel: 'Reject'
   /** `'This action cannot be undone.'` for destructive tools. */
   warning: string | undefined
+  /** Epoch milliseconds after which the core refuses approval. */
+  expiresAt: number
   /** Whole seconds until `expiresAt` (0 once expired). */
   secondsLeft: number
   /** `m:ss` until expiry. */
@@ -29,6 +35,9 @@ export function cardView(data: ConfirmationCardData, now: number): ConfirmationC
   const minutes = Math.floor(secondsLeft / 60)
   const seconds = secondsLeft % 60
   return {
+    confirmId: data.confirmId,
+    tool: data.tool,
+    title: data.title,
     heading: data.title ?? data.tool,
     summary: data.summary,
     target: data.target,
@@ -37,6 +46,7 @@ export function cardView(data: ConfirmationCardData, now: number): ConfirmationC
     approveLabel: data.destructive ? 'Delete' : 'Approve',
     rejectLabel: 'Reject',
     warning: data.destructive ? DESTRUCTIVE_WARNING : undefined,
+    expiresAt: data.expiresAt,
     secondsLeft,
     countdown: `${minutes}:${String(seconds).padStart(2, '0')}`,
     expired: secondsLeft === 0,
