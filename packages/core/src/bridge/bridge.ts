@@ -45,7 +45,10 @@ const clientStates = new WeakMap<Toolmark, Map<string, ClientState>>()
 
 function clientState(tm: Toolmark, clientId: string): ClientState {
   let byClient = clientStates.get(tm)
-  if (!byClient) clientStates.set(tm, (byClient = new Map()))
+  if (!byClient) {
+    byClient = new Map()
+    clientStates.set(tm, byClient)
+  }
   let state = byClient.get(clientId)
   if (!state) {
     const st: ClientState = { ours: new Set(), undelivered: new Map(), deliver: undefined }

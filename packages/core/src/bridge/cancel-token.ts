@@ -9,7 +9,9 @@ export class CancelToken {
   #listeners: Array<() => void> | undefined
 
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (!this.aborted) (this.#listeners ??= []).push(listener)
+    if (this.aborted) return
+    this.#listeners ??= []
+    this.#listeners.push(listener)
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
