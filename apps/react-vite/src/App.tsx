@@ -8,7 +8,7 @@ import {
   useTool,
 } from '@toolmark/react'
 import { type ReactNode, useState, useSyncExternalStore } from 'react'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Agent } from './agent.ts'
 
 const PAGES = ['tools', 'challenges', 'settings'] as const

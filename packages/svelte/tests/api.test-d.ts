@@ -1,7 +1,7 @@
 import type { Manifest, Scope, ToolManifest, ToolResult } from '@toolmark/core'
 import type { Readable } from 'svelte/store'
 import { describe, expectTypeOf, it } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   type ConfirmQueueStore,
   type PendingConfirmationItem,

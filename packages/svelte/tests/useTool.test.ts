@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/svelte'
 import { describe, expect, it, vi } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import { NO_TOOLMARK, type ToolmarkConsumer } from '../src/index.ts'
 import Anchored from './fixtures/Anchored.svelte'
 import Counter from './fixtures/Counter.svelte'

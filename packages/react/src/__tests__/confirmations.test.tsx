@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { createConfirmQueue, ok, type ToolResult } from '@toolmark/core'
 import { afterEach, expect, it, vi } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   ConfirmationCard,
   type ConfirmQueue,

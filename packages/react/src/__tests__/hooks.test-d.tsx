@@ -1,6 +1,6 @@
 import type { Manifest, Scope, ToolManifest, ToolResult } from '@toolmark/core'
 import { describe, expectTypeOf, it } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   type ConfirmQueueView,
   type PendingConfirmationItem,

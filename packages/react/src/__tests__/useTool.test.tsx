@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react'
 import { useState } from 'react'
 import { expect, it, vi } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import { type ToolDefinition, useTool, useToolAnchor } from '../index.ts'
 import { describeEachReactMode, flush, names, setup } from './utils.tsx'
 

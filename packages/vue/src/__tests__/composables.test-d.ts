@@ -1,7 +1,7 @@
 import type { Manifest, Scope, ToolManifest, ToolResult } from '@toolmark/core'
 import { describe, expectTypeOf, it } from 'vitest'
 import { ref, type ShallowRef } from 'vue'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   type ConfirmQueueView,
   type PendingConfirmationItem,

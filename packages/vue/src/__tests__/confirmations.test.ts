@@ -1,7 +1,7 @@
 import { createConfirmQueue, ok, type ToolResult } from '@toolmark/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent, h, type PropType } from 'vue'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   ConfirmationCard,
   type ConfirmQueue,

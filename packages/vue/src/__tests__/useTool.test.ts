@@ -2,7 +2,7 @@ import { createTestToolmark } from '@toolmark/core/testing'
 import { mount } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent, effectScope, h, type PropType, ref, shallowRef } from 'vue'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   NO_INJECTION_CONTEXT,
   NO_TOOLMARK,
