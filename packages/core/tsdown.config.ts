@@ -10,6 +10,7 @@ export default defineConfig({
     'bridge/post-message': 'src/bridge/post-message.ts',
     'bridge/in-page': 'src/bridge/in-page.ts',
     'testing/index': 'src/testing/index.ts',
+    'adapter/index': 'src/adapter/index.ts',
   },
   format: 'esm',
   platform: 'neutral',

@@ -13,8 +13,8 @@ export type {
   ToolmarkConsumer,
   ToolResult,
 } from '@toolmark/core'
+export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from '@toolmark/core/adapter'
 export { ConfirmationCard, type ConfirmationCardProps } from './ConfirmationCard.tsx'
-export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './cardView.ts'
 export { NO_TOOLMARK, useToolmark } from './context.ts'
 export { ToolmarkProvider, type ToolmarkProviderProps } from './ToolmarkProvider.tsx'
 export { ToolScope, type ToolScopeProps } from './ToolScope.tsx'

@@ -1,7 +1,7 @@
 'use client'
 import type { ConfirmationCardData } from '@toolmark/core'
+import { type ConfirmationCardView, cardView } from '@toolmark/core/adapter'
 import { useEffect, useState } from 'react'
-import { type ConfirmationCardView, cardView } from './cardView.ts'
 
 /**
  * Headless data for one confirmation card (deferred item or inline request): heading, summary,

@@ -1,8 +1,8 @@
 'use client'
 import type { AnySchema, Scope, ToolDefinition, ToolHints } from '@toolmark/core'
+import { liveDefinition, optionalKey, registerOwned, sameHints } from '@toolmark/core/adapter'
 import { useEffect, useInsertionEffect, useRef } from 'react'
 import { useCurrentScope, useToolmark } from './context.ts'
-import { liveDefinition, optionalKey, registerOwned, sameHints } from './liveDefinition.ts'
 
 export interface UseToolOptions {
   /**

@@ -12,8 +12,8 @@ export type {
   ToolmarkConsumer,
   ToolResult,
 } from '@toolmark/core'
+export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from '@toolmark/core/adapter'
 export { default as ConfirmationCard } from './ConfirmationCard.svelte'
-export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './cardView.js'
 export { NO_TOOLMARK, type ScopeView, setToolmarkContext, useToolmark } from './context.js'
 export { externalStore, type ReactiveStore } from './store.js'
 export { default as ToolmarkProvider } from './ToolmarkProvider.svelte'

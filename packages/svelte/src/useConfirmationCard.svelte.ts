@@ -1,5 +1,5 @@
 import type { ConfirmationCardData } from '@toolmark/core'
-import { type ConfirmationCardView, cardView } from './cardView.js'
+import { type ConfirmationCardView, cardView } from '@toolmark/core/adapter'
 
 /**
  * Headless data for one confirmation card (deferred item or inline request) as `.current`: heading,

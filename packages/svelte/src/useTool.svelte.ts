@@ -1,7 +1,7 @@
 import type { AnySchema, Scope, ToolDefinition } from '@toolmark/core'
+import { liveDefinition, optionalKey, registerOwned } from '@toolmark/core/adapter'
 import { untrack } from 'svelte'
 import { getScopeContext, useToolmark } from './context.js'
-import { liveDefinition, optionalKey, registerOwned } from './liveDefinition.js'
 
 export interface UseToolOptions {
   /**

@@ -12,8 +12,8 @@ export type {
   ToolmarkConsumer,
   ToolResult,
 } from '@toolmark/core'
+export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from '@toolmark/core/adapter'
 export { type AnswerableConfirmation, ConfirmationCard } from './ConfirmationCard.ts'
-export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './cardView.ts'
 export {
   NO_INJECTION_CONTEXT,
   NO_TOOLMARK,

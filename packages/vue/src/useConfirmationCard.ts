@@ -1,6 +1,6 @@
 import { type ConfirmationCardData, environment } from '@toolmark/core'
+import { type ConfirmationCardView, cardView } from '@toolmark/core/adapter'
 import { type ComputedRef, computed, type MaybeRefOrGetter, onScopeDispose, shallowRef, toValue } from 'vue'
-import { type ConfirmationCardView, cardView } from './cardView.ts'
 import { onClientStart } from './lifecycle.ts'
 
 /**

@@ -1,8 +1,8 @@
 import type { AnySchema, Scope, ToolDefinition } from '@toolmark/core'
+import { liveDefinition, optionalKey, registerOwned } from '@toolmark/core/adapter'
 import { type MaybeRefOrGetter, onScopeDispose, toValue, watch } from 'vue'
 import { injectScope, useToolmark } from './injection.ts'
 import { onClientStart } from './lifecycle.ts'
-import { liveDefinition, optionalKey, registerOwned } from './liveDefinition.ts'
 
 export interface UseToolOptions {
   /**

@@ -1,4 +1,4 @@
-import type { ConfirmationCardData } from '@toolmark/core'
+import type { ConfirmationCardData } from '../types.ts'
 
 /** Text shown on destructive confirmation cards. */
 export const DESTRUCTIVE_WARNING = 'This action cannot be undone.'

@@ -1,4 +1,4 @@
-import type { AnySchema, Scope, ToolAnchors, ToolDefinition, ToolHints, Toolmark } from '@toolmark/core'
+import type { AnySchema, Scope, ToolAnchors, ToolDefinition, ToolHints, Toolmark } from '../types.ts'
 
 /** The parts of a definition whose change means a new registration (they shape the manifest). */
 export interface StructuralParts {

@@ -1,5 +1,5 @@
-import type { ConfirmationCardData } from '@toolmark/core'
 import { describe, expect, it } from 'vitest'
+import type { ConfirmationCardData } from '../../types.ts'
 import { cardView, DESTRUCTIVE_WARNING } from '../index.ts'
 
 const data: ConfirmationCardData = {

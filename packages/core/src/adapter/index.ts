@@ -1,0 +1,11 @@
+// "@toolmark/core/adapter": the framework-agnostic pieces every adapter (React, Vue, Svelte, …)
+// binds to its own lifecycle, written once here so the adapters stay thin and identical.
+
+export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './card-view.ts'
+export {
+  liveDefinition,
+  optionalKey,
+  registerOwned,
+  type StructuralParts,
+  sameHints,
+} from './live-definition.ts'
