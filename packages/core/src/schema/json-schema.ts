@@ -45,6 +45,14 @@ interface MutableIssue {
   path: PropertyKey[]
 }
 type Check = (value: unknown, path: PropertyKey[], issues: MutableIssue[]) => void
+type Obj = Record<string, unknown>
+/** The values a type-specific keyword applies to. */
+interface Kinds {
+  object: Obj
+  array: unknown[]
+  string: string
+  number: number
+}
 
 const TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'] as const
 type TypeName = (typeof TYPES)[number]
@@ -59,12 +67,9 @@ const NOOP: Check = () => {}
  * for an invalid schema.
  */
 export function fromJsonSchema<T = unknown>(schema: JsonSchema): JsonSchemaValidator<T> {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    throw new TypeError('Invalid JSON Schema: expected an object')
-  }
-  const compiler: Compiler = { root: schema, refs: new Map() }
-  const check = compile(schema, '#', compiler)
-  assertNoLoop(schema, compiler)
+  if (!isObject(schema)) throw new TypeError('Invalid JSON Schema: expected an object')
+  const check = compile(schema, '#', { root: schema, refs: new Map() })
+  assertNoLoop(schema)
   const toJsonSchema = (): Record<string, unknown> => schema
   const path: PropertyKey[] = []
   const buffer: MutableIssue[] = []
@@ -95,30 +100,53 @@ export function fromJsonSchema<T = unknown>(schema: JsonSchema): JsonSchemaValid
 }
 
 interface Compiler {
-  root: JsonSchema
-  refs: Map<string, { check: Check }>
+  root: Obj
+  refs: Map<string, Check>
 }
 
 function fail(at: string, problem: string): TypeError {
   return new TypeError(`Invalid JSON Schema at ${at}: ${problem}`)
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+function isObject(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function count(n: number, noun: string, plural = `${noun}s`): string {
-  return `${n} ${n === 1 ? noun : plural}`
 }
 
 const IS_TYPE: Record<TypeName, (value: unknown) => boolean> = {
   object: isObject,
   array: Array.isArray,
   string: (v) => typeof v === 'string',
-  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  number: Number.isFinite,
   integer: Number.isInteger,
   boolean: (v) => typeof v === 'boolean',
   null: (v) => v === null,
+}
+
+/** Reports `message` at `path` (plus `key`, for a property or item). */
+function add(issues: MutableIssue[], path: PropertyKey[], message: string, ...key: PropertyKey[]): void {
+  issues.push({ message, path: [...path, ...key] })
+}
+
+/** Runs `check` on a child value at `path` + `key`. */
+function descend(
+  check: Check,
+  value: unknown,
+  key: PropertyKey,
+  path: PropertyKey[],
+  issues: MutableIssue[],
+) {
+  path.push(key)
+  check(value, path, issues)
+  path.pop()
+}
+
+/** A check for one kind of value only (`minLength` ignores numbers); `test` returns a message to report. */
+function rule<K extends keyof Kinds>(kind: K, test: (value: Kinds[K]) => string | false | undefined): Check {
+  const is = IS_TYPE[kind]
+  return (v, p, i) => {
+    const message = is(v) && test(v as Kinds[K])
+    if (message) add(i, p, message)
+  }
 }
 
 /** A canonical text for deep equality (`enum`, `const`, `uniqueItems`); object keys are sorted. */
@@ -133,19 +161,16 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? String(typeof value)
 }
 
-function codePoints(text: string): number {
-  let n = text.length
-  for (let i = 0; i < text.length - 1; i++) {
-    const c = text.charCodeAt(i)
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = text.charCodeAt(i + 1)
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--
-        i++
-      }
-    }
+/** Deep equality with one of `values`, for `enum` and `const` (`NaN` equals `NaN`, `-0` equals `0`). */
+function equalsOneOf(values: unknown[]): (value: unknown) => boolean {
+  const primitives = new Set<unknown>()
+  const structured = new Set<string>()
+  const structuredValue = (v: unknown) => typeof v === 'object' && v !== null
+  for (const v of values) {
+    if (structuredValue(v)) structured.add(canonical(v))
+    else primitives.add(v)
   }
-  return n
+  return (v) => (structuredValue(v) ? structured.has(canonical(v)) : primitives.has(v))
 }
 
 function regex(source: unknown, at: string): RegExp {
@@ -161,18 +186,11 @@ function regex(source: unknown, at: string): RegExp {
   }
 }
 
-function count0(schema: Record<string, unknown>, key: string, at: string): number | undefined {
-  const n = schema[key]
-  if (n === undefined) return undefined
-  if (!Number.isInteger(n) || (n as number) < 0) throw fail(`${at}/${key}`, 'expected a non-negative integer')
-  return n as number
-}
-
-function num(schema: Record<string, unknown>, key: string, at: string): number | undefined {
+function num(schema: Obj, key: string, at: string): number | undefined {
   const n = schema[key]
   if (n === undefined || typeof n === 'boolean') return undefined
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw fail(`${at}/${key}`, 'expected a number')
-  return n
+  if (!Number.isFinite(n)) throw fail(`${at}/${key}`, 'expected a number')
+  return n as number
 }
 
 function schemaList(value: unknown, at: string, c: Compiler): Check[] {
@@ -180,180 +198,28 @@ function schemaList(value: unknown, at: string, c: Compiler): Check[] {
   return value.map((s, i) => compile(s, `${at}/${i}`, c))
 }
 
-function compile(schema: unknown, at: string, c: Compiler): Check {
-  if (schema === true) return NOOP
-  if (schema === false) {
-    return (_v, path, issues) => {
-      issues.push({ message: 'No value is allowed here', path: path.slice() })
-    }
-  }
-  if (!isObject(schema)) throw fail(at, 'expected a schema object or boolean')
-  const checks: Check[] = []
-  let types: TypeName[] | undefined
-  if (schema.type !== undefined) {
-    const list: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type]
-    for (const t of list) {
-      if (!TYPES.includes(t as TypeName)) {
-        throw fail(`${at}/type`, `unknown type ${JSON.stringify(t)} (expected one of ${TYPES.join(', ')})`)
-      }
-    }
-    types = list as TypeName[]
-  }
-  if (schema.$ref !== undefined) checks.push(ref(schema.$ref, `${at}/$ref`, c))
-  if (schema.enum !== undefined) checks.push(enumCheck(schema.enum, `${at}/enum`))
-  if (Object.hasOwn(schema, 'const')) checks.push(constCheck(schema.const))
-  const string = stringCheck(schema, at)
-  if (string) checks.push(string)
-  const number = numberCheck(schema, at)
-  if (number) checks.push(number)
-  const array = arrayCheck(schema, at, c)
-  if (array) checks.push(array)
-  const object = objectCheck(schema, at, c)
-  if (object) checks.push(object)
-  if (schema.allOf !== undefined) {
-    const all = schemaList(schema.allOf, `${at}/allOf`, c)
-    checks.push((v, p, i) => {
-      for (const check of all) check(v, p, i)
-    })
-  }
-  if (schema.anyOf !== undefined) checks.push(unionCheck(schema.anyOf, `${at}/anyOf`, c, false))
-  if (schema.oneOf !== undefined) checks.push(unionCheck(schema.oneOf, `${at}/oneOf`, c, true))
-  if (schema.not !== undefined) {
-    const not = compile(schema.not, `${at}/not`, c)
-    checks.push((v, p, i) => {
-      const inner: MutableIssue[] = []
-      not(v, p, inner)
-      if (inner.length === 0) i.push({ message: 'Value matches a schema it must not match', path: p.slice() })
-    })
-  }
-  const typeMessage = types && `Expected ${types.join(' or ')}`
-  const body: Check =
-    checks.length === 0
-      ? NOOP
-      : checks.length === 1
-        ? (checks[0] as Check)
-        : (v, p, i) => {
-            for (const check of checks) check(v, p, i)
-          }
-  if (!types) return body
-  const predicates = types.map((t) => IS_TYPE[t])
-  const is =
-    predicates.length === 1
-      ? (predicates[0] as (v: unknown) => boolean)
-      : (v: unknown) => predicates.some((f) => f(v))
-  return (v, p, i) => {
-    if (!is(v)) {
-      i.push({ message: typeMessage as string, path: p.slice() })
-      return
-    }
-    body(v, p, i)
-  }
+/** `properties`/`patternProperties`: each entry's key and compiled schema. */
+function schemaMap(value: unknown, at: string, c: Compiler): [string, Check][] {
+  if (value === undefined) return []
+  if (!isObject(value)) throw fail(at, 'expected an object')
+  return Object.keys(value).map((k) => [k, compile(value[k], `${at}/${k}`, c)])
 }
 
-function resolvePointer(ref: string, at: string, root: unknown): unknown {
-  if (!ref.startsWith('#')) throw fail(at, `unsupported $ref ${JSON.stringify(ref)} (only local #/... refs)`)
-  let target = root
-  if (ref.length > 1) {
-    if (ref[1] !== '/') throw fail(at, `unsupported $ref ${JSON.stringify(ref)} (only JSON pointers)`)
-    for (const raw of ref.slice(2).split('/')) {
-      const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~')
-      if (typeof target !== 'object' || target === null || !Object.hasOwn(target, key)) {
-        throw fail(at, `$ref ${JSON.stringify(ref)} does not resolve`)
-      }
-      target = (target as Record<string, unknown>)[key]
-    }
-  }
-  return target
+/** Runs `check` and returns the issues it found, without reporting them. */
+function issuesOf(check: Check, value: unknown, path: PropertyKey[]): MutableIssue[] {
+  const inner: MutableIssue[] = []
+  check(value, path, inner)
+  return inner
 }
 
-function ref(value: unknown, at: string, c: Compiler): Check {
-  if (typeof value !== 'string') throw fail(at, 'expected a string')
-  let holder = c.refs.get(value)
-  if (!holder) {
-    holder = { check: NOOP }
-    c.refs.set(value, holder)
-    holder.check = compile(resolvePointer(value, at, c.root), value, c)
-  }
-  const target = holder
-  return (v, p, i) => target.check(v, p, i)
-}
-
-function enumCheck(values: unknown, at: string): Check {
-  if (!Array.isArray(values) || values.length === 0) throw fail(at, 'expected a non-empty array')
-  const primitives = new Set<unknown>()
-  const structured = new Set<string>()
-  for (const v of values) {
-    if (typeof v === 'object' && v !== null) structured.add(canonical(v))
-    else primitives.add(v)
-  }
-  const shown = values.slice(0, 10).map((v) => JSON.stringify(v))
-  const message = `Expected one of: ${shown.join(', ')}${values.length > 10 ? ', ...' : ''}`
-  return (v, p, i) => {
-    const hit = typeof v === 'object' && v !== null ? structured.has(canonical(v)) : primitives.has(v)
-    if (!hit) i.push({ message, path: p.slice() })
-  }
-}
-
-function constCheck(expected: unknown): Check {
-  const message = `Expected ${JSON.stringify(expected) ?? String(expected)}`
-  if (typeof expected !== 'object' || expected === null) {
-    return (v, p, i) => {
-      if (v !== expected && !(Number.isNaN(v) && Number.isNaN(expected))) i.push({ message, path: p.slice() })
-    }
-  }
-  const text = canonical(expected)
-  return (v, p, i) => {
-    if (typeof v !== 'object' || v === null || canonical(v) !== text) i.push({ message, path: p.slice() })
-  }
-}
-
-function stringCheck(schema: Record<string, unknown>, at: string): Check | undefined {
-  const min = count0(schema, 'minLength', at)
-  const max = count0(schema, 'maxLength', at)
-  const pattern = schema.pattern === undefined ? undefined : regex(schema.pattern, `${at}/pattern`)
-  if (min === undefined && max === undefined && pattern === undefined) return undefined
-  const patternMessage = pattern && `Expected a string matching /${pattern.source}/`
-  return (v, p, i) => {
-    if (typeof v !== 'string') return
-    if (min !== undefined && (v.length < min || codePoints(v) < min)) {
-      i.push({ message: `Expected at least ${count(min, 'character')}`, path: p.slice() })
-    }
-    if (max !== undefined && v.length > max && codePoints(v) > max) {
-      i.push({ message: `Expected at most ${count(max, 'character')}`, path: p.slice() })
-    }
-    if (pattern && !pattern.test(v)) i.push({ message: patternMessage as string, path: p.slice() })
-  }
-}
-
-function numberCheck(schema: Record<string, unknown>, at: string): Check | undefined {
-  let min = num(schema, 'minimum', at)
-  let max = num(schema, 'maximum', at)
-  let xmin = num(schema, 'exclusiveMinimum', at)
-  let xmax = num(schema, 'exclusiveMaximum', at)
-  const step = num(schema, 'multipleOf', at)
-  if (step !== undefined && step <= 0) throw fail(`${at}/multipleOf`, 'expected a number > 0')
-  // Draft-04: boolean exclusiveMinimum/exclusiveMaximum make minimum/maximum exclusive.
-  if (schema.exclusiveMinimum === true && min !== undefined) [xmin, min] = [min, undefined]
-  if (schema.exclusiveMaximum === true && max !== undefined) [xmax, max] = [max, undefined]
-  if (
-    min === undefined &&
-    max === undefined &&
-    xmin === undefined &&
-    xmax === undefined &&
-    step === undefined
-  ) {
-    return undefined
-  }
-  return (v, p, i) => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) return
-    const push = (message: string) => i.push({ message, path: p.slice() })
-    if (min !== undefined && v < min) push(`Expected a number >= ${min}`)
-    if (max !== undefined && v > max) push(`Expected a number <= ${max}`)
-    if (xmin !== undefined && v <= xmin) push(`Expected a number > ${xmin}`)
-    if (xmax !== undefined && v >= xmax) push(`Expected a number < ${xmax}`)
-    if (step !== undefined && !isMultiple(v, step)) push(`Expected a multiple of ${step}`)
-  }
-}
+/** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`: message and test. */
+const NUMERIC: [string, string, (value: number, bound: number) => boolean][] = [
+  ['minimum', 'a number >=', (v, b) => v < b],
+  ['maximum', 'a number <=', (v, b) => v > b],
+  ['exclusiveMinimum', 'a number >', (v, b) => v <= b],
+  ['exclusiveMaximum', 'a number <', (v, b) => v >= b],
+  ['multipleOf', 'a multiple of', (v, b) => !isMultiple(v, b)],
+]
 
 /** Exact for an integer step (`%` is exact); within a few ulps for a fractional one (`0.3` of `0.1`). */
 function isMultiple(value: number, step: number): boolean {
@@ -362,133 +228,210 @@ function isMultiple(value: number, step: number): boolean {
   return Math.abs(q - Math.round(q)) <= Math.max(1, Math.abs(q)) * Number.EPSILON * 4
 }
 
-function arrayCheck(schema: Record<string, unknown>, at: string, c: Compiler): Check | undefined {
-  const min = count0(schema, 'minItems', at)
-  const max = count0(schema, 'maxItems', at)
-  if (schema.uniqueItems !== undefined && typeof schema.uniqueItems !== 'boolean') {
-    throw fail(`${at}/uniqueItems`, 'expected a boolean')
-  }
-  const unique = schema.uniqueItems === true
-  let prefix: Check[] = []
-  let rest: Check | undefined
-  if (schema.prefixItems !== undefined) {
-    prefix = schemaList(schema.prefixItems, `${at}/prefixItems`, c)
-    if (schema.items !== undefined) rest = compile(schema.items, `${at}/items`, c)
-  } else if (Array.isArray(schema.items)) {
-    prefix = schemaList(schema.items, `${at}/items`, c)
-    if (schema.additionalItems !== undefined)
-      rest = compile(schema.additionalItems, `${at}/additionalItems`, c)
-  } else if (schema.items !== undefined) {
-    rest = compile(schema.items, `${at}/items`, c)
-  }
-  if (min === undefined && max === undefined && !unique && prefix.length === 0 && rest === undefined) {
-    return undefined
-  }
-  return (v, p, i) => {
-    if (!Array.isArray(v)) return
-    if (min !== undefined && v.length < min)
-      i.push({ message: `Expected at least ${count(min, 'item')}`, path: p.slice() })
-    if (max !== undefined && v.length > max)
-      i.push({ message: `Expected at most ${count(max, 'item')}`, path: p.slice() })
-    for (let k = 0; k < v.length; k++) {
-      const check = k < prefix.length ? prefix[k] : rest
-      if (check === undefined) break
-      p.push(k)
-      check(v[k], p, i)
-      p.pop()
-    }
-    if (unique) {
-      const seen = new Map<string, number>()
-      for (let k = 0; k < v.length; k++) {
-        const key = canonical(v[k])
-        const first = seen.get(key)
-        if (first !== undefined) {
-          i.push({ message: `Expected unique items (items ${first} and ${k} are equal)`, path: p.slice() })
-          break
-        }
-        seen.set(key, k)
-      }
-    }
-  }
+/** Number of characters (code points) of a string. */
+function codePoints(text: string): number {
+  let n = 0
+  for (const _ of text) n++
+  return n
 }
 
-function objectCheck(schema: Record<string, unknown>, at: string, c: Compiler): Check | undefined {
-  const { properties, required, additionalProperties: extra, patternProperties } = schema
-  if (properties !== undefined && !isObject(properties)) throw fail(`${at}/properties`, 'expected an object')
+function compile(schema: unknown, at: string, c: Compiler): Check {
+  if (schema === true) return NOOP
+  if (schema === false) return (_v, p, i) => add(i, p, 'No value is allowed here')
+  if (!isObject(schema)) throw fail(at, 'expected a schema object or boolean')
+  const types = schema.type === undefined ? undefined : ([schema.type].flat() as TypeName[])
+  for (const t of types ?? []) {
+    if (!TYPES.includes(t)) {
+      throw fail(`${at}/type`, `unknown type ${JSON.stringify(t)} (expected one of ${TYPES.join(', ')})`)
+    }
+  }
+  const checks: Check[] = []
+  /** `min<suffix>`/`max<suffix>` for one kind: "Expected at least 3 characters". */
+  const sizes = <K extends keyof Kinds>(
+    kind: K,
+    suffix: string,
+    size: (v: Kinds[K]) => number,
+    noun: string,
+  ) => {
+    for (const most of [false, true]) {
+      const key = `${most ? 'max' : 'min'}${suffix}`
+      const n = schema[key]
+      if (n === undefined) continue
+      if (!Number.isInteger(n) || (n as number) < 0)
+        throw fail(`${at}/${key}`, 'expected a non-negative integer')
+      const bound = `Expected at ${most ? 'most' : 'least'} ${n} ${n === 1 ? noun : noun.replace(/y$/, 'ie') + 's'}`
+      checks.push(rule(kind, (v) => (most ? size(v) > (n as number) : size(v) < (n as number)) && bound))
+    }
+  }
+
+  if (schema.$ref !== undefined) checks.push(ref(schema.$ref, `${at}/$ref`, c))
+  if (schema.enum !== undefined) {
+    const values = schema.enum
+    if (!Array.isArray(values) || values.length === 0) throw fail(`${at}/enum`, 'expected a non-empty array')
+    const shown = values.slice(0, 10).map((v) => JSON.stringify(v))
+    checks.push(
+      test(equalsOneOf(values), `Expected one of: ${shown.join(', ')}${values.length > 10 ? ', ...' : ''}`),
+    )
+  }
+  if (Object.hasOwn(schema, 'const')) {
+    checks.push(
+      test(equalsOneOf([schema.const]), `Expected ${JSON.stringify(schema.const) ?? String(schema.const)}`),
+    )
+  }
+
+  // Strings.
+  sizes('string', 'Length', codePoints, 'character')
+  if (schema.pattern !== undefined) {
+    const pattern = regex(schema.pattern, `${at}/pattern`)
+    checks.push(rule('string', (v) => !pattern.test(v) && `Expected a string matching /${pattern.source}/`))
+  }
+
+  // Numbers. Draft-04: boolean exclusiveMinimum/exclusiveMaximum make minimum/maximum exclusive.
+  const bounds = NUMERIC.map(([key]) => num(schema, key, at))
+  if ((bounds[4] ?? 1) <= 0) throw fail(`${at}/multipleOf`, 'expected a number > 0')
+  if (schema.exclusiveMinimum === true) [bounds[2], bounds[0]] = [bounds[0], undefined]
+  if (schema.exclusiveMaximum === true) [bounds[3], bounds[1]] = [bounds[1], undefined]
+  for (const [k, [, text, fails]] of NUMERIC.entries()) {
+    const bound = bounds[k]
+    if (bound !== undefined)
+      checks.push(rule('number', (v) => fails(v, bound) && `Expected ${text} ${bound}`))
+  }
+
+  // Arrays: items as a schema, or a tuple (`prefixItems`, or draft-07's `items` list) and the rest.
+  sizes('array', 'Items', (v) => v.length, 'item')
+  const { uniqueItems } = schema
+  if (uniqueItems !== undefined && typeof uniqueItems !== 'boolean') {
+    throw fail(`${at}/uniqueItems`, 'expected a boolean')
+  }
+  const tuple = schema.prefixItems !== undefined ? 'prefixItems' : Array.isArray(schema.items) ? 'items' : ''
+  const restKey = tuple === 'items' ? 'additionalItems' : 'items'
+  const prefix = tuple ? schemaList(schema[tuple], `${at}/${tuple}`, c) : []
+  const rest = schema[restKey] === undefined ? undefined : compile(schema[restKey], `${at}/${restKey}`, c)
+  if (prefix.length > 0 || rest) {
+    checks.push((v, p, i) => {
+      if (!Array.isArray(v)) return
+      for (let k = 0; k < v.length; k++) {
+        const check = prefix[k] ?? rest
+        if (!check) break
+        descend(check, v[k], k, p, i)
+      }
+    })
+  }
+  if (uniqueItems) {
+    checks.push(
+      rule('array', (v) => {
+        const seen = new Map<string, number>()
+        for (let k = 0; k < v.length; k++) {
+          const key = canonical(v[k])
+          const first = seen.get(key)
+          if (first !== undefined) return `Expected unique items (items ${first} and ${k} are equal)`
+          seen.set(key, k)
+        }
+      }),
+    )
+  }
+
+  // Objects.
+  const { required, additionalProperties: extra } = schema
+  const props = schemaMap(schema.properties, `${at}/properties`, c)
   if (required !== undefined && (!Array.isArray(required) || required.some((r) => typeof r !== 'string'))) {
     throw fail(`${at}/required`, 'expected an array of strings')
   }
-  if (patternProperties !== undefined && !isObject(patternProperties)) {
-    throw fail(`${at}/patternProperties`, 'expected an object')
-  }
-  const props: [string, Check][] = properties
-    ? Object.keys(properties).map((k) => [k, compile(properties[k], `${at}/properties/${k}`, c)])
-    : []
-  const patterns: [RegExp, Check][] = patternProperties
-    ? Object.keys(patternProperties).map((k) => [
-        regex(k, `${at}/patternProperties`),
-        compile(patternProperties[k], `${at}/patternProperties/${k}`, c),
-      ])
-    : []
-  const propKeys = props.map(([k]) => k)
-  const propChecks = props.map(([, check]) => check)
-  const known = new Set(propKeys)
+  const patterns = schemaMap(schema.patternProperties, `${at}/patternProperties`, c).map(
+    ([k, check]) => [regex(k, `${at}/patternProperties`), check] as const,
+  )
+  const known = new Set(props.map(([k]) => k))
   const needed = (required as string[] | undefined) ?? []
-  const rest =
+  const others: Check | undefined =
     extra === undefined || extra === true
       ? undefined
       : extra === false
-        ? false
+        ? (_v, p, i) => add(i, p, 'Unknown property')
         : compile(extra, `${at}/additionalProperties`, c)
-  const min = count0(schema, 'minProperties', at)
-  const max = count0(schema, 'maxProperties', at)
-  if (props.length === 0 && needed.length === 0 && patterns.length === 0 && rest === undefined) {
-    if (min === undefined && max === undefined) return undefined
+  if (props.length > 0 || needed.length > 0 || patterns.length > 0 || others) {
+    checks.push((v, p, i) => {
+      if (!isObject(v)) return
+      for (const key of needed) {
+        if (v[key] === undefined || !Object.hasOwn(v, key)) add(i, p, 'Missing required property', key)
+      }
+      for (const [key, check] of props) {
+        const value = v[key]
+        if (value !== undefined && Object.hasOwn(v, key)) descend(check, value, key, p, i)
+      }
+      if (patterns.length === 0 && !others) return
+      for (const key of Object.keys(v)) {
+        const value = v[key]
+        if (value === undefined) continue
+        let matched = known.has(key)
+        for (const [re, check] of patterns) {
+          if (!re.test(key)) continue
+          matched = true
+          descend(check, value, key, p, i)
+        }
+        if (!matched && others) descend(others, value, key, p, i)
+      }
+    })
   }
-  const scanKeys = patterns.length > 0 || rest !== undefined || min !== undefined || max !== undefined
+  sizes('object', 'Properties', (v) => Object.keys(v).filter((k) => v[k] !== undefined).length, 'property')
+
+  // Combinators.
+  if (schema.allOf !== undefined) checks.push(...schemaList(schema.allOf, `${at}/allOf`, c))
+  if (schema.anyOf !== undefined) checks.push(unionCheck(schema.anyOf, `${at}/anyOf`, c, false))
+  if (schema.oneOf !== undefined) checks.push(unionCheck(schema.oneOf, `${at}/oneOf`, c, true))
+  if (schema.not !== undefined) {
+    const not = compile(schema.not, `${at}/not`, c)
+    checks.push((v, p, i) => {
+      if (issuesOf(not, v, p).length === 0) add(i, p, 'Value matches a schema it must not match')
+    })
+  }
+
+  const body: Check =
+    checks.length > 1
+      ? (v, p, i) => {
+          for (const check of checks) check(v, p, i)
+        }
+      : (checks[0] ?? NOOP)
+  if (!types) return body
+  const message = `Expected ${types.join(' or ')}`
   return (v, p, i) => {
-    if (!isObject(v)) return
-    for (let k = 0; k < needed.length; k++) {
-      const key = needed[k] as string
-      if (v[key] === undefined || !Object.hasOwn(v, key)) {
-        p.push(key)
-        i.push({ message: 'Missing required property', path: p.slice() })
-        p.pop()
-      }
-    }
-    for (let k = 0; k < propKeys.length; k++) {
-      const key = propKeys[k] as string
-      const value = v[key]
-      if (value === undefined || !Object.hasOwn(v, key)) continue
-      p.push(key)
-      ;(propChecks[k] as Check)(value, p, i)
-      p.pop()
-    }
-    if (!scanKeys) return
-    let present = 0
-    for (const key of Object.keys(v)) {
-      const value = v[key]
-      if (value === undefined) continue
-      present++
-      let matched = known.has(key)
-      for (const [re, check] of patterns) {
-        if (!re.test(key)) continue
-        matched = true
-        p.push(key)
-        check(value, p, i)
-        p.pop()
-      }
-      if (matched || rest === undefined) continue
-      p.push(key)
-      if (rest === false) i.push({ message: 'Unknown property', path: p.slice() })
-      else rest(value, p, i)
-      p.pop()
-    }
-    if (min !== undefined && present < min)
-      i.push({ message: `Expected at least ${count(min, 'property', 'properties')}`, path: p.slice() })
-    if (max !== undefined && present > max)
-      i.push({ message: `Expected at most ${count(max, 'property', 'properties')}`, path: p.slice() })
+    if (types.some((t) => IS_TYPE[t](v))) body(v, p, i)
+    else add(i, p, message)
   }
+}
+
+/** A check that reports `message` when `matches` is false. */
+function test(matches: (value: unknown) => boolean, message: string): Check {
+  return (v, p, i) => {
+    if (!matches(v)) add(i, p, message)
+  }
+}
+
+function resolvePointer(ref: string, at: string, root: unknown): unknown {
+  const text = JSON.stringify(ref)
+  if (ref !== '#' && !ref.startsWith('#/'))
+    throw fail(at, `unsupported $ref ${text} (only local #/... pointers)`)
+  let target = root
+  for (const raw of ref === '#' ? [] : ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~')
+    if (typeof target !== 'object' || target === null || !Object.hasOwn(target, key)) {
+      throw fail(at, `$ref ${text} does not resolve`)
+    }
+    target = (target as Obj)[key]
+  }
+  return target
+}
+
+/** A `$ref`, compiled once per pointer; the returned check defers to it, so recursion works. */
+function ref(value: unknown, at: string, c: Compiler): Check {
+  if (typeof value !== 'string') throw fail(at, 'expected a string')
+  let check = c.refs.get(value)
+  if (!check) {
+    let target = NOOP
+    check = (v, p, i) => target(v, p, i)
+    c.refs.set(value, check)
+    target = compile(resolvePointer(value, at, c.root), value, c)
+  }
+  return check
 }
 
 function unionCheck(value: unknown, at: string, c: Compiler, exactlyOne: boolean): Check {
@@ -501,8 +444,7 @@ function unionCheck(value: unknown, at: string, c: Compiler, exactlyOne: boolean
     let matches = 0
     let best: MutableIssue[] | undefined
     for (const branch of branches) {
-      const inner: MutableIssue[] = []
-      branch(v, p, inner)
+      const inner = issuesOf(branch, v, p)
       if (inner.length === 0) {
         matches++
         if (!exactlyOne || matches > 1) break
@@ -513,42 +455,33 @@ function unionCheck(value: unknown, at: string, c: Compiler, exactlyOne: boolean
       if (inner.every((issue) => issue.path.length > depth) && (!best || inner.length < best.length))
         best = inner
     }
-    if (matches === 1 || (matches > 1 && !exactlyOne)) return
-    if (matches > 1) {
-      i.push({ message: 'Value matches more than one schema in oneOf', path: p.slice() })
-      return
+    if (matches > 1) add(i, p, 'Value matches more than one schema in oneOf')
+    else if (matches === 0) {
+      if (best) i.push(...best)
+      else add(i, p, summary)
     }
-    if (best) i.push(...best)
-    else i.push({ message: summary, path: p.slice() })
   }
 }
 
 /** Rejects `$ref`/`allOf`/`anyOf`/`oneOf`/`not` chains that come back to a schema without descending. */
-function assertNoLoop(root: JsonSchema, c: Compiler): void {
-  const done = new Set<object>()
-  const active = new Set<object>()
+function assertNoLoop(root: Obj): void {
+  const done = new Set<Obj>()
+  const active = new Set<Obj>()
   const queue: unknown[] = [root]
   const visit = (schema: unknown): void => {
     if (!isObject(schema) || done.has(schema)) return
     if (active.has(schema))
       throw new TypeError('Invalid JSON Schema: a $ref loop never descends into the value')
     active.add(schema)
-    if (typeof schema.$ref === 'string') visit(resolvePointer(schema.$ref, '$ref', c.root))
-    for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-      const list = schema[key]
-      if (Array.isArray(list)) for (const s of list) visit(s)
-    }
-    visit(schema.not)
+    if (typeof schema.$ref === 'string') visit(resolvePointer(schema.$ref, '$ref', root))
+    for (const s of [schema.allOf, schema.anyOf, schema.oneOf, schema.not].flat()) visit(s)
     active.delete(schema)
     done.add(schema)
-    for (const key of ['items', 'additionalItems', 'additionalProperties'] as const) queue.push(schema[key])
-    for (const key of ['prefixItems', 'items'] as const) {
-      const list = schema[key]
-      if (Array.isArray(list)) queue.push(...list)
-    }
-    for (const key of ['properties', 'patternProperties'] as const) {
-      const map = schema[key]
-      if (isObject(map)) for (const k of Object.keys(map)) queue.push(map[k])
+    queue.push(
+      ...[schema.items, schema.additionalItems, schema.additionalProperties, schema.prefixItems].flat(),
+    )
+    for (const map of [schema.properties, schema.patternProperties]) {
+      if (isObject(map)) queue.push(...Object.values(map))
     }
   }
   while (queue.length > 0) visit(queue.pop())
