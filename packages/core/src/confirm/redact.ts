@@ -138,12 +138,18 @@ function mustRedact(value: unknown, hit: boolean, active: readonly Cursor[], anc
 }
 
 /** Sets an own data property, also for the key `__proto__` (never the prototype). */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+function setOwn(target: object, key: string, value: unknown): void {
   if (key === '__proto__') {
     Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
   } else {
-    target[key] = value
+    ;(target as Record<string, unknown>)[key] = value
   }
+}
+
+/** The keys a walk visits below `value` (indices as strings for an array), or `undefined` for a leaf. */
+function keysOf(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return Array.from(value, (_, i) => String(i))
+  return isPlainObject(value) ? Object.keys(value) : undefined
 }
 
 interface RedactContext {
@@ -158,32 +164,24 @@ function redactNode(value: unknown, hit: boolean, active: readonly Cursor[], ctx
     ctx.redacted?.push(ctx.trail.join('.'))
     return REDACTED
   }
-  if (Array.isArray(value)) {
-    ctx.ancestors.push(value)
-    const out: unknown[] = new Array(value.length)
-    for (let i = 0; i < value.length; i++) {
-      const key = String(i)
-      const s = step(active, key, true)
-      ctx.trail.push(key)
-      out[i] = redactNode(value[i], s.hit, s.next, ctx)
-      ctx.trail.pop()
-    }
-    ctx.ancestors.pop()
-    return out
+  const keys = keysOf(value)
+  if (!keys) return value
+  const source = value as Record<string, unknown>
+  const isArray = Array.isArray(value)
+  const out: object = isArray
+    ? new Array(keys.length)
+    : Object.getPrototypeOf(value) === null
+      ? Object.create(null)
+      : {}
+  ctx.ancestors.push(value)
+  for (const key of keys) {
+    const s = step(active, key, isArray)
+    ctx.trail.push(key)
+    setOwn(out, key, redactNode(source[key], s.hit, s.next, ctx))
+    ctx.trail.pop()
   }
-  if (isPlainObject(value)) {
-    ctx.ancestors.push(value)
-    const out: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {}
-    for (const key of Object.keys(value)) {
-      const s = step(active, key, false)
-      ctx.trail.push(key)
-      setOwn(out, key, redactNode(value[key], s.hit, s.next, ctx))
-      ctx.trail.pop()
-    }
-    ctx.ancestors.pop()
-    return out
-  }
-  return value
+  ctx.ancestors.pop()
+  return out
 }
 
 /**
@@ -224,26 +222,14 @@ export function redactChanges(
     if (typeof change !== 'object' || change === null) continue
     const c = change as FieldChange
     let { hit, next } = root
-    if (!patterns.readable) hit = true
-    else if (!hit) {
-      let segments: readonly string[] | undefined
-      try {
-        segments = parsePath(c.path)
-      } catch {
-        segments = undefined
-      }
-      if (segments === undefined || segments.includes(ANY_INDEX)) hit = true
-      else {
-        for (const segment of segments) {
-          if (next.length === 0) break
-          const s = step(next, segment, arrayIndex(segment) >= 0)
-          if (s.hit) {
-            hit = true
-            break
-          }
-          next = s.next
-        }
-      }
+    let segments: readonly string[] = [ANY_INDEX]
+    try {
+      segments = parsePath(c.path)
+    } catch {}
+    // Unreadable patterns, a malformed path or a wildcard in it: redact the change whole.
+    if (!patterns.readable || segments.includes(ANY_INDEX)) hit = true
+    for (const segment of segments) {
+      if (!hit) ({ hit, next } = step(next, segment, arrayIndex(segment) >= 0))
     }
     const redacted: FieldChange = { ...c }
     const ctx: RedactContext = { ancestors: [], trail: [], redacted: undefined }
@@ -310,53 +296,43 @@ function restoreNode(
     ctx.issues.push({ path: ctx.trail.join('.'), message: REENTER_SENSITIVE })
     return edited
   }
+  const keys = keysOf(edited)
+  if (!keys || ctx.editedAncestors.includes(edited)) return edited
+  const source = edited as Record<string, unknown>
   const isArray = Array.isArray(edited)
-  if (!isArray && !isPlainObject(edited)) return edited
-  if (ctx.editedAncestors.includes(edited)) return edited
   // The original's children line up only below an object of the same kind the approver saw.
-  const childAligned =
-    aligned &&
-    ctx.readable &&
-    !hit &&
-    (isArray ? Array.isArray(original) && original.length === edited.length : isPlainObject(original)) &&
-    !ctx.originalAncestors.includes(original)
+  const orig =
+    aligned && ctx.readable && !hit && sameKind(edited, original) && !ctx.originalAncestors.includes(original)
+      ? (original as Record<string, unknown>)
+      : undefined
   ctx.editedAncestors.push(edited)
-  if (childAligned) ctx.originalAncestors.push(original)
-  let out: unknown[] | Record<string, unknown> | undefined
-  if (isArray) {
-    const orig = childAligned ? (original as unknown[]) : undefined
-    for (let i = 0; i < edited.length; i++) {
-      const key = String(i)
-      const s = step(active, key, true)
-      const row = orig?.[i]
-      const rowAligned =
-        orig !== undefined && (s.hit || sameOutsideSensitive(edited[i], row, s.next, ctx.originalAncestors))
-      ctx.trail.push(key)
-      const value = restoreNode(edited[i], row, rowAligned, s.hit, s.next, ctx)
-      ctx.trail.pop()
-      if (value !== edited[i]) {
-        out ??= edited.slice()
-        ;(out as unknown[])[i] = value
-      }
-    }
-  } else {
-    const source = edited as Record<string, unknown>
-    const orig = childAligned ? (original as Record<string, unknown>) : undefined
-    for (const key of Object.keys(source)) {
-      const s = step(active, key, false)
-      const has = orig !== undefined && Object.hasOwn(orig, key)
-      ctx.trail.push(key)
-      const value = restoreNode(source[key], has ? orig[key] : undefined, has, s.hit, s.next, ctx)
-      ctx.trail.pop()
-      if (value !== source[key]) {
-        out ??= copyObject(source)
-        setOwn(out as Record<string, unknown>, key, value)
-      }
+  if (orig) ctx.originalAncestors.push(orig)
+  let out: object | undefined
+  for (const key of keys) {
+    const s = step(active, key, isArray)
+    const has = orig !== undefined && (isArray || Object.hasOwn(orig, key))
+    const row = has ? orig[key] : undefined
+    // An array row lines up only when its non-sensitive values are unchanged.
+    const rowAligned =
+      has && (!isArray || s.hit || sameOutsideSensitive(source[key], row, s.next, ctx.originalAncestors))
+    ctx.trail.push(key)
+    const value = restoreNode(source[key], row, rowAligned, s.hit, s.next, ctx)
+    ctx.trail.pop()
+    if (value !== source[key]) {
+      out ??= isArray ? (edited as unknown[]).slice() : copyObject(source)
+      setOwn(out, key, value)
     }
   }
   ctx.editedAncestors.pop()
-  if (childAligned) ctx.originalAncestors.pop()
+  if (orig) ctx.originalAncestors.pop()
   return out ?? edited
+}
+
+/** True for two arrays of the same length, or two plain objects. */
+function sameKind(edited: unknown, original: unknown): boolean {
+  return Array.isArray(edited)
+    ? Array.isArray(original) && original.length === edited.length
+    : isPlainObject(edited) && isPlainObject(original)
 }
 
 /**
@@ -371,40 +347,23 @@ function sameOutsideSensitive(
   ancestors: unknown[],
 ): boolean {
   if (mustRedact(original, false, active, ancestors)) return true
-  if (Array.isArray(original)) {
-    if (!Array.isArray(edited) || edited.length !== original.length) return false
-    ancestors.push(original)
-    let same = true
-    for (let i = 0; same && i < original.length; i++) {
-      const s = step(active, String(i), true)
-      same = s.hit || sameOutsideSensitive(edited[i], original[i], s.next, ancestors)
-    }
-    ancestors.pop()
-    return same
-  }
-  if (isPlainObject(original)) {
-    if (!isPlainObject(edited)) return false
-    ancestors.push(original)
-    let same = true
-    for (const key of Object.keys(original)) {
-      const s = step(active, key, false)
-      const value = Object.hasOwn(edited, key) ? edited[key] : undefined
-      if (!s.hit && !sameOutsideSensitive(value, original[key], s.next, ancestors)) {
-        same = false
-        break
-      }
-    }
-    if (same) {
-      for (const key of Object.keys(edited)) {
-        if (Object.hasOwn(original, key) || edited[key] === undefined) continue
-        if (!step(active, key, false).hit) {
-          same = false
-          break
-        }
-      }
-    }
-    ancestors.pop()
-    return same
-  }
-  return edited === original || (Number.isNaN(edited) && Number.isNaN(original))
+  const keys = keysOf(original)
+  if (!keys) return edited === original || (Number.isNaN(edited) && Number.isNaN(original))
+  if (!sameKind(edited, original)) return false
+  const e = edited as Record<string, unknown>
+  const o = original as Record<string, unknown>
+  const isArray = Array.isArray(original)
+  ancestors.push(original)
+  const same =
+    keys.every((key) => {
+      const s = step(active, key, isArray)
+      return (
+        s.hit || sameOutsideSensitive(Object.hasOwn(e, key) ? e[key] : undefined, o[key], s.next, ancestors)
+      )
+    }) &&
+    Object.keys(e).every(
+      (key) => Object.hasOwn(o, key) || e[key] === undefined || step(active, key, isArray).hit,
+    )
+  ancestors.pop()
+  return same
 }
