@@ -1,46 +1,75 @@
 /**
- * Every code Toolmark emits, as `as const` tables. `docs/reference/codes.md` is checked against
- * these tables by a test, so the two cannot drift.
+ * Every code Toolmark emits, as `as const` tables. The code tables map each code to itself
+ * (`REFUSED_CODES.stale === 'stale'`), so they serve as enums and as lists (`Object.keys`); what each
+ * code means is in its doc comment and in `docs/reference/codes.md`, which a test checks against
+ * these tables, so the two cannot drift. (Descriptions as values would ship in every bundle.)
  */
 
 /** `refused` result codes (`result.code`). */
 export const REFUSED_CODES = {
-  unknown_tool: 'No such tool, or not visible (carries the current rev).',
-  stale:
-    'The call\'s rev is out of date and the tool is gone (carries rev); also a deferred form submit approved after the form changed ("Form changed since confirmation was requested") or an approval whose tool registration is gone ("Tool changed since confirmation was requested").',
-  not_allowed: "The caller's policy does not allow this tool (or it has no confirmation path for it).",
-  busy: "The tool's scope already has 32 pending calls.",
-  undo_unavailable:
-    'tm.undo(callId) found no restorer (never registered, already used or evicted from the 100-entry undo store).',
-  confirmation_expired: 'The confirmId expired, was already used, or was evicted.',
+  /** No such tool, or not visible (carries the current rev). */
+  unknown_tool: 'unknown_tool',
+  /**
+   * The call's rev is out of date and the tool is gone (carries rev); also a deferred form submit
+   * approved after the form changed ("Form changed since confirmation was requested") or an approval
+   * whose tool registration is gone ("Tool changed since confirmation was requested").
+   */
+  stale: 'stale',
+  /** The caller's policy does not allow this tool (or it has no confirmation path for it). */
+  not_allowed: 'not_allowed',
+  /** The tool's scope already has 32 pending calls. */
+  busy: 'busy',
+  /**
+   * tm.undo(callId) found no restorer (never registered, already used or evicted from the 100-entry
+   * undo store).
+   */
+  undo_unavailable: 'undo_unavailable',
+  /** The confirmId expired, was already used, or was evicted. */
+  confirmation_expired: 'confirmation_expired',
 } as const
 
 /** `error` event codes (`tm.events.on('error')`); with `dev: true` misconfiguration throws them. */
 export const ERROR_EVENT_CODES = {
-  duplicate_name: 'A tool (or its llmName) collides with a registered tool.',
-  invalid_name: 'Tool name does not match ^[A-Za-z0-9_.-]{1,128}$.',
-  invalid_scope: 'Registration used a scope object from another registry.',
-  missing_confirm_handler: 'A consequential/destructive tool has no confirmation path for an allowed caller.',
-  schema_conversion_failed:
-    "No JSON Schema could be derived for a tool's input (production registers it with inputSchema: {}).",
-  tool_threw: 'A tool\'s run, validator, summary or snapshot threw (result: error "Tool failed").',
-  output_invalid: "A tool's output failed its output schema (development only).",
-  transport_failed: 'A transport failed to send/close, or a result was not serializable.',
-  tool_budget_exceeded: 'More visible tools than budget (default 40); dev only, once per revision.',
-  ctx_confirm_unavailable: 'ctx.confirm was used by a caller without an inline confirmation path.',
-  invalid_confirm_mode: 'A confirmMode value that is not allowed for that caller.',
-  invalid_policy: 'A policy.human entry or an unknown hint class.',
-  late_result: 'A tool settled after its call was abandoned (abort grace period).',
-  invalid_message: 'The bridge dropped an inbound message (too large, too deep, malformed, wrong direction).',
-  scope_disposed: 'Registration into a disposed scope.',
-  unannotated_tool:
-    'Development warning: a tool was registered with none of readOnly, consequential, destructive.',
+  /** A tool (or its llmName) collides with a registered tool. */
+  duplicate_name: 'duplicate_name',
+  /** Tool name does not match ^[A-Za-z0-9_.-]{1,128}$. */
+  invalid_name: 'invalid_name',
+  /** Registration used a scope object from another registry. */
+  invalid_scope: 'invalid_scope',
+  /** A consequential/destructive tool has no confirmation path for an allowed caller. */
+  missing_confirm_handler: 'missing_confirm_handler',
+  /** No JSON Schema could be derived for a tool's input (production registers it with inputSchema: {}). */
+  schema_conversion_failed: 'schema_conversion_failed',
+  /** A tool's run, validator, summary or snapshot threw (result: error "Tool failed"). */
+  tool_threw: 'tool_threw',
+  /** A tool's output failed its output schema (development only). */
+  output_invalid: 'output_invalid',
+  /** A transport failed to send/close, or a result was not serializable. */
+  transport_failed: 'transport_failed',
+  /** More visible tools than budget (default 40); dev only, once per revision. */
+  tool_budget_exceeded: 'tool_budget_exceeded',
+  /** ctx.confirm was used by a caller without an inline confirmation path. */
+  ctx_confirm_unavailable: 'ctx_confirm_unavailable',
+  /** A confirmMode value that is not allowed for that caller. */
+  invalid_confirm_mode: 'invalid_confirm_mode',
+  /** A policy.human entry or an unknown hint class. */
+  invalid_policy: 'invalid_policy',
+  /** A tool settled after its call was abandoned (abort grace period). */
+  late_result: 'late_result',
+  /** The bridge dropped an inbound message (too large, too deep, malformed, wrong direction). */
+  invalid_message: 'invalid_message',
+  /** Registration into a disposed scope. */
+  scope_disposed: 'scope_disposed',
+  /** Development warning: a tool was registered with none of readOnly, consequential, destructive. */
+  unannotated_tool: 'unannotated_tool',
 } as const
 
 /** Codes only ever thrown (or rejected) as `ToolmarkError`, never emitted as events. */
 export const THROWN_CODES = {
-  invalid_path: 'Path helpers (getPath/setPath/flatten) given an unsafe or malformed path.',
-  files_not_configured: 'ctx.files.resolve in M1 (file support lands in M2).',
+  /** Path helpers (getPath/setPath/flatten) given an unsafe or malformed path. */
+  invalid_path: 'invalid_path',
+  /** ctx.files.resolve in M1 (file support lands in M2). */
+  files_not_configured: 'files_not_configured',
 } as const
 
 /** Exact `error` result messages. */
