@@ -22,7 +22,7 @@
  * Nothing here mutates its arguments or throws for bad input.
  */
 import { REENTER_SENSITIVE } from '../codes.ts'
-import { ANY_INDEX, arrayIndex, copyObject, isPlainObject, parsePath } from '../schema/paths.ts'
+import { ANY_INDEX, arrayIndex, childKeys, copyObject, isPlainObject, parsePath } from '../schema/paths.ts'
 import type { FieldChange, Issue } from '../types.ts'
 
 /** The placeholder that stands for a sensitive value in confirmation payloads. */
@@ -146,12 +146,6 @@ function setOwn(target: object, key: string, value: unknown): void {
   }
 }
 
-/** The keys a walk visits below `value` (indices as strings for an array), or `undefined` for a leaf. */
-function keysOf(value: unknown): string[] | undefined {
-  if (Array.isArray(value)) return Array.from(value, (_, i) => String(i))
-  return isPlainObject(value) ? Object.keys(value) : undefined
-}
-
 interface RedactContext {
   ancestors: unknown[]
   /** Current position; only tracked when `redacted` collects paths. */
@@ -164,7 +158,7 @@ function redactNode(value: unknown, hit: boolean, active: readonly Cursor[], ctx
     ctx.redacted?.push(ctx.trail.join('.'))
     return REDACTED
   }
-  const keys = keysOf(value)
+  const keys = childKeys(value)
   if (!keys) return value
   const source = value as Record<string, unknown>
   const isArray = Array.isArray(value)
@@ -296,7 +290,7 @@ function restoreNode(
     ctx.issues.push({ path: ctx.trail.join('.'), message: REENTER_SENSITIVE })
     return edited
   }
-  const keys = keysOf(edited)
+  const keys = childKeys(edited)
   if (!keys || ctx.editedAncestors.includes(edited)) return edited
   const source = edited as Record<string, unknown>
   const isArray = Array.isArray(edited)
@@ -347,7 +341,7 @@ function sameOutsideSensitive(
   ancestors: unknown[],
 ): boolean {
   if (mustRedact(original, false, active, ancestors)) return true
-  const keys = keysOf(original)
+  const keys = childKeys(original)
   if (!keys) return edited === original || (Number.isNaN(edited) && Number.isNaN(original))
   if (!sameKind(edited, original)) return false
   const e = edited as Record<string, unknown>

@@ -27,12 +27,10 @@ const ROOT: readonly string[] = Object.freeze([])
 const CACHE_LIMIT = 512
 const cache = new Map<string, readonly string[]>()
 
-function invalidPath(message: string): ToolmarkError {
-  return new ToolmarkError('invalid_path', message)
-}
-
-function describe(path: unknown): string {
-  return typeof path === 'string' ? JSON.stringify(path) : typeof path
+/** A `ToolmarkError('invalid_path')` reading "Invalid path "a..b": <problem>". */
+function invalidPath(path: unknown, problem: string): ToolmarkError {
+  const shown = typeof path === 'string' ? JSON.stringify(path) : typeof path
+  return new ToolmarkError('invalid_path', `Invalid path ${shown}: ${problem}`)
 }
 
 /**
@@ -41,7 +39,7 @@ function describe(path: unknown): string {
  * for a malformed or unsafe path.
  */
 export function parsePath(path: string): readonly string[] {
-  if (typeof path !== 'string') throw invalidPath(`Path must be a string, got ${describe(path)}`)
+  if (typeof path !== 'string') throw invalidPath(path, 'not a string')
   const hit = cache.get(path)
   if (hit !== undefined) return hit
   const segments = path === '' ? ROOT : Object.freeze(splitPath(path))
@@ -53,21 +51,15 @@ export function parsePath(path: string): readonly string[] {
 function splitPath(path: string): string[] {
   const out: string[] = []
   for (const part of path.split('.')) {
-    let name = part
-    let wildcards = 0
-    while (name.endsWith('[]')) {
-      name = name.slice(0, -2)
-      wildcards++
+    // A key (no `.`, `[` or `]`), then any number of `[]`.
+    const [, name, wildcards] = /^([^[\]]*)((?:\[\])*)$/.exec(part) ?? []
+    if (name === undefined || wildcards === undefined) {
+      throw invalidPath(path, 'unexpected bracket (write cards.0.cvc or cards[].cvc)')
     }
-    if (name === '' && wildcards === 0) throw invalidPath(`Empty segment in path ${describe(path)}`)
-    if (name !== '') {
-      if (name.includes('[') || name.includes(']')) {
-        throw invalidPath(`Unexpected bracket in path ${describe(path)} (write cards.0.cvc or cards[].cvc)`)
-      }
-      if (UNSAFE_KEYS.has(name)) throw invalidPath(`Unsafe segment "${name}" in path ${describe(path)}`)
-      out.push(name)
-    }
-    for (let i = 0; i < wildcards; i++) out.push(ANY_INDEX)
+    if (part === '') throw invalidPath(path, 'empty segment')
+    if (UNSAFE_KEYS.has(name)) throw invalidPath(path, `unsafe segment "${name}"`)
+    if (name !== '') out.push(name)
+    for (let i = 0; i < wildcards.length; i += 2) out.push(ANY_INDEX)
   }
   return out
 }
@@ -75,25 +67,13 @@ function splitPath(path: string): string[] {
 /** Like `parsePath`, but rejects `[]`: getters and setters need a concrete path. */
 function parseConcretePath(path: string): readonly string[] {
   const segments = parsePath(path)
-  if (segments.includes(ANY_INDEX)) {
-    throw invalidPath(`Wildcard [] is only allowed in patterns, not in ${describe(path)}`)
-  }
+  if (segments.includes(ANY_INDEX)) throw invalidPath(path, 'wildcard [] is only allowed in patterns')
   return segments
 }
 
 /** The array index a segment denotes (`'0'` → 0, `'12'` → 12), or -1 (`'01'`, `'-1'`, `'a'`). */
 export function arrayIndex(segment: string): number {
-  const n = segment.length
-  if (n === 0 || n > 10) return -1
-  const first = segment.charCodeAt(0)
-  if (first === 48) return n === 1 ? 0 : -1
-  let value = 0
-  for (let i = 0; i < n; i++) {
-    const c = segment.charCodeAt(i) - 48
-    if (c < 0 || c > 9) return -1
-    value = value * 10 + c
-  }
-  return value < 4294967295 ? value : -1
+  return /^(0|[1-9]\d{0,9})$/.test(segment) && +segment < 4294967295 ? +segment : -1
 }
 
 /** True for `{}`-style objects (prototype `Object.prototype` or `null`), the only objects paths walk. */
@@ -103,24 +83,22 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null
 }
 
+/** The keys a walk visits below `value` (each index as a string for an array); `undefined` for a leaf. */
+export function childKeys(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return Array.from(value, (_, i) => String(i))
+  return isPlainObject(value) ? Object.keys(value) : undefined
+}
+
 /**
  * The value at `path` in `obj`, or `undefined` when any step is missing or is not a plain object
  * or array. Reads own properties only. `getPath(obj, '')` is `obj`.
  */
 export function getPath(obj: unknown, path: string): unknown {
-  const segments = parseConcretePath(path)
   let current = obj
-  for (const segment of segments) {
-    if (Array.isArray(current)) {
-      const index = arrayIndex(segment)
-      if (index < 0 || index >= current.length) return undefined
-      current = current[index]
-    } else if (isPlainObject(current)) {
-      if (!Object.hasOwn(current, segment)) return undefined
-      current = current[segment]
-    } else {
-      return undefined
-    }
+  for (const segment of parseConcretePath(path)) {
+    const container = Array.isArray(current) ? arrayIndex(segment) >= 0 : isPlainObject(current)
+    if (!container || !Object.hasOwn(current as object, segment)) return undefined
+    current = (current as Record<string, unknown>)[segment]
   }
   return current
 }
@@ -135,43 +113,27 @@ export function getPath(obj: unknown, path: string): unknown {
  * against `value`.
  */
 export function setPath<T>(obj: T, path: string, value: unknown): T {
-  return setAt(obj, parseConcretePath(path), 0, value, path) as T
-}
-
-function setAt(
-  current: unknown,
-  segments: readonly string[],
-  at: number,
-  value: unknown,
-  path: string,
-): unknown {
-  if (at === segments.length) return value
-  const segment = segments[at] as string
-  const container = current === undefined || current === null ? (arrayIndex(segment) >= 0 ? [] : {}) : current
-  if (Array.isArray(container)) {
+  const segments = parseConcretePath(path)
+  const setAt = (current: unknown, at: number): unknown => {
+    const segment = segments[at]
+    if (segment === undefined) return value
     const index = arrayIndex(segment)
-    if (index < 0) throw invalidPath(`Segment "${segment}" of ${describe(path)} is not an array index`)
-    if (index > container.length) {
-      throw invalidPath(
-        `Index ${index} of ${describe(path)} is past the end of the array (${container.length})`,
-      )
+    const container = current ?? (index >= 0 ? [] : {})
+    let copy: Record<string, unknown>
+    if (Array.isArray(container)) {
+      if (index < 0 || index > container.length) {
+        throw invalidPath(path, `"${segment}" is not an index of the array (length ${container.length})`)
+      }
+      copy = container.slice() as unknown as Record<string, unknown>
+    } else if (isPlainObject(container)) {
+      copy = copyObject(container)
+    } else {
+      throw invalidPath(path, `"${segment}" is not inside an object or array`)
     }
-    const copy = container.slice()
-    copy[index] = setAt(container[index], segments, at + 1, value, path)
+    copy[segment] = setAt(Object.hasOwn(container, segment) ? copy[segment] : undefined, at + 1)
     return copy
   }
-  if (!isPlainObject(container)) {
-    throw invalidPath(`Cannot set ${describe(path)}: segment "${segment}" is not inside an object or array`)
-  }
-  const copy = copyObject(container)
-  copy[segment] = setAt(
-    Object.hasOwn(container, segment) ? container[segment] : undefined,
-    segments,
-    at + 1,
-    value,
-    path,
-  )
-  return copy
+  return setAt(obj, 0) as T
 }
 
 /** A shallow copy of a plain object that keeps a `null` prototype and copies `__proto__` keys as data. */
@@ -194,41 +156,25 @@ export interface PathValue {
  */
 export function flatten(obj: unknown): PathValue[] {
   const out: PathValue[] = []
-  flattenInto(obj, '', out, [])
-  return out
-}
-
-function flattenInto(value: unknown, path: string, out: PathValue[], ancestors: unknown[]): void {
-  const isArray = Array.isArray(value)
-  if (!isArray && !isPlainObject(value)) {
-    out.push({ path, value })
-    return
-  }
-  if (ancestors.includes(value)) throw invalidPath(`Cyclic reference at ${describe(path)}`)
-  const prefix = path === '' ? '' : `${path}.`
-  if (isArray) {
-    if (value.length === 0) {
+  const ancestors: unknown[] = []
+  const walk = (value: unknown, path: string): void => {
+    const keys = childKeys(value)
+    if (!keys?.length) {
       out.push({ path, value })
       return
     }
+    if (ancestors.includes(value)) throw invalidPath(path, 'cyclic reference')
     ancestors.push(value)
-    for (let i = 0; i < value.length; i++) flattenInto(value[i], prefix + i, out, ancestors)
-    ancestors.pop()
-    return
-  }
-  const keys = Object.keys(value)
-  if (keys.length === 0) {
-    out.push({ path, value })
-    return
-  }
-  ancestors.push(value)
-  for (const key of keys) {
-    if (key === '' || key.includes('.') || key.includes('[') || key.includes(']') || UNSAFE_KEYS.has(key)) {
-      throw invalidPath(`Key ${JSON.stringify(key)} at ${describe(path)} cannot be written as a path`)
+    for (const key of keys) {
+      if (!/^[^.[\]]+$/.test(key) || UNSAFE_KEYS.has(key)) {
+        throw invalidPath(path, `key ${JSON.stringify(key)} cannot be written as a path`)
+      }
+      walk((value as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`)
     }
-    flattenInto(value[key], prefix + key, out, ancestors)
+    ancestors.pop()
   }
-  ancestors.pop()
+  walk(obj, '')
+  return out
 }
 
 /** True when pattern segment `p` matches concrete segment `s` (`[]` matches any array index). */
