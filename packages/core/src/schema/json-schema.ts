@@ -71,28 +71,15 @@ export function fromJsonSchema<T = unknown>(schema: JsonSchema): JsonSchemaValid
   const check = compile(schema, '#', { root: schema, refs: new Map() })
   assertNoLoop(schema)
   const toJsonSchema = (): Record<string, unknown> => schema
-  const path: PropertyKey[] = []
-  const buffer: MutableIssue[] = []
-  let busy = false
-  const run = (value: unknown, p: PropertyKey[], issues: MutableIssue[]): StandardSchemaV1.Result<T> => {
-    check(value, p, issues)
-    if (issues.length === 0) return { value: value as T }
-    const out = issues.slice()
-    issues.length = 0
-    return { issues: out }
-  }
   return {
     '~standard': {
       version: 1,
       vendor: 'toolmark',
       validate(value: unknown): StandardSchemaV1.Result<T> {
-        // One path and issue buffer per validator; a re-entrant call (a getter in the value) gets its own.
-        // If a check throws (stack overflow on absurdly deep data), busy stays set: later calls allocate.
-        if (busy) return run(value, [], [])
-        busy = true
-        const result = run(value, path, buffer)
-        busy = false
-        return result
+        // A path and an issue list per call: calls stay independent, also re-entrant ones (getters).
+        const issues: MutableIssue[] = []
+        check(value, [], issues)
+        return issues.length > 0 ? { issues } : { value: value as T }
       },
       jsonSchema: { input: toJsonSchema, output: toJsonSchema },
     },
