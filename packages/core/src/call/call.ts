@@ -30,23 +30,25 @@ export class Pipeline {
    * The hot path is synchronous up to the tool's own promise: no `async` hops for a tool with a
    * synchronous validator and no confirmation.
    */
-  call(name: string, input: unknown, options: CallOptions): Promise<ToolResult> {
+  /**
+   * The hot path is synchronous up to the tool's own promise: a tool with a synchronous validator,
+   * no confirmation and a synchronous `run` on a free queue is answered without creating a promise.
+   */
+  async call(name: string, input: unknown, options: CallOptions): Promise<ToolResult> {
     const tm = this.#tm
     const caller = options?.caller
     try {
-      if (!isCaller(caller)) return Promise.resolve(refused('not_allowed', 'Unknown caller'))
+      if (!isCaller(caller)) return refused('not_allowed', 'Unknown caller')
       const entry = tm.lookup(name, undefined)
       if (!entry) {
-        return Promise.resolve(
-          tm.wentStale(name, options.rev)
-            ? refused('stale', REFUSED_MESSAGES.stale, tm.rev)
-            : refused('unknown_tool', REFUSED_MESSAGES.unknown_tool, tm.rev),
-        )
+        return tm.wentStale(name, options.rev)
+          ? refused('stale', REFUSED_MESSAGES.stale, tm.rev)
+          : refused('unknown_tool', REFUSED_MESSAGES.unknown_tool, tm.rev)
       }
-      if (!tm.allows(entry, caller)) return Promise.resolve(refused('not_allowed'))
+      if (!tm.allows(entry, caller)) return refused('not_allowed')
       const signal = options.signal
-      if (signal?.aborted) return Promise.resolve(cancelled('signal'))
-      if (entry.scope.queue.full) return Promise.resolve(refused('busy'))
+      if (signal?.aborted) return cancelled('signal')
+      if (entry.scope.queue.full) return refused('busy')
       let callId = typeof options.callId === 'string' && options.callId !== '' ? options.callId : undefined
       const events = tm.emitter.has('call') || tm.emitter.has('result')
       if (events) callId ??= newId()
@@ -58,21 +60,24 @@ export class Pipeline {
           caller,
           input: this.#redacted(entry, input),
         })
-      let pending: Promise<ToolResult>
+      let pending: ToolResult | Promise<ToolResult> | undefined
       let checked: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>> | undefined
       try {
         checked = entry.validate?.(input)
       } catch (err) {
-        pending = Promise.resolve(this.#threw(entry, callId, 'validator', err))
+        pending = this.#threw(entry, callId, 'validator', err)
       }
       pending ??=
         checked instanceof Promise
           ? this.#afterAsyncValidation(entry, checked, callId, caller, signal)
           : this.#validated(entry, checked === undefined ? input : checked, callId, caller, signal)
-      return events ? pending.then((r) => this.#emitResult(entry, callId!, caller, r, t0)) : pending
+      // Await only what is really asynchronous: a value returned from this async function settles
+      // faster (and with a far lower p99 on Node 20) than a forwarded promise.
+      const result = pending instanceof Promise ? await pending : pending
+      return events ? this.#emitResult(entry, callId!, caller, result, t0) : result
     } catch (err) {
       tm.report('tool_threw', `Call of "${String(name)}" failed`, { tool: String(name), cause: err })
-      return Promise.resolve(TOOL_FAILED)
+      return TOOL_FAILED
     }
   }
 
@@ -99,16 +104,15 @@ export class Pipeline {
     callId: string | undefined,
     caller: Caller,
     signal: AbortSignal | undefined,
-  ): Promise<ToolResult> {
+  ): ToolResult | Promise<ToolResult> {
     let value = checked
     if (entry.validate) {
       const r = checked as StandardSchemaV1.Result<unknown>
-      if (r.issues) return Promise.resolve(invalid(toIssues(r.issues)))
+      if (r.issues) return invalid(toIssues(r.issues))
       value = r.value
     }
     if (caller !== 'human' && this.#needsConfirmation(entry, value, caller)) {
-      if (this.#tm.modes[caller] === 'deferred')
-        return Promise.resolve(this.#defer(entry, value, callId ?? newId(), caller))
+      if (this.#tm.modes[caller] === 'deferred') return this.#defer(entry, value, callId ?? newId(), caller)
       return this.#confirmInline(entry, value, callId ?? newId(), caller, signal)
     }
     return this.execute(entry, value, callId, caller, signal)
@@ -148,10 +152,18 @@ export class Pipeline {
     callId: string | undefined,
     caller: Caller,
     signal?: AbortSignal,
-  ): Promise<ToolResult> {
-    if (entry.scope.queue.full) return Promise.resolve(refused('busy'))
-    return new Promise<ToolResult>((resolve) => {
-      new Run(this.#tm, entry, input, callId, caller, signal, resolve)
+  ): ToolResult | Promise<ToolResult> {
+    if (entry.scope.queue.full) return refused('busy')
+    // A tool that settles synchronously (free queue, sync run) is answered without a promise.
+    let settled: ToolResult | undefined
+    let resolve: ((result: ToolResult) => void) | undefined
+    new Run(this.#tm, entry, input, callId, caller, signal, (result) => {
+      if (resolve) resolve(result)
+      else settled = result
+    })
+    if (settled !== undefined) return settled
+    return new Promise<ToolResult>((r) => {
+      resolve = r
     })
   }
 
