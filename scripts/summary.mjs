@@ -5,7 +5,9 @@ const dir = new URL('../test-results/', import.meta.url)
 let passed = 0
 let failed = 0
 let skipped = 0
-for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+for (const name of readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const report = JSON.parse(readFileSync(new URL(name, dir), 'utf8'))
   passed += report.numPassedTests
   failed += report.numFailedTests
