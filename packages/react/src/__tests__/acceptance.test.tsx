@@ -83,8 +83,8 @@ function ManifestView() {
 function Many({ n }: { n: number }) {
   return (
     <>
-      {Array.from({ length: n }, (_, i) => (
-        <Named key={i} name={`t${i}`} />
+      {Array.from({ length: n }, (_, i) => `t${i}`).map((name) => (
+        <Named key={name} name={name} />
       ))}
     </>
   )
