@@ -1,6 +1,6 @@
 'use client'
 import type { AnySchema, Scope, ToolDefinition, ToolHints } from '@toolmark/core'
-import { liveDefinition, optionalKey, registerOwned, sameHints } from '@toolmark/core/adapter'
+import { liveDefinition, optionalKey, registerOwned, sameHints, schemaKey } from '@toolmark/core/adapter'
 import { useEffect, useInsertionEffect, useRef } from 'react'
 import { useCurrentScope, useToolmark } from './context.ts'
 
@@ -19,13 +19,22 @@ function useStableHints(hints: ToolHints | undefined): ToolHints | undefined {
   return ref.current
 }
 
+/** Keeps the previous schema while its structure (JSON Schema) is equal: inline schemas do not re-register. */
+function useStableSchema<T>(schema: T): T {
+  const ref = useRef(schema)
+  if (ref.current !== schema && schemaKey(ref.current) !== schemaKey(schema)) ref.current = schema
+  return ref.current
+}
+
 /**
  * Registers `definition` while the component is mounted (in an effect; disposed in its cleanup,
  * which also drops the tool's pending confirmations).
  *
  * `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and `anchors` always use the latest render's
  * closures, so re-rendering never re-registers nor bumps `rev`. The tool is registered again only
- * when its name, description, title, hints (by value), schemas (by identity) or scope change.
+ * when its name, description, title, hints (by value), schemas (by structure: their JSON Schema, so
+ * `input: z.object({...})` written inline is fine) or scope change. Validation always uses the latest
+ * render's schema, so refinements that JSON Schema cannot show still apply.
  * Registration is synchronous in the core, so StrictMode's mount → unmount → mount and fast refresh
  * leave exactly one registration. On the server nothing is registered (effects do not run).
  */
@@ -41,7 +50,10 @@ export function useTool<S extends AnySchema | undefined = undefined, O = unknown
     latest.current = definition as ToolDefinition<AnySchema | undefined, unknown>
   })
   const hints = useStableHints(definition.hints)
-  const { name, description, title, input, output, jsonSchema } = definition
+  const { name, description, title } = definition
+  const input = useStableSchema(definition.input)
+  const output = useStableSchema(definition.output)
+  const jsonSchema = useStableSchema(definition.jsonSchema)
   const optional = optionalKey(definition as ToolDefinition<AnySchema | undefined, unknown>)
 
   useEffect(() => {

@@ -8,4 +8,5 @@ export {
   registerOwned,
   type StructuralParts,
   sameHints,
+  schemaKey,
 } from './live-definition.ts'

@@ -48,7 +48,7 @@ export function liveDefinition(
   }
   if (parts.title !== undefined) def.title = parts.title
   if (parts.hints !== undefined) def.hints = parts.hints
-  if (parts.input !== undefined) def.input = parts.input
+  if (parts.input !== undefined) def.input = latestSchema(parts.input, () => latest().input)
   if (parts.output !== undefined) def.output = parts.output
   if (parts.jsonSchema !== undefined) def.jsonSchema = parts.jsonSchema
   const has = new Set(parts.optional.split(','))
@@ -93,4 +93,51 @@ export function registerOwned(
   const own = (scope ?? tm).scope('', { transparent: true })
   own.register(definition)
   return () => own.dispose()
+}
+
+/**
+ * The registered schema, validating with the latest render's schema object: adapters keep a
+ * schema across renders while its JSON Schema is unchanged (`schemaKey`), so a refinement the JSON
+ * Schema cannot show (a zod `.refine`) still applies without registering again.
+ */
+function latestSchema(registered: AnySchema, latest: () => AnySchema | undefined): AnySchema {
+  const std = registered['~standard']
+  return {
+    '~standard': {
+      ...std,
+      validate: (value: unknown) => (latest() ?? registered)['~standard'].validate(value),
+    },
+  } as AnySchema
+}
+
+const schemaKeys = new WeakMap<object, string>()
+let schemaIds = 0
+
+/**
+ * A structural key for a schema, so an inline `input: z.object({...})` written in a component does
+ * not register the tool again on every render: its JSON Schema text when the library offers one
+ * (Standard JSON Schema), the JSON text of a plain JSON Schema object, else the object's identity.
+ * Cached per object.
+ */
+export function schemaKey(schema: unknown): string {
+  if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function')) return String(schema)
+  const cached = schemaKeys.get(schema)
+  if (cached !== undefined) return cached
+  let key: string
+  try {
+    const std = (
+      schema as { '~standard'?: { vendor?: string; jsonSchema?: { input?: (o: object) => unknown } } }
+    )['~standard']
+    if (std) {
+      const convert = std.jsonSchema?.input
+      key =
+        typeof convert === 'function'
+          ? `std:${std.vendor}:${JSON.stringify(convert({ target: 'draft-2020-12' }))}`
+          : `id:${++schemaIds}`
+    } else key = `json:${JSON.stringify(schema)}`
+  } catch {
+    key = `id:${++schemaIds}`
+  }
+  schemaKeys.set(schema, key)
+  return key
 }
