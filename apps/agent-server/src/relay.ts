@@ -375,7 +375,8 @@ export class Relay {
       return this.#reject(conn, { ...base, reason: 'duplicate' })
     conn.clientIds.add(message.clientId)
     const result = message.result
-    if (result.status === 'needs_confirmation') {
+    // Only a call can create a confirmation; a describe answered needs_confirmation binds nothing.
+    if (result.status === 'needs_confirmation' && binding.kind === 'call') {
       const bound = this.#store.insertConfirm({
         confirmId: result.confirmId,
         userId: binding.userId,
