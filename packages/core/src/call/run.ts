@@ -24,6 +24,7 @@ const FILES: ToolFiles = Object.freeze({
  */
 export class Run implements Timed, ToolContext, Turn {
   deadline: number
+  tracked = false
   #callId: string | undefined
   readonly caller: Caller
   readonly files = FILES
