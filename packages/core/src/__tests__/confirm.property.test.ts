@@ -36,7 +36,7 @@ const scenario = obj
       input: fc.constant(input),
       sensitive:
         candidates.length === 0
-          ? fc.constant([])
+          ? fc.constant<string[]>([])
           : fc.subarray(candidates, { maxLength: Math.min(3, candidates.length) }),
     })
   })
