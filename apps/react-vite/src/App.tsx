@@ -1,4 +1,5 @@
 import { type ConfirmQueue, ok } from '@toolmark/core'
+import type { TestAgent as Agent } from '@toolmark/core/testing'
 import {
   ConfirmationCard,
   ToolScope,
@@ -9,7 +10,6 @@ import {
 } from '@toolmark/react'
 import { type ReactNode, useState, useSyncExternalStore } from 'react'
 import * as z from 'zod'
-import type { Agent } from './agent.ts'
 
 const PAGES = ['tools', 'challenges', 'settings'] as const
 type Page = (typeof PAGES)[number]

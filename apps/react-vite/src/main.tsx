@@ -1,11 +1,11 @@
 import { createConfirmQueue, createToolmark } from '@toolmark/core'
 import { bridge } from '@toolmark/core/bridge'
 import { createInPageChannel } from '@toolmark/core/bridge/in-page'
+import { createTestAgent as createAgent } from '@toolmark/core/testing'
 import { ToolmarkProvider } from '@toolmark/react'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App.tsx'
-import { createAgent } from './agent.ts'
 
 // Inline confirmations (WebMCP, MCP, tours) go to a queue the page renders; inapp ones are deferred.
 const queue = createConfirmQueue()

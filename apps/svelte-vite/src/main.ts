@@ -1,9 +1,9 @@
 import { createConfirmQueue, createToolmark } from '@toolmark/core'
 import { bridge } from '@toolmark/core/bridge'
 import { createInPageChannel } from '@toolmark/core/bridge/in-page'
+import { createTestAgent as createAgent } from '@toolmark/core/testing'
 import { mount } from 'svelte'
 import App from './App.svelte'
-import { createAgent } from './agent.ts'
 
 // Inline confirmations (WebMCP, MCP, tours) go to a queue the page renders; inapp ones are deferred.
 const queue = createConfirmQueue()

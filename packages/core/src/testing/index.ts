@@ -16,3 +16,4 @@ export function createTestToolmark(options: ToolmarkOptions = {}): Toolmark {
   const impl: ToolmarkImpl = new ToolmarkImplClass({ dev: true, confirm: approveAll, ...options }, true)
   return impl
 }
+export { createTestAgent, type TestAgent, type TestAgentState } from './agent.ts'

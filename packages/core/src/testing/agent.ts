@@ -1,8 +1,9 @@
-import type { ToolResult } from '@toolmark/core'
-import type { InPageAgent } from '@toolmark/core/bridge/in-page'
+import type { InPageAgent } from '../bridge/in-page.ts'
+import { newId } from '../ids.ts'
+import type { ToolResult } from '../types.ts'
 
 /** What the in-page agent has seen: the page's tool list (from manifest messages) and outcomes. */
-export interface AgentState {
+export interface TestAgentState {
   tools: readonly string[]
   /** Status of the last call's result. */
   lastResult: string
@@ -10,21 +11,21 @@ export interface AgentState {
   lastConfirmed: string
 }
 
-/** A tiny agent loop on the in-page end of the bridge protocol (the same messages a server sends). */
-export interface Agent {
+/** A tiny agent on the in-page end of the bridge protocol (the same messages a server sends). */
+export interface TestAgent {
   call(tool: string, input: unknown): Promise<ToolResult>
-  getState(): AgentState
+  getState(): TestAgentState
   subscribe(listener: () => void): () => void
 }
 
 /** Drives the page's bridge like a remote agent would: calls as caller `inapp`, sees `confirmed`. */
-export function createAgent(end: InPageAgent): Agent {
+export function createTestAgent(end: InPageAgent): TestAgent {
   let clientId = ''
   let rev = 0
-  let state: AgentState = { tools: [], lastResult: '', lastConfirmed: '' }
+  let state: TestAgentState = { tools: [], lastResult: '', lastConfirmed: '' }
   const waiting = new Map<string, (result: ToolResult) => void>()
   const listeners = new Set<() => void>()
-  const update = (patch: Partial<AgentState>) => {
+  const update = (patch: Partial<TestAgentState>) => {
     state = { ...state, ...patch }
     for (const listener of [...listeners]) listener()
   }
@@ -45,7 +46,7 @@ export function createAgent(end: InPageAgent): Agent {
   })
   return {
     call(tool, input) {
-      const id = crypto.randomUUID()
+      const id = newId()
       return new Promise((resolve) => {
         waiting.set(id, resolve)
         end.send({ protocol: 1, type: 'call', clientId, id, rev, tool, input })
