@@ -94,7 +94,7 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
     this.graceMs = positive(options.abortGraceMs, DEFAULTS.abortGraceMs, true)
     this.budget = positive(options.budget, DEFAULTS.budget)
     this.root = new ScopeImpl(this, undefined, '')
-    this.pending = new PendingStore(this.expiryMs, () => {})
+    this.pending = new PendingStore(this.expiryMs)
     this.pipeline = new Pipeline(this)
     for (const p of problems) {
       if (this.dev) throw new ToolmarkError(p.code, p.message)

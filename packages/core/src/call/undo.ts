@@ -20,8 +20,4 @@ export class UndoStore {
     this.#entries.delete(callId)
     return fn
   }
-
-  has(callId: string): boolean {
-    return this.#entries.has(callId)
-  }
 }

@@ -32,13 +32,11 @@ export interface PendingRecord {
 export class PendingStore {
   readonly #records = new Map<string, PendingRecord>()
   readonly #expiryMs: number
-  readonly #onChange: () => void
   #timer: ReturnType<typeof setTimeout> | undefined
   #deferred: readonly PendingConfirmation[] | undefined
 
-  constructor(expiryMs: number, onChange: () => void) {
+  constructor(expiryMs: number) {
     this.#expiryMs = expiryMs
-    this.#onChange = onChange
   }
 
   get size(): number {
@@ -92,10 +90,7 @@ export class PendingStore {
   }
 
   #changed(rec: PendingRecord): void {
-    if (rec.mode === 'deferred') {
-      this.#deferred = undefined
-      this.#onChange()
-    }
+    if (rec.mode === 'deferred') this.#deferred = undefined
   }
 
   #arm(): void {

@@ -54,11 +54,6 @@ export class ScopeImpl implements Scope {
     return true
   }
 
-  /** True when some scope on the chain has a `when` function (its visibility can change silently). */
-  hasDynamicWhen(): boolean {
-    return typeof this.#when === 'function'
-  }
-
   register<S extends AnySchema | undefined = undefined, O = unknown>(
     tool: ToolDefinition<S, O>,
     options?: Omit<RegisterOptions, 'scope'>,
