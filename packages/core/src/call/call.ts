@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { clock } from '../clock.ts'
 import { ERROR_MESSAGES, REFUSED_MESSAGES } from '../codes.ts'
-import { acceptEdit, askInline, cardData } from '../confirm/flow.ts'
+import { acceptEdit, askInline, cardData, showInput } from '../confirm/flow.ts'
 import type { PendingRecord } from '../confirm/pending.ts'
 import { redactInput } from '../confirm/redact.ts'
 import { newId } from '../ids.ts'
@@ -10,8 +10,9 @@ import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
 import type { ToolmarkImpl } from '../toolmark.ts'
 import type { Caller, CallOptions, ConfirmOutcome, PendingConfirmation, ToolResult } from '../types.ts'
+import type { Timed } from './deadlines.ts'
 import { cancelled, error, invalid, isRunResult, ok, refused } from './result.ts'
-import { Run } from './run.ts'
+import { EXPIRED_APPROVAL, Run, STALE_APPROVAL } from './run.ts'
 
 const TOOL_FAILED = Object.freeze(error(ERROR_MESSAGES.toolFailed))
 
@@ -27,10 +28,6 @@ export class Pipeline {
   }
 
   /**
-   * The hot path is synchronous up to the tool's own promise: no `async` hops for a tool with a
-   * synchronous validator and no confirmation.
-   */
-  /**
    * The hot path is synchronous up to the tool's own promise: a tool with a synchronous validator,
    * no confirmation and a synchronous `run` on a free queue is answered without creating a promise.
    */
@@ -40,11 +37,7 @@ export class Pipeline {
     try {
       if (!isCaller(caller)) return refused('not_allowed', 'Unknown caller')
       const entry = tm.lookup(name, undefined)
-      if (!entry) {
-        return tm.wentStale(name, options.rev)
-          ? refused('stale', REFUSED_MESSAGES.stale, tm.rev)
-          : refused('unknown_tool', REFUSED_MESSAGES.unknown_tool, tm.rev)
-      }
+      if (!entry) return this.gone(name, options.rev)
       if (!tm.allows(entry, caller)) return refused('not_allowed')
       const signal = options.signal
       if (signal?.aborted) return cancelled('signal')
@@ -69,8 +62,16 @@ export class Pipeline {
       }
       pending ??=
         checked instanceof Promise
-          ? this.#afterAsyncValidation(entry, checked, callId, caller, signal)
-          : this.#validated(entry, checked === undefined ? input : checked, callId, caller, signal)
+          ? this.#afterAsyncValidation(entry, checked, callId, caller, signal, options.rev)
+          : this.#validated(
+              entry,
+              checked === undefined ? input : checked,
+              callId,
+              caller,
+              signal,
+              options.rev,
+              undefined,
+            )
       // Await only what is really asynchronous: a value returned from this async function settles
       // faster (and with a far lower p99 on Node 20) than a forwarded promise.
       const result = pending instanceof Promise ? await pending : pending
@@ -81,20 +82,61 @@ export class Pipeline {
     }
   }
 
+  /**
+   * The answer to a call whose tool is not there (or went away before its handler started): `stale`
+   * when the call carried a revision older than the tool's disappearance, else `unknown_tool`; both
+   * with the current revision.
+   */
+  gone(name: string, rev: number | undefined): ToolResult {
+    const tm = this.#tm
+    return tm.wentStale(name, rev)
+      ? refused('stale', REFUSED_MESSAGES.stale, tm.rev)
+      : refused('unknown_tool', REFUSED_MESSAGES.unknown_tool, tm.rev)
+  }
+
+  /**
+   * Waits for an asynchronous validator, bounded by the caller's signal and the call deadline (which
+   * starts when the call is accepted): an abort or a deadline answers `cancelled` at once, and
+   * whatever the validator settles with later is ignored. The deadline carries on into the run.
+   */
   async #afterAsyncValidation(
     entry: Entry,
     checking: Promise<StandardSchemaV1.Result<unknown>>,
     callId: string | undefined,
     caller: Caller,
     signal: AbortSignal | undefined,
+    rev: number | undefined,
   ): Promise<ToolResult> {
-    let checked: StandardSchemaV1.Result<unknown>
-    try {
-      checked = await checking
-    } catch (err) {
-      return this.#threw(entry, callId, 'validator', err)
+    const tm = this.#tm
+    const wait: Timed & { stop: ((value: ToolResult | undefined) => void) | undefined } = {
+      deadline: clock.mono() + tm.timeoutMs,
+      tracked: false,
+      stop: undefined,
+      expire: () => wait.stop?.(cancelled('signal')),
     }
-    return this.#validated(entry, checked, callId, caller, signal)
+    let checked: StandardSchemaV1.Result<unknown> | undefined
+    const stopped = await new Promise<ToolResult | undefined>((resolve) => {
+      const onAbort = (): void => wait.stop?.(cancelled('signal'))
+      wait.stop = (value) => {
+        wait.stop = undefined
+        tm.deadlines.delete(wait)
+        signal?.removeEventListener('abort', onAbort)
+        resolve(value)
+      }
+      tm.deadlines.add(wait)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      checking.then(
+        (r) => {
+          checked = r
+          wait.stop?.(undefined)
+        },
+        (err: unknown) => wait.stop?.(this.#threw(entry, callId, 'validator', err)),
+      )
+    })
+    if (stopped !== undefined) return stopped
+    // The registration may have changed while the validator ran: never run a replacement.
+    if (entry.disposed) return this.gone(entry.name, rev)
+    return this.#validated(entry, checked, callId, caller, signal, rev, wait.deadline)
   }
 
   /** After validation: answer `invalid`, confirm when needed, then run. */
@@ -104,6 +146,8 @@ export class Pipeline {
     callId: string | undefined,
     caller: Caller,
     signal: AbortSignal | undefined,
+    rev: number | undefined,
+    deadline: number | undefined,
   ): ToolResult | Promise<ToolResult> {
     let value = checked
     if (entry.validate) {
@@ -112,23 +156,32 @@ export class Pipeline {
       value = r.value
     }
     if (caller !== 'human' && this.#needsConfirmation(entry, value, caller)) {
+      // An aborted call never creates a confirmation.
+      if (signal?.aborted) return cancelled('signal')
       if (this.#tm.modes[caller] === 'deferred') return this.#defer(entry, value, callId ?? newId(), caller)
-      return this.#confirmInline(entry, value, callId ?? newId(), caller, signal)
+      return this.#confirmInline(entry, value, callId ?? newId(), caller, signal, deadline)
     }
-    return this.execute(entry, value, callId, caller, signal)
+    return this.execute(entry, value, callId, caller, signal, deadline, rev)
   }
 
+  /**
+   * Inline mode: ask the app's handler and wait. The call deadline is paused while the confirmation
+   * is open and resumes with the time that was left.
+   */
   async #confirmInline(
     entry: Entry,
     value: unknown,
     callId: string,
     caller: Caller,
     signal: AbortSignal | undefined,
+    deadline: number | undefined,
   ): Promise<ToolResult> {
     if (this.#tm.options.confirm === undefined) return refused('not_allowed')
+    const left = deadline === undefined ? this.#tm.timeoutMs : deadline - clock.mono()
     let summary: string
+    const shown = showInput(entry, value)
     try {
-      summary = summaryOf(entry, value)
+      summary = summaryOf(entry, shown.value)
     } catch (err) {
       return this.#threw(entry, callId, 'summary', err)
     }
@@ -137,12 +190,22 @@ export class Pipeline {
       callId,
       caller,
       input: value,
+      shown,
       summary,
       changes: [],
       signal,
     })
     if (!outcome.approved) return outcome.result
-    return this.execute(entry, outcome.input, callId, caller, signal)
+    return this.execute(
+      entry,
+      outcome.input,
+      callId,
+      caller,
+      signal,
+      clock.mono() + left,
+      undefined,
+      outcome.expired,
+    )
   }
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */
@@ -152,15 +215,29 @@ export class Pipeline {
     callId: string | undefined,
     caller: Caller,
     signal?: AbortSignal,
+    deadline?: number,
+    rev?: number,
+    approvalExpired?: () => boolean,
   ): ToolResult | Promise<ToolResult> {
     if (entry.scope.queue.full) return refused('busy')
     // A tool that settles synchronously (free queue, sync run) is answered without a promise.
     let settled: ToolResult | undefined
     let resolve: ((result: ToolResult) => void) | undefined
-    new Run(this.#tm, entry, input, callId, caller, signal, (result) => {
-      if (resolve) resolve(result)
-      else settled = result
-    })
+    new Run(
+      this.#tm,
+      entry,
+      input,
+      callId,
+      caller,
+      signal,
+      (result) => {
+        if (resolve) resolve(result)
+        else settled = result
+      },
+      deadline,
+      rev,
+      approvalExpired,
+    )
     if (settled !== undefined) return settled
     return new Promise<ToolResult>((r) => {
       resolve = r
@@ -187,8 +264,9 @@ export class Pipeline {
     const tm = this.#tm
     let summary: string
     let snapshot: string | undefined
+    const shown = showInput(entry, value)
     try {
-      summary = summaryOf(entry, value)
+      summary = summaryOf(entry, shown.value)
     } catch (err) {
       return this.#threw(entry, callId, 'summary', err)
     }
@@ -199,7 +277,7 @@ export class Pipeline {
     }
     const confirmId = newId()
     const createdAt = clock.now()
-    const card = cardData(entry, confirmId, caller, value, summary, [], createdAt + tm.expiryMs)
+    const card = cardData(entry, confirmId, caller, shown, summary, [], createdAt + tm.expiryMs)
     const rec: PendingRecord = {
       confirmId,
       callId,
@@ -281,7 +359,20 @@ export class Pipeline {
       tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: name })
       const events = tm.emitter.has('result')
       const t0 = events ? clock.mono() : 0
-      const result = await this.execute(rec.entry, value, rec.callId, 'human')
+      // The approved run still waits its turn in the scope's queue: it starts only if the tool is
+      // still the one approved and the approval has not expired meanwhile.
+      const result = await this.execute(
+        rec.entry,
+        value,
+        rec.callId,
+        'human',
+        undefined,
+        undefined,
+        undefined,
+        () => tm.pending.isExpired(rec),
+      )
+      if (result === STALE_APPROVAL) return this.#settleDeferred(rec, result, 'stale')
+      if (result === EXPIRED_APPROVAL) return this.#settleDeferred(rec, result, 'expired')
       if (events) this.#emitResult(rec.entry, rec.callId, 'human', result, t0)
       return this.#settleDeferred(rec, result, 'approved')
     } catch (err) {
@@ -329,7 +420,10 @@ export class Pipeline {
   }
 }
 
-/** The card summary: the tool's `summary` (string or function of the input), else its title or name. */
+/**
+ * The card summary: the tool's `summary` (a string, or a function of the input with its sensitive
+ * paths `'[redacted]'`, so a summary never shows a secret), else its title or name.
+ */
 function summaryOf(entry: Entry, input: unknown): string {
   const s = entry.def.summary
   if (typeof s === 'function') return String(s(input as never))

@@ -1,5 +1,5 @@
-import { clock, timer } from '../clock.ts'
-import { ERROR_MESSAGES } from '../codes.ts'
+import { clock, later } from '../clock.ts'
+import { ERROR_MESSAGES, REFUSED_MESSAGES } from '../codes.ts'
 import { askInline } from '../confirm/flow.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
@@ -8,7 +8,16 @@ import type { Turn } from '../registry/queue.ts'
 import type { ToolmarkImpl } from '../toolmark.ts'
 import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, ToolResult } from '../types.ts'
 import type { Timed } from './deadlines.ts'
-import { cancelled, error, isRunResult, ok } from './result.ts'
+import { cancelled, error, isRunResult, ok, refused } from './result.ts'
+
+/** An approval whose tool registration is gone since the request (the approval is used up). */
+export const STALE_APPROVAL: ToolResult = Object.freeze(refused('stale', REFUSED_MESSAGES.staleTool))
+/** An approval that expired before its run could start. */
+export const EXPIRED_APPROVAL: ToolResult = Object.freeze(refused('confirmation_expired'))
+const CANCELLED_SIGNAL: ToolResult = Object.freeze(cancelled('signal'))
+
+/** How a run that cannot start is answered when its tool is gone: a plain call's refusal. */
+export type GoneAnswer = (name: string, rev: number | undefined) => ToolResult
 
 const FILES: ToolFiles = Object.freeze({
   resolve(): never {
@@ -21,6 +30,10 @@ const FILES: ToolFiles = Object.freeze({
  * AbortController, and guarantees exactly one result. After an abort the tool gets `graceMs` to
  * settle; then the call is answered `cancelled { by: 'signal' }`, its slot released, and anything the
  * tool settles with later is reported as `late_result`.
+ *
+ * The handler starts only if, at that moment, the call is not aborted, its registration is still
+ * the one that was called (or approved), and an approval has not expired (`#cannotStart`): whatever
+ * awaited before (validation, the queue, a confirmation), nothing runs that should not.
  */
 export class Run implements Timed, ToolContext, Turn {
   deadline: number
@@ -38,8 +51,10 @@ export class Run implements Timed, ToolContext, Turn {
   #settled = false
   #aborted = false
   #abandoned = false
-  #graceTimer: ReturnType<typeof setTimeout> | undefined
+  #cancelGrace: (() => void) | undefined
   #onCallerAbort: (() => void) | undefined
+  readonly #rev: number | undefined
+  readonly #approvalExpired: (() => boolean) | undefined
 
   constructor(
     tm: ToolmarkImpl,
@@ -49,15 +64,23 @@ export class Run implements Timed, ToolContext, Turn {
     caller: Caller,
     signal: AbortSignal | undefined,
     resolve: (result: ToolResult) => void,
+    /** When the call's deadline falls (monotonic); by default `callTimeoutMs` from now. */
+    deadline?: number,
+    /** The revision a plain call carried, for the answer when its tool is gone before it starts. */
+    rev?: number,
+    /** Set for an approved confirmation: whether the approval has expired. */
+    approvalExpired?: () => boolean,
   ) {
     this.#tm = tm
+    this.#rev = rev
+    this.#approvalExpired = approvalExpired
     this.#entry = entry
     this.#input = input
     this.#callId = callId
     this.caller = caller
     this.#resolve = resolve
     this.#callerSignal = signal
-    this.deadline = clock.mono() + tm.timeoutMs
+    this.deadline = deadline ?? clock.mono() + tm.timeoutMs
     tm.deadlines.add(this)
     if (signal) {
       this.#onCallerAbort = () => this.abort()
@@ -128,6 +151,8 @@ export class Run implements Timed, ToolContext, Turn {
 
   /** @internal The queue's turn: runs the tool. */
   start(): void {
+    const refusal = this.#cannotStart()
+    if (refusal !== undefined) return this.#settle(refusal)
     this.#started = true
     let out: unknown
     try {
@@ -144,6 +169,16 @@ export class Run implements Timed, ToolContext, Turn {
     } else {
       this.#succeeded(out)
     }
+  }
+
+  /** Why the handler must not start now, or undefined when it may. */
+  #cannotStart(): ToolResult | undefined {
+    if (this.#aborted || this.#callerSignal?.aborted) return CANCELLED_SIGNAL
+    const entry = this.#entry
+    const expired = this.#approvalExpired
+    if (entry.disposed) return expired ? STALE_APPROVAL : this.#tm.pipeline.gone(entry.name, this.#rev)
+    if (expired?.()) return EXPIRED_APPROVAL
+    return undefined
   }
 
   #succeeded(value: unknown): void {
@@ -217,7 +252,7 @@ export class Run implements Timed, ToolContext, Turn {
       this.#settle(cancelled('signal'), false)
       return
     }
-    this.#graceTimer = timer(() => {
+    this.#cancelGrace = later(() => {
       if (this.#settled) return
       this.#abandoned = true
       this.#settle(cancelled('signal'))
@@ -233,7 +268,7 @@ export class Run implements Timed, ToolContext, Turn {
     this.#settled = true
     this.#tm.deadlines.delete(this)
     if (this.#onCallerAbort) this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort)
-    if (this.#graceTimer !== undefined) clearTimeout(this.#graceTimer)
+    this.#cancelGrace?.()
     if (release) this.#entry.scope.queue.release()
     this.#resolve(result)
   }

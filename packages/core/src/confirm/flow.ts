@@ -1,5 +1,5 @@
 import { cancelled, invalid, refused } from '../call/result.ts'
-import { clock, timer } from '../clock.ts'
+import { clock, later } from '../clock.ts'
 import { REFUSED_MESSAGES } from '../codes.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../registry/entry.ts'
@@ -14,41 +14,70 @@ import type {
   ToolResult,
 } from '../types.ts'
 import type { PendingRecord } from './pending.ts'
-import { readSensitivePaths, redactChanges, redactInput, restoreRedacted } from './redact.ts'
+import {
+  REDACTED,
+  readSensitivePaths,
+  redactChanges,
+  redactInput,
+  restoreRedacted,
+  type SensitivePatterns,
+} from './redact.ts'
 
 /** How an inline confirmation ended. */
 export type InlineOutcome =
-  | { approved: true; input: unknown; edited: boolean }
+  | {
+      approved: true
+      input: unknown
+      edited: boolean
+      /** Whether the approval has expired since (checked again where the approved run starts). */
+      expired: () => boolean
+    }
   | {
       approved: false
       reason: 'rejected' | 'expired' | 'stale' | 'cancelled' | 'invalid'
       result: ToolResult
     }
 
-/** The card a confirmation shows: redacted input and changes, target, destructive flag, expiry. */
+/** What a confirmation may show of an input: the sensitive paths, read once, and the redacted input. */
+export interface ShownInput {
+  readonly paths: SensitivePatterns
+  /** The input with every sensitive path `'[redacted]'` (the whole input when the paths cannot be read). */
+  readonly value: unknown
+}
+
+/** Redacts `input` for a confirmation; everything a card, event or result shows derives from it. */
+export function showInput(entry: Entry, input: unknown): ShownInput {
+  const paths = readSensitivePaths(entry.def.sensitivePaths)
+  return { paths, value: redactInput(input, paths).value }
+}
+
+/**
+ * The card a confirmation shows: redacted input and changes, target, destructive flag, expiry. Every
+ * field derives from the redacted input, so a card never carries a secret: a `name` that is
+ * sensitive (or an input whose sensitive paths cannot be read) gives no `target`.
+ */
 export function cardData(
   entry: Entry,
   confirmId: string,
   caller: Caller,
-  input: unknown,
+  shown: ShownInput,
   summary: string,
   changes: readonly FieldChange[],
   expiresAt: number,
 ): ConfirmationCardData {
-  const paths = readSensitivePaths(entry.def.sensitivePaths) // read once: input and changes agree
   const card: ConfirmationCardData = {
     confirmId,
     tool: entry.name,
     summary,
     destructive: entry.hintClass === 'destructive',
     caller,
-    input: redactInput(input, paths).value,
-    changes: redactChanges([...changes], paths),
+    input: shown.value,
+    changes: redactChanges([...changes], shown.paths),
     expiresAt,
   }
   if (entry.def.title !== undefined) card.title = entry.def.title
-  const target = (input as { name?: unknown } | null | undefined)?.name
-  if (typeof target === 'string') card.target = target
+  const target = (shown.value as { name?: unknown } | null | undefined)?.name
+  if (typeof target === 'string' && target !== REDACTED) card.target = target
   return card
 }
 
@@ -80,21 +109,34 @@ export function askInline(
     callId: string
     caller: Caller
     input: unknown
+    /** The redacted input, when the caller already computed it. */
+    shown?: ShownInput
     summary: string
     changes: readonly FieldChange[]
     signal: AbortSignal | undefined
   },
 ): Promise<InlineOutcome> {
   return new Promise<InlineOutcome>((resolve) => {
+    // An already-aborted call never opens a confirmation.
+    if (a.signal?.aborted)
+      return resolve({ approved: false, reason: 'cancelled', result: cancelled('signal') })
     const confirmId = newId()
     const createdAt = clock.now()
-    const card = cardData(entry, confirmId, a.caller, a.input, a.summary, a.changes, createdAt + tm.expiryMs)
+    const card = cardData(
+      entry,
+      confirmId,
+      a.caller,
+      a.shown ?? showInput(entry, a.input),
+      a.summary,
+      a.changes,
+      createdAt + tm.expiryMs,
+    )
     const controller = new AbortController()
     let done = false
     const end = (outcome: InlineOutcome): void => {
       if (done) return
       done = true
-      clearTimeout(expiry)
+      cancelExpiry()
       a.signal?.removeEventListener('abort', onAbort)
       tm.pending.remove(rec)
       controller.abort()
@@ -122,9 +164,17 @@ export function askInline(
       snapshot: undefined,
       expire: expired,
     }
+    const isExpired = (): boolean => tm.pending.isExpired(rec)
+    /** Ends the request when it can no longer be approved: expired, tool gone or call aborted. */
+    const ended = (): boolean => {
+      if (isExpired()) expired()
+      else if (entry.disposed)
+        end({ approved: false, reason: 'stale', result: refused('stale', REFUSED_MESSAGES.staleTool) })
+      else if (a.signal?.aborted) onAbort()
+      return done
+    }
     const onAbort = (): void => end({ approved: false, reason: 'cancelled', result: cancelled('signal') })
-    const expiry = timer(expired, tm.expiryMs)
-    if (a.signal?.aborted) return onAbort()
+    const cancelExpiry = later(expired, tm.expiryMs)
     a.signal?.addEventListener('abort', onAbort, { once: true })
     tm.pending.add(rec)
     tm.emitter.emit('confirm', { phase: 'requested', mode: 'inline', request: card, callId: a.callId })
@@ -147,25 +197,18 @@ export function askInline(
       }
       Promise.resolve(answer)
         .then(async (outcome) => {
-          if (done) return
-          if (tm.pending.isExpired(rec)) return expired()
-          if (entry.disposed) {
-            return end({
-              approved: false,
-              reason: 'stale',
-              result: refused('stale', REFUSED_MESSAGES.staleTool),
-            })
-          }
+          if (done || ended()) return
           if (outcome?.approved !== true) {
             tm.emitter.emit('interaction', { kind: 'rejected', confirmId, tool: entry.name })
             return end({ approved: false, reason: 'rejected', result: cancelled('operator') })
           }
           if (!('input' in outcome) || outcome.input === undefined) {
             tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: entry.name })
-            return end({ approved: true, input: a.input, edited: false })
+            return end({ approved: true, input: a.input, edited: false, expired: isExpired })
           }
           const edit = await acceptEdit(entry, outcome.input, a.input)
-          if (done) return
+          // Re-validation awaited: the expiry, the registration and the signal are checked again.
+          if (done || ended()) return
           if (!edit.ok) {
             // A call's confirmation stays open (decision 2): ask again with the issues to fix.
             // Inside ctx.confirm the seed's outcome is { approved: false, reason: 'invalid' }.
@@ -173,7 +216,7 @@ export function askInline(
             return end({ approved: false, reason: 'invalid', result: invalid(edit.issues) })
           }
           tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: entry.name })
-          end({ approved: true, input: edit.value, edited: true })
+          end({ approved: true, input: edit.value, edited: true, expired: isExpired })
         })
         .catch((err: unknown) => {
           tm.report('tool_threw', `The confirm handler or validator failed for "${entry.name}"`, {
