@@ -62,6 +62,11 @@ export const ERROR_EVENT_CODES = {
   scope_disposed: 'scope_disposed',
   /** Development warning: a tool was registered with none of readOnly, consequential, destructive. */
   unannotated_tool: 'unannotated_tool',
+  /**
+   * Development warning, once per registry: there is no document (server rendering), so the registry
+   * is inert; pass live: true to run it without a DOM.
+   */
+  inert_registry: 'inert_registry',
 } as const
 
 /** Codes only ever thrown (or rejected) as `ToolmarkError`, never emitted as events. */

@@ -81,6 +81,7 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
   #publishedRev = 0
   #budgetRev = -1
   #scheduled = false
+  #saidInert = false
 
   constructor(options: ToolmarkOptions, forceActive: boolean) {
     this.options = options
@@ -107,9 +108,20 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
     return this.#rev
   }
 
-  /** Registrations and consumers are inert without `document`, unless this is a test registry. */
+  /**
+   * Registrations and consumers are inert without `document`, unless the registry is `live` (or a
+   * test registry). A development registry says so once, the first time it is used inert.
+   */
   active(): boolean {
-    return this.#forceActive || !environment.isServer()
+    if (this.#forceActive || this.options.live === true || !environment.isServer()) return true
+    if (this.dev && !this.#saidInert) {
+      this.#saidInert = true
+      const message =
+        'No document: this registry is inert (server rendering), so it registers nothing and every call answers unknown_tool. Pass live: true to createToolmark to run it without a DOM (Node scripts, tests, CLIs).'
+      if (this.emitter.has('error')) this.warn('inert_registry', message)
+      else console.warn(`[toolmark] inert_registry: ${message}`)
+    }
+    return false
   }
 
   /** Emits an `error` event (always a warning or a production report). */

@@ -288,6 +288,13 @@ export type ConfirmMode = 'deferred' | 'inline'
 export interface ToolmarkOptions {
   /** Development mode: misconfiguration throws `ToolmarkError`; output is validated. */
   dev?: boolean
+  /**
+   * Run without a DOM: Node scripts, tests, CLIs and server-side agents. By default a registry
+   * created where there is no `document` (server rendering) is inert: `register` returns an inert
+   * handle, `use` does nothing and every call answers `refused unknown_tool` (a development registry
+   * says so once, with the `inert_registry` warning). `live: true` keeps it working there.
+   */
+  live?: boolean
   policy?: Policy
   /** Inline confirmation handler (required for webmcp/mcp/tour to see consequential tools). */
   confirm?: ConfirmHandler
@@ -295,7 +302,10 @@ export interface ToolmarkOptions {
   confirmMode?: Partial<Record<Caller, ConfirmMode>>
   /** Default 600000 (10 minutes). */
   confirmExpiryMs?: number
-  /** Default 30000. Paused while an inline confirmation is open. */
+  /**
+   * Call deadline in ms, from the moment the call is accepted. Default 30000. Paused while an inline
+   * confirmation is open.
+   */
   callTimeoutMs?: number
   /** How long an aborted tool may take to settle before its call is answered `cancelled`. Default 1000. */
   abortGraceMs?: number
