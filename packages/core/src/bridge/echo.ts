@@ -48,8 +48,10 @@ const DEFAULT_EVENT = '.toolmark.message'
  * Inbound: subscribes to the private channel (`echo.private(channel)`) and listens to the server's
  * event only (default `.toolmark.message`), never to client whispers: event names that resolve to
  * `client-*` or `pusher:*` are refused at construction. A payload that is an object carrying
- * `protocol` is the message; otherwise its `message` property is, if that is an object; anything
- * else is dropped. Subscription errors (refused channel authorization) reach `onError`.
+ * `protocol` is the message; otherwise its `message` property is, when it has one; otherwise the
+ * payload itself. Whatever it is goes to the bridge, which drops anything that is not a valid
+ * message (a JSON string included) with the `invalid_message` event. Subscription errors (refused
+ * channel authorization) reach `onError`.
  *
  * Outbound: `fetch(postUrl, { method: 'POST', credentials: 'same-origin', redirect: 'error' })` with
  * JSON, `Accept: application/json` and `X-Requested-With: XMLHttpRequest` headers plus `headers()`
@@ -85,7 +87,6 @@ export function echoTransport(options: EchoTransportOptions): EchoTransport {
   const listener = (payload: unknown): void => {
     if (closed) return
     const message = unwrap(payload)
-    if (message === undefined) return
     for (const handler of [...messageHandlers]) {
       try {
         handler(message)
@@ -172,11 +173,16 @@ export function xsrfToken(
   }
 }
 
-function unwrap(payload: unknown): object | undefined {
-  if (!isObject(payload)) return undefined
-  if (Object.hasOwn(payload, 'protocol')) return payload
-  const inner = (payload as { message?: unknown }).message
-  return Object.hasOwn(payload, 'message') && isObject(inner) ? inner : undefined
+/**
+ * The protocol message in a broadcast: the payload itself, or its `message` property. It is handed
+ * to the bridge unvalidated, whatever it is, so a malformed one (a JSON string, say) is dropped there
+ * with the `invalid_message` event rather than silently.
+ */
+function unwrap(payload: unknown): unknown {
+  if (isObject(payload) && !Object.hasOwn(payload, 'protocol') && Object.hasOwn(payload, 'message')) {
+    return (payload as { message: unknown }).message
+  }
+  return payload
 }
 
 function isObject(value: unknown): value is object {

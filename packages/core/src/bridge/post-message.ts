@@ -21,6 +21,12 @@ export interface PostMessageTransportOptions {
   allowedOrigins: readonly string[]
   /** Whose `message` events are listened to. Defaults to `window`. */
   self?: PostMessageSource
+  /**
+   * Allow `target` to be this very window (or `self`). Refused by default: a window talking to itself
+   * is no boundary, since any script on the page can post to it. Set it only when the other end lives in
+   * another JavaScript world of the same window, such as a browser extension's content script.
+   */
+  sameWindow?: boolean
 }
 
 /** The envelope every message travels in. */
@@ -41,12 +47,14 @@ export interface PostMessageTransport extends BridgeTransport {
  * `close()` or when `target` is a closed window. Inbound: a `message` event on `self` is handed to
  * the bridge (as `event.data.message`) only when `event.source === target`, `event.origin` is an
  * exact member of `allowedOrigins`, and `event.data` is an object with `toolmark === 1` and an own
- * `message` property; anything else is ignored silently.
+ * `message` property, and the event is trusted (dispatched by the browser for a real `postMessage`, not
+ * by a script calling `dispatchEvent`); anything else is ignored silently.
  *
  * Throws a `TypeError` at construction when `targetOrigin` is `'*'` or not a serialized origin, when
  * `allowedOrigins` is empty or holds `'*'`, `'null'` or anything that is not a serialized origin
  * (`scheme://host[:port]` exactly as browsers report it: lowercase, no default port, no path or
- * trailing slash), or when there is no `self` to listen on.
+ * trailing slash), when there is no `self` to listen on, or when `target` is this window itself
+ * (`target === window` or `target === self`) without `sameWindow: true`.
  */
 export function postMessageTransport(options: PostMessageTransportOptions): PostMessageTransport {
   const { target, targetOrigin } = options
@@ -71,12 +79,20 @@ export function postMessageTransport(options: PostMessageTransportOptions): Post
   if (!self || typeof self.addEventListener !== 'function') {
     throw new TypeError('postMessageTransport: no window to listen on; pass `self`')
   }
+  const win = (globalThis as { window?: unknown }).window
+  if ((target === win || (target as unknown) === self) && options.sameWindow !== true) {
+    throw new TypeError(
+      'postMessageTransport: target is this window itself, which is no boundary (any script can post to it); pass sameWindow: true only for a browser extension content script',
+    )
+  }
 
   const handlers = new Set<(message: unknown) => void>()
   const errorHandlers = new Set<(error: unknown) => void>()
   let closed = false
 
   const listener = (event: MessageEvent): void => {
+    // A script's own dispatchEvent(new MessageEvent(...)) can forge source and origin: never trust it.
+    if (event.isTrusted === false) return
     if (event.source !== (target as unknown) || !allowed.has(event.origin)) return
     const data: unknown = event.data
     if (typeof data !== 'object' || data === null || (data as { toolmark?: unknown }).toolmark !== 1) return

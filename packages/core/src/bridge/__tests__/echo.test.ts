@@ -103,29 +103,36 @@ describe('echoTransport inbound (Echo private channel)', () => {
     expect(errors).toEqual([])
   })
 
-  it('drops other payloads and other event names', async () => {
+  it('hands other payload shapes to the bridge as they are (it validates), and ignores other event names', async () => {
     const echo = connect('alice')
     const { messages } = open(echo)
     await subscribed(echo)
 
-    for (const payload of [
-      null,
-      { foo: 1 },
-      { message: 'text' },
-      { message: null },
-      { message: [call('x')] },
-      [1, 2],
-      'text',
-      42,
-    ]) {
-      await server.trigger(PRIVATE, EVENT, payload)
-    }
+    const payloads = [null, { foo: 1 }, { message: 'text' }, { message: null }, [1, 2], 'text', 42]
+    for (const payload of payloads) await server.trigger(PRIVATE, EVENT, payload)
     await server.trigger(PRIVATE, 'other.event', call('other-event'))
     await server.trigger(PRIVATE, `App\\Events\\${EVENT}`, call('namespaced'))
     await server.trigger(PRIVATE, EVENT, call('marker'))
-    await until(() => messages.length > 0)
+    await until(() => messages.length === payloads.length + 1)
 
-    expect(messages).toEqual([call('marker')])
+    expect(messages).toEqual([null, { foo: 1 }, 'text', null, [1, 2], 'text', 42, call('marker')])
+  })
+
+  it('a broadcast whose message is a JSON string is dropped by the bridge with invalid_message, never run', async () => {
+    const echo = connect('alice')
+    const { transport } = open(echo)
+    const tm = createTestToolmark({ dev: false })
+    const run = vi.fn(() => ok())
+    tm.register({ name: 'signup.fill', description: 'd', hints: { readOnly: true }, run })
+    const errors: string[] = []
+    tm.events.on('error', (e) => errors.push(e.code))
+    server.respond = () => ({ status: 204 })
+    tm.use(bridge({ transport, clientId: 'c' }))
+    await subscribed(echo)
+    await server.trigger(PRIVATE, EVENT, { message: JSON.stringify(call('as-text')) })
+    await until(() => errors.length > 0, 'invalid_message')
+    expect(errors).toEqual(['invalid_message'])
+    expect(run).not.toHaveBeenCalled()
   })
 
   it('never hands a client whisper to the bridge, even one named like the server event', async () => {

@@ -193,9 +193,11 @@ describe('postMessageTransport in Chromium', () => {
       const { postMessageTransport } = (
         window as unknown as { transport: typeof import('../post-message.ts') }
       ).transport
+      const frame = document.createElement('iframe')
+      document.body.append(frame)
       const attempt = (targetOrigin: string, allowedOrigins: string[]) => {
         try {
-          postMessageTransport({ target: window.parent, targetOrigin, allowedOrigins }).close()
+          postMessageTransport({ target: frame.contentWindow!, targetOrigin, allowedOrigins }).close()
           return 'ok'
         } catch (error) {
           return (error as Error).name
@@ -211,6 +213,61 @@ describe('postMessageTransport in Chromium', () => {
       ]
     }, b.origin)
     expect(errors).toEqual(['TypeError', 'TypeError', 'TypeError', 'TypeError', 'TypeError', 'ok'])
+  })
+})
+
+describe('postMessageTransport against scripts in the same page', () => {
+  it('ignores a message event a script dispatched itself, even with the right source and origin', async () => {
+    const result = await page.evaluate(async (origin) => {
+      const { postMessageTransport } = (
+        window as unknown as { transport: typeof import('../post-message.ts') }
+      ).transport
+      const frame = document.createElement('iframe')
+      document.body.append(frame)
+      const received: unknown[] = []
+      const t = postMessageTransport({
+        target: frame.contentWindow!,
+        targetOrigin: origin,
+        allowedOrigins: [origin],
+      })
+      t.onMessage((m) => received.push(m))
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: { toolmark: 1, message: { forged: true } },
+          origin,
+          source: frame.contentWindow,
+        }),
+      )
+      await new Promise((r) => setTimeout(r, 20))
+      t.close()
+      frame.remove()
+      return received
+    }, b.origin)
+    expect(result).toEqual([])
+  })
+
+  it('refuses this window itself as the target unless sameWindow: true says it is an extension content script', async () => {
+    const outcomes = await page.evaluate((origin) => {
+      const { postMessageTransport } = (
+        window as unknown as { transport: typeof import('../post-message.ts') }
+      ).transport
+      const attempt = (options: { sameWindow?: boolean }) => {
+        try {
+          postMessageTransport({
+            target: window,
+            targetOrigin: origin,
+            allowedOrigins: [origin],
+            ...options,
+          }).close()
+          return 'ok'
+        } catch (error) {
+          return `${(error as Error).name}: ${(error as Error).message}`
+        }
+      }
+      return [attempt({}), attempt({ sameWindow: true })]
+    }, a.origin)
+    expect(outcomes[0]).toMatch(/^TypeError: .*sameWindow: true/)
+    expect(outcomes[1]).toBe('ok')
   })
 })
 
