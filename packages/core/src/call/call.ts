@@ -8,9 +8,10 @@ import { newId } from '../ids.ts'
 import { isCaller } from '../policy/policy.ts'
 import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
-import type { ToolmarkImpl } from '../toolmark.ts'
 import type { Caller, CallOptions, ConfirmOutcome, PendingConfirmation, ToolResult } from '../types.ts'
 import type { Timed } from './deadlines.ts'
+import { gone } from './gone.ts'
+import type { CallHost } from './host.ts'
 import { cancelled, error, invalid, isRunResult, ok, refused } from './result.ts'
 import { EXPIRED_APPROVAL, Run, STALE_APPROVAL } from './run.ts'
 
@@ -21,9 +22,9 @@ const TOOL_FAILED = Object.freeze(error(ERROR_MESSAGES.toolFailed))
  * never throws and never rejects: every outcome is a `ToolResult`.
  */
 export class Pipeline {
-  readonly #tm: ToolmarkImpl
+  readonly #tm: CallHost
 
-  constructor(tm: ToolmarkImpl) {
+  constructor(tm: CallHost) {
     this.#tm = tm
   }
 
@@ -37,7 +38,7 @@ export class Pipeline {
     try {
       if (!isCaller(caller)) return refused('not_allowed', 'Unknown caller')
       const entry = tm.lookup(name, undefined)
-      if (!entry) return this.gone(name, options.rev)
+      if (!entry) return gone(tm, name, options.rev)
       if (!tm.allows(entry, caller)) return refused('not_allowed')
       const signal = options.signal
       if (signal?.aborted) return cancelled('signal')
@@ -83,18 +84,6 @@ export class Pipeline {
   }
 
   /**
-   * The answer to a call whose tool is not there (or went away before its handler started): `stale`
-   * when the call carried a revision older than the tool's disappearance, else `unknown_tool`; both
-   * with the current revision.
-   */
-  gone(name: string, rev: number | undefined): ToolResult {
-    const tm = this.#tm
-    return tm.wentStale(name, rev)
-      ? refused('stale', REFUSED_MESSAGES.stale, tm.rev)
-      : refused('unknown_tool', REFUSED_MESSAGES.unknown_tool, tm.rev)
-  }
-
-  /**
    * Waits for an asynchronous validator, bounded by the caller's signal and the call deadline (which
    * starts when the call is accepted): an abort or a deadline answers `cancelled` at once, and
    * whatever the validator settles with later is ignored. The deadline carries on into the run.
@@ -135,7 +124,7 @@ export class Pipeline {
     })
     if (stopped !== undefined) return stopped
     // The registration may have changed while the validator ran: never run a replacement.
-    if (entry.disposed) return this.gone(entry.name, rev)
+    if (entry.disposed) return gone(tm, entry.name, rev)
     return this.#validated(entry, checked, callId, caller, signal, rev, wait.deadline)
   }
 

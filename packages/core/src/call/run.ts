@@ -5,9 +5,10 @@ import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../registry/entry.ts'
 import type { Turn } from '../registry/queue.ts'
-import type { ToolmarkImpl } from '../toolmark.ts'
 import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, ToolResult } from '../types.ts'
 import type { Timed } from './deadlines.ts'
+import { gone } from './gone.ts'
+import type { CallHost } from './host.ts'
 import { cancelled, error, isRunResult, ok, refused } from './result.ts'
 
 /** An approval whose tool registration is gone since the request (the approval is used up). */
@@ -41,7 +42,7 @@ export class Run implements Timed, ToolContext, Turn {
   #callId: string | undefined
   readonly caller: Caller
   readonly files = FILES
-  readonly #tm: ToolmarkImpl
+  readonly #tm: CallHost
   readonly #entry: Entry
   readonly #input: unknown
   readonly #resolve: (result: ToolResult) => void
@@ -57,7 +58,7 @@ export class Run implements Timed, ToolContext, Turn {
   readonly #approvalExpired: (() => boolean) | undefined
 
   constructor(
-    tm: ToolmarkImpl,
+    tm: CallHost,
     entry: Entry,
     input: unknown,
     callId: string | undefined,
@@ -176,7 +177,7 @@ export class Run implements Timed, ToolContext, Turn {
     if (this.#aborted || this.#callerSignal?.aborted) return CANCELLED_SIGNAL
     const entry = this.#entry
     const expired = this.#approvalExpired
-    if (entry.disposed) return expired ? STALE_APPROVAL : this.#tm.pipeline.gone(entry.name, this.#rev)
+    if (entry.disposed) return expired ? STALE_APPROVAL : gone(this.#tm, entry.name, this.#rev)
     if (expired?.()) return EXPIRED_APPROVAL
     return undefined
   }

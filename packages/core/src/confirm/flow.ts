@@ -4,7 +4,6 @@ import { REFUSED_MESSAGES } from '../codes.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
-import type { ToolmarkImpl } from '../toolmark.ts'
 import type {
   Caller,
   ConfirmationCardData,
@@ -13,6 +12,7 @@ import type {
   PendingConfirmation,
   ToolResult,
 } from '../types.ts'
+import type { ConfirmHost } from './host.ts'
 import type { PendingRecord } from './pending.ts'
 import {
   REDACTED,
@@ -102,7 +102,7 @@ export async function acceptEdit(
  * both clocks when the answer arrives). Bound to the registration: a disposed tool is `stale`.
  */
 export function askInline(
-  tm: ToolmarkImpl,
+  tm: ConfirmHost,
   entry: Entry,
   a: {
     kind: 'call' | 'ctx'

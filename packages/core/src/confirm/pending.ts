@@ -1,6 +1,5 @@
 import { clock, timer } from '../clock.ts'
-import type { Entry } from '../registry/entry.ts'
-import type { ScopeImpl } from '../registry/scope.ts'
+import type { Entry, EntryScope } from '../registry/entry.ts'
 import type { Caller, ConfirmMode, PendingConfirmation } from '../types.ts'
 
 /** At most this many confirmations are open per registry; creating another expires the oldest. */
@@ -73,7 +72,7 @@ export class PendingStore {
   }
 
   /** Expires every record whose tool lives in one of `scopes`. */
-  dropScopes(scopes: ReadonlySet<ScopeImpl>): void {
+  dropScopes(scopes: ReadonlySet<EntryScope>): void {
     for (const rec of [...this.#records.values()]) {
       if (scopes.has(rec.entry.scope) && this.remove(rec)) rec.expire()
     }

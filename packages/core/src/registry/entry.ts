@@ -3,7 +3,22 @@ import { hintClass } from '../policy/policy.ts'
 import { fromJsonSchema } from '../schema/json-schema.ts'
 import type { HintClass, JsonSchema, ToolDefinition, ToolManifest, ToolManifestSummary } from '../types.ts'
 import { llmName } from './names.ts'
-import type { ScopeImpl } from './scope.ts'
+import type { CallQueue } from './queue.ts'
+
+/**
+ * What an entry knows of its scope. The scope module holds entries, so it is described here rather
+ * than imported (the dependency runs one way: scope → entry).
+ */
+export interface EntryScope {
+  /** The scope's full name (`''` for the root). */
+  readonly path: string
+  /** The scope's call queue (shared with its parent when the scope is transparent). */
+  readonly queue: CallQueue
+  /** The entries registered directly in this scope. */
+  readonly entries: Set<Entry>
+  /** Visible when it and every ancestor are. */
+  visible(): boolean
+}
 
 type Validate = (
   value: unknown,
@@ -14,7 +29,7 @@ export class Entry {
   readonly name: string
   readonly llmName: string
   readonly def: ToolDefinition
-  readonly scope: ScopeImpl
+  readonly scope: EntryScope
   readonly hintClass: HintClass
   /** Consequential or destructive (or unannotated under `confirmUnannotated`). */
   readonly confirms: boolean
@@ -24,7 +39,7 @@ export class Entry {
   disposed = false
   #full: ToolManifest | undefined
 
-  constructor(name: string, def: ToolDefinition, scope: ScopeImpl, confirmUnannotated: boolean) {
+  constructor(name: string, def: ToolDefinition, scope: EntryScope, confirmUnannotated: boolean) {
     this.name = name
     this.llmName = llmName(name)
     this.def = def

@@ -1,0 +1,19 @@
+import { REFUSED_MESSAGES } from '../codes.ts'
+import type { ToolResult } from '../types.ts'
+import type { CallHost } from './host.ts'
+import { refused } from './result.ts'
+
+/**
+ * The answer to a call whose tool is not there (or went away before its handler started): `stale`
+ * when the call carried a revision older than the tool's disappearance, else `unknown_tool`; both
+ * with the current revision.
+ */
+export function gone(
+  host: Pick<CallHost, 'rev' | 'wentStale'>,
+  name: string,
+  rev: number | undefined,
+): ToolResult {
+  return host.wentStale(name, rev)
+    ? refused('stale', REFUSED_MESSAGES.stale, host.rev)
+    : refused('unknown_tool', REFUSED_MESSAGES.unknown_tool, host.rev)
+}
