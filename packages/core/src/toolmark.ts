@@ -456,7 +456,7 @@ export class ToolmarkImpl implements Toolmark, ScopeHost {
 
   call: Toolmark['call'] = (name, input, options) => this.pipeline.call(name, input, options)
   confirmPending: Toolmark['confirmPending'] = (confirmId, outcome) =>
-    this.pipeline.confirmPending(confirmId, outcome)
+    this.pipeline.deferred.confirmPending(confirmId, outcome)
   pendingConfirmations: Toolmark['pendingConfirmations'] = () => this.pending.deferred()
   undo: Toolmark['undo'] = (callId) => this.pipeline.undo(callId)
 

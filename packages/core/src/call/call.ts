@@ -1,21 +1,28 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { clock } from '../clock.ts'
-import { ERROR_MESSAGES, REFUSED_MESSAGES } from '../codes.ts'
-import { acceptEdit, askInline, cardData, showInput } from '../confirm/flow.ts'
+import { DeferredConfirmations } from '../confirm/deferred.ts'
+import { askInline, showInput, summaryOf, threw } from '../confirm/flow.ts'
 import type { PendingRecord } from '../confirm/pending.ts'
 import { redactInput } from '../confirm/redact.ts'
 import { newId } from '../ids.ts'
 import { isCaller } from '../policy/policy.ts'
 import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
-import type { Caller, CallOptions, ConfirmOutcome, PendingConfirmation, ToolResult } from '../types.ts'
+import type { Caller, CallOptions, ToolResult } from '../types.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
-import { cancelled, error, invalid, isRunResult, ok, refused } from './result.ts'
-import { EXPIRED_APPROVAL, Run, STALE_APPROVAL } from './run.ts'
-
-const TOOL_FAILED = Object.freeze(error(ERROR_MESSAGES.toolFailed))
+import {
+  cancelled,
+  EXPIRED_APPROVAL,
+  invalid,
+  isRunResult,
+  ok,
+  refused,
+  STALE_APPROVAL,
+  TOOL_FAILED,
+} from './result.ts'
+import { Run } from './run.ts'
 
 /**
  * The call pipeline: lookup → rev/stale → policy → validate → confirm → queue → run. `call`
@@ -23,9 +30,12 @@ const TOOL_FAILED = Object.freeze(error(ERROR_MESSAGES.toolFailed))
  */
 export class Pipeline {
   readonly #tm: CallHost
+  /** Deferred confirmations; approved ones run back through this pipeline as caller `human`. */
+  readonly deferred: DeferredConfirmations
 
   constructor(tm: CallHost) {
     this.#tm = tm
+    this.deferred = new DeferredConfirmations(tm, (rec, input) => this.#runApproved(rec, input))
   }
 
   /**
@@ -59,7 +69,7 @@ export class Pipeline {
       try {
         checked = entry.validate?.(input)
       } catch (err) {
-        pending = this.#threw(entry, callId, 'validator', err)
+        pending = threw(this.#tm, entry, callId, 'validator', err)
       }
       pending ??=
         checked instanceof Promise
@@ -119,7 +129,7 @@ export class Pipeline {
           checked = r
           wait.stop?.(undefined)
         },
-        (err: unknown) => wait.stop?.(this.#threw(entry, callId, 'validator', err)),
+        (err: unknown) => wait.stop?.(threw(this.#tm, entry, callId, 'validator', err)),
       )
     })
     if (stopped !== undefined) return stopped
@@ -147,7 +157,8 @@ export class Pipeline {
     if (caller !== 'human' && this.#needsConfirmation(entry, value, caller)) {
       // An aborted call never creates a confirmation.
       if (signal?.aborted) return cancelled('signal')
-      if (this.#tm.modes[caller] === 'deferred') return this.#defer(entry, value, callId ?? newId(), caller)
+      if (this.#tm.modes[caller] === 'deferred')
+        return this.deferred.defer(entry, value, callId ?? newId(), caller)
       return this.#confirmInline(entry, value, callId ?? newId(), caller, signal, deadline)
     }
     return this.execute(entry, value, callId, caller, signal, deadline, rev)
@@ -172,7 +183,7 @@ export class Pipeline {
     try {
       summary = summaryOf(entry, shown.value)
     } catch (err) {
-      return this.#threw(entry, callId, 'summary', err)
+      return threw(this.#tm, entry, callId, 'summary', err)
     }
     const outcome = await askInline(this.#tm, entry, {
       kind: 'call',
@@ -248,126 +259,25 @@ export class Pipeline {
     }
   }
 
-  /** Deferred mode: store a single-use confirmation and answer `needs_confirmation` at once. */
-  #defer(entry: Entry, value: unknown, callId: string, caller: Caller): ToolResult {
+  /** An approved deferred confirmation: runs as `human`, only if still approved when its turn comes. */
+  async #runApproved(rec: PendingRecord, input: unknown): Promise<ToolResult> {
     const tm = this.#tm
-    let summary: string
-    let snapshot: string | undefined
-    const shown = showInput(entry, value)
-    try {
-      summary = summaryOf(entry, shown.value)
-    } catch (err) {
-      return this.#threw(entry, callId, 'summary', err)
+    const events = tm.emitter.has('result')
+    const t0 = events ? clock.mono() : 0
+    const result = await this.execute(
+      rec.entry,
+      input,
+      rec.callId,
+      'human',
+      undefined,
+      undefined,
+      undefined,
+      () => tm.pending.isExpired(rec),
+    )
+    if (events && result !== STALE_APPROVAL && result !== EXPIRED_APPROVAL) {
+      this.#emitResult(rec.entry, rec.callId, 'human', result, t0)
     }
-    try {
-      snapshot = entry.def.snapshot ? JSON.stringify(entry.def.snapshot()) : undefined
-    } catch (err) {
-      return this.#threw(entry, callId, 'snapshot', err)
-    }
-    const confirmId = newId()
-    const createdAt = clock.now()
-    const card = cardData(entry, confirmId, caller, shown, summary, [], createdAt + tm.expiryMs)
-    const rec: PendingRecord = {
-      confirmId,
-      callId,
-      mode: 'deferred',
-      entry,
-      caller,
-      input: value,
-      card: Object.freeze({ ...card, createdAt, callId }) as PendingConfirmation,
-      monoStart: clock.mono(),
-      snapshot,
-      expire: () => this.#settleDeferred(rec, refused('confirmation_expired'), 'expired'),
-    }
-    tm.pending.add(rec)
-    tm.emitter.emit('confirm', { phase: 'requested', mode: 'deferred', request: rec.card, callId })
-    return { status: 'needs_confirmation', confirmId, summary, changes: card.changes }
-  }
-
-  #settleDeferred(
-    rec: PendingRecord,
-    result: ToolResult,
-    outcome: 'approved' | 'rejected' | 'expired' | 'stale' | 'cancelled',
-  ): ToolResult {
-    this.#tm.emitter.emit('confirm', {
-      phase: 'settled',
-      mode: 'deferred',
-      confirmId: rec.confirmId,
-      callId: rec.callId,
-      tool: rec.entry.name,
-      outcome,
-      result,
-    })
     return result
-  }
-
-  /** Completes a deferred confirmation (seed 000 + decisions 1–4). */
-  async confirmPending(confirmId: string, outcome: ConfirmOutcome): Promise<ToolResult> {
-    const tm = this.#tm
-    try {
-      const rec = tm.pending.get(confirmId)
-      if (rec?.mode !== 'deferred') return refused('confirmation_expired')
-      if (tm.pending.isExpired(rec)) {
-        if (tm.pending.remove(rec)) rec.expire()
-        return refused('confirmation_expired')
-      }
-      const name = rec.entry.name
-      if (outcome?.approved !== true) {
-        tm.pending.remove(rec)
-        tm.emitter.emit('interaction', { kind: 'rejected', confirmId, tool: name })
-        return this.#settleDeferred(rec, cancelled('operator'), 'rejected')
-      }
-      if (rec.entry.disposed) {
-        tm.pending.remove(rec)
-        return this.#settleDeferred(rec, refused('stale', REFUSED_MESSAGES.staleTool), 'stale')
-      }
-      let value = rec.input
-      if ('input' in outcome && outcome.input !== undefined) {
-        const edit = await acceptEdit(rec.entry, outcome.input, rec.input)
-        if (!edit.ok) return invalid(edit.issues) // decision 2: not consumed
-        value = edit.value
-      }
-      // Single use: the first approval to get here consumes it; a concurrent one sees it gone.
-      if (!tm.pending.remove(rec)) return refused('confirmation_expired')
-      if (tm.pending.isExpired(rec))
-        return this.#settleDeferred(rec, refused('confirmation_expired'), 'expired')
-      if (rec.entry.disposed)
-        return this.#settleDeferred(rec, refused('stale', REFUSED_MESSAGES.staleTool), 'stale')
-      if (rec.snapshot !== undefined) {
-        let now: string | undefined
-        try {
-          now = JSON.stringify(rec.entry.def.snapshot?.())
-        } catch (err) {
-          tm.report('tool_threw', `snapshot of "${name}" threw`, { tool: name, cause: err })
-          return this.#settleDeferred(rec, TOOL_FAILED, 'approved')
-        }
-        if (now !== rec.snapshot) {
-          return this.#settleDeferred(rec, refused('stale', REFUSED_MESSAGES.staleForm), 'stale')
-        }
-      }
-      tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: name })
-      const events = tm.emitter.has('result')
-      const t0 = events ? clock.mono() : 0
-      // The approved run still waits its turn in the scope's queue: it starts only if the tool is
-      // still the one approved and the approval has not expired meanwhile.
-      const result = await this.execute(
-        rec.entry,
-        value,
-        rec.callId,
-        'human',
-        undefined,
-        undefined,
-        undefined,
-        () => tm.pending.isExpired(rec),
-      )
-      if (result === STALE_APPROVAL) return this.#settleDeferred(rec, result, 'stale')
-      if (result === EXPIRED_APPROVAL) return this.#settleDeferred(rec, result, 'expired')
-      if (events) this.#emitResult(rec.entry, rec.callId, 'human', result, t0)
-      return this.#settleDeferred(rec, result, 'approved')
-    } catch (err) {
-      tm.report('tool_threw', 'confirmPending failed', { cause: err })
-      return TOOL_FAILED
-    }
   }
 
   /** Runs the restorer a call registered; single use. */
@@ -384,15 +294,6 @@ export class Pipeline {
     }
   }
 
-  #threw(entry: Entry, callId: string | undefined, what: string, err: unknown): ToolResult {
-    this.#tm.report('tool_threw', `The ${what} of "${entry.name}" threw`, {
-      tool: entry.name,
-      ...(callId === undefined ? {} : { callId }),
-      cause: err,
-    })
-    return TOOL_FAILED
-  }
-
   #redacted(entry: Entry, input: unknown): unknown {
     return entry.def.sensitivePaths === undefined ? input : redactInput(input, entry.def.sensitivePaths).value
   }
@@ -407,14 +308,4 @@ export class Pipeline {
     })
     return result
   }
-}
-
-/**
- * The card summary: the tool's `summary` (a string, or a function of the input with its sensitive
- * paths `'[redacted]'`, so a summary never shows a secret), else its title or name.
- */
-function summaryOf(entry: Entry, input: unknown): string {
-  const s = entry.def.summary
-  if (typeof s === 'function') return String(s(input as never))
-  return s ?? entry.def.title ?? entry.name
 }

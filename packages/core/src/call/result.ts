@@ -1,4 +1,4 @@
-import { REFUSED_CODES, REFUSED_MESSAGES, type RefusedCode } from '../codes.ts'
+import { ERROR_MESSAGES, REFUSED_CODES, REFUSED_MESSAGES, type RefusedCode } from '../codes.ts'
 import type {
   CancelledBy,
   CancelledResult,
@@ -95,3 +95,10 @@ export function isToolResult(value: unknown): value is ToolResult {
     STATUSES.has((value as { status?: unknown }).status as string)
   )
 }
+
+/** `error "Tool failed"`: a tool, validator, summary, snapshot or confirm handler threw. */
+export const TOOL_FAILED: ToolResult = Object.freeze(error(ERROR_MESSAGES.toolFailed))
+/** An approval whose tool registration is gone since the request (the approval is used up). */
+export const STALE_APPROVAL: ToolResult = Object.freeze(refused('stale', REFUSED_MESSAGES.staleTool))
+/** An approval that expired before its run could start. */
+export const EXPIRED_APPROVAL: ToolResult = Object.freeze(refused('confirmation_expired'))

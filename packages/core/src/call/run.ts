@@ -1,5 +1,5 @@
 import { clock, later } from '../clock.ts'
-import { ERROR_MESSAGES, REFUSED_MESSAGES } from '../codes.ts'
+import { ERROR_MESSAGES } from '../codes.ts'
 import { askInline } from '../confirm/flow.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
@@ -9,12 +9,8 @@ import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, To
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
-import { cancelled, error, isRunResult, ok, refused } from './result.ts'
+import { cancelled, EXPIRED_APPROVAL, error, isRunResult, ok, STALE_APPROVAL } from './result.ts'
 
-/** An approval whose tool registration is gone since the request (the approval is used up). */
-export const STALE_APPROVAL: ToolResult = Object.freeze(refused('stale', REFUSED_MESSAGES.staleTool))
-/** An approval that expired before its run could start. */
-export const EXPIRED_APPROVAL: ToolResult = Object.freeze(refused('confirmation_expired'))
 const CANCELLED_SIGNAL: ToolResult = Object.freeze(cancelled('signal'))
 
 /** How a run that cannot start is answered when its tool is gone: a plain call's refusal. */

@@ -1,4 +1,4 @@
-import { cancelled, invalid, refused } from '../call/result.ts'
+import { cancelled, invalid, refused, TOOL_FAILED } from '../call/result.ts'
 import { clock, later } from '../clock.ts'
 import { REFUSED_MESSAGES } from '../codes.ts'
 import { newId } from '../ids.ts'
@@ -228,4 +228,30 @@ export function askInline(
     }
     ask()
   })
+}
+
+/**
+ * The card summary: the tool's `summary` (a string, or a function of the input with its sensitive
+ * paths `'[redacted]'`, so a summary never shows a secret), else its title or name.
+ */
+export function summaryOf(entry: Entry, input: unknown): string {
+  const s = entry.def.summary
+  if (typeof s === 'function') return String(s(input as never))
+  return s ?? entry.def.title ?? entry.name
+}
+
+/** Reports a throwing tool hook (`tool_threw`) and answers `error "Tool failed"`. */
+export function threw(
+  tm: Pick<ConfirmHost, 'report'>,
+  entry: Entry,
+  callId: string | undefined,
+  what: string,
+  err: unknown,
+): ToolResult {
+  tm.report('tool_threw', `The ${what} of "${entry.name}" threw`, {
+    tool: entry.name,
+    ...(callId === undefined ? {} : { callId }),
+    cause: err,
+  })
+  return TOOL_FAILED
 }

@@ -1,0 +1,142 @@
+import { cancelled, EXPIRED_APPROVAL, invalid, refused, STALE_APPROVAL, TOOL_FAILED } from '../call/result.ts'
+import { clock } from '../clock.ts'
+import { REFUSED_MESSAGES } from '../codes.ts'
+import { newId } from '../ids.ts'
+import type { Entry } from '../registry/entry.ts'
+import type { Caller, ConfirmOutcome, PendingConfirmation, ToolResult } from '../types.ts'
+import { acceptEdit, cardData, showInput, summaryOf, threw } from './flow.ts'
+import type { ConfirmHost } from './host.ts'
+import type { PendingRecord } from './pending.ts'
+
+/** Runs an approved deferred confirmation as caller `human`, through the scope's queue. */
+export type RunApproved = (rec: PendingRecord, input: unknown) => ToolResult | Promise<ToolResult>
+
+/**
+ * Deferred confirmations (the default for in-app agents): a consequential call answers
+ * `needs_confirmation` at once with a single-use `confirmId`; the app approves or rejects later
+ * with `tm.confirmPending`, and a `confirm` event carries the final result (what the bridge sends
+ * as `confirmed`).
+ */
+export class DeferredConfirmations {
+  readonly #tm: ConfirmHost
+  readonly #runApproved: RunApproved
+
+  constructor(tm: ConfirmHost, runApproved: RunApproved) {
+    this.#tm = tm
+    this.#runApproved = runApproved
+  }
+
+  /** Deferred mode: store a single-use confirmation and answer `needs_confirmation` at once. */
+  defer(entry: Entry, value: unknown, callId: string, caller: Caller): ToolResult {
+    const tm = this.#tm
+    let summary: string
+    let snapshot: string | undefined
+    const shown = showInput(entry, value)
+    try {
+      summary = summaryOf(entry, shown.value)
+    } catch (err) {
+      return threw(tm, entry, callId, 'summary', err)
+    }
+    try {
+      snapshot = entry.def.snapshot ? JSON.stringify(entry.def.snapshot()) : undefined
+    } catch (err) {
+      return threw(tm, entry, callId, 'snapshot', err)
+    }
+    const confirmId = newId()
+    const createdAt = clock.now()
+    const card = cardData(entry, confirmId, caller, shown, summary, [], createdAt + tm.expiryMs)
+    const rec: PendingRecord = {
+      confirmId,
+      callId,
+      mode: 'deferred',
+      entry,
+      caller,
+      input: value,
+      card: Object.freeze({ ...card, createdAt, callId }) as PendingConfirmation,
+      monoStart: clock.mono(),
+      snapshot,
+      expire: () => this.#settle(rec, refused('confirmation_expired'), 'expired'),
+    }
+    tm.pending.add(rec)
+    tm.emitter.emit('confirm', { phase: 'requested', mode: 'deferred', request: rec.card, callId })
+    return { status: 'needs_confirmation', confirmId, summary, changes: card.changes }
+  }
+
+  #settle(
+    rec: PendingRecord,
+    result: ToolResult,
+    outcome: 'approved' | 'rejected' | 'expired' | 'stale' | 'cancelled',
+  ): ToolResult {
+    this.#tm.emitter.emit('confirm', {
+      phase: 'settled',
+      mode: 'deferred',
+      confirmId: rec.confirmId,
+      callId: rec.callId,
+      tool: rec.entry.name,
+      outcome,
+      result,
+    })
+    return result
+  }
+
+  /**
+   * Completes a deferred confirmation: rejected → `cancelled operator`; expired or used →
+   * `refused confirmation_expired`; the registration gone or the form changed → `refused stale`;
+   * approved → the tool's own result, run as caller `human`. An edit that fails validation answers
+   * `invalid` and leaves the confirmation open.
+   */
+  async confirmPending(confirmId: string, outcome: ConfirmOutcome): Promise<ToolResult> {
+    const tm = this.#tm
+    try {
+      const rec = tm.pending.get(confirmId)
+      if (rec?.mode !== 'deferred') return refused('confirmation_expired')
+      if (tm.pending.isExpired(rec)) {
+        if (tm.pending.remove(rec)) rec.expire()
+        return refused('confirmation_expired')
+      }
+      const name = rec.entry.name
+      if (outcome?.approved !== true) {
+        tm.pending.remove(rec)
+        tm.emitter.emit('interaction', { kind: 'rejected', confirmId, tool: name })
+        return this.#settle(rec, cancelled('operator'), 'rejected')
+      }
+      if (rec.entry.disposed) {
+        tm.pending.remove(rec)
+        return this.#settle(rec, refused('stale', REFUSED_MESSAGES.staleTool), 'stale')
+      }
+      let value = rec.input
+      if ('input' in outcome && outcome.input !== undefined) {
+        const edit = await acceptEdit(rec.entry, outcome.input, rec.input)
+        // Not consumed: the approver can fix the edit and approve again.
+        if (!edit.ok) return invalid(edit.issues)
+        value = edit.value
+      }
+      // Single use: the first approval to get here consumes it; a concurrent one sees it gone.
+      if (!tm.pending.remove(rec)) return refused('confirmation_expired')
+      if (tm.pending.isExpired(rec)) return this.#settle(rec, refused('confirmation_expired'), 'expired')
+      if (rec.entry.disposed) return this.#settle(rec, refused('stale', REFUSED_MESSAGES.staleTool), 'stale')
+      if (rec.snapshot !== undefined) {
+        let now: string | undefined
+        try {
+          now = JSON.stringify(rec.entry.def.snapshot?.())
+        } catch (err) {
+          tm.report('tool_threw', `snapshot of "${name}" threw`, { tool: name, cause: err })
+          return this.#settle(rec, TOOL_FAILED, 'approved')
+        }
+        if (now !== rec.snapshot) {
+          return this.#settle(rec, refused('stale', REFUSED_MESSAGES.staleForm), 'stale')
+        }
+      }
+      tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: name })
+      // The approved run still waits its turn in the scope's queue: it starts only if the tool is
+      // still the one approved and the approval has not expired meanwhile.
+      const result = await this.#runApproved(rec, value)
+      if (result === STALE_APPROVAL) return this.#settle(rec, result, 'stale')
+      if (result === EXPIRED_APPROVAL) return this.#settle(rec, result, 'expired')
+      return this.#settle(rec, result, 'approved')
+    } catch (err) {
+      tm.report('tool_threw', 'confirmPending failed', { cause: err })
+      return TOOL_FAILED
+    }
+  }
+}
