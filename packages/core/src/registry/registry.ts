@@ -1,0 +1,226 @@
+import type { ErrorEventCode } from '../codes.ts'
+import type { PendingStore } from '../confirm/pending.ts'
+import { ToolmarkError } from '../errors.ts'
+import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
+import type {
+  Caller,
+  ConfirmMode,
+  HintClass,
+  RegisterOptions,
+  Scope,
+  ScopeOptions,
+  ToolDefinition,
+  ToolHandle,
+  ToolmarkOptions,
+} from '../types.ts'
+import { Entry } from './entry.ts'
+import { isValidName } from './names.ts'
+import type { Revisions } from './notify.ts'
+import { type ScopeHost, ScopeImpl } from './scope.ts'
+
+/** What the tool table needs from the registry that owns it. */
+export interface RegistryHost {
+  readonly dev: boolean
+  readonly options: Pick<ToolmarkOptions, 'confirm' | 'confirmUnannotated'>
+  readonly policy: ReadonlyMap<Caller, ReadonlySet<HintClass>>
+  readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
+  readonly revisions: Revisions
+  readonly pending: PendingStore
+  /** False without a document (server rendering): registration is inert. */
+  active(): boolean
+  /** Throws in development, reports in production. */
+  misconfigured(code: ErrorEventCode, message: string, tool?: string): void
+  /** A development warning event. */
+  warn(code: ErrorEventCode, message: string, tool?: string): void
+  /** A tool's JSON Schema could not be derived. */
+  conversionFailed(entry: Entry, err: unknown): void
+}
+
+const INERT_HANDLE_DISPOSE = (): void => {}
+
+/**
+ * The tool table: registration (names, collisions, the confirmation-path check), scopes, removal
+ * (only through the handle, the registration signal or scope disposal), and which names went away
+ * at which revision, so a call carrying an older revision is answered `stale`.
+ */
+export class ToolTable implements ScopeHost {
+  readonly tools = new Map<string, Entry>()
+  readonly root: ScopeImpl
+  readonly #host: RegistryHost
+  readonly #llmNames = new Map<string, Entry>()
+  /** Full name → the revision at which it stopped being available. */
+  readonly #goneAt = new Map<string, number>()
+
+  constructor(host: RegistryHost) {
+    this.#host = host
+    this.root = new ScopeImpl(this, undefined, '')
+  }
+
+  register(tool: ToolDefinition, options: RegisterOptions | undefined): ToolHandle {
+    const host = this.#host
+    const localName = typeof tool?.name === 'string' ? tool.name : ''
+    const inert = (name: string): ToolHandle => ({ name, dispose: INERT_HANDLE_DISPOSE })
+    if (!host.active()) {
+      const path = options?.scope instanceof ScopeImpl ? options.scope.path : ''
+      return inert(path === '' ? localName : `${path}.${localName}`)
+    }
+    if (typeof tool?.run !== 'function') throw new TypeError('A tool needs a run(input, ctx) function')
+    if (typeof tool.description !== 'string') throw new TypeError('A tool needs a description string')
+    const scope = options?.scope ?? this.root
+    if (!(scope instanceof ScopeImpl) || scope.host !== this) {
+      host.misconfigured(
+        'invalid_scope',
+        `Tool "${localName}" was registered with a scope from another registry`,
+      )
+      return inert(localName)
+    }
+    if (scope.disposed) {
+      host.misconfigured(
+        'scope_disposed',
+        `Tool "${localName}" was registered into disposed scope "${scope.path}"`,
+      )
+      return inert(localName)
+    }
+    const name = scope.path === '' ? localName : `${scope.path}.${localName}`
+    if (!isValidName(localName) || !isValidName(name)) {
+      host.misconfigured(
+        'invalid_name',
+        `Invalid tool name "${name}": use A-Z a-z 0-9 _ - . (at most 128, no empty segment)`,
+      )
+      return inert(name)
+    }
+    const entry = new Entry(name, tool, scope, host.options.confirmUnannotated === true)
+    const clash = this.tools.get(name) ?? this.#llmNames.get(entry.llmName)
+    if (clash) {
+      const what =
+        clash.name === name ? `"${name}"` : `"${name}" (llmName "${entry.llmName}" of "${clash.name}")`
+      host.misconfigured('duplicate_name', `A tool named ${what} is already registered`, name)
+      return inert(name)
+    }
+    if (!this.#checkConfirmPath(entry)) return inert(name)
+    if (!entry.canDeriveSchema) {
+      host.misconfigured(
+        'schema_conversion_failed',
+        `No JSON Schema can be derived for "${name}": pass jsonSchema`,
+        name,
+      )
+    } else if (host.dev) {
+      entry.full((err) => {
+        throw new ToolmarkError('schema_conversion_failed', `JSON Schema conversion failed for "${name}"`, {
+          cause: err,
+        })
+      })
+    }
+    if (entry.hintClass === 'unannotated') {
+      host.warn(
+        'unannotated_tool',
+        `Tool "${name}" has none of readOnly, consequential, destructive: annotate it`,
+        name,
+      )
+    }
+    const signal = options?.signal
+    if (signal?.aborted) return inert(name)
+    this.tools.set(name, entry)
+    this.#llmNames.set(entry.llmName, entry)
+    scope.entries.add(entry)
+    this.#goneAt.delete(name)
+    host.revisions.bump()
+    const onAbort = (): void => this.#remove(entry)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    return {
+      name,
+      dispose: () => {
+        signal?.removeEventListener('abort', onAbort)
+        this.#remove(entry)
+      },
+    }
+  }
+
+  /** Registration fails only when no allowed non-human caller has a confirmation path. */
+  #checkConfirmPath(entry: Entry): boolean {
+    if (!entry.confirms) return true
+    const host = this.#host
+    const hasHandler = host.options.confirm !== undefined
+    let path = false
+    const blind: Caller[] = []
+    for (const caller of NON_HUMAN_CALLERS) {
+      if (!host.policy.get(caller)?.has(entry.hintClass)) continue
+      if (host.modes[caller] === 'deferred' || hasHandler) path = true
+      else blind.push(caller)
+    }
+    if (!path) {
+      host.misconfigured(
+        'missing_confirm_handler',
+        `Tool "${entry.name}" needs confirmation but no allowed caller has a confirmation path: pass confirm or allow a deferred caller`,
+        entry.name,
+      )
+      return false
+    }
+    if (blind.length > 0) {
+      host.warn(
+        'missing_confirm_handler',
+        `Tool "${entry.name}" is hidden from ${blind.join(', ')}: they confirm inline and no confirm handler is set`,
+        entry.name,
+      )
+    }
+    return true
+  }
+
+  #remove(entry: Entry): void {
+    if (entry.disposed) return
+    entry.disposed = true
+    this.tools.delete(entry.name)
+    this.#llmNames.delete(entry.llmName)
+    entry.scope.entries.delete(entry)
+    const revisions = this.#host.revisions
+    revisions.bump()
+    this.#goneAt.set(entry.name, revisions.rev)
+    if (this.#goneAt.size > 1000) this.#goneAt.delete(this.#goneAt.keys().next().value as string)
+  }
+
+  createScope(parent: ScopeImpl, name: string, options: ScopeOptions | undefined): Scope {
+    const host = this.#host
+    if (options?.transparent !== true && !isValidName(name)) {
+      host.misconfigured('invalid_name', `Invalid scope name "${name}"`)
+    }
+    if (parent.disposed)
+      host.misconfigured('scope_disposed', `Scope "${name}" was created in a disposed scope`)
+    const scope = new ScopeImpl(this, parent, name, options)
+    if (parent.disposed) scope.markDisposed()
+    else parent.children.add(scope)
+    if (options?.when !== undefined && options.when !== true && !parent.disposed) {
+      host.revisions.track(scope, scope.visible())
+    }
+    return scope
+  }
+
+  disposeScope(scope: ScopeImpl): void {
+    const all = new Set<ScopeImpl>()
+    const walk = (s: ScopeImpl): void => {
+      all.add(s)
+      s.markDisposed()
+      for (const child of s.children) walk(child)
+    }
+    walk(scope)
+    scope.parent?.children.delete(scope)
+    for (const s of all) {
+      this.#host.revisions.untrack(s)
+      for (const entry of [...s.entries]) this.#remove(entry)
+    }
+    this.#host.pending.dropScopes(all)
+  }
+
+  whenChanged(scope: ScopeImpl, wasVisible: boolean): void {
+    const revisions = this.#host.revisions
+    revisions.track(scope, wasVisible)
+    revisions.schedule()
+  }
+
+  /** Did `name` disappear after revision `rev`? */
+  wentStale(name: string, rev: number | undefined): boolean {
+    const current = this.#host.revisions.rev
+    if (typeof rev !== 'number' || !(rev < current)) return false
+    const gone = this.#goneAt.get(name)
+    return gone !== undefined ? gone > rev : this.tools.has(name)
+  }
+}
