@@ -13,6 +13,7 @@ import type { Entry } from './registry/entry.ts'
 import { Manifests } from './registry/manifest.ts'
 import { Revisions } from './registry/notify.ts'
 import { type RegistryHost, ToolTable } from './registry/registry.ts'
+import type { ScopeHost, ScopeImpl } from './registry/scope.ts'
 import type {
   AnySchema,
   Caller,
@@ -55,7 +56,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
  * notification (`registry/notify.ts`), manifests (`registry/manifest.ts`), the call pipeline
  * (`call/`) and confirmations (`confirm/`). `forceActive` keeps it working without `document`.
  */
-export class ToolmarkImpl implements Toolmark, CallHost, RegistryHost {
+export class ToolmarkImpl implements Toolmark, CallHost, RegistryHost, ScopeHost {
   readonly dev: boolean
   readonly options: ToolmarkOptions
   readonly emitter = new Emitter()
@@ -91,7 +92,7 @@ export class ToolmarkImpl implements Toolmark, CallHost, RegistryHost {
     this.budget = positive(options.budget, DEFAULTS.budget)
     this.pending = new PendingStore(this.expiryMs)
     this.revisions = new Revisions((rev) => this.#published(rev))
-    this.table = new ToolTable(this)
+    this.table = new ToolTable(this, this)
     this.manifests = new Manifests(this)
     this.pipeline = new Pipeline(this)
     for (const p of problems) {
@@ -109,20 +110,22 @@ export class ToolmarkImpl implements Toolmark, CallHost, RegistryHost {
     return this.table.tools
   }
 
-  /**
-   * Registrations and consumers are inert without `document`, unless the registry is `live` (or a
-   * test registry). A development registry says so once, the first time it is used inert.
-   */
+  /** Registrations and consumers are inert without `document`, unless `live` (or a test registry). */
   active(): boolean {
-    if (this.#forceActive || this.options.live === true || !environment.isServer()) return true
-    if (this.dev && !this.#saidInert) {
-      this.#saidInert = true
-      const message =
-        'No document: this registry is inert (server rendering), so it registers nothing and every call answers unknown_tool. Pass live: true to createToolmark to run it without a DOM (Node scripts, tests, CLIs).'
-      if (this.emitter.has('error')) this.warn('inert_registry', message)
-      else console.warn(`[toolmark] inert_registry: ${message}`)
-    }
-    return false
+    return this.#forceActive || this.options.live === true || !environment.isServer()
+  }
+
+  /**
+   * A development registry that is inert says so once, the first time it is called: server
+   * rendering registers (inertly) but never calls, so it stays silent there.
+   */
+  #sayInert(): void {
+    if (!this.dev || this.#saidInert || this.active()) return
+    this.#saidInert = true
+    const message =
+      'No document: this registry is inert (server rendering), so it registers nothing and every call answers unknown_tool. Pass live: true to createToolmark to run it without a DOM (Node scripts, tests, CLIs).'
+    if (this.emitter.has('error')) this.warn('inert_registry', message)
+    else console.warn(`[toolmark] inert_registry: ${message}`)
   }
 
   // ── Error events ────────────────────────────────────────────────────────────
@@ -173,6 +176,19 @@ export class ToolmarkImpl implements Toolmark, CallHost, RegistryHost {
 
   scope(name: string, options?: ScopeOptions): Scope {
     return this.table.createScope(this.table.root, name, options)
+  }
+
+  /** Scopes reach the table through the registry (so `tm.register` sees scoped registrations too). */
+  createScope(parent: ScopeImpl, name: string, options: ScopeOptions | undefined): Scope {
+    return this.table.createScope(parent, name, options)
+  }
+
+  disposeScope(scope: ScopeImpl): void {
+    this.table.disposeScope(scope)
+  }
+
+  whenChanged(scope: ScopeImpl, wasVisible: boolean): void {
+    this.table.whenChanged(scope, wasVisible)
   }
 
   subscribe(listener: (rev: number) => void): () => void {
@@ -238,7 +254,10 @@ export class ToolmarkImpl implements Toolmark, CallHost, RegistryHost {
 
   // ── Calls, confirmations, undo: see call/call.ts and confirm/deferred.ts ────
 
-  call: Toolmark['call'] = (name, input, options) => this.pipeline.call(name, input, options)
+  call: Toolmark['call'] = (name, input, options) => {
+    if (this.table.tools.size === 0) this.#sayInert()
+    return this.pipeline.call(name, input, options)
+  }
   confirmPending: Toolmark['confirmPending'] = (confirmId, outcome) =>
     this.pipeline.deferred.confirmPending(confirmId, outcome)
   pendingConfirmations: Toolmark['pendingConfirmations'] = () => this.pending.deferred()

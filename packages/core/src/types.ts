@@ -292,7 +292,7 @@ export interface ToolmarkOptions {
    * Run without a DOM: Node scripts, tests, CLIs and server-side agents. By default a registry
    * created where there is no `document` (server rendering) is inert: `register` returns an inert
    * handle, `use` does nothing and every call answers `refused unknown_tool` (a development registry
-   * says so once, with the `inert_registry` warning). `live: true` keeps it working there.
+   * says so once, on its first call, with the `inert_registry` warning). `live: true` keeps it working there.
    */
   live?: boolean
   policy?: Policy

@@ -32,33 +32,38 @@ describe('a registry without a document', () => {
     })
   })
 
-  it('a development registry says so once, with the inert_registry warning event', () => {
+  it('a development registry says so once, the first time it is called, with the inert_registry warning', async () => {
     const tm = createToolmark({ dev: true })
     const errors: ToolmarkErrorEvent[] = []
     tm.events.on('error', (e) => errors.push(e))
     tm.register(tool)
-    tm.register({ ...tool, name: 'other' })
     tm.use(() => undefined)
+    expect(errors).toEqual([]) // server rendering registers (inertly) and stays silent
+    await tm.call('ping', {}, { caller: 'inapp' })
+    await tm.call('ping', {}, { caller: 'inapp' })
     expect(errors).toHaveLength(1)
     expect(errors[0]).toMatchObject({ code: 'inert_registry', level: 'warning' })
     expect(errors[0]?.message).toContain('live: true')
   })
 
-  it('with no error listener, the development warning goes to the console, once', () => {
+  it('with no error listener, the development warning goes to the console, once', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const tm = createToolmark({ dev: true })
     tm.register(tool)
-    tm.register({ ...tool, name: 'other' })
+    expect(warn).not.toHaveBeenCalled()
+    await tm.call('ping', {}, { caller: 'inapp' })
+    await tm.call('other', {}, { caller: 'inapp' })
     expect(warn).toHaveBeenCalledTimes(1)
     expect(String(warn.mock.calls[0]?.[0])).toContain('inert_registry')
   })
 
-  it('production stays silent', () => {
+  it('production stays silent', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const tm = createToolmark()
     const errors: ToolmarkErrorEvent[] = []
     tm.events.on('error', (e) => errors.push(e))
     tm.register(tool)
+    await tm.call('ping', {}, { caller: 'inapp' })
     expect(errors).toEqual([])
     expect(warn).not.toHaveBeenCalled()
   })

@@ -43,17 +43,20 @@ const INERT_HANDLE_DISPOSE = (): void => {}
  * (only through the handle, the registration signal or scope disposal), and which names went away
  * at which revision, so a call carrying an older revision is answered `stale`.
  */
-export class ToolTable implements ScopeHost {
+export class ToolTable {
   readonly tools = new Map<string, Entry>()
   readonly root: ScopeImpl
   readonly #host: RegistryHost
+  /** What this registry's scopes call back (the registry facade). */
+  readonly #scopes: ScopeHost
   readonly #llmNames = new Map<string, Entry>()
   /** Full name → the revision at which it stopped being available. */
   readonly #goneAt = new Map<string, number>()
 
-  constructor(host: RegistryHost) {
+  constructor(host: RegistryHost, scopes: ScopeHost) {
     this.#host = host
-    this.root = new ScopeImpl(this, undefined, '')
+    this.#scopes = scopes
+    this.root = new ScopeImpl(scopes, undefined, '')
   }
 
   register(tool: ToolDefinition, options: RegisterOptions | undefined): ToolHandle {
@@ -67,7 +70,7 @@ export class ToolTable implements ScopeHost {
     if (typeof tool?.run !== 'function') throw new TypeError('A tool needs a run(input, ctx) function')
     if (typeof tool.description !== 'string') throw new TypeError('A tool needs a description string')
     const scope = options?.scope ?? this.root
-    if (!(scope instanceof ScopeImpl) || scope.host !== this) {
+    if (!(scope instanceof ScopeImpl) || scope.host !== this.#scopes) {
       host.misconfigured(
         'invalid_scope',
         `Tool "${localName}" was registered with a scope from another registry`,
@@ -185,7 +188,7 @@ export class ToolTable implements ScopeHost {
     }
     if (parent.disposed)
       host.misconfigured('scope_disposed', `Scope "${name}" was created in a disposed scope`)
-    const scope = new ScopeImpl(this, parent, name, options)
+    const scope = new ScopeImpl(this.#scopes, parent, name, options)
     if (parent.disposed) scope.markDisposed()
     else parent.children.add(scope)
     if (options?.when !== undefined && options.when !== true && !parent.disposed) {
