@@ -41,7 +41,8 @@ export interface RunningServer {
 /** Starts the HTTP + WebSocket server on `config.host:config.port` (port 0 picks a free one). */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options
-  const store = options.store ?? openSqliteStore(config.dataFile)
+  const now = options.clock ? options.clock.now : Date.now
+  const store = options.store ?? openSqliteStore(config.dataFile, now)
   const secret = config.sessionSecret ?? store.secret('session', () => randomBytes(32).toString('base64url'))
   const relay = new Relay({
     store,
@@ -52,9 +53,29 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const provider = options.provider ?? createProvider(config)
   const events = new ConversationEvents()
   const agent = new Agent({ store, relay, provider, events, ...(options.log ? { log: options.log } : {}) })
-  const app = createApp({ store, agent, events, secret, staticDir: config.staticDir })
+  const app = createApp({
+    store,
+    agent,
+    events,
+    secret,
+    staticDir: config.staticDir,
+    allowedOrigins: config.allowedOrigins,
+    sessionTtlMs: config.sessionTtlMs,
+    maxSessions: config.maxSessions,
+    sseKeepAliveMs: config.sseKeepAliveMs,
+    now,
+    ...(options.log ? { log: options.log } : {}),
+  })
   const server = createAdaptorServer({ fetch: app.fetch }) as Server
-  const ws = attachWebSocket(server, { store, relay, secret, ...(options.log ? { log: options.log } : {}) })
+  const ws = attachWebSocket(server, {
+    store,
+    relay,
+    secret,
+    allowedOrigins: config.allowedOrigins,
+    sessionTtlMs: config.sessionTtlMs,
+    now,
+    ...(options.log ? { log: options.log } : {}),
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => {

@@ -13,7 +13,7 @@ export interface TestServer {
   server: RunningServer
   rejections: Rejection[]
   logs: string[]
-  /** A new browser (its own cookie jar, so its own user). */
+  /** A new browser (its own cookie jar, so its own user) with a session (it started a conversation). */
   browser(): Promise<Browser>
 }
 
@@ -39,7 +39,7 @@ export async function startTestServer(
     logs,
     async browser() {
       const b = new Browser(server.url)
-      await b.fetch('/api/ping')
+      await b.createConversation() // sessions are created lazily, by the first conversation
       return b
     },
   }
