@@ -1,3 +1,4 @@
+import { escapeForLog } from './log.ts'
 import type { ChatMessage } from './store.ts'
 
 /** What `GET /api/conversations/:id/events` streams (the demo contract). */
@@ -34,7 +35,7 @@ export class ConversationEvents {
       try {
         listener(event)
       } catch (error) {
-        console.error('[events] listener failed', error)
+        console.error(`[events] listener failed: ${escapeForLog(error)}`)
       }
     }
   }

@@ -10,6 +10,7 @@ import {
   validateMessage,
 } from '@toolmark/core/protocol'
 import { type Clock, systemClock } from './clock.ts'
+import { logString } from './log.ts'
 import type { CallBinding, ConfirmBinding, Store } from './store.ts'
 
 /** Largest inbound page message the relay parses, in bytes of its JSON text (4 MiB). */
@@ -38,6 +39,7 @@ export type RejectReason =
   | 'unknown_confirm' // a confirmed whose confirmId no accepted needs_confirmation carried (MUST 3)
   | 'duplicate_confirm' // a second confirmed for the same confirmId
   | 'expired_confirm' // a confirmed for a confirmId of a page that is gone (D23)
+  | 'old_rev' // a manifest with a lower rev than the one stored for its clientId (out of order)
 
 /** One rejected inbound message, for logs and tests. Never carries the message's payload. */
 export interface Rejection {
@@ -48,6 +50,21 @@ export interface Rejection {
   clientId?: string
   id?: string
   detail?: string
+}
+
+/**
+ * A `needs_confirmation` result without `changes` gets `changes: []` before validation: the
+ * protocol's deferred flow writes `changes?`, so a page that omits it must not wait out its
+ * deadline (the Toolmark page always sends it). `value` is the relay's own bounded copy.
+ */
+function defaultChanges(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return
+  const message = value as { type?: unknown; result?: unknown }
+  if (message.type !== 'result' && message.type !== 'confirmed') return
+  const result = message.result
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return
+  const r = result as Record<string, unknown>
+  if (r.status === 'needs_confirmation' && !Object.hasOwn(r, 'changes')) r.changes = []
 }
 
 /** What a relayed request resolves with. */
@@ -237,10 +254,12 @@ export class Relay {
   /** Logs and reports a rejected message; returns false (the message was not accepted). */
   #reject(conn: Conn, rejection: Omit<Rejection, 'userId' | 'conversationId'>): false {
     const full: Rejection = { ...rejection, userId: conn.userId, conversationId: conn.conversationId }
+    // Ids and details can come from the page: each is escaped, so none can start a new line.
     this.#log(
       `[relay] rejected ${full.type} (${full.reason}) conversation=${full.conversationId}` +
-        (full.id ? ` id=${full.id}` : '') +
-        (full.detail ? `: ${full.detail}` : ''),
+        (full.clientId ? ` clientId=${logString(full.clientId)}` : '') +
+        (full.id ? ` id=${logString(full.id)}` : '') +
+        (full.detail ? `: ${logString(full.detail)}` : ''),
     )
     this.#emit('rejected', full)
     return false
@@ -300,6 +319,7 @@ export class Relay {
     }
     const copy = boundedCopy(parsed, { maxBytes: MAX_INBOUND_BYTES })
     if (!copy.ok) return this.#reject(conn, { reason: 'invalid', type: '?', detail: copy.reason })
+    defaultChanges(copy.value)
     const checked = validateMessage(copy.value, 'toAgent')
     if (!checked.ok) return this.#reject(conn, { reason: 'invalid', type: '?', detail: checked.reason })
     const message = checked.message
@@ -335,7 +355,8 @@ export class Relay {
     if (!this.#ownsClient(conn, message.clientId, 'manifest')) return false
     const first = this.#store.getManifest(message.clientId) === undefined
     conn.clientIds.add(message.clientId)
-    this.#store.putManifest({
+    // Revisions only move forward per page load: a late, older manifest never replaces a newer one.
+    const stored = this.#store.putManifest({
       clientId: message.clientId,
       userId: conn.userId,
       conversationId: conn.conversationId,
@@ -343,6 +364,15 @@ export class Relay {
       tools: message.tools,
       updatedAt: this.#clock.now(),
     })
+    if (!stored) {
+      const newer = this.#store.getManifest(message.clientId)?.rev
+      return this.#reject(conn, {
+        reason: 'old_rev',
+        type: 'manifest',
+        clientId: message.clientId,
+        detail: `rev ${message.rev} is older than the stored rev ${newer}`,
+      })
+    }
     if (!first) return true
     // A new page load (full reload or new tab) of this user and conversation: rebind (D23).
     const previous = this.#store.getActiveClient(conn.conversationId)

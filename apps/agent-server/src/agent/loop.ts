@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
 import type { ConversationEvents } from '../events.ts'
+import { escapeForLog } from '../log.ts'
 import { maskText, maskValue } from '../redact.ts'
 import type { BoundPage, Relay } from '../relay.ts'
 import type { ChatMessage, ConfirmBinding, Conversation, Store, StoredMessage } from '../store.ts'
@@ -95,7 +96,7 @@ export class Agent {
     if (!previous) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
     const next: Promise<void> = (previous ?? Promise.resolve())
       .then(task)
-      .catch((error: unknown) => this.#log(`[agent] turn failed: ${maskText(String(error))}`))
+      .catch((error: unknown) => this.#log(`[agent] turn failed: ${escapeForLog(error)}`))
       .finally(() => {
         if (this.#queues.get(conversationId) !== next) return
         this.#queues.delete(conversationId)
@@ -160,7 +161,7 @@ export class Agent {
           else calls.push(event.call)
         }
       } catch (error) {
-        this.#log(`[agent] provider ${this.#o.provider.name} failed: ${maskText(String(error))}`)
+        this.#log(`[agent] provider ${this.#o.provider.name} failed: ${escapeForLog(error)}`)
         this.#add(
           conversation.id,
           'assistant',
