@@ -1,6 +1,8 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { readSensitivePaths } from '../confirm/redact.ts'
 import { hintClass } from '../policy/policy.ts'
 import { fromJsonSchema } from '../schema/json-schema.ts'
+import { markWriteOnly } from '../schema/write-only.ts'
 import type { HintClass, JsonSchema, ToolDefinition, ToolManifest, ToolManifestSummary } from '../types.ts'
 import { llmName } from './names.ts'
 import type { ScopeImpl } from './scope.ts'
@@ -52,9 +54,17 @@ export class Entry {
 
   /**
    * The full entry, derived on first use and cached. Throws when the schema library cannot convert;
-   * the registry turns that into `schema_conversion_failed`.
+   * the registry turns that into `schema_conversion_failed`. The input schema carries
+   * `writeOnly: true` at the tool's sensitive paths; a `sensitivePaths` function is read on every
+   * call (only the conversion is cached), so the marks follow it.
    */
   full(onFailure: (err: unknown) => void): ToolManifest {
+    const base = this.#base(onFailure)
+    const source = this.def.sensitivePaths
+    return typeof source === 'function' ? Object.freeze(withWriteOnly(base, source)) : base
+  }
+
+  #base(onFailure: (err: unknown) => void): ToolManifest {
     if (this.#full) return this.#full
     let inputSchema: JsonSchema
     try {
@@ -69,10 +79,21 @@ export class Entry {
     } catch {
       outputSchema = undefined
     }
-    const entry: ToolManifest = { ...this.summary, inputSchema }
+    let entry: ToolManifest = { ...this.summary, inputSchema }
     if (outputSchema) entry.outputSchema = outputSchema
+    if (typeof this.def.sensitivePaths !== 'function') entry = withWriteOnly(entry, this.def.sensitivePaths)
     this.#full = Object.freeze(entry)
     return this.#full
+  }
+}
+
+/** `entry` with its input schema marked `writeOnly` at the sensitive paths (unreadable paths: the root). */
+function withWriteOnly(entry: ToolManifest, source: ToolDefinition['sensitivePaths']): ToolManifest {
+  if (source === undefined) return entry
+  const patterns = readSensitivePaths(source)
+  return {
+    ...entry,
+    inputSchema: markWriteOnly(entry.inputSchema, patterns.readable ? patterns.segments : [[]]),
   }
 }
 
