@@ -39,11 +39,17 @@ export class Entry {
     const schema = def.input ?? (def.jsonSchema ? fromJsonSchema(def.jsonSchema) : undefined)
     this.validate = schema ? (value) => schema['~standard'].validate(value) : undefined
     const hints = { ...def.hints }
-    this.summary = Object.freeze(
+    const summary: ToolManifestSummary =
       def.title === undefined
         ? { name, llmName: this.llmName, description: def.description, hints }
-        : { name, llmName: this.llmName, title: def.title, description: def.description, hints },
-    )
+        : { name, llmName: this.llmName, title: def.title, description: def.description, hints }
+    // Published so a server can mask these input values before the first describe (read once here).
+    if (def.sensitivePaths !== undefined) {
+      const patterns = readSensitivePaths(def.sensitivePaths)
+      const paths = patterns.readable ? patterns.paths : ['']
+      if (paths.length > 0) summary.sensitivePaths = Object.freeze([...paths])
+    }
+    this.summary = Object.freeze(summary)
   }
 
   /** True when a JSON Schema can be derived without running the converter. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { ok } from '../../call/result.ts'
+import { pageCallTool } from '../../protocol/llm.ts'
 import { createTestToolmark } from '../../testing/index.ts'
 import { parsePath } from '../paths.ts'
 import { markWriteOnly } from '../write-only.ts'
@@ -95,5 +96,35 @@ describe("a tool's sensitive paths in its described input schema", () => {
       run: () => ok(),
     })
     expect(tm.describe('x')!.inputSchema).toMatchObject({ type: 'object', writeOnly: true })
+  })
+})
+
+describe("a tool's sensitive paths in its manifest summary entry", () => {
+  it("are published as sensitivePaths (only when declared) without changing page_call's rendered text", () => {
+    const tm = createTestToolmark()
+    const card = {
+      name: 'settings.updateCard',
+      description: 'Update the payment card',
+      hints: { consequential: true },
+      input: z.object({ number: z.string(), cvc: z.string() }),
+      run: () => ok(),
+    }
+    tm.register({ ...card, sensitivePaths: () => ['number', 'cards[].cvc'] })
+    tm.register({ ...card, name: 'plain', sensitivePaths: [] })
+    tm.register({
+      ...card,
+      name: 'broken',
+      sensitivePaths: () => {
+        throw new Error('nope')
+      },
+    })
+    const tools = tm.manifest().tools
+    expect(tools.map((t) => [t.name, t.sensitivePaths])).toEqual([
+      ['broken', ['']],
+      ['plain', undefined],
+      ['settings.updateCard', ['number', 'cards[].cvc']],
+    ])
+    const bare = tools.map(({ sensitivePaths: _drop, ...rest }) => rest)
+    expect(pageCallTool(tools).description).toBe(pageCallTool(bare).description)
   })
 })
