@@ -11,6 +11,7 @@ import {
 } from '@toolmark/core/protocol'
 import { type Clock, systemClock } from './clock.ts'
 import { logString } from './log.ts'
+import { maskText, scrub } from './redact.ts'
 import type { CallBinding, ConfirmBinding, Store } from './store.ts'
 
 /** Largest inbound page message the relay parses, in bytes of its JSON text (4 MiB). */
@@ -77,7 +78,14 @@ export interface RequestOutcome {
 
 /** A protocol request the agent loop makes on behalf of one of its tool calls. */
 export type PageRequest =
-  | { kind: 'call'; tool: string; input: Record<string, unknown>; rev?: number }
+  | {
+      kind: 'call'
+      tool: string
+      input: Record<string, unknown>
+      rev?: number
+      /** The input's values at the tool's sensitive paths: cut out of a `needs_confirmation` summary. */
+      secrets?: readonly string[]
+    }
   | { kind: 'describe'; tool: string }
 
 /** The page a conversation is bound to and the latest manifest it sent. */
@@ -113,6 +121,7 @@ interface Conn {
 interface Waiter {
   resolve: (outcome: RequestOutcome) => void
   timer: unknown
+  secrets: readonly string[]
 }
 
 export interface RelayOptions {
@@ -230,7 +239,11 @@ export class Relay {
         : { protocol: PROTOCOL_VERSION, type: 'describe', clientId, id: callId, tool: request.tool }
     return new Promise((resolve) => {
       const timer = this.#clock.setTimeout(() => this.#timeOut(binding), this.#deadlineMs)
-      this.#waiters.set(callId, { resolve, timer })
+      this.#waiters.set(callId, {
+        resolve,
+        timer,
+        secrets: request.kind === 'call' ? (request.secrets ?? []) : [],
+      })
       this.#sendTo(binding.conversationId, clientId, message)
     })
   }
@@ -405,6 +418,7 @@ export class Relay {
       return this.#reject(conn, { ...base, reason: 'duplicate' })
     conn.clientIds.add(message.clientId)
     const result = message.result
+    const waiter = this.#waiters.get(binding.id)
     // Only a call can create a confirmation; a describe answered needs_confirmation binds nothing.
     if (result.status === 'needs_confirmation' && binding.kind === 'call') {
       const bound = this.#store.insertConfirm({
@@ -415,14 +429,14 @@ export class Relay {
         callId: binding.id,
         toolCallId: binding.toolCallId,
         tool: binding.tool,
-        summary: result.summary,
+        // The page's summary is free text: masked (and the call's secrets cut out) before it is stored.
+        summary: maskText(scrub(result.summary, waiter?.secrets)),
         createdAt: this.#clock.now(),
         state: 'pending',
       })
       if (!bound)
         this.#log(`[relay] confirmId reused by conversation=${binding.conversationId}; first binding kept`)
     }
-    const waiter = this.#waiters.get(binding.id)
     this.#waiters.delete(binding.id)
     if (!waiter) return true
     this.#clock.clearTimeout(waiter.timer)

@@ -180,6 +180,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
       `INSERT INTO messages (id, conversation_id, role, text, tool, at, visible, agent)
        VALUES (@id, @conversation_id, @role, @text, @tool, @at, @visible, @agent)`,
     ),
+    updateMessage: db.prepare('UPDATE messages SET text = ?, agent = ? WHERE id = ?'),
     listMessages: db.prepare<[string], MessageRow>(
       'SELECT id, conversation_id, role, text, tool, at, visible, agent FROM messages WHERE conversation_id = ? ORDER BY seq',
     ),
@@ -293,6 +294,9 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
         visible: m.visible ? 1 : 0,
         agent: m.agent === undefined ? null : JSON.stringify(m.agent),
       })
+    },
+    updateMessage(id, text, agent) {
+      q.updateMessage.run(text, agent === undefined ? null : JSON.stringify(agent), id)
     },
     listMessages(conversationId) {
       return q.listMessages.all(conversationId).map(toMessage)

@@ -102,6 +102,8 @@ export interface Store {
   getActiveClient(conversationId: string): string | undefined
   addMessage(message: StoredMessage): void
   listMessages(conversationId: string): StoredMessage[]
+  /** Replaces a stored message's text and agent entry (a later, stricter masking of the same message). */
+  updateMessage(id: string, text: string, agent: AgentMessage | undefined): void
   insertCall(binding: CallBinding): void
   getCall(id: string): CallBinding | undefined
   /** Moves a call from `pending` to `state`; false when it was not pending (single use). */
