@@ -76,13 +76,22 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     now,
     ...(options.log ? { log: options.log } : {}),
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject)
-      resolve()
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
-  })
+  } catch (error) {
+    // Port in use or not allowed: release everything opened so far, the SQLite file included.
+    ws.close()
+    relay.close()
+    await agent.close()
+    if (!options.store) store.close()
+    throw error
+  }
   const port = (server.address() as AddressInfo).port
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   let closing: Promise<void> | undefined

@@ -70,6 +70,8 @@ export class Agent {
   readonly #queues = new Map<string, Promise<void>>()
   /** `clientId \0 tool` → the `writeOnly` paths of the tool's described input schema. */
   readonly #described = new Map<string, string[]>()
+  /** Aborted by `close()`: a model request in flight does not hold up a shutdown. */
+  readonly #stop = new AbortController()
   #closed = false
 
   constructor(options: AgentOptions) {
@@ -97,9 +99,10 @@ export class Agent {
     for (let q = this.#queues.get(conversationId); q; q = this.#queues.get(conversationId)) await q
   }
 
-  /** Stops starting model requests and resolves once every running turn has ended. */
+  /** Stops starting model requests, aborts those in flight, and resolves once every running turn has ended. */
   async close(): Promise<void> {
     this.#closed = true
+    this.#stop.abort()
     await Promise.all([...this.#queues.values()])
   }
 
@@ -172,11 +175,13 @@ export class Agent {
           system: followUp ? FOLLOW_UP_PROMPT : SYSTEM_PROMPT,
           messages: history,
           tools,
+          signal: this.#stop.signal,
         })) {
           if (event.type === 'text') text += event.delta
           else calls.push(event.call)
         }
       } catch (error) {
+        if (this.#closed) return // shutting down: the request was aborted on purpose
         this.#log(`[agent] provider ${this.#o.provider.name} failed: ${escapeForLog(error)}`)
         this.#add(
           conversation.id,
