@@ -48,15 +48,24 @@ fi
 say "Building the demo app"
 "${PNPM[@]}" --filter @toolmark-apps/demo build
 
-# 5. Start the agent server with the embedded agent, wait until it answers, then print the URL
+# 5. Start the agent server with the embedded agent, wait until it answers, then print the URL.
+# Node runs the server directly (no pnpm wrapper), so Ctrl+C reaches it once and nothing reports the stop as a
+# failure: the server closes its sockets and the SQLite file and prints one line.
 URL="http://127.0.0.1:$PORT"
+if [ "$PORT" != "0" ] && ! node -e '
+  const s = require("node:net").createServer()
+  s.once("error", () => process.exit(1))
+  s.listen(Number(process.argv[1]), "127.0.0.1", () => s.close(() => process.exit(0)))
+' "$PORT"; then
+  fail "Port $PORT on 127.0.0.1 is already in use (another demo still running?). Stop it, or pick another port: PORT=$((PORT + 1)) npm run demo"
+fi
 say "Starting the agent server on $URL (embedded offline agent, no API key)"
-set -m # the server gets its own process group, so stopping it also stops pnpm's child processes
-HOST=127.0.0.1 PORT="$PORT" "${PNPM[@]}" --filter @toolmark-apps/agent-server start &
+set -m # the server gets its own process group: Ctrl+C goes to this script, which stops the server once
+(cd apps/agent-server && HOST=127.0.0.1 PORT="$PORT" exec node --conditions=@toolmark/source --import tsx src/main.ts) &
 SERVER_PID=$!
 set +m
-stop() { kill -TERM -- "-$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; }
-trap 'stop; exit 130' INT TERM
+stop() { kill -TERM "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; }
+trap 'stop; exit 0' INT TERM
 
 node -e '
   const [url, pid] = [process.argv[1], Number(process.argv[2])]
@@ -65,7 +74,7 @@ node -e '
   const poll = () => fetch(url).then((r) => process.exit(r.ok ? 0 : 1), () =>
     Date.now() > deadline || !alive() ? process.exit(1) : setTimeout(poll, 250))
   poll()
-' "$URL/" "$SERVER_PID" || { stop; fail "The agent server did not start on $URL (is the port in use? set PORT)."; }
+' "$URL/" "$SERVER_PID" || { stop; fail "The agent server did not start on $URL (see the line above)."; }
 
 cat <<EOF
 

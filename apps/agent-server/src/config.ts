@@ -16,6 +16,17 @@ export interface Config {
   staticDir: string
   /** HMAC key for the session cookie; a random one is created and kept in the store when unset. */
   sessionSecret: string | undefined
+  /**
+   * Public origins (`scheme://host[:port]`) this server may be reached at besides loopback names:
+   * requests whose `Host` or `Origin` is neither are refused (DNS rebinding, CSRF).
+   */
+  allowedOrigins: string[]
+  /** A session unused for this long expires (sliding), with its user's conversations. */
+  sessionTtlMs: number
+  /** At most this many sessions are kept; creating one more removes the least recently used. */
+  maxSessions: number
+  /** Milliseconds between keep-alive comments on the chat's server-sent event stream. */
+  sseKeepAliveMs: number
   anthropicApiKey: string | undefined
   anthropicBaseUrl: string
   anthropicModel: string
@@ -51,6 +62,19 @@ export const ENV_DOCS: ReadonlyArray<readonly [name: string, fallback: string, m
     'built demo assets (relative to apps/agent-server), served with an SPA fallback',
   ],
   ['SESSION_SECRET', '(random, kept in the store)', 'HMAC-SHA256 key signing the tm_session cookie'],
+  [
+    'ALLOWED_ORIGINS',
+    '(none: loopback only)',
+    'comma-separated public origins (e.g. https://demo.example.com) the server answers besides localhost, ' +
+      '127.0.0.1 and [::1]; any other Host or Origin gets 403 (WebSocket close 4403)',
+  ],
+  [
+    'SESSION_TTL_MS',
+    '604800000 (7 days)',
+    'a session unused this long expires, and its conversations are deleted',
+  ],
+  ['MAX_SESSIONS', '10000', 'most sessions kept; beyond it the least recently used are removed'],
+  ['SSE_KEEP_ALIVE_MS', '15000', 'interval of keep-alive comments on the chat event stream'],
   ['ANTHROPIC_API_KEY', '(unset)', 'enables the Anthropic Messages API provider'],
   ['ANTHROPIC_BASE_URL', 'https://api.anthropic.com', 'Anthropic API origin'],
   ['ANTHROPIC_MODEL', 'claude-sonnet-4-5', 'Anthropic model id'],
@@ -101,6 +125,28 @@ function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw
 }
 
+/** `scheme://host[:port]` exactly as a browser serializes an origin (no path, no trailing slash). */
+function origins(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = text(env, name)
+  if (raw === undefined) return []
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      let url: URL | undefined
+      try {
+        url = new URL(entry)
+      } catch {}
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry) {
+        throw new ConfigError(
+          `${name} entries must be origins such as https://demo.example.com (scheme://host[:port], no path or trailing slash), got ${JSON.stringify(entry)}`,
+        )
+      }
+      return entry
+    })
+}
+
 function pathFrom(base: string, value: string): string {
   if (value === ':memory:') return value
   return value.startsWith('/') ? value : fileURLToPath(new URL(value, `file://${base}`))
@@ -133,6 +179,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callDeadlineMs: integer(env, 'CALL_DEADLINE_MS', 15_000, 1, 3_600_000),
     staticDir: pathFrom(HERE, text(env, 'STATIC_DIR') ?? '../demo/dist'),
     sessionSecret: text(env, 'SESSION_SECRET'),
+    allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
+    sessionTtlMs: integer(env, 'SESSION_TTL_MS', 7 * 86_400_000, 60_000, 365 * 86_400_000),
+    maxSessions: integer(env, 'MAX_SESSIONS', 10_000, 1, 10_000_000),
+    sseKeepAliveMs: integer(env, 'SSE_KEEP_ALIVE_MS', 15_000, 10, 3_600_000),
     anthropicApiKey,
     anthropicBaseUrl: text(env, 'ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com',
     anthropicModel: text(env, 'ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5',

@@ -1,3 +1,4 @@
+import { escapeForLog } from './log.ts'
 import type { ChatMessage } from './store.ts'
 
 /** What `GET /api/conversations/:id/events` streams (the demo contract). */
@@ -7,7 +8,7 @@ export type ConversationEvent = { type: 'message'; message: ChatMessage } | { ty
 export class ConversationEvents {
   readonly #listeners = new Map<string, Set<(event: ConversationEvent) => void>>()
 
-  /** Listen to one conversation; returns the unsubscribe function. */
+  /** Listen to one conversation; returns the unsubscribe function (calling it again does nothing). */
   subscribe(conversationId: string, listener: (event: ConversationEvent) => void): () => void {
     let set = this.#listeners.get(conversationId)
     if (!set) {
@@ -15,9 +16,16 @@ export class ConversationEvents {
       this.#listeners.set(conversationId, set)
     }
     set.add(listener)
+    let subscribed = true
     return () => {
+      // Idempotent, and it only ever removes this listener: the conversation's set is dropped only
+      // when it is still the one this listener joined and is now empty (a later subscriber, e.g. the
+      // page after a reload, may have created a new set under the same conversation).
+      if (!subscribed) return
+      subscribed = false
       set.delete(listener)
-      if (set.size === 0) this.#listeners.delete(conversationId)
+      if (set.size === 0 && this.#listeners.get(conversationId) === set)
+        this.#listeners.delete(conversationId)
     }
   }
 
@@ -27,7 +35,7 @@ export class ConversationEvents {
       try {
         listener(event)
       } catch (error) {
-        console.error('[events] listener failed', error)
+        console.error(`[events] listener failed: ${escapeForLog(error)}`)
       }
     }
   }

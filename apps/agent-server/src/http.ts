@@ -1,13 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import { getCookie, setCookie } from 'hono/cookie'
 import { streamSSE } from 'hono/streaming'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { type Agent, MAX_USER_TEXT, toChat } from './agent/loop.ts'
 import type { ConversationEvents } from './events.ts'
+import { escapeForLog } from './log.ts'
 import { SESSION_COOKIE, signSession, verifySession } from './session.ts'
-import type { Store } from './store.ts'
+import type { Session, Store } from './store.ts'
 
 export interface HttpDeps {
   store: Store
@@ -17,64 +20,160 @@ export interface HttpDeps {
   secret: string
   /** Built demo assets; when it has no index.html a short "build the demo first" page is served. */
   staticDir: string
+  /** Public origins allowed besides loopback names (see {@link checkOrigin}). */
+  allowedOrigins?: readonly string[]
+  /** Sliding session lifetime in milliseconds. Default 7 days. */
+  sessionTtlMs?: number
+  /** Most sessions kept. Default 10 000. */
+  maxSessions?: number
+  /** Milliseconds between SSE keep-alive comments. Default 15 000. */
+  sseKeepAliveMs?: number
+  /** Time source (tests). Default `Date.now`. */
+  now?: () => number
+  /** Error sink. Default `console.error`. */
+  log?: (line: string) => void
 }
 
-type Env = { Variables: { userId: string } }
+type Env = { Variables: { session: Session | undefined } }
 
-/** Seconds between SSE keep-alive comments. */
-const KEEP_ALIVE_MS = 15_000
+/** The JSON body of every 4xx answer: a stable `code` and a sentence a page can show as is. */
+export interface ErrorBody {
+  error: { code: string; message: string }
+}
 
-/** True when a request's `Origin` (if any) is this server's own origin (CSRF defence for unsafe requests). */
-export function sameOrigin(origin: string | undefined, host: string | undefined): boolean {
-  if (origin === undefined) return true
+/** Largest request body accepted on the API, in bytes (a message is at most 4000 characters). */
+export const MAX_BODY_BYTES = 64 * 1024
+
+/** A session's last use is written at most this often (it moves the sliding expiry). */
+const TOUCH_EVERY_MS = 60_000
+
+const LOOPBACK_V4 = /^127(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}$/
+
+/** True for loopback host names: `localhost`, `*.localhost`, `127.0.0.0/8` and `[::1]`. */
+export function isLoopbackName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '')
+  return name === 'localhost' || name.endsWith('.localhost') || LOOPBACK_V4.test(name) || name === '[::1]'
+}
+
+/** The `host[:port]` of a `Host` header, or undefined when it is not a bare host. */
+function parseHost(header: string | undefined): URL | undefined {
+  if (!header || /[/?#@\s\\]/.test(header)) return undefined
   try {
-    return new URL(origin).host === host
+    const url = new URL(`http://${header}`)
+    return url.hostname === '' ? undefined : url
   } catch {
-    return false
+    return undefined
   }
 }
 
+/** Why {@link checkOrigin} refused a request, or undefined when it may proceed. */
+export type OriginProblem = 'host' | 'origin' | undefined
+
 /**
- * The Hono app: the session cookie (signed, HttpOnly, SameSite=Lax; a demo user per new
- * session), the conversation API of the demo contract, server-sent chat events, and the demo's
- * static files with an SPA fallback.
+ * DNS-rebinding and cross-origin defence, run before any other work. The `Host` header must name a
+ * loopback host (any port) or the host of one of `allowedOrigins`; a rebinding attacker's page
+ * sends its own name there, so comparing `Origin` with `Host` alone proves nothing. An `Origin`,
+ * when present, must then be this very host (`http://` or `https://`) or exactly one of
+ * `allowedOrigins`; `Origin: null` is refused. A request without `Origin` (curl, same-origin GET)
+ * passes on `Host` alone.
+ */
+export function checkOrigin(
+  host: string | undefined,
+  origin: string | undefined,
+  allowedOrigins: readonly string[] = [],
+): OriginProblem {
+  const parsed = parseHost(host)
+  if (!parsed) return 'host'
+  const allowedHost =
+    isLoopbackName(parsed.hostname) || allowedOrigins.some((o) => new URL(o).host === parsed.host)
+  if (!allowedHost) return 'host'
+  if (origin === undefined) return undefined
+  if (allowedOrigins.includes(origin)) return undefined
+  return origin === `http://${parsed.host}` || origin === `https://${parsed.host}` ? undefined : 'origin'
+}
+
+const fail = (c: Context, status: ContentfulStatusCode, code: string, message: string) =>
+  c.json({ error: { code, message } } satisfies ErrorBody, status)
+
+/** The answer for a request {@link checkOrigin} refused. */
+export const ORIGIN_REFUSED: Readonly<Record<'host' | 'origin', ErrorBody['error']>> = {
+  host: {
+    code: 'host_not_allowed',
+    message: 'This server answers only on loopback names and the origins listed in ALLOWED_ORIGINS',
+  },
+  origin: { code: 'cross_origin', message: 'Cross-origin request refused' },
+}
+
+const NOT_FOUND = { code: 'not_found', message: 'No such conversation' } as const
+
+/**
+ * The Hono app: Host/Origin checks, the session cookie (signed, HttpOnly, SameSite=Lax; created
+ * only by `POST /api/conversations`, sliding TTL, bounded table), the conversation API of the demo
+ * contract, server-sent chat events, and the demo's static files with an SPA fallback. Every 4xx
+ * answer is JSON `{ error: { code, message } }`.
  */
 export function createApp(deps: HttpDeps): Hono<Env> {
   const { store, agent, events, secret, staticDir } = deps
+  const allowedOrigins = deps.allowedOrigins ?? []
+  const ttl = deps.sessionTtlMs ?? 7 * 86_400_000
+  const maxSessions = deps.maxSessions ?? 10_000
+  const keepAliveMs = deps.sseKeepAliveMs ?? 15_000
+  const now = deps.now ?? Date.now
   const app = new Hono<Env>()
 
+  const issueCookie = (c: Context, session: Session) =>
+    setCookie(c, SESSION_COOKIE, signSession(session.id, secret), {
+      httpOnly: true,
+      sameSite: 'Lax',
+      path: '/',
+      maxAge: Math.floor(ttl / 1000),
+    })
+
   app.use('*', async (c, next) => {
+    const problem = checkOrigin(c.req.header('host'), c.req.header('origin'), allowedOrigins)
+    if (problem) return fail(c, 403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
+    // Read the session, never create one here: drive-by requests (a favicon, an <img>) leave no rows.
     const id = verifySession(getCookie(c, SESSION_COOKIE), secret)
     let session = id ? store.getSession(id) : undefined
-    if (!session) {
-      session = store.createSession(store.createUser().id)
-      setCookie(c, SESSION_COOKIE, signSession(session.id, secret), {
-        httpOnly: true,
-        sameSite: 'Lax',
-        path: '/',
-      })
+    const at = now()
+    if (session && session.lastSeenAt + ttl <= at) session = undefined // expired; pruned on next create
+    if (session && at - session.lastSeenAt >= TOUCH_EVERY_MS) {
+      store.touchSession(session.id, at)
+      session = { ...session, lastSeenAt: at }
+      issueCookie(c, session)
     }
-    c.set('userId', session.userId)
-    if (
-      c.req.method !== 'GET' &&
-      c.req.method !== 'HEAD' &&
-      !sameOrigin(c.req.header('origin'), c.req.header('host'))
-    ) {
-      return c.json({ error: 'cross-origin request refused' }, 403)
-    }
+    c.set('session', session)
     await next()
   })
 
-  const own = (id: string, userId: string) => {
-    const conversation = store.getConversation(id)
-    return conversation && conversation.userId === userId ? conversation : undefined
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => fail(c, 413, 'body_too_large', `Request body over ${MAX_BODY_BYTES} bytes`),
+    }),
+  )
+
+  const own = (c: Context<Env>, id: string) => {
+    const session = c.get('session')
+    const conversation = session ? store.getConversation(id) : undefined
+    return conversation && conversation.userId === session?.userId ? conversation : undefined
   }
 
-  app.post('/api/conversations', (c) => c.json({ id: store.createConversation(c.get('userId')).id }, 201))
+  app.post('/api/conversations', (c) => {
+    let session = c.get('session')
+    if (!session) {
+      const at = now()
+      store.pruneSessions(at - ttl, maxSessions - 1)
+      session = store.createSession(store.createUser().id)
+      issueCookie(c, session)
+    }
+    return c.json({ id: store.createConversation(session.userId).id }, 201)
+  })
 
   app.get('/api/conversations/:id', (c) => {
-    const conversation = own(c.req.param('id'), c.get('userId'))
-    if (!conversation) return c.json({ error: 'not found' }, 404)
+    const conversation = own(c, c.req.param('id'))
+    if (!conversation) return fail(c, 404, NOT_FOUND.code, NOT_FOUND.message)
     const messages = store
       .listMessages(conversation.id)
       .filter((m) => m.visible)
@@ -83,22 +182,29 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   })
 
   app.post('/api/conversations/:id/messages', async (c) => {
-    const conversation = own(c.req.param('id'), c.get('userId'))
-    if (!conversation) return c.json({ error: 'not found' }, 404)
+    const conversation = own(c, c.req.param('id'))
+    if (!conversation) return fail(c, 404, NOT_FOUND.code, NOT_FOUND.message)
     if (!c.req.header('content-type')?.startsWith('application/json')) {
-      return c.json({ error: 'expected application/json' }, 415)
+      return fail(c, 415, 'unsupported_media_type', 'Send the message as application/json')
     }
     const body: unknown = await c.req.json().catch(() => undefined)
     const text = typeof body === 'object' && body !== null ? (body as { text?: unknown }).text : undefined
-    if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_USER_TEXT) {
-      return c.json({ error: `text must be a non-empty string of at most ${MAX_USER_TEXT} characters` }, 400)
+    if (typeof text !== 'string') return fail(c, 400, 'invalid_body', 'Expected a JSON body { "text": "…" }')
+    if (text.trim() === '') return fail(c, 400, 'empty_message', 'The message is empty')
+    if (text.length > MAX_USER_TEXT) {
+      return fail(
+        c,
+        400,
+        'message_too_long',
+        `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
+      )
     }
     return c.json({ id: agent.post(conversation, text.trim()).id }, 202)
   })
 
   app.get('/api/conversations/:id/events', (c) => {
-    const conversation = own(c.req.param('id'), c.get('userId'))
-    if (!conversation) return c.json({ error: 'not found' }, 404)
+    const conversation = own(c, c.req.param('id'))
+    if (!conversation) return fail(c, 404, NOT_FOUND.code, NOT_FOUND.message)
     return streamSSE(c, async (stream) => {
       let chain = Promise.resolve()
       const write = (data: unknown) => {
@@ -108,7 +214,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       stream.onAbort(unsubscribe)
       write({ type: 'busy', busy: agent.busy(conversation.id) })
       while (!stream.aborted && !stream.closed) {
-        await stream.sleep(KEEP_ALIVE_MS)
+        await stream.sleep(keepAliveMs)
         chain = chain
           .then(() => stream.write(': keep-alive\n\n'))
           .then(
@@ -120,8 +226,8 @@ export function createApp(deps: HttpDeps): Hono<Env> {
     })
   })
 
-  app.all('/api/*', (c) => c.json({ error: 'not found' }, 404))
-  app.all('/toolmark/*', (c) => c.json({ error: 'not found' }, 404))
+  app.all('/api/*', (c) => fail(c, 404, 'not_found', 'No such API route'))
+  app.all('/toolmark/*', (c) => fail(c, 404, 'not_found', 'No such route'))
 
   const index = join(staticDir, 'index.html')
   if (existsSync(index)) {
@@ -135,5 +241,10 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       ),
     )
   }
+  app.notFound((c) => fail(c, 404, 'not_found', 'Not found'))
+  app.onError((error, c) => {
+    ;(deps.log ?? console.error)(`[http] ${c.req.method} failed: ${escapeForLog(String(error))}`)
+    return c.json({ error: { code: 'internal', message: 'Internal server error' } }, 500)
+  })
   return app
 }

@@ -1,16 +1,35 @@
 /**
- * Masking applied before anything reaches the conversation log. The user may type a card number
- * and CVC into the chat; the agent passes the real values to the page in its `call`, but the
- * stored chat text, tool-call logs and events only ever hold the masked form:
- * card numbers keep their last 4 digits (`**** 4242`), CVC-like codes become `***`, and values
- * under keys named like a CVC become `[redacted]`.
+ * Masking applied before anything reaches the conversation log, the chat stream, a log line or a
+ * later prompt. The user may type a card number and CVC into the chat; the agent passes the real
+ * values to the page in its `call`, but what is kept only ever holds the masked form.
+ *
+ * Two layers:
+ * - **From the page (exact).** A tool's sensitive input paths, published by the page in its
+ *   manifest entry (`sensitivePaths`) and as `writeOnly: true` in its described input schema: every
+ *   value at those paths becomes `[redacted]` ({@link maskAtPaths}), and the same values are cut
+ *   out of any text stored in that turn ({@link scrub}).
+ * - **Heuristics (free text and unknown pages).** Card numbers keep their last 4 digits
+ *   (`**** 4242`), CVC-like codes after a keyword become `***` ({@link maskText}); values under
+ *   CVC- or password-like keys in any spelling become `[redacted]`, card-number-like JSON numbers
+ *   are masked, and anything nested deeper than {@link MAX_MASK_DEPTH} is `[redacted]` whole
+ *   ({@link maskValue}).
  */
+
+/** The placeholder for a masked value (the page's own placeholder, `REDACTED` in core). */
+export const MASKED = '[redacted]'
+
+/** Values nested deeper than this are replaced by {@link MASKED} as a whole (fail closed). */
+export const MAX_MASK_DEPTH = 64
 
 /** 13–19 digits, optionally grouped by spaces or dashes, not glued to other word characters. */
 const CARD_NUMBER = /(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/g
-/** A CVC keyword followed by 3–4 digits. */
-const CVC_CODE = /\b(cvc2?|cvv2?|csc|cid|security code)(\W{0,3})(\d{3,4})\b/gi
-const CVC_KEY = /^(cvc2?|cvv2?|csc|cid|security_?code)$/i
+const CVC_WORD =
+  '(?:cvc2?|cvv2?|csc|cid|cvn|security[\\s_-]*code|card[\\s_-]*verification(?:[\\s_-]*(?:code|value|number))?|verification[\\s_-]*code)'
+/** A CVC keyword, then connecting words or punctuation ("my CVC is 123", "cvv2: 123", "security code = 1234"). */
+const CVC_CODE = new RegExp(
+  `\\b(${CVC_WORD})((?:\\W{0,3}(?:is|was|=|:|#|no|num|number|code|of))*\\W{0,3})(\\d{3,4})(?!\\d)`,
+  'gi',
+)
 
 /** Masks card-number-like and CVC-like sequences in free text. */
 export function maskText(text: string): string {
@@ -19,17 +38,177 @@ export function maskText(text: string): string {
     .replace(CVC_CODE, (_match, keyword: string, gap: string) => `${keyword}${gap}***`)
 }
 
-/** A deep copy of a JSON value with {@link maskText} applied to strings and CVC-like keys redacted. */
-export function maskValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return maskText(value)
-  if (value === null || typeof value !== 'object' || depth > 64) return value
-  if (Array.isArray(value)) return value.map((v) => maskValue(v, depth + 1))
+/** Splits a key in any spelling (`cardCvc`, `CARD_CVC`, `card-cvc`, `SecurityCode`) into lowercase words. */
+function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+}
+
+const SECRET_WORDS = new Set(['csc', 'cid', 'cvn', 'pin'])
+const SECRET_JOINED = /cvc|cvv|securitycode|cardverification|verificationcode|password|passwd|passcode/
+
+/**
+ * True for keys that name a card security code or a password in any spelling: `cvc`, `cardCvc`,
+ * `CVV2`, `security_code`, `securityCode`, `card-verification-value`, `csc`, `cid`, `pin`,
+ * `password`, `newPassword`…
+ */
+export function isSensitiveKey(key: string): boolean {
+  const words = keyWords(key)
+  return words.some((w) => SECRET_WORDS.has(w)) || SECRET_JOINED.test(words.join(''))
+}
+
+/** True when the digits pass the Luhn check (every real card number does). */
+function luhn(digits: string): boolean {
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48
+    if (i % 2 === 1) {
+      d *= 2
+      if (d > 9) d -= 9
+    }
+    sum += d
+  }
+  return sum % 10 === 0
+}
+
+/** Options of {@link maskValue}. */
+export interface MaskOptions {
+  /** Exact values to cut out of every string (see {@link scrub}). */
+  secrets?: readonly string[]
+}
+
+/**
+ * A deep copy of a JSON value with {@link maskText} (and {@link scrub} of `secrets`) applied to
+ * strings, values under {@link isSensitiveKey} keys replaced by `[redacted]` whatever their type,
+ * integers of 13–19 digits that pass the Luhn check (a card number sent as a JSON number) masked
+ * like text, and anything below depth {@link MAX_MASK_DEPTH} replaced by `[redacted]`.
+ */
+export function maskValue(value: unknown, options: MaskOptions = {}, depth = 0): unknown {
+  if (typeof value === 'string') return maskText(scrub(value, options.secrets))
+  if (typeof value === 'number') {
+    const digits = Number.isInteger(value) && value > 0 ? String(value) : ''
+    return /^\d{13,19}$/.test(digits) && luhn(digits) ? `**** ${digits.slice(-4)}` : value
+  }
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= MAX_MASK_DEPTH) return MASKED
+  if (Array.isArray(value)) return value.map((v) => maskValue(v, options, depth + 1))
   const out: Record<string, unknown> = {}
   for (const [key, v] of Object.entries(value)) {
     out[key] =
-      CVC_KEY.test(key) && (typeof v === 'string' || typeof v === 'number')
-        ? '[redacted]'
-        : maskValue(v, depth + 1)
+      isSensitiveKey(key) && v !== null && v !== undefined ? MASKED : maskValue(v, options, depth + 1)
   }
   return out
+}
+
+/** A path pattern (`card.cvc`, `cards[].cvc`, `''`) split into segments; `[]` is any array index. */
+function segments(path: string): string[] {
+  const out: string[] = []
+  if (path === '') return out
+  for (const part of path.split('.')) {
+    const m = /^([^[\]]*)((?:\[\])*)$/.exec(part)
+    if (!m) return ['\u0000invalid']
+    if (m[1]) out.push(m[1])
+    for (let i = 0; i < m[2]!.length; i += 2) out.push('[]')
+  }
+  return out
+}
+
+function maskAt(value: unknown, path: readonly string[], at: number, depth: number): unknown {
+  if (value === undefined) return value
+  if (at === path.length) return MASKED
+  if (depth >= MAX_MASK_DEPTH || value === null || typeof value !== 'object') return value
+  const segment = path[at]!
+  if (Array.isArray(value)) {
+    if (segment === '[]') return value.map((v) => maskAt(v, path, at + 1, depth + 1))
+    const index = /^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : -1
+    if (index < 0 || index >= value.length) return value
+    const copy = value.slice()
+    copy[index] = maskAt(value[index], path, at + 1, depth + 1)
+    return copy
+  }
+  if (!Object.hasOwn(value, segment)) return value
+  return { ...value, [segment]: maskAt((value as Record<string, unknown>)[segment], path, at + 1, depth + 1) }
+}
+
+/** A copy of `value` with `[redacted]` at every sensitive path that holds a value. Never mutates. */
+export function maskAtPaths(value: unknown, paths: readonly string[]): unknown {
+  let out = value
+  for (const path of paths) out = maskAt(out, segments(path), 0, 0)
+  return out
+}
+
+function collect(value: unknown, path: readonly string[], at: number, depth: number, out: string[]): void {
+  if (value === undefined || value === null || depth > MAX_MASK_DEPTH) return
+  if (at === path.length) {
+    if (typeof value === 'string' || typeof value === 'number') out.push(String(value))
+    else if (typeof value === 'object')
+      for (const v of Object.values(value)) collect(v, path, at, depth + 1, out)
+    return
+  }
+  if (typeof value !== 'object') return
+  const segment = path[at]!
+  if (Array.isArray(value) && segment === '[]') {
+    for (const v of value) collect(v, path, at + 1, depth + 1, out)
+  } else if (Object.hasOwn(value, segment)) {
+    collect((value as Record<string, unknown>)[segment], path, at + 1, depth + 1, out)
+  }
+}
+
+/** The string and number values at the sensitive paths (leaves below them too), for {@link scrub}. */
+export function secretsAt(value: unknown, paths: readonly string[]): string[] {
+  const out: string[] = []
+  for (const path of paths) collect(value, segments(path), 0, 0, out)
+  return [...new Set(out.map((s) => s.trim()).filter((s) => s.length >= 3))]
+}
+
+/** `text` with every occurrence of each secret (3 characters or more) replaced by `[redacted]`. */
+export function scrub(text: string, secrets: readonly string[] = []): string {
+  let out = text
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= 3) out = out.split(secret).join(MASKED)
+  }
+  return out
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function walkSchema(schema: unknown, path: string, depth: number, out: Set<string>): void {
+  if (!isObject(schema) || depth > 32) return
+  if (schema.writeOnly === true) {
+    out.add(path)
+    return
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    const branches = schema[key]
+    if (Array.isArray(branches)) for (const b of branches) walkSchema(b, path, depth + 1, out)
+  }
+  if (isObject(schema.properties)) {
+    for (const [key, child] of Object.entries(schema.properties)) {
+      if (/^[^.[\]]+$/.test(key)) walkSchema(child, path === '' ? key : `${path}.${key}`, depth + 1, out)
+    }
+  }
+  const items = [schema.items, ...(Array.isArray(schema.prefixItems) ? schema.prefixItems : [])]
+  for (const item of items) walkSchema(item, `${path}[]`, depth + 1, out)
+}
+
+/**
+ * The sensitive input paths a JSON Schema declares with `writeOnly: true` (`['card.cvc',
+ * 'cards[].cvc']`; `''` when the root is write-only), following `properties`, `items`,
+ * `prefixItems` and `anyOf`/`oneOf`/`allOf` branches.
+ */
+export function sensitivePathsOf(schema: unknown): string[] {
+  const out = new Set<string>()
+  walkSchema(schema, '', 0, out)
+  return [...out]
+}
+
+/** The `sensitivePaths` extension of a manifest entry, when it is a list of strings. */
+export function declaredPaths(entry: unknown): string[] {
+  const list = isObject(entry) ? entry.sensitivePaths : undefined
+  return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : []
 }

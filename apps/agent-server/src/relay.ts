@@ -10,6 +10,8 @@ import {
   validateMessage,
 } from '@toolmark/core/protocol'
 import { type Clock, systemClock } from './clock.ts'
+import { logString } from './log.ts'
+import { maskText, scrub } from './redact.ts'
 import type { CallBinding, ConfirmBinding, Store } from './store.ts'
 
 /** Largest inbound page message the relay parses, in bytes of its JSON text (4 MiB). */
@@ -38,6 +40,7 @@ export type RejectReason =
   | 'unknown_confirm' // a confirmed whose confirmId no accepted needs_confirmation carried (MUST 3)
   | 'duplicate_confirm' // a second confirmed for the same confirmId
   | 'expired_confirm' // a confirmed for a confirmId of a page that is gone (D23)
+  | 'old_rev' // a manifest with a lower rev than the one stored for its clientId (out of order)
 
 /** One rejected inbound message, for logs and tests. Never carries the message's payload. */
 export interface Rejection {
@@ -50,6 +53,21 @@ export interface Rejection {
   detail?: string
 }
 
+/**
+ * A `needs_confirmation` result without `changes` gets `changes: []` before validation: the
+ * protocol's deferred flow writes `changes?`, so a page that omits it must not wait out its
+ * deadline (the Toolmark page always sends it). `value` is the relay's own bounded copy.
+ */
+function defaultChanges(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return
+  const message = value as { type?: unknown; result?: unknown }
+  if (message.type !== 'result' && message.type !== 'confirmed') return
+  const result = message.result
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return
+  const r = result as Record<string, unknown>
+  if (r.status === 'needs_confirmation' && !Object.hasOwn(r, 'changes')) r.changes = []
+}
+
 /** What a relayed request resolves with. */
 export interface RequestOutcome {
   callId: string
@@ -60,7 +78,14 @@ export interface RequestOutcome {
 
 /** A protocol request the agent loop makes on behalf of one of its tool calls. */
 export type PageRequest =
-  | { kind: 'call'; tool: string; input: Record<string, unknown>; rev?: number }
+  | {
+      kind: 'call'
+      tool: string
+      input: Record<string, unknown>
+      rev?: number
+      /** The input's values at the tool's sensitive paths: cut out of a `needs_confirmation` summary. */
+      secrets?: readonly string[]
+    }
   | { kind: 'describe'; tool: string }
 
 /** The page a conversation is bound to and the latest manifest it sent. */
@@ -96,6 +121,7 @@ interface Conn {
 interface Waiter {
   resolve: (outcome: RequestOutcome) => void
   timer: unknown
+  secrets: readonly string[]
 }
 
 export interface RelayOptions {
@@ -213,7 +239,11 @@ export class Relay {
         : { protocol: PROTOCOL_VERSION, type: 'describe', clientId, id: callId, tool: request.tool }
     return new Promise((resolve) => {
       const timer = this.#clock.setTimeout(() => this.#timeOut(binding), this.#deadlineMs)
-      this.#waiters.set(callId, { resolve, timer })
+      this.#waiters.set(callId, {
+        resolve,
+        timer,
+        secrets: request.kind === 'call' ? (request.secrets ?? []) : [],
+      })
       this.#sendTo(binding.conversationId, clientId, message)
     })
   }
@@ -237,10 +267,12 @@ export class Relay {
   /** Logs and reports a rejected message; returns false (the message was not accepted). */
   #reject(conn: Conn, rejection: Omit<Rejection, 'userId' | 'conversationId'>): false {
     const full: Rejection = { ...rejection, userId: conn.userId, conversationId: conn.conversationId }
+    // Ids and details can come from the page: each is escaped, so none can start a new line.
     this.#log(
       `[relay] rejected ${full.type} (${full.reason}) conversation=${full.conversationId}` +
-        (full.id ? ` id=${full.id}` : '') +
-        (full.detail ? `: ${full.detail}` : ''),
+        (full.clientId ? ` clientId=${logString(full.clientId)}` : '') +
+        (full.id ? ` id=${logString(full.id)}` : '') +
+        (full.detail ? `: ${logString(full.detail)}` : ''),
     )
     this.#emit('rejected', full)
     return false
@@ -300,6 +332,7 @@ export class Relay {
     }
     const copy = boundedCopy(parsed, { maxBytes: MAX_INBOUND_BYTES })
     if (!copy.ok) return this.#reject(conn, { reason: 'invalid', type: '?', detail: copy.reason })
+    defaultChanges(copy.value)
     const checked = validateMessage(copy.value, 'toAgent')
     if (!checked.ok) return this.#reject(conn, { reason: 'invalid', type: '?', detail: checked.reason })
     const message = checked.message
@@ -335,7 +368,8 @@ export class Relay {
     if (!this.#ownsClient(conn, message.clientId, 'manifest')) return false
     const first = this.#store.getManifest(message.clientId) === undefined
     conn.clientIds.add(message.clientId)
-    this.#store.putManifest({
+    // Revisions only move forward per page load: a late, older manifest never replaces a newer one.
+    const stored = this.#store.putManifest({
       clientId: message.clientId,
       userId: conn.userId,
       conversationId: conn.conversationId,
@@ -343,6 +377,15 @@ export class Relay {
       tools: message.tools,
       updatedAt: this.#clock.now(),
     })
+    if (!stored) {
+      const newer = this.#store.getManifest(message.clientId)?.rev
+      return this.#reject(conn, {
+        reason: 'old_rev',
+        type: 'manifest',
+        clientId: message.clientId,
+        detail: `rev ${message.rev} is older than the stored rev ${newer}`,
+      })
+    }
     if (!first) return true
     // A new page load (full reload or new tab) of this user and conversation: rebind (D23).
     const previous = this.#store.getActiveClient(conn.conversationId)
@@ -375,6 +418,7 @@ export class Relay {
       return this.#reject(conn, { ...base, reason: 'duplicate' })
     conn.clientIds.add(message.clientId)
     const result = message.result
+    const waiter = this.#waiters.get(binding.id)
     // Only a call can create a confirmation; a describe answered needs_confirmation binds nothing.
     if (result.status === 'needs_confirmation' && binding.kind === 'call') {
       const bound = this.#store.insertConfirm({
@@ -385,14 +429,14 @@ export class Relay {
         callId: binding.id,
         toolCallId: binding.toolCallId,
         tool: binding.tool,
-        summary: result.summary,
+        // The page's summary is free text: masked (and the call's secrets cut out) before it is stored.
+        summary: maskText(scrub(result.summary, waiter?.secrets)),
         createdAt: this.#clock.now(),
         state: 'pending',
       })
       if (!bound)
         this.#log(`[relay] confirmId reused by conversation=${binding.conversationId}; first binding kept`)
     }
-    const waiter = this.#waiters.get(binding.id)
     this.#waiters.delete(binding.id)
     if (!waiter) return true
     this.#clock.clearTimeout(waiter.timer)

@@ -41,7 +41,8 @@ export interface RunningServer {
 /** Starts the HTTP + WebSocket server on `config.host:config.port` (port 0 picks a free one). */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options
-  const store = options.store ?? openSqliteStore(config.dataFile)
+  const now = options.clock ? options.clock.now : Date.now
+  const store = options.store ?? openSqliteStore(config.dataFile, now)
   const secret = config.sessionSecret ?? store.secret('session', () => randomBytes(32).toString('base64url'))
   const relay = new Relay({
     store,
@@ -52,16 +53,45 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const provider = options.provider ?? createProvider(config)
   const events = new ConversationEvents()
   const agent = new Agent({ store, relay, provider, events, ...(options.log ? { log: options.log } : {}) })
-  const app = createApp({ store, agent, events, secret, staticDir: config.staticDir })
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server
-  const ws = attachWebSocket(server, { store, relay, secret, ...(options.log ? { log: options.log } : {}) })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject)
-      resolve()
-    })
+  const app = createApp({
+    store,
+    agent,
+    events,
+    secret,
+    staticDir: config.staticDir,
+    allowedOrigins: config.allowedOrigins,
+    sessionTtlMs: config.sessionTtlMs,
+    maxSessions: config.maxSessions,
+    sseKeepAliveMs: config.sseKeepAliveMs,
+    now,
+    ...(options.log ? { log: options.log } : {}),
   })
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server
+  const ws = attachWebSocket(server, {
+    store,
+    relay,
+    secret,
+    allowedOrigins: config.allowedOrigins,
+    sessionTtlMs: config.sessionTtlMs,
+    now,
+    ...(options.log ? { log: options.log } : {}),
+  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+  } catch (error) {
+    // Port in use or not allowed: release everything opened so far, the SQLite file included.
+    ws.close()
+    relay.close()
+    await agent.close()
+    if (!options.store) store.close()
+    throw error
+  }
   const port = (server.address() as AddressInfo).port
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   let closing: Promise<void> | undefined

@@ -39,6 +39,12 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE manifests (
      client_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, conversation_id TEXT NOT NULL, rev INTEGER NOT NULL,
      tools TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
+  // Sessions expire when unused (sliding TTL) and the table is bounded, so both need last use.
+  `ALTER TABLE sessions ADD COLUMN last_seen_at INTEGER NOT NULL DEFAULT 0;
+   UPDATE sessions SET last_seen_at = created_at;
+   CREATE INDEX sessions_by_last_seen ON sessions (last_seen_at);
+   CREATE INDEX sessions_by_user ON sessions (user_id);
+   CREATE INDEX conversations_by_user ON conversations (user_id);`,
 ]
 
 interface MessageRow {
@@ -140,10 +146,28 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     getSecret: db.prepare<[string], { value: string }>('SELECT value FROM secrets WHERE name = ?'),
     putSecret: db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)'),
     insertUser: db.prepare('INSERT INTO users (id, created_at) VALUES (?, ?)'),
-    insertSession: db.prepare('INSERT INTO sessions (id, user_id, created_at) VALUES (?, ?, ?)'),
-    getSession: db.prepare<[string], { id: string; user_id: string; created_at: number }>(
-      'SELECT id, user_id, created_at FROM sessions WHERE id = ?',
+    insertSession: db.prepare(
+      'INSERT INTO sessions (id, user_id, created_at, last_seen_at) VALUES (?, ?, ?, ?)',
     ),
+    getSession: db.prepare<
+      [string],
+      { id: string; user_id: string; created_at: number; last_seen_at: number }
+    >('SELECT id, user_id, created_at, last_seen_at FROM sessions WHERE id = ?'),
+    touchSession: db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?'),
+    expireSessions: db.prepare('DELETE FROM sessions WHERE last_seen_at <= ?'),
+    evictSessions: db.prepare(
+      'DELETE FROM sessions WHERE id IN (SELECT id FROM sessions ORDER BY last_seen_at DESC, rowid DESC LIMIT -1 OFFSET ?)',
+    ),
+    // A user is reachable only through a session: once the last one is gone, so is their data.
+    orphans: [
+      'DELETE FROM messages WHERE conversation_id IN (SELECT id FROM conversations WHERE user_id NOT IN (SELECT user_id FROM sessions))',
+      'DELETE FROM call_bindings WHERE user_id NOT IN (SELECT user_id FROM sessions)',
+      'DELETE FROM confirm_bindings WHERE user_id NOT IN (SELECT user_id FROM sessions)',
+      'DELETE FROM manifests WHERE user_id NOT IN (SELECT user_id FROM sessions)',
+      'DELETE FROM conversations WHERE user_id NOT IN (SELECT user_id FROM sessions)',
+      'DELETE FROM users WHERE id NOT IN (SELECT user_id FROM sessions)',
+    ].map((sql) => db.prepare(sql)),
+    countSessions: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM sessions'),
     insertConversation: db.prepare('INSERT INTO conversations (id, user_id, created_at) VALUES (?, ?, ?)'),
     getConversation: db.prepare<[string], { id: string; user_id: string; created_at: number }>(
       'SELECT id, user_id, created_at FROM conversations WHERE id = ?',
@@ -156,6 +180,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
       `INSERT INTO messages (id, conversation_id, role, text, tool, at, visible, agent)
        VALUES (@id, @conversation_id, @role, @text, @tool, @at, @visible, @agent)`,
     ),
+    updateMessage: db.prepare('UPDATE messages SET text = ?, agent = ? WHERE id = ?'),
     listMessages: db.prepare<[string], MessageRow>(
       'SELECT id, conversation_id, role, text, tool, at, visible, agent FROM messages WHERE conversation_id = ? ORDER BY seq',
     ),
@@ -184,7 +209,8 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     putManifest: db.prepare(
       `INSERT INTO manifests (client_id, user_id, conversation_id, rev, tools, updated_at)
        VALUES (@client_id, @user_id, @conversation_id, @rev, @tools, @updated_at)
-       ON CONFLICT (client_id) DO UPDATE SET rev = excluded.rev, tools = excluded.tools, updated_at = excluded.updated_at`,
+       ON CONFLICT (client_id) DO UPDATE SET rev = excluded.rev, tools = excluded.tools, updated_at = excluded.updated_at
+       WHERE excluded.rev >= manifests.rev`,
     ),
     getManifest: db.prepare<
       [string],
@@ -205,6 +231,12 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     return rows.map((r) => ({ ...toConfirm(r), state: 'expired' as const }))
   })
 
+  const pruneSessions = db.transaction((idleBefore: number, keep: number): number => {
+    const removed = q.expireSessions.run(idleBefore).changes + q.evictSessions.run(keep).changes
+    if (removed > 0) for (const statement of q.orphans) statement.run()
+    return removed
+  })
+
   return {
     secret(name, create) {
       const row = q.getSecret.get(name)
@@ -218,13 +250,23 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
       return user
     },
     createSession(userId) {
-      const session = { id: randomUUID(), userId, createdAt: now() }
-      q.insertSession.run(session.id, userId, session.createdAt)
+      const at = now()
+      const session = { id: randomUUID(), userId, createdAt: at, lastSeenAt: at }
+      q.insertSession.run(session.id, userId, at, at)
       return session
     },
     getSession(id): Session | undefined {
       const r = q.getSession.get(id)
-      return r && { id: r.id, userId: r.user_id, createdAt: r.created_at }
+      return r && { id: r.id, userId: r.user_id, createdAt: r.created_at, lastSeenAt: r.last_seen_at }
+    },
+    touchSession(id, at) {
+      q.touchSession.run(at, id)
+    },
+    pruneSessions(idleBefore, keep) {
+      return pruneSessions(idleBefore, keep)
+    },
+    countSessions() {
+      return q.countSessions.get()!.n
     },
     createConversation(userId) {
       const conversation = { id: randomUUID(), userId, createdAt: now() }
@@ -252,6 +294,9 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
         visible: m.visible ? 1 : 0,
         agent: m.agent === undefined ? null : JSON.stringify(m.agent),
       })
+    },
+    updateMessage(id, text, agent) {
+      q.updateMessage.run(text, agent === undefined ? null : JSON.stringify(agent), id)
     },
     listMessages(conversationId) {
       return q.listMessages.all(conversationId).map(toMessage)
@@ -307,14 +352,16 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
       return expireConfirms(conversationId, clientId)
     },
     putManifest(r) {
-      q.putManifest.run({
-        client_id: r.clientId,
-        user_id: r.userId,
-        conversation_id: r.conversationId,
-        rev: r.rev,
-        tools: JSON.stringify(r.tools),
-        updated_at: r.updatedAt,
-      })
+      return (
+        q.putManifest.run({
+          client_id: r.clientId,
+          user_id: r.userId,
+          conversation_id: r.conversationId,
+          rev: r.rev,
+          tools: JSON.stringify(r.tools),
+          updated_at: r.updatedAt,
+        }).changes === 1
+      )
     },
     getManifest(clientId): ManifestRecord | undefined {
       const r = q.getManifest.get(clientId)

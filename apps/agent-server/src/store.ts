@@ -10,6 +10,8 @@ export interface Session {
   id: string
   userId: string
   createdAt: number
+  /** Last time a request used it (epoch ms); the sliding TTL counts from here. */
+  lastSeenAt: number
 }
 
 export interface Conversation {
@@ -84,6 +86,15 @@ export interface Store {
   createUser(): User
   createSession(userId: string): Session
   getSession(id: string): Session | undefined
+  /** Records that the session was used at `at` (epoch ms). */
+  touchSession(id: string, at: number): void
+  /**
+   * Removes sessions last used at or before `idleBefore`, then the least recently used beyond the newest
+   * `keep`, and with them every user left without a session and all of that user's data
+   * (conversations, messages, bindings, manifests). Returns how many sessions were removed.
+   */
+  pruneSessions(idleBefore: number, keep: number): number
+  countSessions(): number
   createConversation(userId: string): Conversation
   getConversation(id: string): Conversation | undefined
   /** The page load the conversation's future calls go to (D23 rebinding). */
@@ -91,6 +102,8 @@ export interface Store {
   getActiveClient(conversationId: string): string | undefined
   addMessage(message: StoredMessage): void
   listMessages(conversationId: string): StoredMessage[]
+  /** Replaces a stored message's text and agent entry (a later, stricter masking of the same message). */
+  updateMessage(id: string, text: string, agent: AgentMessage | undefined): void
   insertCall(binding: CallBinding): void
   getCall(id: string): CallBinding | undefined
   /** Moves a call from `pending` to `state`; false when it was not pending (single use). */
@@ -104,7 +117,11 @@ export interface Store {
   settleConfirm(confirmId: string, state: 'used' | 'expired'): boolean
   /** Expires the pending confirmIds of one page load in one conversation and returns them. */
   expireConfirms(conversationId: string, clientId: string): ConfirmBinding[]
-  putManifest(record: ManifestRecord): void
+  /**
+   * Stores the page load's manifest unless one with a higher `rev` is already stored for its
+   * clientId (messages can arrive out of order); true when it was stored.
+   */
+  putManifest(record: ManifestRecord): boolean
   getManifest(clientId: string): ManifestRecord | undefined
   close(): void
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
-import { sameOrigin } from './http.ts'
+import { checkOrigin } from './http.ts'
 import { MAX_INBOUND_BYTES, type Relay } from './relay.ts'
 import { readCookie, SESSION_COOKIE, verifySession } from './session.ts'
 import type { Store } from './store.ts'
@@ -19,12 +19,19 @@ export interface WsDeps {
   store: Store
   relay: Relay
   secret: string
+  /** Public origins allowed besides loopback names (see `checkOrigin`). */
+  allowedOrigins?: readonly string[]
+  /** Sliding session lifetime; an expired session is refused like a missing one. */
+  sessionTtlMs?: number
+  /** Time source (tests). Default `Date.now`. */
+  now?: () => number
   log?: (line: string) => void
 }
 
 /**
  * Serves `GET /toolmark/ws?conversation=:id` on `server`. The upgrade is completed and then,
- * before anything is relayed, the socket is authenticated with the session cookie (else closed
+ * before anything is relayed, `Host` and `Origin` are checked (else closed 4403), the socket is
+ * authenticated with the session cookie (else closed
  * 4401) and bound to the user's own conversation (else closed 4403), so the page's transport sees
  * a terminal close code instead of retrying a refused handshake. Binary frames are ignored;
  * frames over {@link MAX_INBOUND_BYTES} close the socket (1009). Dead sockets are found by ping.
@@ -42,11 +49,17 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       ws.on('error', () => {})
+      // Host and Origin first (DNS rebinding), before the session or anything else is looked at.
+      const problem = checkOrigin(req.headers.host, req.headers.origin, deps.allowedOrigins)
+      if (problem)
+        return ws.close(CLOSE_FORBIDDEN, problem === 'host' ? 'host not allowed' : 'cross-origin socket')
       const sessionId = verifySession(readCookie(req.headers.cookie, SESSION_COOKIE), deps.secret)
       const session = sessionId ? deps.store.getSession(sessionId) : undefined
-      if (!session) return ws.close(CLOSE_UNAUTHENTICATED, 'no valid session')
-      if (!sameOrigin(req.headers.origin, req.headers.host))
-        return ws.close(CLOSE_FORBIDDEN, 'cross-origin socket')
+      if (
+        !session ||
+        session.lastSeenAt + (deps.sessionTtlMs ?? Number.POSITIVE_INFINITY) <= (deps.now ?? Date.now)()
+      )
+        return ws.close(CLOSE_UNAUTHENTICATED, 'no valid session')
       const conversation = deps.store.getConversation(url.searchParams.get('conversation') ?? '')
       if (!conversation || conversation.userId !== session.userId) {
         return ws.close(CLOSE_FORBIDDEN, 'not your conversation')

@@ -13,7 +13,7 @@ export interface TestServer {
   server: RunningServer
   rejections: Rejection[]
   logs: string[]
-  /** A new browser (its own cookie jar, so its own user). */
+  /** A new browser (its own cookie jar, so its own user) with a session (it started a conversation). */
   browser(): Promise<Browser>
 }
 
@@ -39,7 +39,7 @@ export async function startTestServer(
     logs,
     async browser() {
       const b = new Browser(server.url)
-      await b.fetch('/api/ping')
+      await b.createConversation() // sessions are created lazily, by the first conversation
       return b
     },
   }
@@ -102,6 +102,8 @@ type Handler = (input: Record<string, unknown>) => ToolResult
 /** A tool of the fake page: its full manifest entry and what a call returns. */
 export interface FakeTool extends ToolManifest {
   run: Handler
+  /** The `needs_confirmation` summary (default: the title and the input's `name`). */
+  summarize?: (input: Record<string, unknown>) => string
 }
 
 /**
@@ -157,7 +159,13 @@ export class FakePage {
       type: 'manifest',
       clientId: this.clientId,
       rev: this.rev,
-      tools: tools.map(({ name, llmName, description, hints }) => ({ name, llmName, description, hints })),
+      tools: tools.map(({ name, llmName, description, hints, sensitivePaths }) => ({
+        name,
+        llmName,
+        description,
+        hints,
+        ...(sensitivePaths ? { sensitivePaths } : {}),
+      })),
     })
     await this.flush()
   }
@@ -237,7 +245,11 @@ export class FakePage {
       const confirmId = randomUUID()
       this.pending.set(confirmId, { tool, input: message.input })
       const title = tool.title ?? tool.name
-      const summary = typeof message.input.name === 'string' ? `${title} "${message.input.name}"` : title
+      const summary = tool.summarize
+        ? tool.summarize(message.input)
+        : typeof message.input.name === 'string'
+          ? `${title} "${message.input.name}"`
+          : title
       this.result(message.id, { status: 'needs_confirmation', confirmId, summary, changes: [] })
       return
     }

@@ -19,12 +19,15 @@ async function server(staticDir = '/nonexistent') {
 }
 
 describe('session cookie', () => {
-  it('is signed, HttpOnly, SameSite=Lax and Path=/, and identifies the same user on later requests', async () => {
+  it('is signed, HttpOnly, SameSite=Lax, Path=/ with the TTL as Max-Age, and identifies the same user later', async () => {
     const t = await server()
-    const response = await fetch(`${t.server.url}/`)
+    expect((await fetch(`${t.server.url}/`)).headers.get('set-cookie')).toBeNull() // lazy
+    const response = await fetch(`${t.server.url}/api/conversations`, { method: 'POST' })
     const header = response.headers.get('set-cookie')!
     expect(header).toMatch(
-      new RegExp(`^${SESSION_COOKIE}=[0-9a-f-]{36}\\.[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Lax$`),
+      new RegExp(
+        `^${SESSION_COOKIE}=[0-9a-f-]{36}\\.[A-Za-z0-9_-]{43}; Max-Age=604800; Path=/; HttpOnly; SameSite=Lax$`,
+      ),
     )
     const browser = new Browser(t.server.url)
     browser.cookie = header.split(';')[0]!
@@ -42,6 +45,7 @@ describe('session cookie', () => {
     const tampered = new Browser(t.server.url)
     tampered.cookie = `${SESSION_COOKIE}=${session}.${signSession(session, 'guessed secret').split('.')[1]}`
     expect((await tampered.fetch(`/api/conversations/${id}`)).status).toBe(404)
+    await tampered.createConversation()
     expect(tampered.cookie).not.toContain(session)
   })
 

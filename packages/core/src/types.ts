@@ -248,6 +248,12 @@ export interface ToolManifestSummary {
   title?: string
   description: string
   hints: ToolHints
+  /**
+   * The tool's `sensitivePaths` as declared (read once at registration; `['']` when they cannot be
+   * read), present only when it declares some: a server masks the input values at these paths
+   * before it stores, logs or streams a call. An extension field of protocol v1 manifest entries.
+   */
+  sensitivePaths?: readonly string[]
 }
 
 /** A full entry, with schemas. */

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
 import type { ConversationEvents } from '../events.ts'
-import { maskText, maskValue } from '../redact.ts'
+import { escapeForLog } from '../log.ts'
+import {
+  declaredPaths,
+  maskAtPaths,
+  maskText,
+  maskValue,
+  scrub,
+  secretsAt,
+  sensitivePathsOf,
+} from '../redact.ts'
 import type { BoundPage, Relay } from '../relay.ts'
 import type { ChatMessage, ConfirmBinding, Conversation, Store, StoredMessage } from '../store.ts'
 import { toolLine } from './lines.ts'
@@ -22,6 +31,9 @@ export const FOLLOW_UP_PROMPT =
 export const MAX_USER_TEXT = 4000
 
 const MAX_STEPS = 8
+
+/** How many (page load, tool) sensitive-path lists learned from describes are kept in memory. */
+const MAX_DESCRIBED = 1000
 
 /**
  * What the agent records for a confirmation of a page that is gone (D23): `refused
@@ -56,6 +68,10 @@ export class Agent {
   readonly #o: AgentOptions
   readonly #log: (line: string) => void
   readonly #queues = new Map<string, Promise<void>>()
+  /** `clientId \0 tool` → the `writeOnly` paths of the tool's described input schema. */
+  readonly #described = new Map<string, string[]>()
+  /** Aborted by `close()`: a model request in flight does not hold up a shutdown. */
+  readonly #stop = new AbortController()
   #closed = false
 
   constructor(options: AgentOptions) {
@@ -83,9 +99,10 @@ export class Agent {
     for (let q = this.#queues.get(conversationId); q; q = this.#queues.get(conversationId)) await q
   }
 
-  /** Stops starting model requests and resolves once every running turn has ended. */
+  /** Stops starting model requests, aborts those in flight, and resolves once every running turn has ended. */
   async close(): Promise<void> {
     this.#closed = true
+    this.#stop.abort()
     await Promise.all([...this.#queues.values()])
   }
 
@@ -95,7 +112,7 @@ export class Agent {
     if (!previous) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
     const next: Promise<void> = (previous ?? Promise.resolve())
       .then(task)
-      .catch((error: unknown) => this.#log(`[agent] turn failed: ${maskText(String(error))}`))
+      .catch((error: unknown) => this.#log(`[agent] turn failed: ${escapeForLog(error)}`))
       .finally(() => {
         if (this.#queues.get(conversationId) !== next) return
         this.#queues.delete(conversationId)
@@ -110,17 +127,18 @@ export class Agent {
     text: string,
     agent: AgentMessage | undefined,
     options: { tool?: string; visible?: boolean } = {},
+    secrets: ReadonlySet<string> = new Set(),
   ): StoredMessage {
     const stored: StoredMessage = {
       id: randomUUID(),
       conversationId,
       role,
-      text: maskText(text),
+      text: maskText(scrub(text, [...secrets])),
       at: Date.now(),
       visible: options.visible ?? true,
     }
     if (options.tool !== undefined) stored.tool = options.tool
-    if (agent) stored.agent = maskValue(agent) as AgentMessage
+    if (agent) stored.agent = maskAgent(agent, [...secrets])
     if (this.#closed) return stored // shutting down: the store may be closed already
     this.#o.store.addMessage(stored)
     if (stored.visible) this.#o.events.publish(conversationId, { type: 'message', message: toChat(stored) })
@@ -142,6 +160,8 @@ export class Agent {
     followUp = false,
   ): Promise<void> {
     const history = this.#history(conversation.id, real)
+    // Values at the sensitive paths of this turn's calls: cut out of everything the turn stores.
+    const secrets = new Set<string>()
     for (let step = 0; step < MAX_STEPS; step++) {
       if (this.#closed) return
       const page = this.#o.relay.page(conversation.id)
@@ -155,12 +175,14 @@ export class Agent {
           system: followUp ? FOLLOW_UP_PROMPT : SYSTEM_PROMPT,
           messages: history,
           tools,
+          signal: this.#stop.signal,
         })) {
           if (event.type === 'text') text += event.delta
           else calls.push(event.call)
         }
       } catch (error) {
-        this.#log(`[agent] provider ${this.#o.provider.name} failed: ${maskText(String(error))}`)
+        if (this.#closed) return // shutting down: the request was aborted on purpose
+        this.#log(`[agent] provider ${this.#o.provider.name} failed: ${escapeForLog(error)}`)
         this.#add(
           conversation.id,
           'assistant',
@@ -171,14 +193,23 @@ export class Agent {
       }
       if (followUp) calls = [] // no page tools in a follow-up turn: stray calls are dropped
       const assistant: AgentMessage = { role: 'assistant', text, toolCalls: calls }
-      history.push(assistant)
-      this.#add(conversation.id, 'assistant', text, assistant, { visible: text.trim() !== '' })
+      history.push(assistant) // the turn itself keeps the real values, in memory only
+      const kept = calls.map((call) => this.#maskCall(conversation.id, call, secrets))
+      this.#add(
+        conversation.id,
+        'assistant',
+        text,
+        { ...assistant, toolCalls: kept },
+        { visible: text.trim() !== '' },
+        secrets,
+      )
+      if (real) this.#rescrub(real, secrets)
       if (calls.length === 0) return
       for (const call of calls) {
-        const { content, line, tool } = await this.#execute(conversation, call, page)
+        const { content, line, tool } = await this.#execute(conversation, call, page, secrets)
         const message: AgentMessage = { role: 'tool', toolCallId: call.id, name: call.name, content }
         history.push(message)
-        this.#add(conversation.id, 'tool', line, message, { tool })
+        this.#add(conversation.id, 'tool', line, message, { tool }, secrets)
       }
     }
     this.#add(
@@ -189,10 +220,46 @@ export class Agent {
     )
   }
 
+  /** The tool's sensitive input paths: declared in the manifest entry, or learned from a describe. */
+  #sensitivePaths(conversationId: string, tool: string): string[] {
+    const page = this.#o.relay.page(conversationId)
+    if (!page) return []
+    const declared = declaredPaths(page.tools.find((t) => t.name === tool))
+    const described = this.#described.get(`${page.clientId}\u0000${tool}`) ?? []
+    return [...new Set([...declared, ...described])]
+  }
+
+  /** The call as it may be stored: `page_call` input masked at the tool's sensitive paths; collects the secrets. */
+  #maskCall(conversationId: string, call: ToolCall, secrets: Set<string>): ToolCall {
+    const input = call.input
+    if (call.name !== 'page_call' || !isObject(input) || typeof input.tool !== 'string') return call
+    const paths = this.#sensitivePaths(conversationId, input.tool)
+    if (paths.length === 0) return call
+    for (const secret of secretsAt(input.input, paths)) secrets.add(secret)
+    return { ...call, input: { ...input, input: maskAtPaths(input.input, paths) } }
+  }
+
+  /** Re-masks the stored user message once the turn learned exact secret values it may contain. */
+  #rescrub(real: { id: string; text: string }, secrets: ReadonlySet<string>): void {
+    if (secrets.size === 0 || this.#closed) return
+    const masked = maskText(scrub(real.text, [...secrets]))
+    if (masked === maskText(real.text)) return
+    this.#o.store.updateMessage(real.id, masked, { role: 'user', text: masked })
+  }
+
+  #learn(clientId: string | undefined, tool: string, result: ToolResult): void {
+    if (!clientId || result.status !== 'ok' || !isObject(result.data)) return
+    const key = `${clientId}\u0000${tool}`
+    this.#described.delete(key)
+    this.#described.set(key, sensitivePathsOf(result.data.inputSchema))
+    if (this.#described.size > MAX_DESCRIBED) this.#described.delete(this.#described.keys().next().value!)
+  }
+
   async #execute(
     conversation: Conversation,
     call: ToolCall,
     rendered: BoundPage | undefined,
+    secrets: ReadonlySet<string>,
   ): Promise<{ content: string; line: string; tool: string }> {
     const input = call.input
     const kind = call.name === 'page_call' ? 'call' : call.name === 'page_describe' ? 'describe' : undefined
@@ -206,6 +273,7 @@ export class Agent {
     const scope = { userId: conversation.userId, conversationId: conversation.id, toolCallId: call.id }
     if (kind === 'describe') {
       const outcome = await this.#o.relay.request(scope, { kind, tool })
+      this.#learn(outcome.clientId, tool, outcome.result)
       return { content: JSON.stringify(outcome.result), line: toolLine('page_describe', tool, outcome), tool }
     }
     const toolInput = isObject(input.input) ? input.input : {}
@@ -217,6 +285,7 @@ export class Agent {
       tool,
       input: toolInput,
       ...(rev === undefined ? {} : { rev }),
+      secrets: [...secrets],
     })
     const entry = outcome.clientId ? this.#o.relay.toolEntry(outcome.clientId, tool) : undefined
     const untrusted =
@@ -258,6 +327,28 @@ export class Agent {
         this.#add(conversationId, 'tool', line, message, { tool: binding.tool })
       }
     })
+  }
+}
+
+/** A string that may hold JSON: masked as a JSON value when it parses, else as text. */
+function maskContent(content: string, secrets: readonly string[]): string {
+  try {
+    return JSON.stringify(maskValue(JSON.parse(content), { secrets }))
+  } catch {
+    return maskText(scrub(content, secrets))
+  }
+}
+
+/** The agent-history entry as it may be stored (see `redact.ts`). */
+function maskAgent(m: AgentMessage, secrets: readonly string[]): AgentMessage {
+  const text = (t: string) => maskText(scrub(t, secrets))
+  switch (m.role) {
+    case 'user':
+      return { role: 'user', text: text(m.text) }
+    case 'assistant':
+      return { ...m, text: text(m.text), toolCalls: maskValue(m.toolCalls, { secrets }) as ToolCall[] }
+    case 'tool':
+      return { ...m, content: maskContent(m.content, secrets) }
   }
 }
 

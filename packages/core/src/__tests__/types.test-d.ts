@@ -129,3 +129,10 @@ describe('public surface', () => {
     if (r.status === 'needs_confirmation') expectTypeOf(r.confirmId).toBeString()
   })
 })
+
+describe('manifest summary entries', () => {
+  it('carry the optional sensitivePaths extension as read-only strings', () => {
+    const tm = createTestToolmark()
+    expectTypeOf(tm.manifest().tools[0]!.sensitivePaths).toEqualTypeOf<readonly string[] | undefined>()
+  })
+})

@@ -1,6 +1,8 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { readSensitivePaths } from '../confirm/redact.ts'
 import { hintClass } from '../policy/policy.ts'
 import { fromJsonSchema } from '../schema/json-schema.ts'
+import { markWriteOnly } from '../schema/write-only.ts'
 import type { HintClass, JsonSchema, ToolDefinition, ToolManifest, ToolManifestSummary } from '../types.ts'
 import { llmName } from './names.ts'
 import type { CallQueue } from './queue.ts'
@@ -52,11 +54,17 @@ export class Entry {
     const schema = def.input ?? (def.jsonSchema ? fromJsonSchema(def.jsonSchema) : undefined)
     this.validate = schema ? (value) => schema['~standard'].validate(value) : undefined
     const hints = { ...def.hints }
-    this.summary = Object.freeze(
+    const summary: ToolManifestSummary =
       def.title === undefined
         ? { name, llmName: this.llmName, description: def.description, hints }
-        : { name, llmName: this.llmName, title: def.title, description: def.description, hints },
-    )
+        : { name, llmName: this.llmName, title: def.title, description: def.description, hints }
+    // Published so a server can mask these input values before the first describe (read once here).
+    if (def.sensitivePaths !== undefined) {
+      const patterns = readSensitivePaths(def.sensitivePaths)
+      const paths = patterns.readable ? patterns.paths : ['']
+      if (paths.length > 0) summary.sensitivePaths = Object.freeze([...paths])
+    }
+    this.summary = Object.freeze(summary)
   }
 
   /** True when a JSON Schema can be derived without running the converter. */
@@ -67,9 +75,17 @@ export class Entry {
 
   /**
    * The full entry, derived on first use and cached. Throws when the schema library cannot convert;
-   * the registry turns that into `schema_conversion_failed`.
+   * the registry turns that into `schema_conversion_failed`. The input schema carries
+   * `writeOnly: true` at the tool's sensitive paths; a `sensitivePaths` function is read on every
+   * call (only the conversion is cached), so the marks follow it.
    */
   full(onFailure: (err: unknown) => void): ToolManifest {
+    const base = this.#base(onFailure)
+    const source = this.def.sensitivePaths
+    return typeof source === 'function' ? Object.freeze(withWriteOnly(base, source)) : base
+  }
+
+  #base(onFailure: (err: unknown) => void): ToolManifest {
     if (this.#full) return this.#full
     let inputSchema: JsonSchema
     try {
@@ -84,10 +100,21 @@ export class Entry {
     } catch {
       outputSchema = undefined
     }
-    const entry: ToolManifest = { ...this.summary, inputSchema }
+    let entry: ToolManifest = { ...this.summary, inputSchema }
     if (outputSchema) entry.outputSchema = outputSchema
+    if (typeof this.def.sensitivePaths !== 'function') entry = withWriteOnly(entry, this.def.sensitivePaths)
     this.#full = Object.freeze(entry)
     return this.#full
+  }
+}
+
+/** `entry` with its input schema marked `writeOnly` at the sensitive paths (unreadable paths: the root). */
+function withWriteOnly(entry: ToolManifest, source: ToolDefinition['sensitivePaths']): ToolManifest {
+  if (source === undefined) return entry
+  const patterns = readSensitivePaths(source)
+  return {
+    ...entry,
+    inputSchema: markWriteOnly(entry.inputSchema, patterns.readable ? patterns.segments : [[]]),
   }
 }
 

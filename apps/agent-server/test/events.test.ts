@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { type ConversationEvent, ConversationEvents } from '../src/events.ts'
+
+const busy: ConversationEvent = { type: 'busy', busy: true }
+
+describe('conversation events', () => {
+  it("an old stream's second unsubscribe does not remove the listener of the stream that replaced it", () => {
+    const events = new ConversationEvents()
+    const old: ConversationEvent[] = []
+    const fresh: ConversationEvent[] = []
+    const unsubscribeOld = events.subscribe('c1', (e) => old.push(e))
+    unsubscribeOld() // the page reloads: the old stream aborts
+    events.subscribe('c1', (e) => fresh.push(e)) // the reloaded page opens its stream
+    unsubscribeOld() // the old stream's loop ends after its keep-alive sleep and unsubscribes again
+    events.publish('c1', busy)
+    expect(fresh).toEqual([busy])
+    expect(old).toEqual([])
+  })
+
+  it('keeps the other listeners of a conversation when one unsubscribes', () => {
+    const events = new ConversationEvents()
+    const a: ConversationEvent[] = []
+    const b: ConversationEvent[] = []
+    const offA = events.subscribe('c1', (e) => a.push(e))
+    events.subscribe('c1', (e) => b.push(e))
+    offA()
+    offA()
+    events.publish('c1', busy)
+    expect([a, b]).toEqual([[], [busy]])
+  })
+})
