@@ -2,11 +2,5 @@
 // binds to its own lifecycle, written once here so the adapters stay thin and identical.
 
 export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './card-view.ts'
-export {
-  liveDefinition,
-  optionalKey,
-  registerOwned,
-  type StructuralParts,
-  sameHints,
-  schemaKey,
-} from './live-definition.ts'
+export { liveDefinition, optionalKey, type StructuralParts, schemaKey } from './live-definition.ts'
+export { type BindingScope, createToolBinding, structuralKey, type ToolBinding } from './tool-binding.ts'

@@ -1,0 +1,73 @@
+import { act } from '@testing-library/react'
+import { isToolmarkError, ok } from '@toolmark/core'
+import { Component, type ReactNode, useState } from 'react'
+import { afterEach, expect, it, vi } from 'vitest'
+import * as z from 'zod'
+import { useTool } from '../index.ts'
+import { describeEachReactMode, flush, names, setup } from './utils.tsx'
+
+function Search({ label }: { label: string }) {
+  useTool({
+    name: 'search',
+    description: 'Search',
+    hints: { readOnly: true },
+    run: () => ok(label),
+  })
+  return null
+}
+
+let relabel: (label: string) => void = () => {}
+/** An inline schema and a summary built from state: each render hands useTool new objects. */
+function InlinePublish() {
+  const [label, setLabel] = useState('a')
+  relabel = setLabel
+  useTool({
+    name: 'publish',
+    description: 'Publish',
+    input: z.object({ name: z.string().min(1) }),
+    hints: { consequential: true },
+    summary: `Publish as ${label}`,
+    run: ({ name }) => ok({ published: name, label }),
+  })
+  return null
+}
+
+class Boundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state = { error: undefined as unknown }
+  static getDerivedStateFromError(error: unknown) {
+    return { error }
+  }
+  override render() {
+    const { error } = this.state
+    if (error === undefined) return this.props.children
+    return <p>{isToolmarkError(error) ? error.code : 'other'}</p>
+  }
+}
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describeEachReactMode('useTool: inline schemas', ({ render }) => {
+  it('keeps the registration, rev and pending confirmation when an equal schema is rebuilt', async () => {
+    const { tm, wrap } = setup()
+    render(wrap(<InlinePublish />))
+    await flush()
+    const asked = await act(() => tm.call('publish', { name: 'x' }, { caller: 'inapp' }))
+    const confirmId = asked.status === 'needs_confirmation' ? asked.confirmId : ''
+    const rev = tm.rev
+    const notified: number[] = []
+    tm.subscribe((r) => notified.push(r))
+    act(() => relabel('b'))
+    await flush()
+    expect(tm.rev).toBe(rev)
+    expect(notified).toEqual([])
+    expect(tm.pendingConfirmations().map((p) => p.confirmId)).toEqual([confirmId])
+    expect(await act(() => tm.confirmPending(confirmId, { approved: true }))).toEqual({
+      status: 'ok',
+      data: { published: 'x', label: 'b' },
+    })
+    // The latest schema object still validates (here its `.min(1)`).
+    expect((await tm.call('publish', { name: '' }, { caller: 'human' })).status).toBe('invalid')
+  })
+})
