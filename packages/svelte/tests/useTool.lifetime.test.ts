@@ -27,3 +27,31 @@ describe('useTool: inline schemas', () => {
     expect((await tm.call('publish', { name: '' }, { caller: 'human' })).status).toBe('invalid')
   })
 })
+
+describe('useTool: a taken name', () => {
+  it('registers the second declaration when the first unmounts (production)', async () => {
+    const { tm, errors, mount } = setup({ dev: false })
+    const view = mount(TakenName, { first: true })
+    await flush()
+    expect(names(tm)).toEqual(['search'])
+    expect(errors).toContain('error:duplicate_name')
+    expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'first' })
+    await view.update({ first: false })
+    await flush()
+    expect(names(tm)).toEqual(['search'])
+    expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'second' })
+    view.unmount()
+    await flush()
+    expect(names(tm)).toEqual([])
+  })
+
+  it('throws duplicate_name to the nearest <svelte:boundary> in development', async () => {
+    const { tm, mount } = setup()
+    const caught: unknown[] = []
+    mount(TakenName, { first: true, onerror: (error: unknown) => caught.push(error) })
+    await flush()
+    expect(caught).toHaveLength(1)
+    expect(isToolmarkError(caught[0]) && caught[0].code).toBe('duplicate_name')
+    expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'first' })
+  })
+})

@@ -1,3 +1,4 @@
+import { llmName } from '../registry/names.ts'
 import type { AnySchema, Scope, ToolDefinition, ToolHints, Toolmark } from '../types.ts'
 import { liveDefinition, optionalKey, schemaKey } from './live-definition.ts'
 
@@ -16,7 +17,9 @@ export interface ToolBinding {
   update(definition: ToolDefinition<AnySchema | undefined, unknown>, scope: BindingScope): void
   /**
    * Registers the latest definition (nothing while the scope is `null`) and returns the cleanup that
-   * disposes it, dropping its pending confirmations. Throws what `tm.register` throws.
+   * disposes it, dropping its pending confirmations. When the name is taken, a development registry
+   * throws `ToolmarkError` `duplicate_name`; a production one reports it as an error event and the
+   * binding registers as soon as the name frees, while still mounted.
    */
   mount(): () => void
   /** `structuralKey` of the latest definition (`''` before the first `update`). */
@@ -87,13 +90,42 @@ export function createToolBinding(tm: Toolmark): ToolBinding {
       },
       () => latest ?? def,
     )
+    const name = own.path === '' ? def.name : `${own.path}.${def.name}`
+    let waiting: (() => void) | undefined
+    // True when the registry refused the name because another tool holds it (production reports it).
+    const register = (): boolean => {
+      let taken = false
+      const off = tm.events.on('error', (e) => {
+        if (e.code === 'duplicate_name' && e.tool === name) taken = true
+      })
+      try {
+        own.register(live)
+      } finally {
+        off()
+      }
+      return taken
+    }
+    const free = (): boolean =>
+      tm.info(name) === undefined && !tm.manifest().tools.some((t) => t.llmName === llmName(name))
+    const wait = (): void => {
+      waiting = tm.subscribe(() => {
+        if (own.disposed) return waiting?.()
+        if (!free()) return
+        waiting?.()
+        waiting = undefined
+        if (register()) wait()
+      })
+    }
     try {
-      own.register(live)
+      if (register()) wait()
     } catch (err) {
       own.dispose()
       throw err
     }
-    release = () => own.dispose()
+    release = () => {
+      waiting?.()
+      own.dispose()
+    }
   }
 
   return {

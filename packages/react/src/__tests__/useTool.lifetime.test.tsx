@@ -71,3 +71,46 @@ describeEachReactMode('useTool: inline schemas', ({ render }) => {
     expect((await tm.call('publish', { name: '' }, { caller: 'human' })).status).toBe('invalid')
   })
 })
+
+describeEachReactMode('useTool: a taken name', ({ render }) => {
+  it('registers the second declaration when the first unmounts (production)', async () => {
+    const { tm, errors, wrap } = setup({ dev: false })
+    const view = render(
+      wrap(
+        <>
+          <Search key="a" label="first" />
+          <Search key="b" label="second" />
+        </>,
+      ),
+    )
+    await flush()
+    expect(names(tm)).toEqual(['search'])
+    expect(errors).toContain('error:duplicate_name')
+    expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'first' })
+    view.rerender(wrap(<Search key="b" label="second" />))
+    await flush()
+    expect(names(tm)).toEqual(['search'])
+    expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'second' })
+    view.unmount()
+    await flush()
+    expect(names(tm)).toEqual([])
+  })
+
+  it('throws duplicate_name to the nearest error boundary in development', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { tm, wrap } = setup()
+    const view = render(
+      wrap(
+        <>
+          <Search label="first" />
+          <Boundary>
+            <Search label="second" />
+          </Boundary>
+        </>,
+      ),
+    )
+    await flush()
+    expect(view.container.textContent).toBe('duplicate_name')
+    expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'first' })
+  })
+})

@@ -58,3 +58,47 @@ describe('useTool: inline schemas', () => {
     expect((await tm.call('publish', { name: '' }, { caller: 'human' })).status).toBe('invalid')
   })
 })
+
+describe('useTool: a taken name', () => {
+  it('registers the second declaration when the first unmounts (production)', async () => {
+    const { tm, errors, render } = setup({ dev: false })
+    const first = ref(true)
+    const wrapper = render(
+      defineComponent({
+        setup: () => () => [
+          first.value ? h(Search, { key: 'a', label: 'first' }) : null,
+          h(Search, { key: 'b', label: 'second' }),
+        ],
+      }),
+    )
+    await flush()
+    expect(names(tm)).toEqual(['search'])
+    expect(errors).toContain('error:duplicate_name')
+    expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'first' })
+    first.value = false
+    await flush()
+    expect(names(tm)).toEqual(['search'])
+    expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'second' })
+    wrapper.unmount()
+    await flush()
+    expect(names(tm)).toEqual([])
+  })
+
+  it("throws duplicate_name to the app's errorHandler in development", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { tm } = setup()
+    const caught: unknown[] = []
+    const app = createApp(
+      defineComponent({ setup: () => () => [h(Search, { label: 'first' }), h(Search, { label: 'second' })] }),
+    )
+    app.use(ToolmarkPlugin, { toolmark: tm })
+    app.config.errorHandler = (error) => void caught.push(error)
+    app.mount(document.createElement('div'))
+    await flush()
+    expect(caught).toHaveLength(1)
+    expect(isToolmarkError(caught[0]) && caught[0].code).toBe('duplicate_name')
+    expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'first' })
+    app.unmount()
+    expect(names(tm)).toEqual([])
+  })
+})
