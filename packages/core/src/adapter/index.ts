@@ -4,3 +4,12 @@
 export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './card-view.ts'
 export { liveDefinition, optionalKey, type StructuralParts, schemaKey } from './live-definition.ts'
 export { type BindingScope, createToolBinding, structuralKey, type ToolBinding } from './tool-binding.ts'
+export {
+  type ConfirmRequestItem,
+  createPendingView,
+  createQueueView,
+  type ExternalSource,
+  type PendingConfirmationItem,
+  type PendingView,
+  type QueueView,
+} from './views.ts'
