@@ -3,6 +3,11 @@
 
 export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './card-view.ts'
 export { liveDefinition, optionalKey, type StructuralParts, schemaKey } from './live-definition.ts'
+export {
+  createManifestView,
+  type ManifestViewOptions,
+  readManifest,
+} from './manifest-view.ts'
 export { type BindingScope, createToolBinding, structuralKey, type ToolBinding } from './tool-binding.ts'
 export {
   type ConfirmRequestItem,

@@ -4,7 +4,7 @@ import { ok } from '../../call/result.ts'
 import { createConfirmQueue } from '../../confirm/queue.ts'
 import { createTestToolmark } from '../../testing/index.ts'
 import type { ToolResult } from '../../types.ts'
-import { createPendingView, createQueueView } from '../index.ts'
+import { createManifestView, createPendingView, createQueueView, readManifest } from '../index.ts'
 
 const publish = {
   name: 'publish',
@@ -61,5 +61,28 @@ describe('createQueueView', () => {
     const results: ToolResult[] = await Promise.all([first, second])
     expect(results.map((r) => r.status)).toEqual(['ok', 'cancelled'])
     expect(changes).toBe(4)
+  })
+})
+
+describe('createManifestView', () => {
+  it('keeps one snapshot per revision and options, and notifies once per revision', async () => {
+    const tm = createTestToolmark({ policy: { webmcp: ['readOnly'] } })
+    const view = createManifestView(tm, { caller: 'webmcp' })
+    const full = createManifestView(tm, { detail: 'full' })
+    const revs: number[] = []
+    view.subscribe(() => revs.push(tm.rev))
+    const before = view.getSnapshot()
+    expect(view.getSnapshot()).toBe(before)
+    tm.register(publish)
+    tm.register({ ...publish, name: 'read', hints: { readOnly: true } })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(revs).toEqual([2])
+    const after = view.getSnapshot()
+    expect(after).not.toBe(before)
+    expect(view.getSnapshot()).toBe(after)
+    expect(after.tools.map((t) => t.name)).toEqual(['read'])
+    expect(full.getSnapshot()).toBe(full.getSnapshot())
+    expect(full.getSnapshot().tools[0]).toMatchObject({ name: 'publish', inputSchema: { type: 'object' } })
+    expect(readManifest(tm)).toBe(tm.manifest())
   })
 })
