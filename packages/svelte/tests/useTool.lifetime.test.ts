@@ -1,5 +1,6 @@
 import { isToolmarkError } from '@toolmark/core'
 import { describe, expect, it } from 'vitest'
+import BadScopePage from './fixtures/BadScopePage.svelte'
 import InlinePublish from './fixtures/InlinePublish.svelte'
 import TakenName from './fixtures/TakenName.svelte'
 import { flush, names, setup } from './utils.ts'
@@ -53,5 +54,23 @@ describe('useTool: a taken name', () => {
     expect(caught).toHaveLength(1)
     expect(isToolmarkError(caught[0]) && caught[0].code).toBe('duplicate_name')
     expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'first' })
+  })
+})
+
+describe('useScope: a bad name', () => {
+  it('throws invalid_name to the nearest <svelte:boundary> in development', async () => {
+    const { mount } = setup()
+    const caught: unknown[] = []
+    mount(BadScopePage, { onerror: (error: unknown) => caught.push(error) })
+    await flush()
+    expect(isToolmarkError(caught[0]) && caught[0].code).toBe('invalid_name')
+  })
+
+  it('reports invalid_name and registers none of its tools in production', async () => {
+    const { tm, errors, mount } = setup({ dev: false })
+    mount(BadScopePage)
+    await flush()
+    expect(errors).toContain('error:invalid_name')
+    expect(names(tm)).toEqual([])
   })
 })

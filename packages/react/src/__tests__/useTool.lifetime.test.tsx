@@ -3,7 +3,7 @@ import { isToolmarkError, ok } from '@toolmark/core'
 import { Component, type ReactNode, useState } from 'react'
 import { afterEach, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { useTool } from '../index.ts'
+import { ToolScope, useTool } from '../index.ts'
 import { describeEachReactMode, flush, names, setup } from './utils.tsx'
 
 function Search({ label }: { label: string }) {
@@ -112,5 +112,37 @@ describeEachReactMode('useTool: a taken name', ({ render }) => {
     await flush()
     expect(view.container.textContent).toBe('duplicate_name')
     expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'first' })
+  })
+})
+
+describeEachReactMode('useScope: a bad name', ({ render }) => {
+  it('throws invalid_name to the nearest error boundary in development', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { wrap } = setup()
+    const view = render(
+      wrap(
+        <Boundary>
+          <ToolScope name="bad name">
+            <Search label="x" />
+          </ToolScope>
+        </Boundary>,
+      ),
+    )
+    await flush()
+    expect(view.container.textContent).toBe('invalid_name')
+  })
+
+  it('reports invalid_name and registers none of its tools in production', async () => {
+    const { tm, errors, wrap } = setup({ dev: false })
+    render(
+      wrap(
+        <ToolScope name="bad name">
+          <Search label="x" />
+        </ToolScope>,
+      ),
+    )
+    await flush()
+    expect(errors).toContain('error:invalid_name')
+    expect(names(tm)).toEqual([])
   })
 })

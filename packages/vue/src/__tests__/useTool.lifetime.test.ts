@@ -2,7 +2,7 @@ import { isToolmarkError, ok } from '@toolmark/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createApp, defineComponent, h, ref } from 'vue'
 import * as z from 'zod'
-import { ToolmarkPlugin, useTool } from '../index.ts'
+import { ToolmarkPlugin, useScope, useTool } from '../index.ts'
 import { flush, names, setup } from './utils.ts'
 
 const Search = defineComponent({
@@ -99,6 +99,42 @@ describe('useTool: a taken name', () => {
     expect(isToolmarkError(caught[0]) && caught[0].code).toBe('duplicate_name')
     expect(await tm.call('search', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'first' })
     app.unmount()
+    expect(names(tm)).toEqual([])
+  })
+})
+
+describe('useScope: a bad name', () => {
+  it("throws invalid_name to the app's errorHandler in development", async () => {
+    const { tm } = setup()
+    const caught: unknown[] = []
+    const app = createApp(
+      defineComponent({
+        setup() {
+          useScope('bad name')
+          return () => null
+        },
+      }),
+    )
+    app.use(ToolmarkPlugin, { toolmark: tm })
+    app.config.errorHandler = (error) => void caught.push(error)
+    app.mount(document.createElement('div'))
+    await flush()
+    expect(isToolmarkError(caught[0]) && caught[0].code).toBe('invalid_name')
+    app.unmount()
+  })
+
+  it('reports invalid_name and registers none of its tools in production', async () => {
+    const { tm, errors, render } = setup({ dev: false })
+    render(
+      defineComponent({
+        setup() {
+          useScope('bad name')
+          return () => h(Search, { label: 'x' })
+        },
+      }),
+    )
+    await flush()
+    expect(errors).toContain('error:invalid_name')
     expect(names(tm)).toEqual([])
   })
 })
