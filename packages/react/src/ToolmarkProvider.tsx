@@ -3,6 +3,7 @@ import type { Toolmark, ToolmarkConsumer } from '@toolmark/core'
 import { type ReactNode, useEffect, useRef } from 'react'
 import { ToolmarkContext } from './context.ts'
 
+/** Props of `<ToolmarkProvider>`. */
 export interface ToolmarkProviderProps {
   /** The registry, usually created once per page with `createToolmark(...)`. */
   toolmark: Toolmark
@@ -28,7 +29,8 @@ function useStableList<T>(list: readonly T[]): readonly T[] {
  *
  * Detaching waits one microtask: StrictMode's simulated unmount → mount (and fast refresh) re-attach
  * within the same task, so the core's ref-count keeps a consumer such as a bridge attached once,
- * instead of closing its transport and opening it again.
+ * instead of closing its transport and opening it again. An inline `consumers={[...]}` array with the
+ * same items is not attached again. On the server nothing is attached (effects do not run).
  */
 export function ToolmarkProvider({ toolmark, consumers = NONE, children }: ToolmarkProviderProps): ReactNode {
   const stable = useStableList(consumers)

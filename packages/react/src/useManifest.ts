@@ -1,8 +1,10 @@
 'use client'
 import type { Caller, Manifest, ToolManifest } from '@toolmark/core'
-import { useCallback, useMemo, useSyncExternalStore } from 'react'
+import { createManifestView } from '@toolmark/core/adapter'
+import { useMemo, useSyncExternalStore } from 'react'
 import { useToolmark } from './context.ts'
 
+/** Options of `useManifest`. */
 export interface UseManifestOptions {
   /** Only what this caller may see (every visible tool without one). */
   caller?: Caller
@@ -11,25 +13,14 @@ export interface UseManifestOptions {
 }
 
 /**
- * The current manifest, re-rendering once per revision (`tm.subscribe` is debounced). The snapshot
- * is cached per `rev`, so renders in between keep its identity.
+ * The current manifest, re-rendering once per revision (`tm.subscribe` is debounced). Renders in
+ * between keep the same object (the core caches one manifest per revision and options).
  */
 export function useManifest(options: { caller?: Caller; detail: 'full' }): Manifest<ToolManifest>
 export function useManifest(options?: { caller?: Caller; detail?: 'summary' }): Manifest
 export function useManifest(options: UseManifestOptions = {}): Manifest {
   const tm = useToolmark()
-  const { caller, detail = 'summary' } = options
-  const subscribe = useCallback((onChange: () => void) => tm.subscribe(onChange), [tm])
-  const getSnapshot = useMemo(() => {
-    let cached: { rev: number; value: Manifest } | undefined
-    return (): Manifest => {
-      const rev = tm.rev
-      if (cached?.rev !== rev) {
-        const base = caller ? { caller } : {}
-        cached = { rev, value: detail === 'full' ? tm.manifest({ ...base, detail }) : tm.manifest(base) }
-      }
-      return cached.value
-    }
-  }, [tm, caller, detail])
-  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot)
+  const { caller, detail } = options
+  const view = useMemo(() => createManifestView(tm, { caller, detail }), [tm, caller, detail])
+  return useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot)
 }

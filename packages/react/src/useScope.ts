@@ -3,6 +3,7 @@ import type { Scope } from '@toolmark/core'
 import { useEffect, useInsertionEffect, useRef, useState } from 'react'
 import { useCurrentScope, useToolmark } from './context.ts'
 
+/** Options of `useScope` (and the props of `<ToolScope>` besides `name`). */
 export interface UseScopeOptions {
   /**
    * While false the scope's tools are hidden. A changed boolean re-evaluates visibility at once
@@ -25,6 +26,8 @@ const whenKey = (when: UseScopeOptions['when']): WhenKey =>
  * Creates a scope named `name` for as long as the component is mounted (in an effect, disposed in
  * its cleanup with its tools and pending confirmations). Returns `null` until it exists (first
  * render, server). Pass it to `useTool(def, { scope })`, or use `<ToolScope>` to give it to descendants.
+ * An invalid `name` (see tool names): a development registry throws `ToolmarkError` `invalid_name`
+ * from the effect (the nearest error boundary catches it); a production one reports it as an error event and the scope's tools do not register.
  */
 export function useScope(name: string, options: UseScopeOptions = {}): Scope | null {
   const tm = useToolmark()

@@ -1,9 +1,10 @@
 'use client'
-import type { AnySchema, Scope, ToolDefinition, ToolHints } from '@toolmark/core'
-import { liveDefinition, optionalKey, registerOwned, sameHints, schemaKey } from '@toolmark/core/adapter'
-import { useEffect, useInsertionEffect, useRef } from 'react'
+import type { AnySchema, Scope, ToolDefinition } from '@toolmark/core'
+import { createToolBinding } from '@toolmark/core/adapter'
+import { useEffect, useInsertionEffect, useMemo } from 'react'
 import { useCurrentScope, useToolmark } from './context.ts'
 
+/** Options of `useTool`. */
 export interface UseToolOptions {
   /**
    * Where to register: a `Scope`, `null` to wait (nothing is registered until a scope is given), or
@@ -12,29 +13,20 @@ export interface UseToolOptions {
   scope?: Scope | null
 }
 
-/** Keeps the previous hints object while its flags are equal, so inline literals do not re-register. */
-function useStableHints(hints: ToolHints | undefined): ToolHints | undefined {
-  const ref = useRef(hints)
-  if (!sameHints(ref.current, hints)) ref.current = hints
-  return ref.current
-}
-
-/** Keeps the previous schema while its structure (JSON Schema) is equal: inline schemas do not re-register. */
-function useStableSchema<T>(schema: T): T {
-  const ref = useRef(schema)
-  if (ref.current !== schema && schemaKey(ref.current) !== schemaKey(schema)) ref.current = schema
-  return ref.current
-}
-
 /**
  * Registers `definition` while the component is mounted (in an effect; disposed in its cleanup,
- * which also drops the tool's pending confirmations).
+ * which also drops the tool's pending confirmations). Returns nothing.
  *
  * `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and `anchors` always use the latest render's
  * closures, so re-rendering never re-registers nor bumps `rev`. The tool is registered again only
  * when its name, description, title, hints (by value), schemas (by structure: their JSON Schema, so
  * `input: z.object({...})` written inline is fine) or scope change. Validation always uses the latest
  * render's schema, so refinements that JSON Schema cannot show still apply.
+ *
+ * A name another mounted tool holds: a development registry throws `ToolmarkError` `duplicate_name`
+ * from the effect (the nearest error boundary catches it); a production one reports it as an error
+ * event and registers this tool as soon as the name frees. Other bad definitions behave as
+ * `tm.register` does (throw in development, an error event in production, nothing registered).
  * Registration is synchronous in the core, so StrictMode's mount → unmount → mount and fast refresh
  * leave exactly one registration. On the server nothing is registered (effects do not run).
  */
@@ -45,24 +37,10 @@ export function useTool<S extends AnySchema | undefined = undefined, O = unknown
   const tm = useToolmark()
   const provided = useCurrentScope()
   const scope = options.scope === undefined ? provided : options.scope
-  const latest = useRef(definition as ToolDefinition<AnySchema | undefined, unknown>)
+  const binding = useMemo(() => createToolBinding(tm), [tm])
+  // Before any effect of this commit: the closures of this render apply from now on.
   useInsertionEffect(() => {
-    latest.current = definition as ToolDefinition<AnySchema | undefined, unknown>
+    binding.update(definition as ToolDefinition<AnySchema | undefined, unknown>, scope)
   })
-  const hints = useStableHints(definition.hints)
-  const { name, description, title } = definition
-  const input = useStableSchema(definition.input)
-  const output = useStableSchema(definition.output)
-  const jsonSchema = useStableSchema(definition.jsonSchema)
-  const optional = optionalKey(definition as ToolDefinition<AnySchema | undefined, unknown>)
-
-  useEffect(() => {
-    if (scope === null) return
-    const parts = { name, description, title, hints, input, output, jsonSchema, optional }
-    return registerOwned(
-      tm,
-      scope,
-      liveDefinition(parts, () => latest.current),
-    )
-  }, [tm, scope, name, description, title, hints, input, output, jsonSchema, optional])
+  useEffect(() => binding.mount(), [binding])
 }

@@ -1,7 +1,9 @@
 import type { Caller, Manifest, ToolManifest } from '@toolmark/core'
+import { createManifestView } from '@toolmark/core/adapter'
 import { useToolmark } from './context.js'
 import { externalStore, type ReactiveStore } from './store.js'
 
+/** Options of `useManifest`. */
 export interface UseManifestOptions {
   /** Only what this caller may see (every visible tool without one). */
   caller?: Caller
@@ -19,11 +21,6 @@ export function useManifest(options: {
 }): ReactiveStore<Manifest<ToolManifest>>
 export function useManifest(options?: { caller?: Caller; detail?: 'summary' }): ReactiveStore<Manifest>
 export function useManifest(options: UseManifestOptions = {}): ReactiveStore<Manifest> {
-  const tm = useToolmark()
-  const { caller, detail } = options
-  const base = caller ? { caller } : {}
-  return externalStore(
-    () => (detail === 'full' ? tm.manifest({ ...base, detail }) : tm.manifest(base)),
-    (onChange) => tm.subscribe(onChange),
-  )
+  const view = createManifestView(useToolmark(), options)
+  return externalStore(view.getSnapshot, view.subscribe)
 }

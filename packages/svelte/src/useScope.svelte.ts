@@ -2,6 +2,7 @@ import type { Scope } from '@toolmark/core'
 import { untrack } from 'svelte'
 import { getScopeContext, type ScopeView, setScopeContext, useToolmark } from './context.js'
 
+/** Options of `useScope`. */
 export interface UseScopeOptions {
   /** While false the scope's tools are hidden; a getter reading state is tracked and applied at once. */
   when?: boolean | (() => boolean)
@@ -14,6 +15,8 @@ export interface UseScopeOptions {
  * disposed in its teardown with its tools and pending confirmations, and set in context so
  * descendants' `useTool` register in it. `current` is `null` until it exists (and on the server).
  * Call during component initialisation.
+ * An invalid `name` (see tool names): a development registry throws `ToolmarkError` `invalid_name`
+ * from the `$effect` (the nearest `<svelte:boundary>` catches it); a production one reports it as an error event and the scope's tools do not register.
  */
 export function useScope(name: string | (() => string), options: UseScopeOptions = {}): ScopeView {
   const tm = useToolmark()

@@ -1,8 +1,9 @@
 import type { AnySchema, Scope, ToolDefinition } from '@toolmark/core'
-import { liveDefinition, optionalKey, registerOwned } from '@toolmark/core/adapter'
+import { createToolBinding, structuralKey } from '@toolmark/core/adapter'
 import { untrack } from 'svelte'
 import { getScopeContext, useToolmark } from './context.js'
 
+/** Options of `useTool`. */
 export interface UseToolOptions {
   /**
    * Where to register: a `Scope` (or a getter of one), `null` to wait, or omitted for the nearest
@@ -13,17 +14,18 @@ export interface UseToolOptions {
 
 type AnyDefinition = ToolDefinition<AnySchema | undefined, unknown>
 
-const hintsKey = (d: AnyDefinition) =>
-  d.hints
-    ? `${!!d.hints.readOnly}${!!d.hints.consequential}${!!d.hints.destructive}${!!d.hints.untrustedContent}`
-    : ''
-
 /**
  * Registers `definition` while the component is mounted (`$effect`, disposed in its teardown, which
- * also drops the tool's pending confirmations; never on the server). Pass the definition or a getter returning it (`() => ({ name: `${prefix}.save`, ... })`).
- * `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and `anchors` are read from its latest
- * value; the tool is registered again only when its name, description, title, hints (by value),
- * schemas (by identity) or scope change. Call during component initialisation.
+ * also drops the tool's pending confirmations; never on the server). Returns nothing. Pass the
+ * definition or a getter returning it (`() => ({ name: `${prefix}.save`, ... })`): `run`, `summary`,
+ * `state`, `snapshot`, `sensitivePaths` and `anchors` are read from its latest value, and the tool is
+ * registered again only when its name, description, title, hints (by value), schemas (by structure:
+ * their JSON Schema, so the getter may build `z.object({...})` each time) or scope change.
+ *
+ * A name another mounted tool holds: a development registry throws `ToolmarkError` `duplicate_name`
+ * from the effect (the nearest `<svelte:boundary>` catches it, else it reaches `mount`'s caller); a
+ * production one reports it as an error event and registers this tool as soon as the name frees.
+ * Call during component initialisation.
  */
 export function useTool<S extends AnySchema | undefined = undefined, O = unknown>(
   definition: ToolDefinition<S, O> | (() => ToolDefinition<S, O>),
@@ -31,28 +33,13 @@ export function useTool<S extends AnySchema | undefined = undefined, O = unknown
 ): void {
   const tm = useToolmark()
   const provided = getScopeContext()
-  const current = (): AnyDefinition =>
-    (typeof definition === 'function' ? definition() : definition) as AnyDefinition
-  const name = $derived(current().name)
-  const description = $derived(current().description)
-  const title = $derived(current().title)
-  const hints = $derived(hintsKey(current()))
-  const input = $derived(current().input)
-  const output = $derived(current().output)
-  const jsonSchema = $derived(current().jsonSchema)
-  const optional = $derived(optionalKey(current()))
-  const scope = $derived.by(() => {
+  const binding = createToolBinding(tm)
+  $effect.pre(() => {
+    const def = (typeof definition === 'function' ? definition() : definition) as AnyDefinition
     const explicit = typeof options.scope === 'function' ? options.scope() : options.scope
-    return explicit === undefined ? provided?.current : explicit
+    const where = explicit === undefined ? provided?.current : explicit
+    structuralKey(def) // tracked: a change of any structural field (even in a $state object) is seen
+    untrack(() => binding.update(def, where))
   })
-
-  $effect(() => {
-    const where = scope
-    const parts = { name, description, title, input, output, jsonSchema, optional }
-    void hints // tracked: new hint flags mean a new registration
-    if (where === null) return
-    return untrack(() =>
-      registerOwned(tm, where, liveDefinition({ ...parts, hints: current().hints }, current)),
-    )
-  })
+  $effect(() => untrack(() => binding.mount()))
 }

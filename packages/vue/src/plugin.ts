@@ -2,6 +2,7 @@ import type { Toolmark, ToolmarkConsumer } from '@toolmark/core'
 import type { App, Plugin } from 'vue'
 import { TOOLMARK_KEY } from './injection.ts'
 
+/** Options of `app.use(ToolmarkPlugin, options)`. */
 export interface ToolmarkPluginOptions {
   /** The registry, usually created once per page with `createToolmark(...)`. */
   toolmark: Toolmark

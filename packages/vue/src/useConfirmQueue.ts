@@ -1,19 +1,16 @@
-import { type ConfirmQueue, type ConfirmRequest, environment } from '@toolmark/core'
+import { type ConfirmQueue, environment } from '@toolmark/core'
+import { type ConfirmRequestItem, createQueueView } from '@toolmark/core/adapter'
 import { onScopeDispose, type ShallowRef, shallowRef } from 'vue'
 
-/** An inline confirmation request with its answers bound. */
-export interface ConfirmRequestItem extends ConfirmRequest {
-  /** Approve (optionally with edited input). False when the request is no longer open. */
-  approve(...input: [] | [input: unknown]): boolean
-  /** Reject. False when the request is no longer open. */
-  reject(): boolean
-}
+export type { ConfirmRequestItem }
 
-/** Open inline requests plus ways to answer them. */
+/** What `useConfirmQueue(queue)` returns: open inline requests plus ways to answer them. */
 export interface ConfirmQueueView {
-  /** Open requests, oldest first. */
+  /** Open requests, oldest first (a new array only when the set changes; items keep theirs). */
   items: Readonly<ShallowRef<readonly ConfirmRequestItem[]>>
+  /** Approve by id, optionally with edited input. False when the request is no longer open. */
   approve(confirmId: string, ...input: [] | [input: unknown]): boolean
+  /** Reject by id. False when the request is no longer open. */
   reject(confirmId: string): boolean
 }
 
@@ -22,27 +19,15 @@ export interface ConfirmQueueView {
  * `createToolmark({ confirm: queue.handler })`) as a shallow ref, unsubscribed in `onScopeDispose`.
  */
 export function useConfirmQueue(queue: ConfirmQueue): ConfirmQueueView {
-  const approve = (confirmId: string, ...input: [] | [input: unknown]) =>
-    input.length === 0 ? queue.approve(confirmId) : queue.approve(confirmId, input[0])
-  const reject = (confirmId: string) => queue.reject(confirmId)
-  const bind = (list: readonly ConfirmRequest[]) =>
-    list.map((request) => ({
-      ...request,
-      approve: (...input: [] | [input: unknown]) => approve(request.confirmId, ...input),
-      reject: () => reject(request.confirmId),
-    }))
-  const items = shallowRef<readonly ConfirmRequestItem[]>(bind(queue.getPending()))
+  const view = createQueueView(queue)
+  const items = shallowRef(view.getSnapshot())
   if (!environment.isServer()) {
-    let source = queue.getPending()
     onScopeDispose(
-      queue.subscribe(() => {
-        const list = queue.getPending()
-        if (list === source) return
-        source = list
-        items.value = bind(list)
+      view.subscribe(() => {
+        items.value = view.getSnapshot()
       }),
       true,
     )
   }
-  return { items, approve, reject }
+  return { items, approve: view.approve, reject: view.reject }
 }

@@ -1,7 +1,9 @@
 import { type Caller, environment, type Manifest, type ToolManifest } from '@toolmark/core'
+import { readManifest } from '@toolmark/core/adapter'
 import { type MaybeRefOrGetter, onScopeDispose, type ShallowRef, shallowRef, toValue, watch } from 'vue'
 import { useToolmark } from './injection.ts'
 
+/** Options of `useManifest`. */
 export interface UseManifestOptions {
   /** Only what this caller may see (every visible tool without one). */
   caller?: Caller
@@ -21,11 +23,7 @@ export function useManifest(
 ): Readonly<ShallowRef<Manifest>>
 export function useManifest(options?: MaybeRefOrGetter<UseManifestOptions>): Readonly<ShallowRef<Manifest>> {
   const tm = useToolmark()
-  const read = (): Manifest => {
-    const { caller, detail } = toValue(options) ?? {}
-    const base = caller ? { caller } : {}
-    return detail === 'full' ? tm.manifest({ ...base, detail }) : tm.manifest(base)
-  }
+  const read = () => readManifest(tm, toValue(options))
   const manifest = shallowRef(read())
   if (!environment.isServer()) {
     const update = () => {

@@ -12,6 +12,7 @@ import {
 import { injectScope, SCOPE_KEY, useToolmark } from './injection.ts'
 import { onClientStart } from './lifecycle.ts'
 
+/** Options of `useScope`. */
 export interface UseScopeOptions {
   /** While false the scope's tools are hidden; a ref or getter is watched and applied at once. */
   when?: MaybeRefOrGetter<boolean>
@@ -22,7 +23,10 @@ export interface UseScopeOptions {
 /**
  * A scope named `name` for this component: created on mount, disposed with the component (with its
  * tools and pending confirmations), and provided to descendants so their `useTool` registers in it.
- * The returned ref holds `null` until the scope exists (before mount, on the server).
+ * The returned ref holds `null` until the scope exists (before mount, on the server); a changed
+ * `name` disposes the scope and creates the new one.
+ * An invalid `name` (see tool names): a development registry throws `ToolmarkError` `invalid_name`
+ * from `onMounted` (to `onErrorCaptured` and `app.config.errorHandler`); a production one reports it as an error event and the scope's tools do not register.
  */
 export function useScope(
   name: MaybeRefOrGetter<string>,

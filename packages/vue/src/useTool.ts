@@ -1,9 +1,10 @@
 import type { AnySchema, Scope, ToolDefinition } from '@toolmark/core'
-import { liveDefinition, optionalKey, registerOwned } from '@toolmark/core/adapter'
+import { createToolBinding, structuralKey } from '@toolmark/core/adapter'
 import { type MaybeRefOrGetter, onScopeDispose, toValue, watch } from 'vue'
 import { injectScope, useToolmark } from './injection.ts'
 import { onClientStart } from './lifecycle.ts'
 
+/** Options of `useTool`. */
 export interface UseToolOptions {
   /**
    * Where to register: a `Scope` (or a ref/getter of one), `null` to wait, or omitted for the
@@ -14,18 +15,18 @@ export interface UseToolOptions {
 
 type AnyDefinition = ToolDefinition<AnySchema | undefined, unknown>
 
-const hintsKey = (d: AnyDefinition) =>
-  d.hints
-    ? `${!!d.hints.readOnly}${!!d.hints.consequential}${!!d.hints.destructive}${!!d.hints.untrustedContent}`
-    : ''
-
 /**
  * Registers `definition` while the component is mounted (the same moment in a bare `effectScope`)
- * and disposes it in `onScopeDispose`, dropping its pending confirmations. The definition may be a
- * plain object, a ref or a getter: `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and
- * `anchors` are always read from its latest value, and the tool is registered again only when its
- * name, description, title, hints (by value), schemas (by identity) or scope change. Nothing
- * registers during server rendering.
+ * and disposes it in `onScopeDispose`, dropping its pending confirmations. Returns nothing. The
+ * definition may be a plain object, a ref or a getter: `run`, `summary`, `state`, `snapshot`,
+ * `sensitivePaths` and `anchors` are always read from its latest value, and the tool is registered
+ * again only when its name, description, title, hints (by value), schemas (by structure: their JSON
+ * Schema, so a getter may build `z.object({...})` each time) or scope change.
+ *
+ * A name another mounted tool holds: a development registry throws `ToolmarkError` `duplicate_name`
+ * from `onMounted` (Vue hands it to `onErrorCaptured` and `app.config.errorHandler`; inside a bare
+ * `effectScope` it throws from `useTool`); a production one reports it as an error event and
+ * registers this tool as soon as the name frees. Nothing registers during server rendering.
  */
 export function useTool<S extends AnySchema | undefined = undefined, O = unknown>(
   definition: MaybeRefOrGetter<ToolDefinition<S, O>>,
@@ -33,51 +34,24 @@ export function useTool<S extends AnySchema | undefined = undefined, O = unknown
 ): void {
   const tm = useToolmark()
   const provided = injectScope()
-  const current = () => toValue(definition) as AnyDefinition
-  const scope = (): Scope | null | undefined => {
-    const explicit = toValue(options.scope)
-    return explicit === undefined ? provided?.value : explicit
-  }
-  let dispose: (() => void) | undefined
-  const release = () => {
-    dispose?.()
-    dispose = undefined
-  }
-
+  const binding = createToolBinding(tm)
+  let cleanup: (() => void) | undefined
   onClientStart(
     () => {
       watch(
-        [
-          () => current().name,
-          () => current().description,
-          () => current().title,
-          () => hintsKey(current()),
-          () => current().input,
-          () => current().output,
-          () => current().jsonSchema,
-          () => optionalKey(current()),
-          scope,
-        ],
-        ([name, description, title, , input, output, jsonSchema, optional, where]) => {
-          release()
-          if (where === null) return
-          const parts = {
-            name,
-            description,
-            title,
-            hints: current().hints,
-            input,
-            output,
-            jsonSchema,
-            optional,
-          }
-          dispose = registerOwned(tm, where, liveDefinition(parts, current))
+        () => {
+          const def = toValue(definition) as AnyDefinition
+          const explicit = toValue(options.scope)
+          // Read here so that a change of any structural field (even nested in a ref) is tracked.
+          return [def, explicit === undefined ? provided?.value : explicit, structuralKey(def)] as const
         },
+        ([def, where]) => binding.update(def, where),
         { immediate: true, flush: 'sync' },
       )
+      cleanup = binding.mount()
     },
     'useTool',
     tm.dev,
   )
-  onScopeDispose(release, true)
+  onScopeDispose(() => cleanup?.(), true)
 }

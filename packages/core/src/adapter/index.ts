@@ -2,11 +2,19 @@
 // binds to its own lifecycle, written once here so the adapters stay thin and identical.
 
 export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from './card-view.ts'
+export { liveDefinition, optionalKey, type StructuralParts, schemaKey } from './live-definition.ts'
 export {
-  liveDefinition,
-  optionalKey,
-  registerOwned,
-  type StructuralParts,
-  sameHints,
-  schemaKey,
-} from './live-definition.ts'
+  createManifestView,
+  type ManifestViewOptions,
+  readManifest,
+} from './manifest-view.ts'
+export { type BindingScope, createToolBinding, structuralKey, type ToolBinding } from './tool-binding.ts'
+export {
+  type ConfirmRequestItem,
+  createPendingView,
+  createQueueView,
+  type ExternalSource,
+  type PendingConfirmationItem,
+  type PendingView,
+  type QueueView,
+} from './views.ts'

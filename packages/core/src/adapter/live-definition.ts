@@ -1,4 +1,4 @@
-import type { AnySchema, Scope, ToolAnchors, ToolDefinition, ToolHints, Toolmark } from '../types.ts'
+import type { AnySchema, ToolAnchors, ToolDefinition, ToolHints } from '../types.ts'
 
 /** The parts of a definition whose change means a new registration (they shape the manifest). */
 export interface StructuralParts {
@@ -18,18 +18,6 @@ const OPTIONAL = ['summary', 'state', 'snapshot', 'sensitivePaths', 'anchors'] a
 /** A stable key telling which optional, closure-valued fields a definition declares. */
 export function optionalKey(definition: ToolDefinition<AnySchema | undefined, unknown>): string {
   return OPTIONAL.filter((key) => definition[key] !== undefined).join(',')
-}
-
-/** Shallow equality for hint objects, so an inline `hints: { readOnly: true }` keeps its identity. */
-export function sameHints(a: ToolHints | undefined, b: ToolHints | undefined): boolean {
-  if (a === b) return true
-  if (!a || !b) return false
-  return (
-    !!a.readOnly === !!b.readOnly &&
-    !!a.consequential === !!b.consequential &&
-    !!a.destructive === !!b.destructive &&
-    !!a.untrustedContent === !!b.untrustedContent
-  )
 }
 
 /**
@@ -78,21 +66,6 @@ export function liveDefinition(
     } as ToolAnchors
   }
   return def
-}
-
-/**
- * Registers `definition` in a transparent scope of its own (no name segment, the parent's call
- * queue) and returns its disposer. Disposing the scope removes the tool and, per seed 000, drops
- * its pending confirmations: a component that unmounts takes its open confirmation cards with it.
- */
-export function registerOwned(
-  tm: Toolmark,
-  scope: Scope | undefined,
-  definition: ToolDefinition<AnySchema | undefined, unknown>,
-): () => void {
-  const own = (scope ?? tm).scope('', { transparent: true })
-  own.register(definition)
-  return () => own.dispose()
 }
 
 /**
