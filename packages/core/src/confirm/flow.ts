@@ -47,6 +47,7 @@ export function cardData(
     expiresAt,
   }
   if (entry.def.title !== undefined) card.title = entry.def.title
+  if (entry.def.undoable === true) card.undoable = true
   const target = (input as { name?: unknown } | null | undefined)?.name
   if (typeof target === 'string') card.target = target
   return card
