@@ -143,6 +143,43 @@ describe.each(cases)('%s (%s build)', (app, mode) => {
     await expect.poll(() => page.getByTestId('confirmation-card').count()).toBe(0)
   })
 
+  it('answers a card with the keyboard: focus on Reject, Tab order, Escape rejects, Enter on Delete, focus returns', async () => {
+    await page.goto(`${server.url}/#/challenges`)
+    await expect.poll(() => agentTools(page)).toEqual(['challenges.delete', 'challenges.list'])
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '')
+    const asker = page.getByTestId('agent-delete')
+
+    await asker.focus()
+    await page.keyboard.press('Enter')
+    const card = page.getByRole('alertdialog', { name: 'Delete challenge' })
+    await card.waitFor()
+    const described = await card.getAttribute('aria-describedby')
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe('Delete "Robotics"')
+    expect(await card.getByRole('timer').getAttribute('aria-live')).toBe('off')
+    // The card answers the user's own action, so focus moves to its safe button.
+    await expect.poll(focused).toBe('Reject')
+    await page.keyboard.press('Shift+Tab')
+    expect(await focused()).toBe('Delete')
+    await page.keyboard.press('Tab')
+    expect(await focused()).toBe('Reject')
+
+    await page.keyboard.press('Escape')
+    await card.waitFor({ state: 'detached' })
+    await expect.poll(() => text(page, 'agent-confirmed')).toBe('cancelled')
+    expect(await texts(page, 'challenge')).toEqual(['Robotics', 'Chess', 'Poetry'])
+    await expect.poll(() => asker.evaluate((el) => el === document.activeElement)).toBe(true)
+
+    await page.keyboard.press('Enter')
+    await card.waitFor()
+    await expect.poll(focused).toBe('Reject')
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => texts(page, 'challenge')).toEqual(['Chess', 'Poetry'])
+    await expect.poll(() => text(page, 'agent-confirmed')).toBe('ok')
+    await card.waitFor({ state: 'detached' })
+    await expect.poll(() => asker.evaluate((el) => el === document.activeElement)).toBe(true)
+  })
+
   it("drops a scope's tools and its pending confirmation on navigation away", async () => {
     await page.goto(`${server.url}/#/challenges`)
     await expect.poll(() => tools(page)).toEqual(['challenges.delete', 'challenges.list'])

@@ -87,14 +87,17 @@ describe('the embedded agent acts in the page', () => {
     expect(followUp.join('\n')).toMatch(/reject|cancel/i)
   })
 
-  test('delete: a Delete card for the destructive tool, approve, then Undo restores the challenge', async () => {
+  test('delete: a Delete card that says Undo is offered (not "cannot be undone"), approve, then Undo restores it', async () => {
     const demo = await open()
     await demo.ask('Delete the challenge Marathon Training')
     const card = demo.page.locator('[data-testid="confirm-card"][data-tool="challenges.delete"]')
     await card.waitFor()
 
     expect(await card.getAttribute('data-destructive')).toBe('true')
-    expect(await card.textContent()).toContain('This action cannot be undone.')
+    expect(await card.getByTestId('confirm-undo-note').textContent()).toBe(
+      'This action can be undone from the page.',
+    )
+    expect(await card.textContent()).not.toContain('cannot be undone')
     expect(await card.getByTestId('confirm-approve').count()).toBe(0)
     await demo.page.screenshot({
       path: new URL('./__screenshots__/delete-card.png', import.meta.url).pathname,

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 
 /** One protocol frame seen on the page's bridge WebSocket. */
 export interface Frame {
@@ -38,9 +38,17 @@ export class DemoPage {
     })
   }
 
-  /** A new browser context (a new session cookie, so a new user) with the demo open at `path`. */
-  static async open(browser: Browser, baseUrl: string, path = '/'): Promise<DemoPage> {
-    const context = await browser.newContext()
+  /**
+   * A new browser context (a new session cookie, so a new user) with the demo open at `path`;
+   * `options` sets e.g. the viewport.
+   */
+  static async open(
+    browser: Browser,
+    baseUrl: string,
+    path = '/',
+    options: BrowserContextOptions = {},
+  ): Promise<DemoPage> {
+    const context = await browser.newContext(options)
     const page = await context.newPage()
     const demo = new DemoPage(context, page, baseUrl)
     await demo.goto(path)
@@ -118,7 +126,7 @@ export class DemoPage {
   async goto(path = '/'): Promise<string> {
     const from = this.frames.length
     await this.page.goto(new URL(path, this.baseUrl).href)
-    await this.page.getByTestId('chat-input').waitFor()
+    await this.page.getByTestId('chat-input').waitFor({ state: 'attached' })
     return this.waitForTool(path.startsWith('/settings') ? 'settings.updateCard' : 'challenges.search', from)
   }
 
@@ -126,7 +134,7 @@ export class DemoPage {
   async reload(): Promise<string> {
     const from = this.frames.length
     await this.page.reload()
-    await this.page.getByTestId('chat-input').waitFor()
+    await this.page.getByTestId('chat-input').waitFor({ state: 'attached' })
     const path = new URL(this.page.url()).pathname
     return this.waitForTool(path.startsWith('/settings') ? 'settings.updateCard' : 'challenges.search', from)
   }

@@ -176,7 +176,7 @@ function PendingPanel({ queue }: { queue: ConfirmQueue }): ReactNode {
     <>
       <section data-testid="pending">
         {pending.items.map((item) => (
-          <ConfirmationCard key={item.confirmId} confirmation={item} />
+          <ConfirmationCard key={item.confirmId} confirmation={item} autoFocus />
         ))}
       </section>
       <section data-testid="inline">

@@ -103,6 +103,11 @@ export interface ConfirmationCardData {
   target?: string
   /** True for destructive tools: render a Delete button and "This action cannot be undone.". */
   destructive: boolean
+  /**
+   * Present (`true`) when the tool declares `undoable`: the page offers an undo afterwards, so the card
+   * says so instead of "This action cannot be undone.".
+   */
+  undoable?: true
   /** The caller that asked. */
   caller: Caller
   /** The input with `'[redacted]'` at sensitive paths. */
@@ -187,6 +192,12 @@ export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | un
   /** JSON Schema override. Without `input`, input is validated against it (`fromJsonSchema` subset). */
   jsonSchema?: JsonSchema
   hints?: ToolHints
+  /**
+   * The page lets the user undo this tool's effect afterwards (its `run` calls `ctx.registerUndo` and the
+   * page shows an Undo control). Confirmation cards then say "This action can be undone from the page."
+   * instead of "This action cannot be undone."; policy and the Delete label do not change.
+   */
+  undoable?: boolean
   anchors?: ToolAnchors
   /** Current values for tours; redacted at `sensitivePaths` by `tm.state`. */
   state?: () => unknown

@@ -6,24 +6,36 @@ import { useConfirmationCard } from './useConfirmationCard.ts'
 export interface ConfirmationCardProps {
   /** A pending item (`usePendingConfirmations().items`) or an inline request (`useConfirmQueue().items`). */
   confirmation: ConfirmationCardData & { approve(): unknown; reject(): unknown }
+  /**
+   * Move focus to Reject when the card appears (pass it when the card answers what the user just did);
+   * focus goes back when the card settles. Never taken from a field the user is typing in.
+   */
+  autoFocus?: boolean
 }
 
 const show = (value: unknown): string => (value === undefined ? '—' : JSON.stringify(value))
 
 /**
  * A small unstyled reference card: heading, summary, target, field changes, a countdown and
- * Approve/Reject (Delete plus "This action cannot be undone." for destructive tools). Copy it or use it.
+ * Approve/Reject (Delete plus "This action cannot be undone." for destructive tools without undo).
+ * An `alertdialog` labelled by its heading and described by its summary; Escape inside rejects it.
+ * Copy it or use it.
  */
-export function ConfirmationCard({ confirmation }: ConfirmationCardProps): ReactNode {
-  const view = useConfirmationCard(confirmation)
+export function ConfirmationCard({ confirmation, autoFocus = false }: ConfirmationCardProps): ReactNode {
+  const view = useConfirmationCard(confirmation, { reject: () => confirmation.reject(), autoFocus })
   return (
     <section
+      ref={view.cardRef}
       data-testid="confirmation-card"
       data-confirm-id={confirmation.confirmId}
-      aria-label={view.heading}
+      role={view.role}
+      aria-labelledby={view.titleId}
+      aria-describedby={view.summaryId}
     >
-      <h3>{view.heading}</h3>
-      <p data-testid="confirmation-summary">{view.summary}</p>
+      <h3 id={view.titleId}>{view.heading}</h3>
+      <p id={view.summaryId} data-testid="confirmation-summary">
+        {view.summary}
+      </p>
       {view.target !== undefined && <p data-testid="confirmation-target">{view.target}</p>}
       {view.changes.length > 0 && (
         <ul>
@@ -35,11 +47,14 @@ export function ConfirmationCard({ confirmation }: ConfirmationCardProps): React
         </ul>
       )}
       {view.warning && <p data-testid="confirmation-warning">{view.warning}</p>}
-      <p data-testid="confirmation-countdown">{view.expired ? 'Expired' : `Expires in ${view.countdown}`}</p>
+      {view.undoNote && <p data-testid="confirmation-undo-note">{view.undoNote}</p>}
+      <p data-testid="confirmation-countdown" role="timer" aria-live="off">
+        {view.expired ? 'Expired' : `Expires in ${view.countdown}`}
+      </p>
       <button type="button" onClick={() => confirmation.approve()}>
         {view.approveLabel}
       </button>
-      <button type="button" onClick={() => confirmation.reject()}>
+      <button type="button" data-toolmark-reject="" onClick={() => confirmation.reject()}>
         {view.rejectLabel}
       </button>
     </section>

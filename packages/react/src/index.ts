@@ -13,12 +13,21 @@ export type {
   ToolmarkConsumer,
   ToolResult,
 } from '@toolmark/core'
-export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from '@toolmark/core/adapter'
+export {
+  type ConfirmationCardView,
+  cardView,
+  DESTRUCTIVE_WARNING,
+  UNDOABLE_NOTE,
+} from '@toolmark/core/adapter'
 export { ConfirmationCard, type ConfirmationCardProps } from './ConfirmationCard.tsx'
 export { NO_TOOLMARK, useToolmark } from './context.ts'
 export { ToolmarkProvider, type ToolmarkProviderProps } from './ToolmarkProvider.tsx'
 export { ToolScope, type ToolScopeProps } from './ToolScope.tsx'
-export { useConfirmationCard } from './useConfirmationCard.ts'
+export {
+  type ConfirmationCardOptions,
+  type ConfirmationCardState,
+  useConfirmationCard,
+} from './useConfirmationCard.ts'
 export { type ConfirmQueueView, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.ts'
 export { type UseManifestOptions, useManifest } from './useManifest.ts'
 export {

@@ -12,12 +12,17 @@ export type {
   ToolmarkConsumer,
   ToolResult,
 } from '@toolmark/core'
-export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from '@toolmark/core/adapter'
+export {
+  type ConfirmationCardView,
+  cardView,
+  DESTRUCTIVE_WARNING,
+  UNDOABLE_NOTE,
+} from '@toolmark/core/adapter'
 export { default as ConfirmationCard } from './ConfirmationCard.svelte'
 export { NO_TOOLMARK, type ScopeView, setToolmarkContext, useToolmark } from './context.js'
 export { externalStore, type ReactiveStore } from './store.js'
 export { default as ToolmarkProvider } from './ToolmarkProvider.svelte'
-export { useConfirmationCard } from './useConfirmationCard.svelte.js'
+export { type ConfirmationCardOptions, useConfirmationCard } from './useConfirmationCard.svelte.js'
 export { type ConfirmQueueStore, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.js'
 export { type UseManifestOptions, useManifest } from './useManifest.js'
 export {

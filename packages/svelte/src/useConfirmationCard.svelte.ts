@@ -1,14 +1,29 @@
 import type { ConfirmationCardData } from '@toolmark/core'
-import { type ConfirmationCardView, cardView } from '@toolmark/core/adapter'
+import { attachCard, type ConfirmationCardView, cardView } from '@toolmark/core/adapter'
+import { untrack } from 'svelte'
+
+/** Keyboard and focus options of `useConfirmationCard`, read when the card's element is attached. */
+export interface ConfirmationCardOptions {
+  /** Called on Escape while focus is inside the card; usually the item's `reject`. */
+  reject?: () => unknown
+  /** Move focus to Reject (`data-toolmark-reject`) when the card mounts; never from a field being typed in. */
+  autoFocus?: boolean
+}
 
 /**
  * Headless data for one confirmation card (deferred item or inline request) as `.current`: heading,
- * summary, target, redacted changes, labels and a countdown to `expiresAt` that ticks every second
- * while mounted (`$effect`). The core, not this countdown, decides expiry at approval time.
+ * summary, target, redacted changes, labels, ARIA ids and a countdown to `expiresAt` that ticks every
+ * second while mounted (`$effect`). The core, not this countdown, decides expiry at approval time.
+ * `attach` goes on the card's root element (`{@attach card.attach}`): Escape inside rejects,
+ * `autoFocus` moves focus to Reject, and when the card goes away focus returns to where it was.
  * Pass a getter (`() => confirmation`) so prop changes are followed. Call during component init.
  */
-export function useConfirmationCard(data: () => ConfirmationCardData): {
+export function useConfirmationCard(
+  data: () => ConfirmationCardData,
+  options: ConfirmationCardOptions = {},
+): {
   readonly current: ConfirmationCardView
+  readonly attach: (element: HTMLElement) => () => void
 } {
   let now = $state(Date.now())
   $effect(() => {
@@ -22,9 +37,15 @@ export function useConfirmationCard(data: () => ConfirmationCardData): {
     return () => clearInterval(id)
   })
   const view = $derived(cardView(data(), now))
+  // Untracked: the attachment must not re-run (and re-take focus) when the options' sources change.
+  const attach = (element: HTMLElement) =>
+    untrack(() =>
+      attachCard(element, { reject: () => options.reject?.(), autoFocus: options.autoFocus === true }),
+    )
   return {
     get current() {
       return view
     },
+    attach,
   }
 }

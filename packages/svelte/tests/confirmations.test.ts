@@ -2,8 +2,10 @@ import { fireEvent, screen } from '@testing-library/svelte'
 import { createConfirmQueue, type ToolResult } from '@toolmark/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PendingConfirmationsStore } from '../src/index.ts'
+import ChatPage from './fixtures/ChatPage.svelte'
 import PendingPage from './fixtures/PendingPage.svelte'
 import QueuePage from './fixtures/QueuePage.svelte'
+import Undoable from './fixtures/Undoable.svelte'
 import { flush, setup } from './utils.ts'
 
 afterEach(() => {
@@ -137,5 +139,62 @@ describe('useConfirmQueue', () => {
     expect(await result).toEqual({ status: 'ok', data: { published: 'Robotics' } })
     await flush()
     expect(screen.queryByTestId('confirmation-card')).toBeNull()
+  })
+})
+
+describe('ConfirmationCard for keyboards and screen readers', () => {
+  async function ask(autoFocus: boolean) {
+    const { tm, mount } = setup()
+    const settled = settledResults(tm)
+    mount(ChatPage, { autoFocus })
+    await flush()
+    const input = screen.getByRole<HTMLInputElement>('textbox', { name: 'Message' })
+    input.focus()
+    await tm.call('remove', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    return { input, settled }
+  }
+
+  it('is an alertdialog named by its title and described by its summary; the countdown is not live', async () => {
+    await ask(false)
+    const card = screen.getByRole('alertdialog', {
+      name: 'Delete challenge',
+      description: 'Delete "Robotics"',
+    })
+    const timer = screen.getByRole('timer')
+    expect(card.contains(timer)).toBe(true)
+    expect(timer.getAttribute('aria-live')).toBe('off')
+  })
+
+  it('Escape inside the card rejects it; without autoFocus focus stays in the input', async () => {
+    const { input, settled } = await ask(false)
+    expect(document.activeElement).toBe(input)
+    await fireEvent.keyDown(input, { key: 'Escape' })
+    expect(settled).toEqual([])
+    await fireEvent.keyDown(screen.getByRole('button', { name: 'Delete' }), { key: 'Escape' })
+    await flush()
+    expect(settled).toEqual([{ status: 'cancelled', by: 'operator' }])
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+  })
+
+  it('autoFocus moves focus to Reject and gives it back to the input once the card settles', async () => {
+    const { input } = await ask(true)
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Reject' }))
+    await fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
+    await flush()
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(document.activeElement).toBe(input)
+  })
+
+  it('an undoable tool says it can be undone from the page instead of the warning', async () => {
+    const { tm, mount } = setup()
+    mount(Undoable)
+    await flush()
+    await tm.call('archive', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(screen.getByTestId('confirmation-undo-note').textContent).toBe(
+      'This action can be undone from the page.',
+    )
+    expect(screen.queryByTestId('confirmation-warning')).toBeNull()
   })
 })

@@ -1,5 +1,5 @@
 import type { ConfirmationCardData } from '@toolmark/core'
-import { defineComponent, h, type PropType } from 'vue'
+import { defineComponent, h, type PropType, useTemplateRef } from 'vue'
 import { useConfirmationCard } from './useConfirmationCard.ts'
 
 /** What `<ConfirmationCard>` accepts: a pending item or an inline request, with its answers. */
@@ -9,7 +9,9 @@ const show = (value: unknown): string => (value === undefined ? '—' : JSON.str
 
 /**
  * A small unstyled reference card: heading, summary, target, field changes, a countdown and
- * Approve/Reject (Delete plus "This action cannot be undone." for destructive tools). Copy it or use it.
+ * Approve/Reject (Delete plus "This action cannot be undone." for destructive tools without undo).
+ * An `alertdialog` labelled by its heading and described by its summary; Escape inside rejects it.
+ * Copy it or use it.
  */
 // Pure: bundlers drop the card when only other exports are imported.
 export const ConfirmationCard = /* @__PURE__ */ defineComponent({
@@ -17,18 +19,35 @@ export const ConfirmationCard = /* @__PURE__ */ defineComponent({
   props: {
     /** A pending item (`usePendingConfirmations().items`) or an inline request (`useConfirmQueue().items`). */
     confirmation: { type: Object as PropType<AnswerableConfirmation>, required: true },
+    /**
+     * Move focus to Reject when the card appears (pass it when the card answers what the user just did);
+     * focus goes back when the card settles. Never taken from a field the user is typing in.
+     */
+    autoFocus: { type: Boolean, default: false },
   },
   setup(props) {
-    const view = useConfirmationCard(() => props.confirmation)
+    const card = useTemplateRef<HTMLElement>('card')
+    const view = useConfirmationCard(() => props.confirmation, {
+      element: card,
+      reject: () => props.confirmation.reject(),
+      autoFocus: props.autoFocus,
+    })
     return () => {
       const v = view.value
       const c = props.confirmation
       return h(
         'section',
-        { 'data-testid': 'confirmation-card', 'data-confirm-id': c.confirmId, 'aria-label': v.heading },
+        {
+          ref: 'card',
+          'data-testid': 'confirmation-card',
+          'data-confirm-id': c.confirmId,
+          role: v.role,
+          'aria-labelledby': v.titleId,
+          'aria-describedby': v.summaryId,
+        },
         [
-          h('h3', v.heading),
-          h('p', { 'data-testid': 'confirmation-summary' }, v.summary),
+          h('h3', { id: v.titleId }, v.heading),
+          h('p', { id: v.summaryId, 'data-testid': 'confirmation-summary' }, v.summary),
           v.target !== undefined ? h('p', { 'data-testid': 'confirmation-target' }, v.target) : null,
           v.changes.length > 0
             ? h(
@@ -43,13 +62,18 @@ export const ConfirmationCard = /* @__PURE__ */ defineComponent({
               )
             : null,
           v.warning ? h('p', { 'data-testid': 'confirmation-warning' }, v.warning) : null,
+          v.undoNote ? h('p', { 'data-testid': 'confirmation-undo-note' }, v.undoNote) : null,
           h(
             'p',
-            { 'data-testid': 'confirmation-countdown' },
+            { 'data-testid': 'confirmation-countdown', role: 'timer', 'aria-live': 'off' },
             v.expired ? 'Expired' : `Expires in ${v.countdown}`,
           ),
           h('button', { type: 'button', onClick: () => c.approve() }, v.approveLabel),
-          h('button', { type: 'button', onClick: () => c.reject() }, v.rejectLabel),
+          h(
+            'button',
+            { type: 'button', 'data-toolmark-reject': '', onClick: () => c.reject() },
+            v.rejectLabel,
+          ),
         ],
       )
     }

@@ -12,7 +12,12 @@ export type {
   ToolmarkConsumer,
   ToolResult,
 } from '@toolmark/core'
-export { type ConfirmationCardView, cardView, DESTRUCTIVE_WARNING } from '@toolmark/core/adapter'
+export {
+  type ConfirmationCardView,
+  cardView,
+  DESTRUCTIVE_WARNING,
+  UNDOABLE_NOTE,
+} from '@toolmark/core/adapter'
 export { type AnswerableConfirmation, ConfirmationCard } from './ConfirmationCard.ts'
 export {
   NO_INJECTION_CONTEXT,
@@ -23,7 +28,7 @@ export {
   useToolmark,
 } from './injection.ts'
 export { ToolmarkPlugin, type ToolmarkPluginOptions } from './plugin.ts'
-export { useConfirmationCard } from './useConfirmationCard.ts'
+export { type ConfirmationCardOptions, useConfirmationCard } from './useConfirmationCard.ts'
 export { type ConfirmQueueView, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.ts'
 export { type UseManifestOptions, useManifest } from './useManifest.ts'
 export {

@@ -1,6 +1,6 @@
-import { useTool } from '@toolmark/react'
-import { type ReactNode, useMemo, useSyncExternalStore } from 'react'
-import { ChallengesPage } from '../challenges/ChallengesPage.tsx'
+import { usePendingConfirmations, useTool } from '@toolmark/react'
+import { type ReactNode, useMemo, useState, useSyncExternalStore } from 'react'
+import { ChallengesPage, UndoToast } from '../challenges/ChallengesPage.tsx'
 import type { ChallengeStore } from '../challenges/store.ts'
 import type { ChatMessage } from '../chat/api.ts'
 import { ChatPanel } from '../chat/ChatPanel.tsx'
@@ -17,14 +17,23 @@ export interface AppModel {
   conversation: { id: string; messages: ChatMessage[] }
 }
 
-/** The demo: navigation, the current page and the chat panel. `app.navigate` is registered at the root. */
+/** Which half a narrow screen shows: the page or the chat (wide screens show both side by side). */
+type Pane = 'page' | 'chat'
+
+/**
+ * The demo: navigation, the current page and the chat panel. `app.navigate` is registered at the root.
+ * Below 760 px the page and the chat become two tabs (CSS decides; both stay mounted), and the Undo
+ * bar takes its own row at the bottom, so it never covers the chat input or a card.
+ */
 export function App({ model }: { model: AppModel }): ReactNode {
   const { router } = model
   const page = useSyncExternalStore(router.subscribe, router.getPage)
   useTool(useMemo(() => navigateTool(router), [router]))
+  const [pane, setPane] = useState<Pane>('page')
+  const waiting = usePendingConfirmations().items.length
 
   return (
-    <div className="layout">
+    <div className="layout" data-pane={pane}>
       <header className="topbar">
         <span className="brand">Challenges</span>
         <nav>
@@ -32,7 +41,18 @@ export function App({ model }: { model: AppModel }): ReactNode {
           <NavLink page="settings" current={page} router={router} label="Settings" />
         </nav>
       </header>
-      <main>
+      <nav className="pane-tabs" aria-label="Page or chat">
+        <PaneTab pane="page" current={pane} onSelect={setPane} label="Page" />
+        <PaneTab pane="chat" current={pane} onSelect={setPane} label="Agent">
+          {waiting > 0 && (
+            <span className="badge" data-testid="pane-chat-waiting">
+              {waiting}
+              <span className="visually-hidden"> waiting for you to confirm</span>
+            </span>
+          )}
+        </PaneTab>
+      </nav>
+      <main id="pane-page">
         {page === 'challenges' ? (
           <ChallengesPage store={model.challenges} />
         ) : (
@@ -40,7 +60,31 @@ export function App({ model }: { model: AppModel }): ReactNode {
         )}
       </main>
       <ChatPanel conversationId={model.conversation.id} initialMessages={model.conversation.messages} />
+      <div className="toast-row">{page === 'challenges' && <UndoToast store={model.challenges} />}</div>
     </div>
+  )
+}
+
+function PaneTab(props: {
+  pane: Pane
+  current: Pane
+  onSelect: (pane: Pane) => void
+  label: string
+  children?: ReactNode
+}): ReactNode {
+  const { pane, current, onSelect, label, children } = props
+  return (
+    <button
+      type="button"
+      className="pane-tab"
+      data-testid={`pane-${pane}`}
+      aria-pressed={pane === current}
+      aria-controls={`pane-${pane}`}
+      onClick={() => onSelect(pane)}
+    >
+      {label}
+      {children}
+    </button>
   )
 }
 

@@ -13,9 +13,19 @@ const createInput = z.object({
   description: z.string().max(500).optional().describe('One sentence about the goal (optional)'),
 })
 
-const deleteInput = z.object({
-  name: nameField.describe('Exact name of the challenge to remove, e.g. "Marathon Training"'),
-})
+/**
+ * The delete tool's input, checked against the store: a name the page does not have is `invalid` at
+ * validation, so the agent hears it at once and the user is never asked to approve a delete that cannot
+ * happen.
+ */
+const deleteInputFor = (store: ChallengeStore) =>
+  z.object({
+    name: nameField
+      .refine((name) => store.findByName(name) !== undefined, {
+        error: (issue) => `No challenge named "${String(issue.input).trim()}"`,
+      })
+      .describe('Exact name of the challenge to remove, e.g. "Marathon Training"'),
+  })
 
 const notesInput = z.object({
   name: nameField.describe('Exact name of the challenge whose notes to read, e.g. "Chess Openings"'),
@@ -56,17 +66,22 @@ export function createTool(store: ChallengeStore): ToolDefinition<typeof createI
   }
 }
 
-/** `challenges.delete` (destructive): remove a challenge; registers an undo that puts it back. */
-export function deleteTool(store: ChallengeStore): ToolDefinition<typeof deleteInput> {
+/**
+ * `challenges.delete` (destructive, undoable): remove a challenge; registers an undo that puts it back,
+ * and the page shows Undo, so its card says it can be undone from the page.
+ */
+export function deleteTool(store: ChallengeStore): ToolDefinition<ReturnType<typeof deleteInputFor>> {
   return {
     name: 'delete',
     title: 'Delete challenge',
     description:
       'Delete (remove) one challenge by its exact name. The user must approve it, and can undo it from the page.',
     summary: ({ name }) => `Delete challenge "${name}"`,
-    input: deleteInput,
+    input: deleteInputFor(store),
     hints: { destructive: true },
+    undoable: true,
     run: ({ name }, ctx) => {
+      // Checked again here: the challenge may have gone between validation and approval.
       const removed = store.remove(name)
       if (!removed) return invalid([{ path: 'name', message: `No challenge named "${name}"` }])
       ctx.registerUndo(() => {

@@ -1,6 +1,12 @@
 import { usePendingConfirmations } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
-import { type ChatMessage, fetchConversation, sendMessage, subscribeToConversation } from './api.ts'
+import {
+  type ChatMessage,
+  fetchConversation,
+  MAX_MESSAGE_LENGTH,
+  sendMessage,
+  subscribeToConversation,
+} from './api.ts'
 import { ConfirmCard } from './ConfirmCard.tsx'
 
 /** Things to type that show each feature of the demo. */
@@ -13,6 +19,11 @@ export const SUGGESTIONS = [
 ] as const
 
 const ROLE_LABEL: Record<ChatMessage['role'], string> = { user: 'You', assistant: 'Agent', tool: 'Tool' }
+
+/** The character counter shows from this many characters on (90% of the limit). */
+export const COUNTER_FROM = Math.floor(MAX_MESSAGE_LENGTH * 0.9)
+
+const count = new Intl.NumberFormat('en-US')
 
 /** Adds `message` unless a message with its id is already there; keeps time order. */
 function merge(messages: ChatMessage[], message: ChatMessage): ChatMessage[] {
@@ -33,8 +44,12 @@ export function ChatPanel(props: {
   const [busy, setBusy] = useState(false)
   const [text, setText] = useState('')
   const [error, setError] = useState<string>()
+  // When the user last sent a message from this tab: a card created after it answers that message, so it
+  // takes focus (on Reject); other cards (another tab, a reload) leave focus where it is.
+  const [sentAt, setSentAt] = useState<number>()
   const pending = usePendingConfirmations().items
   const logRef = useRef<HTMLOListElement>(null)
+  const inputRef = useRef<HTMLInputElement>(null)
 
   useEffect(() => {
     let live = true
@@ -61,17 +76,20 @@ export function ChatPanel(props: {
     }
   }, [conversationId])
 
-  const count = messages.length + pending.length
+  const entries = messages.length + pending.length
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the number of entries changes.
   useEffect(() => {
     logRef.current?.lastElementChild?.scrollIntoView?.({ block: 'end' })
-  }, [count])
+  }, [entries])
 
   const send = async (event?: FormEvent, value = text): Promise<void> => {
     event?.preventDefault()
     const trimmed = value.trim()
     if (!trimmed) return
     setText('')
+    setSentAt(Date.now())
+    // Keep typing where you were: Send (or a suggestion) is disabled or gone once the text is sent.
+    inputRef.current?.focus()
     try {
       await sendMessage(conversationId, trimmed)
       setError(undefined)
@@ -82,7 +100,7 @@ export function ChatPanel(props: {
   }
 
   return (
-    <aside className="chat" aria-label="Chat with the agent">
+    <aside className="chat" id="pane-chat" aria-label="Chat with the agent">
       <h2>Agent</h2>
       <ol className="chat-log" data-testid="chat-log" ref={logRef}>
         {messages.map((message) => (
@@ -98,7 +116,7 @@ export function ChatPanel(props: {
         ))}
         {pending.map((entry) => (
           <li key={entry.confirmId} className="chat-card">
-            <ConfirmCard confirmation={entry} />
+            <ConfirmCard confirmation={entry} autoFocus={sentAt !== undefined && entry.createdAt >= sentAt} />
           </li>
         ))}
         {messages.length === 0 && pending.length === 0 && (
@@ -131,16 +149,28 @@ export function ChatPanel(props: {
       )}
       <form className="chat-form" onSubmit={send}>
         <input
+          ref={inputRef}
           data-testid="chat-input"
           aria-label="Message"
+          aria-describedby={text.length >= COUNTER_FROM ? 'chat-counter' : undefined}
           placeholder="Ask the agent…"
+          maxLength={MAX_MESSAGE_LENGTH}
           value={text}
           onChange={(event) => setText(event.target.value)}
         />
-        <button type="submit" data-testid="chat-send">
+        <button type="submit" data-testid="chat-send" disabled={text.trim() === ''}>
           Send
         </button>
       </form>
+      {text.length >= COUNTER_FROM && (
+        <p
+          id="chat-counter"
+          className={text.length > MAX_MESSAGE_LENGTH ? 'counter over' : 'counter'}
+          data-testid="chat-counter"
+        >
+          {count.format(text.length)} / {count.format(MAX_MESSAGE_LENGTH)} characters
+        </p>
+      )}
     </aside>
   )
 }

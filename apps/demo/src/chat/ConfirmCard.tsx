@@ -30,11 +30,17 @@ function problemOf(result: ToolResult): string | undefined {
 
 /**
  * A deferred confirmation as a card in the chat: tool, target, summary, the (redacted) changes or input,
- * Approve/Reject (Delete for destructive tools, with "This action cannot be undone.") and the time left
- * before it expires. Built on `useConfirmationCard` from @toolmark/react.
+ * Approve/Reject (Delete for destructive tools, with "This action cannot be undone." unless the tool is
+ * undoable) and the time left before it expires. Built on `useConfirmationCard` from @toolmark/react:
+ * an alertdialog named by its heading and described by its summary; Escape inside it rejects.
  */
-export function ConfirmCard({ confirmation }: { confirmation: PendingConfirmationItem }): ReactNode {
-  const view = useConfirmationCard(confirmation)
+export function ConfirmCard(props: {
+  confirmation: PendingConfirmationItem
+  /** Take focus (on Reject) when the card appears: it answers the message the user just sent. */
+  autoFocus?: boolean
+}): ReactNode {
+  const { confirmation, autoFocus = false } = props
+  const view = useConfirmationCard(confirmation, { reject: () => answer(false), autoFocus })
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string>()
   const rows: Array<[string, unknown, unknown?]> =
@@ -43,6 +49,7 @@ export function ConfirmCard({ confirmation }: { confirmation: PendingConfirmatio
       : flattenInput(confirmation.input)
 
   const answer = async (approved: boolean): Promise<void> => {
+    if (busy) return
     setBusy(true)
     const result = await (approved ? confirmation.approve() : confirmation.reject('rejected'))
     setBusy(false)
@@ -51,17 +58,22 @@ export function ConfirmCard({ confirmation }: { confirmation: PendingConfirmatio
 
   return (
     <article
+      ref={view.cardRef}
       className={view.destructive ? 'confirm-card destructive' : 'confirm-card'}
       data-testid="confirm-card"
       data-tool={confirmation.tool}
       data-destructive={String(view.destructive)}
-      aria-label={`Confirm: ${view.summary}`}
+      role={view.role}
+      aria-labelledby={view.titleId}
+      aria-describedby={view.summaryId}
     >
       <header>
-        <strong>{view.heading}</strong>
+        <strong id={view.titleId}>{view.heading}</strong>
         <code>{confirmation.tool}</code>
       </header>
-      <p className="summary">{view.summary}</p>
+      <p className="summary" id={view.summaryId}>
+        {view.summary}
+      </p>
       {view.target !== undefined && (
         <p className="target">
           Target: <b>{view.target}</b>
@@ -80,19 +92,25 @@ export function ConfirmCard({ confirmation }: { confirmation: PendingConfirmatio
         </dl>
       )}
       {view.warning && <p className="warning">{view.warning}</p>}
+      {view.undoNote && (
+        <p className="undo-note" data-testid="confirm-undo-note">
+          {view.undoNote}
+        </p>
+      )}
       {problem && (
         <p className="form-error" role="alert">
           {problem}
         </p>
       )}
       <footer>
-        <span className="countdown" data-testid="confirm-countdown">
+        <span className="countdown" data-testid="confirm-countdown" role="timer" aria-live="off">
           {view.expired ? 'Expired' : `Expires in ${view.countdown}`}
         </span>
         <button
           type="button"
           className="secondary"
           data-testid="confirm-reject"
+          data-toolmark-reject=""
           disabled={busy}
           onClick={() => answer(false)}
         >

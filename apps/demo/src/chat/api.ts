@@ -15,6 +15,26 @@ export const CONVERSATION_KEY = 'toolmark-demo:conversation'
 
 const json = { 'content-type': 'application/json', accept: 'application/json' }
 
+/** The longest message the agent server accepts, in UTF-16 code units (like `maxlength`). */
+export const MAX_MESSAGE_LENGTH = 4000
+
+/**
+ * Why the server refused a request: its JSON `{ error: { code, message } }` (or an older
+ * `{ error: "…" }`), else `fallback` with the HTTP status.
+ */
+export async function refusalReason(response: Response, fallback: string): Promise<string> {
+  const status = `${fallback} (HTTP ${response.status})`
+  let body: unknown
+  try {
+    body = await response.json()
+  } catch {
+    return status
+  }
+  const error = (body as { error?: unknown } | null)?.error
+  const message = typeof error === 'string' ? error : (error as { message?: unknown } | null)?.message
+  return typeof message === 'string' && message.trim() !== '' ? `${fallback}: ${message}` : status
+}
+
 async function createConversation(): Promise<string> {
   const response = await fetch('/api/conversations', {
     method: 'POST',
@@ -61,7 +81,7 @@ export async function sendMessage(id: string, text: string): Promise<void> {
     credentials: 'same-origin',
     body: JSON.stringify({ text }),
   })
-  if (!response.ok) throw new Error(`Message not sent (HTTP ${response.status})`)
+  if (!response.ok) throw new Error(await refusalReason(response, 'Message not sent'))
 }
 
 /**

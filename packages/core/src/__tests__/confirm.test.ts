@@ -270,6 +270,34 @@ describe('deferred mode (inapp default)', () => {
       summary: 'del',
     })
   })
+
+  it('a tool that declares undoable says so on its card (deferred and inline); others do not', async () => {
+    const requests: ConfirmRequest[] = []
+    const tm = createTestToolmark({
+      confirm: (request) => {
+        requests.push(request)
+        return { approved: false }
+      },
+    })
+    const input = z.object({ name: z.string() })
+    tm.register({
+      name: 'del',
+      description: 'd',
+      hints: { destructive: true },
+      undoable: true,
+      input,
+      run: () => ok(),
+    })
+    tm.register({ name: 'wipe', description: 'd', hints: { destructive: true }, input, run: () => ok() })
+    await tm.call('del', { name: 'A' }, { caller: 'inapp' })
+    await tm.call('wipe', { name: 'B' }, { caller: 'inapp' })
+    await tm.call('del', { name: 'C' }, { caller: 'webmcp' })
+    const [del, wipe] = tm.pendingConfirmations()
+    expect(del).toMatchObject({ tool: 'del', undoable: true })
+    expect(wipe?.tool).toBe('wipe')
+    expect(wipe).not.toHaveProperty('undoable')
+    expect(requests).toEqual([expect.objectContaining({ tool: 'del', undoable: true })])
+  })
 })
 
 describe('redaction in confirmations', () => {

@@ -1,7 +1,13 @@
 import type { ConfirmationCardData } from '../types.ts'
 
-/** Text shown on destructive confirmation cards. */
+/** Text shown on destructive confirmation cards whose tool offers no undo. */
 export const DESTRUCTIVE_WARNING = 'This action cannot be undone.'
+
+/** Text shown on cards of tools that declare `undoable` (instead of the destructive warning). */
+export const UNDOABLE_NOTE = 'This action can be undone from the page.'
+
+/** Attribute that marks a card's Reject button: `attachCard` moves focus there. */
+export const REJECT_ATTRIBUTE = 'data-toolmark-reject'
 
 /** What a confirmation card renders, derived from the core's card data and the current time. */
 export interface ConfirmationCardView {
@@ -15,16 +21,26 @@ export interface ConfirmationCardView {
   target: string | undefined
   changes: ConfirmationCardData['changes']
   destructive: boolean
+  /** The tool declares `undoable`: the page offers an undo afterwards. */
+  undoable: boolean
   /** `'Delete'` for destructive tools, `'Approve'` otherwise. */
   approveLabel: 'Delete' | 'Approve'
   rejectLabel: 'Reject'
-  /** `'This action cannot be undone.'` for destructive tools. */
+  /** `'This action cannot be undone.'` for destructive tools that are not `undoable`. */
   warning: string | undefined
+  /** `'This action can be undone from the page.'` for `undoable` tools. */
+  undoNote: string | undefined
+  /** ARIA role for the card element: announced when it appears, a dialog that is not modal. */
+  role: 'alertdialog'
+  /** `id` for the heading element; point the card's `aria-labelledby` at it. */
+  titleId: string
+  /** `id` for the summary element; point the card's `aria-describedby` at it. */
+  summaryId: string
   /** Epoch milliseconds after which the core refuses approval. */
   expiresAt: number
   /** Whole seconds until `expiresAt` (0 once expired). */
   secondsLeft: number
-  /** `m:ss` until expiry. */
+  /** `m:ss` until expiry. Render it with `role="timer"` (not live) so it is not read out every second. */
   countdown: string
   expired: boolean
 }
@@ -34,6 +50,8 @@ export function cardView(data: ConfirmationCardData, now: number): ConfirmationC
   const secondsLeft = Math.max(0, Math.ceil((data.expiresAt - now) / 1000))
   const minutes = Math.floor(secondsLeft / 60)
   const seconds = secondsLeft % 60
+  const undoable = data.undoable === true
+  const id = `toolmark-card-${data.confirmId}`
   return {
     confirmId: data.confirmId,
     tool: data.tool,
@@ -43,12 +61,84 @@ export function cardView(data: ConfirmationCardData, now: number): ConfirmationC
     target: data.target,
     changes: data.changes,
     destructive: data.destructive,
+    undoable,
     approveLabel: data.destructive ? 'Delete' : 'Approve',
     rejectLabel: 'Reject',
-    warning: data.destructive ? DESTRUCTIVE_WARNING : undefined,
+    warning: data.destructive && !undoable ? DESTRUCTIVE_WARNING : undefined,
+    undoNote: undoable ? UNDOABLE_NOTE : undefined,
+    role: 'alertdialog',
+    titleId: `${id}-title`,
+    summaryId: `${id}-summary`,
     expiresAt: data.expiresAt,
     secondsLeft,
     countdown: `${minutes}:${String(seconds).padStart(2, '0')}`,
     expired: secondsLeft === 0,
+  }
+}
+
+/** Options of `attachCard`. */
+export interface AttachCardOptions {
+  /** Rejects the confirmation; called on Escape while focus is inside the card. */
+  reject(): unknown
+  /**
+   * Move focus to the Reject button (marked with `REJECT_ATTRIBUTE`) when the card appears. Pass it when
+   * the card answers something the user just did (sent a chat message); it never takes focus from a
+   * text field the user has started typing in.
+   */
+  autoFocus?: boolean
+}
+
+/** An input, textarea or editable element that holds text the user is typing. */
+function typingIn(element: Element | null): boolean {
+  if (!element) return false
+  if ((element as HTMLElement).isContentEditable) return (element.textContent ?? '') !== ''
+  const tag = element.tagName
+  if (tag !== 'INPUT' && tag !== 'TEXTAREA') return false
+  const field = element as HTMLInputElement
+  return !['button', 'submit', 'reset', 'checkbox', 'radio'].includes(field.type) && field.value !== ''
+}
+
+/**
+ * Keyboard and focus behaviour of one mounted card, for every framework: Escape inside the card rejects
+ * it (and does not reach handlers outside, such as a panel that closes on Escape); with `autoFocus`,
+ * focus moves to Reject. The returned function detaches it and puts focus back where it was before it
+ * entered the card, when focus is still in the card or was lost with it. Call it when the card unmounts.
+ */
+export function attachCard(card: HTMLElement, options: AttachCardOptions): () => void {
+  const doc = card.ownerDocument
+  let returnTo: HTMLElement | undefined
+  const outside = (node: EventTarget | null): node is HTMLElement =>
+    node !== null &&
+    (node as Node).nodeType === 1 &&
+    typeof (node as HTMLElement).focus === 'function' &&
+    node !== doc.body &&
+    !card.contains(node as Node)
+
+  const onKeyDown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return
+    event.preventDefault()
+    event.stopPropagation()
+    options.reject()
+  }
+  const onFocusIn = (event: FocusEvent): void => {
+    if (outside(event.relatedTarget)) returnTo = event.relatedTarget
+  }
+  card.addEventListener('keydown', onKeyDown)
+  card.addEventListener('focusin', onFocusIn)
+
+  if (options.autoFocus && !typingIn(doc.activeElement)) {
+    const reject = card.querySelector<HTMLElement>(`[${REJECT_ATTRIBUTE}]`)
+    if (reject) {
+      if (outside(doc.activeElement)) returnTo = doc.activeElement
+      reject.focus()
+    }
+  }
+
+  return () => {
+    card.removeEventListener('keydown', onKeyDown)
+    card.removeEventListener('focusin', onFocusIn)
+    const active = doc.activeElement
+    const lost = !active || active === doc.body || card.contains(active)
+    if (lost && returnTo?.isConnected) returnTo.focus()
   }
 }

@@ -22,7 +22,7 @@ export function optionalKey(definition: ToolDefinition<AnySchema | undefined, un
 
 /**
  * Builds the definition handed to `tm.register`: structural parts are fixed, every closure
- * (`run`, `summary`, `state`, `snapshot`, `sensitivePaths`, `anchors`) reads the latest definition,
+ * (`run`, `summary`, `state`, `snapshot`, `sensitivePaths`, `anchors`) and `undoable` read the latest definition,
  * so a re-render with new closures neither re-registers nor bumps `rev`.
  */
 export function liveDefinition(
@@ -39,6 +39,8 @@ export function liveDefinition(
   if (parts.input !== undefined) def.input = latestSchema(parts.input, () => latest().input)
   if (parts.output !== undefined) def.output = parts.output
   if (parts.jsonSchema !== undefined) def.jsonSchema = parts.jsonSchema
+  // Read when a card is built, so the latest definition decides what the card says.
+  Object.defineProperty(def, 'undoable', { enumerable: true, get: () => latest().undoable })
   const has = new Set(parts.optional.split(','))
   if (has.has('summary')) {
     def.summary = (input) => {

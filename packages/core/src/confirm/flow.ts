@@ -76,6 +76,7 @@ export function cardData(
     expiresAt,
   }
   if (entry.def.title !== undefined) card.title = entry.def.title
+  if (entry.def.undoable === true) card.undoable = true
   const target = (shown.value as { name?: unknown } | null | undefined)?.name
   if (typeof target === 'string' && target !== REDACTED) card.target = target
   return card

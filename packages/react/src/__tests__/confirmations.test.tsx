@@ -257,3 +257,111 @@ describeEachReactMode('useConfirmQueue', ({ render }) => {
     expect(screen.queryByTestId('confirmation-card')).toBeNull()
   })
 })
+
+/** A chat input and the pending cards, which take focus when `autoFocus` is set. */
+function Chat({ autoFocus }: { autoFocus: boolean }) {
+  const { items } = usePendingConfirmations()
+  return (
+    <>
+      <input aria-label="Message" />
+      {items.map((item) => (
+        <ConfirmationCard key={item.confirmId} confirmation={item} autoFocus={autoFocus} />
+      ))}
+    </>
+  )
+}
+
+/** A destructive tool whose effect the page can undo. */
+function Undoable() {
+  useTool({
+    name: 'archive',
+    description: 'Archive a challenge',
+    input: Target,
+    hints: { destructive: true },
+    undoable: true,
+    run: () => ok(),
+  })
+  return null
+}
+
+describeEachReactMode('ConfirmationCard for keyboards and screen readers', ({ render }) => {
+  async function ask(autoFocus: boolean) {
+    const { tm, wrap } = setup()
+    const onRun = vi.fn()
+    render(
+      wrap(
+        <>
+          <Remove onRun={onRun} />
+          <Chat autoFocus={autoFocus} />
+        </>,
+      ),
+    )
+    await flush()
+    const input = screen.getByRole<HTMLInputElement>('textbox', { name: 'Message' })
+    input.focus()
+    await act(() => tm.call('remove', { name: 'Robotics' }, { caller: 'inapp' }))
+    return { tm, onRun, input }
+  }
+
+  it('is an alertdialog named by its title and described by its summary; the countdown is not live', async () => {
+    await ask(false)
+    const card = screen.getByRole('alertdialog', {
+      name: 'Delete challenge',
+      description: 'Delete "Robotics"',
+    })
+    const timer = screen.getByRole('timer')
+    expect(card.contains(timer)).toBe(true)
+    expect(timer.getAttribute('aria-live')).toBe('off')
+    expect(card.getAttribute('aria-describedby')?.split(' ')).toEqual([
+      screen.getByTestId('confirmation-summary').id,
+    ])
+  })
+
+  it('Escape inside the card rejects it; without autoFocus focus stays in the input', async () => {
+    const { tm, onRun, input } = await ask(false)
+    const settled: ToolResult[] = []
+    tm.events.on('confirm', (e) => {
+      if (e.phase === 'settled' && e.result) settled.push(e.result)
+    })
+    expect(document.activeElement).toBe(input)
+    fireEvent.keyDown(input, { key: 'Escape' })
+    expect(screen.getByRole('alertdialog')).toBeTruthy()
+    await act(async () => {
+      fireEvent.keyDown(screen.getByRole('button', { name: 'Delete' }), { key: 'Escape' })
+    })
+    await flush()
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(settled).toEqual([{ status: 'cancelled', by: 'operator' }])
+    expect(onRun).not.toHaveBeenCalled()
+  })
+
+  it('autoFocus moves focus to Reject and gives it back to the input once the card settles', async () => {
+    const { input } = await ask(true)
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Reject' }))
+    await act(async () => {
+      fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
+    })
+    await flush()
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(document.activeElement).toBe(input)
+  })
+
+  it('an undoable tool says it can be undone from the page instead of the warning', async () => {
+    const { tm, wrap } = setup()
+    render(
+      wrap(
+        <>
+          <Undoable />
+          <PendingCards />
+        </>,
+      ),
+    )
+    await flush()
+    await act(() => tm.call('archive', { name: 'Robotics' }, { caller: 'inapp' }))
+    expect(screen.getByTestId('confirmation-undo-note').textContent).toBe(
+      'This action can be undone from the page.',
+    )
+    expect(screen.queryByText('This action cannot be undone.')).toBeNull()
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeTruthy()
+  })
+})

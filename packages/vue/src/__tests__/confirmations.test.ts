@@ -218,3 +218,94 @@ describe('useConfirmQueue', () => {
     expect(wrapper.find('[data-testid="confirmation-card"]').exists()).toBe(false)
   })
 })
+
+describe('ConfirmationCard for keyboards and screen readers', () => {
+  const Chat = defineComponent({
+    props: { autoFocus: { type: Boolean, default: false } },
+    setup(props) {
+      const { items } = usePendingConfirmations()
+      return () => [
+        h('input', { 'aria-label': 'Message', id: 'message' }),
+        ...items.value.map((item) =>
+          h(ConfirmationCard, { key: item.confirmId, confirmation: item, autoFocus: props.autoFocus }),
+        ),
+      ]
+    },
+  })
+  const ChatPage = defineComponent({
+    props: { autoFocus: { type: Boolean, default: false } },
+    setup(props) {
+      return () => [h(Remove, { onRun: () => {} }), h(Chat, { autoFocus: props.autoFocus })]
+    },
+  })
+
+  async function ask(autoFocus: boolean) {
+    const { tm, render } = setup()
+    const settled = settledResults(tm)
+    const wrapper = render(ChatPage, { autoFocus })
+    await flush()
+    const input = document.getElementById('message') as HTMLInputElement
+    input.focus()
+    await tm.call('remove', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    return { wrapper, input, settled }
+  }
+
+  it('is an alertdialog labelled by its title and described by its summary; the countdown is not live', async () => {
+    const { wrapper } = await ask(false)
+    const card = wrapper.get('[role="alertdialog"]').element
+    const title = document.getElementById(card.getAttribute('aria-labelledby') ?? '')
+    const summary = document.getElementById(card.getAttribute('aria-describedby') ?? '')
+    expect(title?.textContent).toBe('Delete challenge')
+    expect(summary?.textContent).toBe('Delete "Robotics"')
+    const timer = wrapper.get('[role="timer"]')
+    expect(timer.attributes('aria-live')).toBe('off')
+  })
+
+  it('Escape inside the card rejects it; without autoFocus focus stays in the input', async () => {
+    const { wrapper, input, settled } = await ask(false)
+    expect(document.activeElement).toBe(input)
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))
+    await flush()
+    expect(settled).toEqual([])
+    await wrapper.get('button').trigger('keydown', { key: 'Escape' })
+    await flush()
+    expect(settled).toEqual([{ status: 'cancelled', by: 'operator' }])
+    expect(wrapper.find('[role="alertdialog"]').exists()).toBe(false)
+  })
+
+  it('autoFocus moves focus to Reject and gives it back to the input once the card settles', async () => {
+    const { wrapper, input } = await ask(true)
+    const reject = wrapper.findAll('button').find((b) => b.text() === 'Reject')!
+    expect(document.activeElement).toBe(reject.element)
+    await reject.trigger('click')
+    await flush()
+    expect(wrapper.find('[role="alertdialog"]').exists()).toBe(false)
+    expect(document.activeElement).toBe(input)
+  })
+
+  it('an undoable tool says it can be undone from the page instead of the warning', async () => {
+    const { tm, render } = setup()
+    const Undoable = defineComponent({
+      setup() {
+        useTool({
+          name: 'archive',
+          description: 'Archive a challenge',
+          input: Target,
+          hints: { destructive: true },
+          undoable: true,
+          run: () => ok(),
+        })
+        return () => h(PendingCards)
+      },
+    })
+    const wrapper = render(Undoable)
+    await flush()
+    await tm.call('archive', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(wrapper.get('[data-testid="confirmation-undo-note"]').text()).toBe(
+      'This action can be undone from the page.',
+    )
+    expect(wrapper.find('[data-testid="confirmation-warning"]').exists()).toBe(false)
+  })
+})
