@@ -41,7 +41,7 @@ async function createConversation(): Promise<string> {
     headers: json,
     credentials: 'same-origin',
   })
-  if (!response.ok) throw new Error(`Could not start a conversation (HTTP ${response.status})`)
+  if (!response.ok) throw new Error(await refusalReason(response, 'Could not start a conversation'))
   const body = (await response.json()) as { id: string }
   localStorage.setItem(CONVERSATION_KEY, body.id)
   return body.id
@@ -69,7 +69,7 @@ export async function fetchConversation(
     credentials: 'same-origin',
   })
   if (response.status === 404) return undefined
-  if (!response.ok) throw new Error(`Could not load the conversation (HTTP ${response.status})`)
+  if (!response.ok) throw new Error(await refusalReason(response, 'Could not load the conversation'))
   return (await response.json()) as { id: string; messages: ChatMessage[] }
 }
 
