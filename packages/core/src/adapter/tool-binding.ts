@@ -142,7 +142,13 @@ export function createToolBinding(tm: Toolmark): ToolBinding {
       detach()
       const mine = ++generation
       mounted = true
-      attach()
+      try {
+        attach()
+      } catch (err) {
+        // The framework gets no cleanup from a mount that threw: stay unmounted so nothing can leak.
+        mounted = false
+        throw err
+      }
       return () => {
         if (mine !== generation || !mounted) return
         mounted = false

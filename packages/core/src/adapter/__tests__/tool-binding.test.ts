@@ -154,5 +154,8 @@ describe('createToolBinding', () => {
     }
     expect(isToolmarkError(thrown) && thrown.code).toBe('duplicate_name')
     expect(names(tm)).toEqual(['x'])
+    // A mount that threw handed out no cleanup, so a later update must not register anything.
+    binding.update(def('y'), undefined)
+    expect(names(tm)).toEqual(['x'])
   })
 })
