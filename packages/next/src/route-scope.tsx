@@ -46,24 +46,47 @@ export function useRouteScope(name: string, options: RouteScopeOptions = {}): Sc
   const parent = useCurrentScope()
   const key = useInstanceKey(options.params)
   const { transparent, when = true } = options
-  const [scope, setScope] = useState<Scope | null>(null)
+  const [made, setMade] = useState<Made | null>(null)
 
   useEffect(() => {
     if (parent === null) return
-    void key
-    const created = (parent ?? tm).scope(name, transparent === undefined ? {} : { transparent })
-    setScope(created)
+    const scope = (parent ?? tm).scope(name, transparent === undefined ? {} : { transparent })
+    const entry: Made = { scope, tm, parent, name, transparent, key }
+    setMade(entry)
     return () => {
-      created.dispose()
-      setScope((current) => (current === created ? null : current))
+      scope.dispose()
+      setMade((current) => (current === entry ? null : current))
     }
   }, [tm, parent, name, transparent, key])
 
-  useEffect(() => {
-    if (scope && !scope.disposed) scope.setWhen(when)
-  }, [scope, when])
+  // A scope made for other props (a new name, params or bfcacheId) is about to be disposed: React
+  // runs every cleanup of a commit before any effect, so descendants must not register into it.
+  const current =
+    made &&
+    made.tm === tm &&
+    made.parent === parent &&
+    made.name === name &&
+    made.transparent === transparent &&
+    made.key === key &&
+    !made.scope.disposed
+      ? made.scope
+      : null
 
-  return scope
+  useEffect(() => {
+    if (current && !current.disposed) current.setWhen(when)
+  }, [current, when])
+
+  return current
+}
+
+/** A scope with the inputs it was made for. */
+interface Made {
+  scope: Scope
+  tm: object
+  parent: Scope | undefined
+  name: string
+  transparent: boolean | undefined
+  key: string
 }
 
 export interface RouteScopeProps extends RouteScopeOptions {
