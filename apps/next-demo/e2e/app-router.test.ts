@@ -100,6 +100,36 @@ test('back and forward: the shown segment gets its tools back, the left one lose
   await demo.close()
 })
 
+test('replace swaps the tools without a history entry; refresh keeps the scopes, tools and rev', async () => {
+  const demo = await DemoPage.open(browser, app.url, '/challenges')
+  const length = await demo.page.evaluate(() => history.length)
+  let from = demo.frames.length
+  await demo.page.evaluate(() =>
+    (window as unknown as { next: { router: { replace(href: string): void } } }).next.router.replace(
+      '/settings',
+    ),
+  )
+  await demo.waitForTool('settings.updateCard', from)
+  expect(lastTools(demo.frames)).toEqual([...APP_TOOLS, ...SETTINGS_TOOLS].sort())
+  expect(await demo.page.evaluate(() => history.length)).toBe(length)
+  const rev = manifests(demo.frames).at(-1)!.rev
+  from = demo.frames.length
+  const refreshed = demo.page.waitForResponse((response) => response.request().headers().rsc === '1')
+  await demo.page.evaluate(() =>
+    (window as unknown as { next: { router: { refresh(): void } } }).next.router.refresh(),
+  )
+  await refreshed
+  // The refresh re-renders the server components; the page still answers, with the same tools and rev.
+  expect((await demo.ask('Where am I?')).join('\n')).toContain('/settings')
+  expect(manifests(demo.frames, from)).toEqual([])
+  const tm = await demo.page.evaluate(
+    () => (window as unknown as Record<symbol, { rev: number }>)[Symbol.for('@toolmark/next.tab')]!.rev,
+  )
+  expect(tm).toBe(rev)
+  expect(clientIds(demo.frames)).toHaveLength(1)
+  await demo.close()
+})
+
 test('a dynamic route: /challenges/[id] tools read the current params, across a param change', async () => {
   const demo = await DemoPage.open(browser, app.url, '/challenges')
   let from = demo.frames.length
