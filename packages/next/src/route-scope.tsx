@@ -154,7 +154,8 @@ export function useRouteTool<S extends AnySchema | undefined = undefined, O = un
   const tm = useToolmark()
   const provided = useCurrentScope()
   const scope = options.scope === undefined ? provided : options.scope
-  const label = useContext(SegmentContext) ?? '(root)'
+  const providedLabel = useContext(SegmentContext)
+  const label = options.scope ? options.scope.path || '(root)' : (providedLabel ?? '(root)')
   const { name } = definition
   useEffect(() => {
     if (scope === null) return
