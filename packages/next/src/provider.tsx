@@ -33,19 +33,55 @@ export function tabToolmark(options?: ToolmarkOptions): Toolmark {
   return holder[TAB_KEY]
 }
 
-const connected = new WeakMap<Toolmark, Promise<readonly ToolmarkConsumer[]>>()
-
-/** Runs `connect` once per registry and remembers its outcome. */
-function connectOnce(tm: Toolmark, connect: Connect): Promise<readonly ToolmarkConsumer[]> {
-  let started = connected.get(tm)
-  if (!started) {
-    started = new Promise<readonly ToolmarkConsumer[]>((resolve) => resolve(connect(tm)))
-    connected.set(tm, started)
-  }
-  return started
+/** Per registry: the consumers `connect` made (once settled) and how many providers hold them. */
+interface Connection {
+  started: Promise<readonly ToolmarkConsumer[]>
+  ready: readonly ToolmarkConsumer[] | undefined
+  holders: number
 }
 
-const NONE: readonly ToolmarkConsumer[] = []
+const connections = new WeakMap<Toolmark, Connection>()
+
+/** Runs `connect` once per registry (again only after every holder let go of its consumers). */
+function connection(tm: Toolmark, connect: Connect): Connection {
+  let current = connections.get(tm)
+  if (!current) {
+    const made: Connection = {
+      started: new Promise<readonly ToolmarkConsumer[]>((resolve) => resolve(connect(tm))),
+      ready: undefined,
+      holders: 0,
+    }
+    made.started.then(
+      (list) => {
+        made.ready = list
+      },
+      () => {
+        if (connections.get(tm) === made) connections.delete(tm)
+      },
+    )
+    connections.set(tm, made)
+    current = made
+  }
+  return current
+}
+
+/**
+ * Attaches the connection's consumers while held. Letting go waits one microtask: StrictMode's
+ * simulated unmount and fast refresh re-attach within the same task, so the core's ref-count keeps a
+ * bridge attached once instead of closing its transport. When the last holder lets go, the consumers
+ * are disposed and the next mount runs `connect` again.
+ */
+function hold(tm: Toolmark, made: Connection, list: readonly ToolmarkConsumer[]): () => void {
+  made.holders += 1
+  const detach = list.map((consumer) => tm.use(consumer))
+  return () => {
+    queueMicrotask(() => {
+      for (const dispose of detach) dispose()
+      made.holders -= 1
+      if (made.holders === 0 && connections.get(tm) === made) connections.delete(tm)
+    })
+  }
+}
 
 /**
  * The provider for the root layout (`app/layout.tsx`). In the browser it uses one registry per tab
@@ -64,16 +100,20 @@ export function ToolmarkProvider({
   const [tm] = useState(() =>
     typeof window === 'undefined' ? createToolmark(options) : tabToolmark(options),
   )
-  const [consumers, setConsumers] = useState(NONE)
   const [latest] = useState(() => ({ connect, onConnectError }))
   latest.onConnectError = onConnectError
   useEffect(() => {
     const run = latest.connect
     if (!run) return
+    const made = connection(tm, run)
+    // Already connected (a remount): attach synchronously, before the previous holder lets go.
+    if (made.ready) return hold(tm, made, made.ready)
+    // (Should every holder unmount before `connect` settles, its consumers wait for the next mount.)
     let live = true
-    connectOnce(tm, run).then(
+    let release: (() => void) | undefined
+    made.started.then(
       (list) => {
-        if (live) setConsumers(list)
+        if (live) release = hold(tm, made, list)
       },
       (cause: unknown) => {
         if (live) (latest.onConnectError ?? console.error)(cause)
@@ -81,11 +121,8 @@ export function ToolmarkProvider({
     )
     return () => {
       live = false
+      release?.()
     }
   }, [tm, latest])
-  return (
-    <ReactToolmarkProvider toolmark={tm} consumers={consumers}>
-      {children}
-    </ReactToolmarkProvider>
-  )
+  return <ReactToolmarkProvider toolmark={tm}>{children}</ReactToolmarkProvider>
 }

@@ -59,16 +59,40 @@ describe('ToolmarkProvider', () => {
     expect(connect).toHaveBeenCalledTimes(1)
     expect(connect).toHaveBeenCalledWith(tabToolmark())
     expect(counts).toEqual({ attached: 1, detached: 0 })
-    // A remount of the root (fast refresh, a re-created layout) reuses the tab's consumers.
-    view.unmount()
+    // A remount within the same task (fast refresh) keeps the consumer attached: never detached.
+    act(() => {
+      view.unmount()
+      render(
+        <ToolmarkProvider connect={connect}>
+          <Grab />
+        </ToolmarkProvider>,
+      )
+    })
+    await flush()
+    expect(connect).toHaveBeenCalledTimes(1)
+    expect(counts).toEqual({ attached: 1, detached: 0 })
+  })
+
+  it('after a real unmount the consumers are disposed, and the next mount connects again', async () => {
+    const { counts, consumer } = counter()
+    const connect = vi.fn(() => [consumer])
+    const first = render(
+      <ToolmarkProvider connect={connect}>
+        <Grab />
+      </ToolmarkProvider>,
+    )
+    await flush()
+    first.unmount()
+    await flush()
+    expect(counts).toEqual({ attached: 1, detached: 1 })
     render(
       <ToolmarkProvider connect={connect}>
         <Grab />
       </ToolmarkProvider>,
     )
     await flush()
-    expect(connect).toHaveBeenCalledTimes(1)
-    expect(counts.attached - counts.detached).toBe(1)
+    expect(connect).toHaveBeenCalledTimes(2)
+    expect(counts).toEqual({ attached: 2, detached: 1 })
   })
 
   it('reports a failing connect to onConnectError, without an unhandled rejection', async () => {
