@@ -1,4 +1,4 @@
-import { type Browser, chromium } from 'playwright-core'
+import { type Browser, chromium, type WebSocketRoute } from 'playwright-core'
 import { afterAll, beforeAll, expect, inject, test, vi } from 'vitest'
 import { DemoPage } from '../../demo/e2e/harness.ts'
 import { type RunningApp, startApp } from './app.ts'
@@ -84,6 +84,66 @@ test('the agent navigates: page tools swap with the same clientId; the old page 
   )
   expect(answer).toMatchObject({ status: 'refused', code: 'stale' })
   await demo.close()
+})
+
+test("over the bridge: a call for the left page's tool with the old rev is answered refused stale", async () => {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const sent: Array<Record<string, unknown>> = []
+  let toPage: WebSocketRoute | undefined
+  // The page's real socket to the agent server, with a test hand on it to inject one agent→page frame.
+  await page.routeWebSocket(/\/toolmark\/ws/, (ws) => {
+    const server = ws.connectToServer()
+    toPage = ws
+    ws.onMessage((message) => {
+      if (typeof message === 'string') sent.push(JSON.parse(message) as Record<string, unknown>)
+      server.send(message)
+    })
+    server.onMessage((message) => ws.send(message))
+  })
+  const manifestWith = (tool: string) =>
+    vi.waitFor(
+      () => {
+        const found = sent.findLast(
+          (m) => m.type === 'manifest' && (m.tools as Array<{ name: string }>).some((t) => t.name === tool),
+        )
+        if (!found) throw new Error(`no manifest with ${tool} yet`)
+        return found
+      },
+      { timeout: 10_000 },
+    )
+  await page.goto(new URL('/challenges', app.url).href)
+  const old = await manifestWith('challenges.search')
+  await page.getByTestId('nav-settings').click()
+  const current = await manifestWith('settings.updateCard')
+  const id = crypto.randomUUID()
+  toPage!.send(
+    JSON.stringify({
+      protocol: 1,
+      type: 'call',
+      clientId: old.clientId,
+      id,
+      rev: old.rev,
+      tool: 'challenges.search',
+      input: { query: 'chess' },
+    }),
+  )
+  const answer = await vi.waitFor(
+    () => {
+      const found = sent.find((m) => m.type === 'result' && m.id === id)
+      if (!found) throw new Error('no result yet')
+      return found
+    },
+    { timeout: 5000 },
+  )
+  expect(current.clientId).toBe(old.clientId)
+  expect(answer.result).toEqual({
+    status: 'refused',
+    code: 'stale',
+    message: 'The tool list changed; use the latest manifest',
+    rev: current.rev,
+  })
+  await context.close()
 })
 
 test('back and forward: the shown segment gets its tools back, the left one loses them', async () => {

@@ -32,12 +32,14 @@ test('next dev (StrictMode, dev registry): one bridge, one clientId, exactly one
   })
   // Let the dev server compile both routes before the harness waits on them.
   for (const path of ['/settings', '/challenges']) {
-    const opened = page.waitForEvent('websocket', {
-      predicate: (socket) => socket.url().includes('/toolmark/ws'),
-      timeout: 60_000,
-    })
-    await page.goto(new URL(path, app.url).href)
-    await opened
+    // next dev compiles each route on its first request: allow for a slow, shared machine.
+    await Promise.all([
+      page.waitForEvent('websocket', {
+        predicate: (socket) => socket.url().includes('/toolmark/ws'),
+        timeout: 90_000,
+      }),
+      page.goto(new URL(path, app.url).href, { timeout: 90_000 }),
+    ])
     await page.getByTestId('chat-input').waitFor({ timeout: 60_000 })
   }
   await page.close()
@@ -62,4 +64,4 @@ test('next dev (StrictMode, dev registry): one bridge, one clientId, exactly one
   expect(sockets).toHaveLength(2)
   await demo.close()
   await context.close()
-}, 120_000)
+}, 180_000)
