@@ -34,6 +34,14 @@ const budgets = [
     base: "export * from '@toolmark/core'",
     max: 2000,
   },
+  {
+    name: '@toolmark/next (provider, route scopes, route tools, navigation tool), on top of @toolmark/react',
+    code: "export * from '@toolmark/next'; export * from '@toolmark/react'; export * from '@toolmark/core'",
+    external: ['react', 'react/jsx-runtime', 'react-dom', 'next', 'next/*'],
+    dir: 'packages/next',
+    base: "export * from '@toolmark/react'; export * from '@toolmark/core'",
+    max: 2 * KiB,
+  },
 ]
 
 async function gz(code, external = [], dir = 'packages/core') {
@@ -56,7 +64,7 @@ let failed = false
 for (const b of budgets) {
   let size
   try {
-    size = (await gz(b.code, b.external, b.dir)) - (b.base ? await gz(b.base, [], b.dir) : 0)
+    size = (await gz(b.code, b.external, b.dir)) - (b.base ? await gz(b.base, b.external, b.dir) : 0)
   } catch (err) {
     console.log(`✗ ${b.name}: cannot bundle (${err.message.split('\n')[0]})`)
     failed = true

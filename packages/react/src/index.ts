@@ -20,7 +20,7 @@ export {
   UNDOABLE_NOTE,
 } from '@toolmark/core/adapter'
 export { ConfirmationCard, type ConfirmationCardProps } from './ConfirmationCard.tsx'
-export { NO_TOOLMARK, useToolmark } from './context.ts'
+export { NO_TOOLMARK, ScopeContext, useCurrentScope, useToolmark } from './context.ts'
 export { ToolmarkProvider, type ToolmarkProviderProps } from './ToolmarkProvider.tsx'
 export { ToolScope, type ToolScopeProps } from './ToolScope.tsx'
 export {

@@ -1,0 +1,6 @@
+import { redirect } from 'next/navigation'
+
+/** `/` opens the challenges list. */
+export default function Home(): never {
+  redirect('/challenges')
+}

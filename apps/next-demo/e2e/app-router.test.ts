@@ -1,0 +1,250 @@
+import { type Browser, chromium, type WebSocketRoute } from 'playwright-core'
+import { afterAll, beforeAll, expect, inject, test, vi } from 'vitest'
+import { DemoPage } from '../../demo/e2e/harness.ts'
+import { type RunningApp, startApp } from './app.ts'
+import {
+  APP_TOOLS,
+  CHALLENGE_TOOLS,
+  CHALLENGES_TOOLS,
+  clientIds,
+  lastTools,
+  manifests,
+  SETTINGS_TOOLS,
+} from './tools.ts'
+
+let browser: Browser
+let app: RunningApp
+
+beforeAll(async () => {
+  ;[browser, app] = await Promise.all([chromium.connect(inject('browserWSEndpoint')), startApp()])
+})
+afterAll(async () => {
+  await browser?.close()
+  await app?.close()
+})
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/i
+
+test('the server-rendered HTML has the page but no registration side effects', async () => {
+  const response = await fetch(new URL('/challenges', app.url))
+  const html = await response.text()
+  expect(response.status).toBe(200)
+  expect(html).toContain('Chess Openings')
+  expect(html).not.toMatch(UUID)
+  expect(response.headers.get('set-cookie')).toBeNull()
+  // Without JavaScript the page still renders, and nothing talks to the bridge.
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  const sockets: string[] = []
+  page.on('websocket', (socket) => sockets.push(socket.url()))
+  await page.goto(new URL('/challenges', app.url).href)
+  expect(await page.locator('[data-testid="challenge-item"]').count()).toBe(3)
+  expect(sockets).toEqual([])
+  await context.close()
+})
+
+test('hydration registers the layout and page tools: the first manifest lists them', async () => {
+  const demo = await DemoPage.open(browser, app.url, '/challenges')
+  // The bridge's attach manifest may come before the first registrations (the protocol allows an
+  // empty one); the first manifest with tools has all of them: layout and page register in one commit.
+  const sent = manifests(demo.frames)
+  const first = sent.findIndex((m) => m.names.length > 0)
+  expect(sent.slice(0, first).every((m) => m.names.length === 0)).toBe(true)
+  expect(first).toBeLessThanOrEqual(1)
+  expect(sent[first]?.names).toEqual([...APP_TOOLS, ...CHALLENGES_TOOLS].sort())
+  await demo.close()
+})
+
+test('the agent navigates: page tools swap with the same clientId; the old page tools are refused stale for the old rev', async () => {
+  const demo = await DemoPage.open(browser, app.url, '/challenges')
+  const before = manifests(demo.frames).at(-1)!
+  const from = demo.frames.length
+  const reply = await demo.ask('Go to settings')
+  expect(reply.join('\n')).toMatch(/settings/i)
+  await demo.page.waitForURL('**/settings')
+  await demo.waitForTool('settings.updateCard', from)
+  const call = demo.frames
+    .slice(from)
+    .find((f) => f.direction === 'received' && f.message.type === 'call')!.message
+  expect(call.tool).toBe('app.navigate')
+  const result = demo.frames.find(
+    (f) => f.direction === 'sent' && f.message.type === 'result' && f.message.id === call.id,
+  )!.message.result
+  expect(result).toEqual({ status: 'ok', data: { page: 'settings', href: '/settings' } })
+  expect(lastTools(demo.frames)).toEqual([...APP_TOOLS, ...SETTINGS_TOOLS].sort())
+  expect(clientIds(demo.frames)).toEqual([before.clientId])
+
+  // A call for the old page's tool carrying the old rev: the page's registry answers stale.
+  const answer = await demo.page.evaluate(
+    ([rev]) => {
+      const tm = (window as unknown as Record<symbol, { call: Function }>)[Symbol.for('@toolmark/next.tab')]!
+      return tm.call('challenges.search', { query: 'chess' }, { caller: 'inapp', rev })
+    },
+    [before.rev] as const,
+  )
+  expect(answer).toMatchObject({ status: 'refused', code: 'stale' })
+  await demo.close()
+})
+
+test("over the bridge: a call for the left page's tool with the old rev is answered refused stale", async () => {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const sent: Array<Record<string, unknown>> = []
+  let toPage: WebSocketRoute | undefined
+  // The page's real socket to the agent server, with a test hand on it to inject one agent→page frame.
+  await page.routeWebSocket(/\/toolmark\/ws/, (ws) => {
+    const server = ws.connectToServer()
+    toPage = ws
+    ws.onMessage((message) => {
+      if (typeof message === 'string') sent.push(JSON.parse(message) as Record<string, unknown>)
+      server.send(message)
+    })
+    server.onMessage((message) => ws.send(message))
+  })
+  const manifestWith = (tool: string) =>
+    vi.waitFor(
+      () => {
+        const found = sent.findLast(
+          (m) => m.type === 'manifest' && (m.tools as Array<{ name: string }>).some((t) => t.name === tool),
+        )
+        if (!found) throw new Error(`no manifest with ${tool} yet`)
+        return found
+      },
+      { timeout: 10_000 },
+    )
+  await page.goto(new URL('/challenges', app.url).href)
+  const old = await manifestWith('challenges.search')
+  await page.getByTestId('nav-settings').click()
+  const current = await manifestWith('settings.updateCard')
+  const id = crypto.randomUUID()
+  toPage!.send(
+    JSON.stringify({
+      protocol: 1,
+      type: 'call',
+      clientId: old.clientId,
+      id,
+      rev: old.rev,
+      tool: 'challenges.search',
+      input: { query: 'chess' },
+    }),
+  )
+  const answer = await vi.waitFor(
+    () => {
+      const found = sent.find((m) => m.type === 'result' && m.id === id)
+      if (!found) throw new Error('no result yet')
+      return found
+    },
+    { timeout: 5000 },
+  )
+  expect(current.clientId).toBe(old.clientId)
+  expect(answer.result).toEqual({
+    status: 'refused',
+    code: 'stale',
+    message: 'The tool list changed; use the latest manifest',
+    rev: current.rev,
+  })
+  await context.close()
+})
+
+test('back and forward: the shown segment gets its tools back, the left one loses them', async () => {
+  const demo = await DemoPage.open(browser, app.url, '/challenges')
+  const clientId = clientIds(demo.frames)[0]
+  let from = demo.frames.length
+  await demo.page.getByTestId('nav-settings').click()
+  await demo.waitForTool('settings.updateCard', from)
+  expect(lastTools(demo.frames)).toEqual([...APP_TOOLS, ...SETTINGS_TOOLS].sort())
+  from = demo.frames.length
+  await demo.page.goBack()
+  await demo.waitForTool('challenges.search', from)
+  expect(lastTools(demo.frames)).toEqual([...APP_TOOLS, ...CHALLENGES_TOOLS].sort())
+  from = demo.frames.length
+  await demo.page.goForward()
+  await demo.waitForTool('settings.updateCard', from)
+  expect(lastTools(demo.frames)).toEqual([...APP_TOOLS, ...SETTINGS_TOOLS].sort())
+  expect(clientIds(demo.frames)).toEqual([clientId])
+  await demo.close()
+})
+
+test('replace swaps the tools without a history entry; refresh keeps the scopes, tools and rev', async () => {
+  const demo = await DemoPage.open(browser, app.url, '/challenges')
+  const length = await demo.page.evaluate(() => history.length)
+  let from = demo.frames.length
+  await demo.page.evaluate(() =>
+    (window as unknown as { next: { router: { replace(href: string): void } } }).next.router.replace(
+      '/settings',
+    ),
+  )
+  await demo.waitForTool('settings.updateCard', from)
+  expect(lastTools(demo.frames)).toEqual([...APP_TOOLS, ...SETTINGS_TOOLS].sort())
+  expect(await demo.page.evaluate(() => history.length)).toBe(length)
+  const rev = manifests(demo.frames).at(-1)!.rev
+  from = demo.frames.length
+  const refreshed = demo.page.waitForResponse((response) => response.request().headers().rsc === '1')
+  await demo.page.evaluate(() =>
+    (window as unknown as { next: { router: { refresh(): void } } }).next.router.refresh(),
+  )
+  await refreshed
+  // The refresh re-renders the server components; the page still answers, with the same tools and rev.
+  expect((await demo.ask('Where am I?')).join('\n')).toContain('/settings')
+  expect(manifests(demo.frames, from)).toEqual([])
+  const tm = await demo.page.evaluate(
+    () => (window as unknown as Record<symbol, { rev: number }>)[Symbol.for('@toolmark/next.tab')]!.rev,
+  )
+  expect(tm).toBe(rev)
+  expect(clientIds(demo.frames)).toHaveLength(1)
+  await demo.close()
+})
+
+test('a dynamic route: /challenges/[id] tools read the current params, across a param change', async () => {
+  const demo = await DemoPage.open(browser, app.url, '/challenges')
+  let from = demo.frames.length
+  await demo.page.locator('[data-testid="challenge-link"]', { hasText: 'Chess Openings' }).click()
+  await demo.waitForTool('challenge.details', from)
+  expect(lastTools(demo.frames)).toEqual([...APP_TOOLS, ...CHALLENGE_TOOLS].sort())
+  expect((await demo.ask('Show the challenge details')).join('\n')).toContain('Chess Openings')
+  from = demo.frames.length
+  await demo.page.getByTestId('challenge-next').click()
+  await demo.page.waitForURL('**/challenges/c-marathon')
+  await demo.waitForTool('challenge.details', from)
+  expect((await demo.ask('Show the challenge details')).join('\n')).toContain('Marathon Training')
+  // Every manifest lists each tool once: the suspended segment registered when it committed, once.
+  for (const m of manifests(demo.frames)) expect(new Set(m.names).size).toBe(m.names.length)
+  expect(clientIds(demo.frames)).toHaveLength(1)
+  await demo.close()
+})
+
+test('a deferred confirmation card: approving deletes, and the agent acknowledges it', async () => {
+  const demo = await DemoPage.open(browser, app.url, '/challenges')
+  await demo.ask('Delete the challenge Marathon Training')
+  const card = demo.page.locator('[data-testid="confirm-card"][data-tool="challenges.delete"]')
+  await card.waitFor()
+  const before = (await demo.messages('assistant')).length
+  await card.getByTestId('confirm-delete').click()
+  const ack = await demo.waitForAssistant(before)
+  expect(ack.join('\n')).toMatch(/Marathon Training/)
+  expect(await demo.challengeNames()).not.toContain('Marathon Training')
+  await demo.close()
+})
+
+test('a full reload: new clientId and manifest, the conversation is rebound, an old card is expired', async () => {
+  const demo = await DemoPage.open(browser, app.url, '/challenges')
+  const first = clientIds(demo.frames)[0]
+  await demo.ask('Create a challenge called Robotics')
+  await demo.page.locator('[data-testid="confirm-card"][data-tool="challenges.create"]').waitFor()
+  const second = await demo.reload()
+  expect(second).not.toBe(first)
+  expect(manifests(demo.frames).filter((m) => m.clientId === second)[0]?.names).toContain('challenges.search')
+  expect(await demo.page.getByTestId('confirm-card').count()).toBe(0)
+  await vi.waitFor(
+    async () =>
+      expect((await demo.messages('tool')).join('\n')).toMatch(
+        /confirmation expired: Create challenge "Robotics"/,
+      ),
+    { timeout: 5000 },
+  )
+  const from = demo.frames.length
+  expect((await demo.ask('Search for marathon')).join('\n')).toContain('Marathon Training')
+  const calls = demo.frames.slice(from).filter((f) => f.direction === 'received' && f.message.type === 'call')
+  expect(calls.map((f) => f.message.clientId)).toEqual([second])
+  await demo.close()
+})

@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url))
+
+/** A running next-demo (`scripts/start.ts`) in its own process. */
+export interface RunningApp {
+  url: string
+  /** Everything the process wrote (stdout and stderr). */
+  output: string[]
+  close(): Promise<void>
+}
+
+export interface AppVariant {
+  /** `next dev` (StrictMode, development React) instead of the production build. */
+  dev?: boolean
+  /** Serve the Cache Components build (`TOOLMARK_CACHE_COMPONENTS=1`) from this dist folder. */
+  cacheComponentsDir?: string
+}
+
+/**
+ * Starts the demo exactly as its documented command does (`node --import tsx scripts/start.ts`) on
+ * 127.0.0.1 port 0 with the embedded agent and an in-memory store; resolves with its URL.
+ */
+export function startApp(variant: AppVariant = {}): Promise<RunningApp> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: variant.dev ? 'development' : 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    PROVIDER: 'embedded',
+    DATA_FILE: ':memory:',
+    CALL_DEADLINE_MS: '10000',
+  }
+  if (variant.cacheComponentsDir) {
+    env.TOOLMARK_CACHE_COMPONENTS = '1'
+    env.NEXT_DIST_DIR = variant.cacheComponentsDir
+  }
+  const args = ['--conditions=@toolmark/source', '--import', 'tsx', 'scripts/start.ts']
+  if (variant.dev) args.push('--dev')
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: APP_DIR,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const output: string[] = []
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`next-demo did not start within 60 s:\n${output.join('')}`))
+    }, 60_000)
+    const onData = (chunk: Buffer): void => {
+      const text = chunk.toString('utf8')
+      output.push(text)
+      const ready = /ready (http:\/\/\S+)/.exec(output.join(''))
+      if (ready?.[1]) {
+        clearTimeout(timer)
+        child.stdout?.off('data', onData)
+        child.stdout?.on('data', (more: Buffer) => output.push(more.toString('utf8')))
+        resolve({
+          url: ready[1],
+          output,
+          async close() {
+            if (child.exitCode === null) child.kill('SIGTERM')
+            const forced = setTimeout(() => child.kill('SIGKILL'), 5000)
+            await exited
+            clearTimeout(forced)
+          },
+        })
+      }
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')))
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`next-demo exited (${code}) before it was ready:\n${output.join('')}`))
+    })
+  })
+}

@@ -1,0 +1,115 @@
+'use client'
+import { ok, type Toolmark } from '@toolmark/core'
+import { bridge } from '@toolmark/core/bridge'
+import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { RouteScope, ToolmarkProvider, useNavigationTool, useRouteTool } from '@toolmark/next'
+import Link from 'next/link'
+import { useParams, usePathname } from 'next/navigation'
+import { type ReactNode, Suspense, useEffect, useMemo, useState } from 'react'
+import { ChatPanel } from '../../demo/src/chat/ChatPanel.tsx'
+import { type Conversation, conversation } from './conversation.ts'
+import { StoresProvider } from './stores.tsx'
+
+/** Opens the bridge once the conversation is known (in the browser only, once per tab). */
+async function connect(_tm: Toolmark) {
+  const { id } = await conversation()
+  const url = `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?conversation=${encodeURIComponent(id)}`
+  return [bridge({ transport: websocketTransport({ url, terminalCloseCodes: [4401, 4403] }) })]
+}
+
+const dev = process.env.NODE_ENV !== 'production'
+
+/** Everything the root layout wraps the pages in: registry, stores, app-level tools, nav and chat. */
+export function Providers({ children }: { children: ReactNode }): ReactNode {
+  return (
+    <ToolmarkProvider options={{ dev }} connect={connect}>
+      <StoresProvider>
+        {/* URL hooks (usePathname, useParams) stream in after prerendering with Cache Components. */}
+        <Suspense fallback={null}>
+          <RouteScope name="app" params={[]} segment="app/layout">
+            <AppTools />
+          </RouteScope>
+        </Suspense>
+        <div className="layout">
+          <header className="topbar">
+            <span className="brand">Challenges</span>
+            <nav>
+              <Suspense fallback={<Links />}>
+                <Links current />
+              </Suspense>
+            </nav>
+          </header>
+          <main>{children}</main>
+          <Chat />
+        </div>
+      </StoresProvider>
+    </ToolmarkProvider>
+  )
+}
+
+/** `app.navigate` and `app.whereAmI`: registered by the root layout, so they stay on every page. */
+function AppTools(): null {
+  useNavigationTool({ pages: { challenges: '/challenges', settings: '/settings' } })
+  const pathname = usePathname()
+  const params = useParams()
+  useRouteTool(
+    useMemo(
+      () => ({
+        name: 'whereAmI',
+        title: 'Current page',
+        description: 'Tell where the user is: the path of the page currently open and its route params.',
+        hints: { readOnly: true },
+        run: () => ok({ path: pathname, params }),
+      }),
+      [pathname, params],
+    ),
+  )
+  return null
+}
+
+function Links({ current = false }: { current?: boolean }): ReactNode {
+  const Item = current ? CurrentLink : NavLink
+  return (
+    <>
+      <Item href="/challenges" label="Challenges" />
+      <Item href="/settings" label="Settings" />
+    </>
+  )
+}
+
+function CurrentLink({ href, label }: { href: string; label: string }): ReactNode {
+  return <NavLink href={href} label={label} current={usePathname().startsWith(href)} />
+}
+
+function NavLink({
+  href,
+  label,
+  current = false,
+}: {
+  href: string
+  label: string
+  current?: boolean
+}): ReactNode {
+  return (
+    <Link href={href} data-testid={`nav-${label.toLowerCase()}`} aria-current={current ? 'page' : undefined}>
+      {label}
+    </Link>
+  )
+}
+
+/** The demo's chat panel, once the conversation is loaded (client only). */
+function Chat(): ReactNode {
+  const [current, setCurrent] = useState<Conversation>()
+  useEffect(() => {
+    let live = true
+    conversation().then(
+      (value) => live && setCurrent(value),
+      () => {},
+    )
+    return () => {
+      live = false
+    }
+  }, [])
+  if (!current) return <aside className="chat" aria-label="Chat with the agent" />
+  return <ChatPanel conversationId={current.id} initialMessages={current.messages} />
+}

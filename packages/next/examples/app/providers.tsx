@@ -1,0 +1,27 @@
+'use client'
+import { bridge } from '@toolmark/core/bridge'
+import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { RouteScope, ToolmarkProvider, useNavigationTool } from '@toolmark/next'
+import type { ReactNode } from 'react'
+
+// Runs in an effect, once per tab, never on the server.
+function connect() {
+  const url = `${location.origin.replace(/^http/, 'ws')}/toolmark/ws`
+  return [bridge({ transport: websocketTransport({ url }) })]
+}
+
+function AppTools() {
+  useNavigationTool({ pages: { home: '/', settings: '/settings' } }) // app.navigate
+  return null
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <ToolmarkProvider options={{ dev: process.env.NODE_ENV !== 'production' }} connect={connect}>
+      <RouteScope name="app" params={[]}>
+        <AppTools />
+      </RouteScope>
+      {children}
+    </ToolmarkProvider>
+  )
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsdown'
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', server: 'src/server.ts' },
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  fixedExtension: true,
+  external: [/^react/, /^next/, /^@toolmark\//],
+})
