@@ -176,6 +176,7 @@ export class Agent {
           messages: history,
           tools,
           signal: this.#stop.signal,
+          ...(followUp || !page ? {} : { manifest: page.tools }),
         })) {
           if (event.type === 'text') text += event.delta
           else calls.push(event.call)
