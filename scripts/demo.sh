@@ -20,6 +20,15 @@ command -v node >/dev/null 2>&1 || fail "Node.js >= 20.19 is required (https://n
 node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
   || fail "Node.js >= 20.19 is required; this is $(node --version)."
 
+# Fail fast when the port is taken (before installing and building).
+if [ "$PORT" != "0" ] && ! node -e '
+  const s = require("node:net").createServer()
+  s.once("error", () => process.exit(1))
+  s.listen(Number(process.argv[1]), "127.0.0.1", () => s.close(() => process.exit(0)))
+' "$PORT"; then
+  fail "Port $PORT on 127.0.0.1 is already in use (another demo still running?). Stop it, or pick another port: PORT=$((PORT + 1)) npm run demo"
+fi
+
 # 2. pnpm (exactly the version the workspace pins)
 PNPM=(pnpm)
 if ! command -v pnpm >/dev/null 2>&1; then
@@ -52,13 +61,6 @@ say "Building the demo app"
 # Node runs the server directly (no pnpm wrapper), so Ctrl+C reaches it once and nothing reports the stop as a
 # failure: the server closes its sockets and the SQLite file and prints one line.
 URL="http://127.0.0.1:$PORT"
-if [ "$PORT" != "0" ] && ! node -e '
-  const s = require("node:net").createServer()
-  s.once("error", () => process.exit(1))
-  s.listen(Number(process.argv[1]), "127.0.0.1", () => s.close(() => process.exit(0)))
-' "$PORT"; then
-  fail "Port $PORT on 127.0.0.1 is already in use (another demo still running?). Stop it, or pick another port: PORT=$((PORT + 1)) npm run demo"
-fi
 say "Starting the agent server on $URL (embedded offline agent, no API key)"
 set -m # the server gets its own process group: Ctrl+C goes to this script, which stops the server once
 (cd apps/agent-server && HOST=127.0.0.1 PORT="$PORT" exec node --conditions=@toolmark/source --import tsx src/main.ts) &

@@ -44,7 +44,11 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (url.pathname !== WS_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      // Like every 4xx of the server: a JSON `{ error: { code, message } }` body.
+      const body = JSON.stringify({ error: { code: 'not_found', message: 'No WebSocket at this path' } })
+      socket.end(
+        `HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      )
       return
     }
     wss.handleUpgrade(req, socket, head, (ws) => {

@@ -39,6 +39,21 @@ describe('configuration', () => {
     })
   })
 
+  it('reads ALLOWED_ORIGINS as exact origins and rejects anything else', () => {
+    expect(loadConfig({}).allowedOrigins).toEqual([])
+    expect(
+      loadConfig({ ALLOWED_ORIGINS: 'https://demo.example.com, http://10.0.0.5:8787' }).allowedOrigins,
+    ).toEqual(['https://demo.example.com', 'http://10.0.0.5:8787'])
+    for (const bad of [
+      '*',
+      'demo.example.com',
+      'https://demo.example.com/',
+      'https://a.example/path',
+      'null',
+    ])
+      expect(() => loadConfig({ ALLOWED_ORIGINS: bad }), bad).toThrow(ConfigError)
+  })
+
   it('--help prints every variable with its default and exits 0', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,

@@ -105,7 +105,7 @@ describe('embedded agent: demo scenarios', () => {
 
   it('"go to settings" picks the navigation tool and the enum value', async () => {
     const d = await demo()
-    expect(await d.say('go to settings')).toBe('Done: app.navigate returned page: "settings".')
+    expect(await d.say('go to settings')).toBe('Done: open page (page: "settings").')
     expect(d.page.calls).toEqual([{ tool: 'app.navigate', input: { page: 'settings' }, rev: 1 }])
   })
 
@@ -157,7 +157,14 @@ describe('embedded agent: demo scenarios', () => {
   it('answers without calling anything when no tool matches', async () => {
     const d = await demo()
     expect(await d.say('sing me a song')).toBe(
-      'I found no tool on this page for that. This page offers: app.navigate, challenges.create, challenges.delete, challenges.notes, challenges.search.',
+      [
+        'I cannot do that on this page. Here is what I can do:',
+        '- Open page: Open (go to, navigate to) another page of the app: "challenges" (the challenges list) or "settings" (account settings and payment card).',
+        '- Create challenge: Create a new challenge with a name and an optional description.',
+        '- Delete challenge: Delete (remove) one challenge by its exact name.',
+        '- Read challenge notes: Read the notes the user wrote on one challenge (free text typed by the user).',
+        '- Search challenges: Search the challenges list by keyword and return the matching challenges (id, name, description).',
+      ].join('\n'),
     )
     expect(d.page.inbox).toEqual([])
   })
@@ -165,14 +172,14 @@ describe('embedded agent: demo scenarios', () => {
   it('points at related tools when the tool for a request is on another page', async () => {
     const d = await demo()
     expect(await d.say('update my card to 4242 4242 4242 4242 cvc 123 expiry 12/30')).toBe(
-      'I found no tool on this page that does that. Related tools: app.navigate.',
+      'I cannot do exactly that on this page. These come closest:\n- Open page: Open (go to, navigate to) another page of the app: "challenges" (the challenges list) or "settings" (account settings and payment card).',
     )
     expect(d.page.inbox).toEqual([])
   })
 
   it('asks for a required value instead of calling with a guess', async () => {
     const d = await demo()
-    expect(await d.say('create a challenge')).toBe('To use challenges.create I need: name. Please tell me.')
+    expect(await d.say('create a challenge')).toBe('To create challenge I need: name. Please tell me.')
     expect(traffic(d.page)).toEqual(['describe challenges.create'])
   })
 

@@ -159,9 +159,10 @@ export class FakePage {
       type: 'manifest',
       clientId: this.clientId,
       rev: this.rev,
-      tools: tools.map(({ name, llmName, description, hints, sensitivePaths }) => ({
+      tools: tools.map(({ name, llmName, title, description, hints, sensitivePaths }) => ({
         name,
         llmName,
+        ...(title === undefined ? {} : { title }),
         description,
         hints,
         ...(sensitivePaths ? { sensitivePaths } : {}),

@@ -90,10 +90,14 @@ describe('embedded planner: filling inputs', () => {
     ).toEqual({
       input: { name: 'Robotics', description: 'Build a robot', level: 'hard', weeks: 6 },
       missing: [],
+      choices: {},
+      unknown: {},
     })
     expect(extractInput('create', schema, { toolWords: tool, readOnly: false })).toEqual({
       input: {},
       missing: ['name', 'level'],
+      choices: { level: ['easy', 'hard'] },
+      unknown: {},
     })
     expect(
       extractInput(
@@ -101,7 +105,7 @@ describe('embedded planner: filling inputs', () => {
         { properties: { email: { type: 'string' } } },
         { toolWords: tool, readOnly: true },
       ),
-    ).toEqual({ input: { email: 'a.b@example.org' }, missing: [] })
+    ).toEqual({ input: { email: 'a.b@example.org' }, missing: [], choices: {}, unknown: {} })
   })
 
   it('gives read-only tools an empty string for a required free-text field without minLength', () => {
@@ -109,6 +113,8 @@ describe('embedded planner: filling inputs', () => {
     expect(extractInput('search', schema, { toolWords: tool, readOnly: true })).toEqual({
       input: { query: '' },
       missing: [],
+      choices: {},
+      unknown: {},
     })
     expect(extractInput('search', schema, { toolWords: tool, readOnly: false }).missing).toEqual(['query'])
   })
@@ -117,10 +123,14 @@ describe('embedded planner: filling inputs', () => {
     expect(extractInput('anything', undefined, { toolWords: tool, readOnly: false })).toEqual({
       input: {},
       missing: [],
+      choices: {},
+      unknown: {},
     })
     expect(extractInput('anything', { properties: [] }, { toolWords: tool, readOnly: false })).toEqual({
       input: {},
       missing: [],
+      choices: {},
+      unknown: {},
     })
   })
 })

@@ -5,7 +5,7 @@ import { websocketTransport } from '@toolmark/core/bridge/websocket'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { EXPIRED_RESULT } from '../src/agent/loop.ts'
-import { type Browser, startTestServer, type TestServer } from './helpers.ts'
+import { type Browser, ScriptedProvider, startTestServer, type TestServer, toolCall } from './helpers.ts'
 
 /*
  * The server against the real page side: a core registry with the bridge and websocketTransport
@@ -159,5 +159,49 @@ describe('with the real page side (core registry, bridge, websocketTransport)', 
       code: 'confirmation_expired',
       message: REFUSED_MESSAGES.confirmation_expired,
     })
+  })
+})
+
+describe('sensitive paths published by the real page', () => {
+  it("masks a value only the tool's sensitivePaths name, though the model called without describing", async () => {
+    const secret = 'correct horse battery staple' // no heuristic would recognise it
+    const provider = new ScriptedProvider([
+      () => [
+        toolCall('tc1', 'page_call', { tool: 'account.unlock', input: { account: { passphrase: secret } } }),
+      ],
+      () => [{ type: 'text', delta: 'Unlocked.' }],
+      () => [{ type: 'text', delta: 'ok' }],
+    ])
+    const t = await startTestServer({ provider })
+    cleanup.push(() => t.server.close())
+    const browser = await t.browser()
+    const conversation = await browser.createConversation()
+    const received: unknown[] = []
+    const tm = createToolmark()
+    tm.register({
+      name: 'account.unlock',
+      description: 'Unlock the account with its passphrase.',
+      jsonSchema: {
+        type: 'object',
+        properties: { account: { type: 'object', properties: { passphrase: { type: 'string' } } } },
+      },
+      sensitivePaths: ['account.passphrase'],
+      hints: { readOnly: true },
+      run: (input) => {
+        received.push(input)
+        return ok({ unlocked: true })
+      },
+    })
+    await attach(t, browser, conversation, tm, randomUUID())
+    await browser.say(conversation, `unlock it with ${secret}`)
+    await t.server.agent.idle(conversation)
+    await browser.say(conversation, 'thanks')
+    await t.server.agent.idle(conversation)
+    expect(received).toEqual([{ account: { passphrase: secret } }]) // the page ran with the real value
+    expect(JSON.stringify(provider.requests[2]!.messages)).not.toContain(secret) // a later prompt
+    const stored = JSON.stringify(t.server.store.listMessages(conversation))
+    expect(stored).not.toContain(secret)
+    expect(stored).toContain('{"account":{"passphrase":"[redacted]"}}')
+    expect(JSON.stringify(await browser.messages(conversation))).toContain('unlock it with [redacted]')
   })
 })

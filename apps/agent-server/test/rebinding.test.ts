@@ -137,6 +137,22 @@ describe('DNS rebinding: Host and Origin are checked against an allowlist before
     expect(other.status).toBe(403)
   })
 
+  it('answers a WebSocket upgrade on another path with a JSON 404', async () => {
+    const t = await server()
+    const response = await raw(`${t.server.url}/elsewhere`, {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    })
+    expect(response.status).toBe(404)
+    expect(JSON.parse(response.body)).toEqual({
+      error: { code: 'not_found', message: 'No WebSocket at this path' },
+    })
+  })
+
   it('checkOrigin and isLoopbackName', () => {
     expect(isLoopbackName('localhost')).toBe(true)
     expect(isLoopbackName('app.localhost')).toBe(true)

@@ -1,14 +1,16 @@
-import type { ToolResult } from '@toolmark/core'
+import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
 import { extractInput } from './extract.ts'
 import { firstArray } from './lines.ts'
 import type { AgentMessage, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.ts'
 import {
   chooseTool,
+  correct,
   keywords,
   type ManifestLine,
   parseManifest,
   STOPWORDS,
   stem,
+  VERBS,
   verbGroup,
   words,
 } from './words.ts'
@@ -70,7 +72,7 @@ function label(item: unknown): string {
   return JSON.stringify(item)
 }
 
-/** The plural noun a tool's name suggests ("challenges.search" → "challenges"). */
+/** The plural noun a tool's name suggests ("orders.list" → "orders"). */
 function noun(tool: string): string {
   const nouns = words(tool).filter((w) => verbGroup(w) === undefined && !STOPWORDS.has(w))
   return nouns[0] ? `${nouns[0]}s` : 'results'
@@ -94,9 +96,9 @@ function failure(result: ToolResult): string {
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 
 /** The answer after a page_call outcome. */
-function outcomeText(tool: string, parsed: Parsed): string {
+function outcomeText(tool: string, parsed: Parsed, title: string | undefined): string {
   const r = parsed.result
-  if (!r) return `I could not read the result of ${tool}.`
+  if (!r) return `I could not read the result${title ? ` of ${title}` : ''}.`
   if (r.status === 'needs_confirmation') {
     return `A confirmation is waiting in the page: ${r.summary}. Approve or reject it there.`
   }
@@ -112,14 +114,18 @@ function outcomeText(tool: string, parsed: Parsed): string {
     const shown = list.slice(0, 10).map(label).join(', ')
     return `${prefix}I found ${n} ${n === 1 ? what.replace(/s$/, '') : what}: ${shown}${n > 10 ? ', …' : ''}.`
   }
-  if (r.data === undefined) return `Done: ${tool} completed.`
+  if (r.data === undefined) return title ? `Done: ${title} completed.` : 'Done.'
   if (isObject(r.data)) {
     const fields = Object.entries(r.data)
       .filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v))
       .map(([k, v]) => `${k}: ${typeof v === 'string' ? quote(v) : String(v)}`)
-    return `${prefix || `Done: ${tool} returned `}${fields.join('; ') || 'no details'}.`
+    const details = fields.join('; ') || 'no details'
+    if (prefix) return `${prefix}${details}.`
+    return title ? `Done: ${title} (${details}).` : `Done: ${details}.`
   }
-  return `${prefix || `Done: ${tool} returned `}${typeof r.data === 'string' ? quote(r.data) : JSON.stringify(r.data)}.`
+  const value = typeof r.data === 'string' ? quote(r.data) : JSON.stringify(r.data)
+  if (prefix) return `${prefix}${value}.`
+  return title ? `Done: ${title} (${value}).` : `Done: ${value}.`
 }
 
 /** The follow-up turn's answer: acknowledge the confirmed outcome (the last confirmId tool message). */
@@ -145,15 +151,76 @@ function followUpText(messages: readonly AgentMessage[]): string {
   return `It did not go through${what}: ${failure(r)}.`
 }
 
-function noToolText(message: string, manifest: readonly ManifestLine[]): string {
+/** The first sentence of a description (its one-line summary). */
+function firstSentence(description: string): string {
+  const m = /^(.*?[.!?])(?:\s|$)/.exec(description.trim())
+  return (m ? m[1]! : description.trim()).trim()
+}
+
+/**
+ * One plain-language line per tool: its title (what the user sees in the page) and the first
+ * sentence of its description. Raw tool names never appear; a tool without a title shows its
+ * description only.
+ */
+function offerLines(tools: readonly ManifestLine[], entries: readonly ToolManifestSummary[]): string {
+  return tools
+    .map((t) => {
+      const title = entries.find((e) => e.name === t.name)?.title?.trim()
+      const line = firstSentence(t.description)
+      return title ? `- ${title}: ${line}` : `- ${line}`
+    })
+    .join('\n')
+}
+
+const HELP =
+  /^\s*(?:help|\?+|menu|options|commands|what can (?:you|i) do(?: here)?|what do you do|how can you help(?: me)?|what are (?:your|the) (?:options|tools|commands))\s*[?!.]*\s*$/i
+
+/** True for "help", "what can you do?" and the like. */
+export function isHelpRequest(message: string): boolean {
+  return HELP.test(message) || /\bwhat can you do\b/i.test(message)
+}
+
+function helpText(manifest: readonly ManifestLine[], entries: readonly ToolManifestSummary[]): string {
+  if (manifest.length === 0) return 'The page offers nothing I can do right now.'
+  return `Here is what I can do on this page:\n${offerLines(manifest, entries)}`
+}
+
+function noToolText(
+  message: string,
+  manifest: readonly ManifestLine[],
+  entries: readonly ToolManifestSummary[],
+): string {
   if (manifest.length === 0) return 'The page offers no tools right now, so I cannot act on it.'
   const said = new Set(keywords(message))
   const related = manifest.filter((t) => words(`${t.name} ${t.description}`).some((w) => said.has(w)))
-  const list = (related.length > 0 ? related : manifest).map((t) => t.name).join(', ')
   return related.length > 0
-    ? `I found no tool on this page that does that. Related tools: ${list}.`
-    : `I found no tool on this page for that. This page offers: ${list}.`
+    ? `I cannot do exactly that on this page. These come closest:\n${offerLines(related, entries)}`
+    : `I cannot do that on this page. Here is what I can do:\n${offerLines(manifest, entries)}`
 }
+
+/** "a, b or c" */
+function orList(values: readonly string[]): string {
+  return values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`
+}
+
+/** The answer for required values the message did not give: the choices of an enum, else the field names. */
+function missingText(
+  extraction: { missing: string[]; choices: Record<string, string[]>; unknown: Record<string, string> },
+  lead: string,
+): string {
+  const path = extraction.missing.find((p) => extraction.choices[p])
+  if (path) {
+    const noun = words(path.split('.').at(-1)!).join(' ')
+    const choices = orList(extraction.choices[path]!)
+    const instead = extraction.unknown[path]
+    return instead
+      ? `There is no ${instead} ${noun}. You can choose ${choices}.`
+      : `Which ${noun}? You can choose ${choices}.`
+  }
+  return `${lead} I need: ${extraction.missing.join(', ')}. Please tell me.`
+}
+
+const ALL = /\b(?:all|every|everything|each)\b/i
 
 /** The deterministic offline provider (the default). */
 export class EmbeddedProvider implements Provider {
@@ -190,9 +257,30 @@ export function plan(request: ProviderRequest): ProviderEvent {
     type: 'tool_call',
     call: { id: callId(messages), name, input } satisfies ToolCall,
   })
+  const entries = request.manifest ?? []
+  /** The tool's user-facing title, lowercased for use inside a sentence; tool names are never shown. */
+  const titleOf = (tool: string) =>
+    entries
+      .find((e) => e.name === tool)
+      ?.title?.trim()
+      .toLowerCase() || undefined
   const describeBest = (): ProviderEvent => {
+    if (isHelpRequest(userText)) return text(helpText(manifest, entries))
     const choice = chooseTool(userText, manifest)
-    return choice ? call('page_describe', { tool: choice.tool.name }) : text(noToolText(userText, manifest))
+    if (!choice) return text(noToolText(userText, manifest, entries))
+    // A tool that asks for approval acts on one thing per call: "delete all" is answered, not run.
+    const confirms = choice.tool.hints.some((h) => h === 'consequential' || h === 'destructive')
+    if (confirms && ALL.test(userText)) {
+      const verb =
+        keywords(userText)
+          .map((w) => correct(w, VERBS))
+          .find((w) => verbGroup(w) !== undefined) ?? 'change'
+      const thing = noun(choice.tool.name).replace(/s$/, '')
+      return text(
+        `I can only ${verb} one ${thing} at a time, and each needs your approval, so I have not changed anything. Which ${thing} should I ${verb}?`,
+      )
+    }
+    return call('page_describe', { tool: choice.tool.name })
   }
 
   const last = turn.at(-1)
@@ -205,15 +293,18 @@ export function plan(request: ProviderRequest): ProviderEvent {
   if (asked?.name === 'page_describe') {
     const r = parsed.result
     if (r?.status !== 'ok' || !isObject(r.data))
-      return text(`I could not look up ${tool}: ${r ? failure(r) : 'no result'}.`)
+      return text(`I could not look up ${titleOf(tool) ?? 'that tool'}: ${r ? failure(r) : 'no result'}.`)
     const hints = isObject(r.data.hints) ? r.data.hints : {}
     const toolWords = new Set(words(tool).map(stem))
-    const { input, missing } = extractInput(userText, r.data.inputSchema, {
+    const extraction = extractInput(userText, r.data.inputSchema, {
       toolWords,
       readOnly: hints.readOnly === true,
     })
-    if (missing.length > 0) return text(`To use ${tool} I need: ${missing.join(', ')}. Please tell me.`)
-    return call('page_call', { tool, input })
+    if (extraction.missing.length > 0) {
+      const title = titleOf(tool)
+      return text(missingText(extraction, title ? `To ${title}` : 'To do that'))
+    }
+    return call('page_call', { tool, input: extraction.input })
   }
   const r = parsed.result
   const attempts = turn.filter(
@@ -222,5 +313,5 @@ export function plan(request: ProviderRequest): ProviderEvent {
   if (r?.status === 'refused' && (r.code === 'stale' || r.code === 'unknown_tool') && attempts < 2) {
     return describeBest() // the page changed: plan again from the latest manifest
   }
-  return text(outcomeText(tool, parsed))
+  return text(outcomeText(tool, parsed, titleOf(tool)))
 }

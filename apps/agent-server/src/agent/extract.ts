@@ -1,4 +1,4 @@
-import { STOPWORDS, stem, verbGroup } from './words.ts'
+import { correct, STOPWORDS, stem, VERBS, verbGroup } from './words.ts'
 
 /*
  * Argument extraction for the embedded agent: fills a tool's JSON input schema from the user's
@@ -11,11 +11,15 @@ type Schema = Record<string, unknown>
 export interface Extraction {
   input: Record<string, unknown>
   missing: string[]
+  /** For each missing path with a known set of values (an enum): those values. */
+  choices: Record<string, string[]>
+  /** For a missing enum path: the word the message named instead, which is not one of the values ("admin"). */
+  unknown: Record<string, string>
 }
 
 /** How a tool relates to the message being read. */
 export interface ExtractContext {
-  /** Stemmed words of the tool's name ("challenges.delete" → challenge, delete): skipped in names. */
+  /** Stemmed words of the tool's name ("orders.cancel" → order, cancel): skipped in names. */
   toolWords: ReadonlySet<string>
   /** Read-only tools get `''` for a required free-text field the message leaves out. */
   readOnly: boolean
@@ -53,14 +57,28 @@ function enumOf(schema: Schema): string[] | undefined {
 
 /** The first enum value the message names (as words, plural-insensitive). */
 function findEnum(message: string, values: readonly string[]): string | undefined {
+  const stems = values.map((v) => stem(v))
   const said = new Set(
     message
       .split(/[^A-Za-z0-9]+/)
       .filter(Boolean)
-      .map(stem),
+      .map((w) => correct(stem(w), stems)),
   )
   const lower = ` ${message.toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `
   return values.find((v) => said.has(stem(v)) || lower.includes(` ${v.toLowerCase()} `))
+}
+
+/** The word the message names for an enum field that is none of its values ("go to the admin page" → "admin"). */
+function namedInstead(message: string, key: string, context: ExtractContext): string | undefined {
+  const keyWords = new Set(key.split(/(?=[A-Z])|[^A-Za-z0-9]+/).map((w) => stem(w)))
+  for (const raw of message.split(/[^A-Za-z0-9]+/).filter(Boolean)) {
+    const w = stem(raw)
+    if (STOPWORDS.has(w) || keyWords.has(w) || /^\d+$/.test(w)) continue
+    if (verbGroup(correct(w, VERBS)) !== undefined || context.toolWords.has(correct(w, context.toolWords)))
+      continue
+    return raw
+  }
+  return undefined
 }
 
 /** Card number, CVC, expiry or e-mail when the property's name (or description) says so. */
@@ -87,7 +105,7 @@ function tidy(phrase: string, toolWords: ReadonlySet<string>): string | undefine
     .split(/\s+/)
     .map((w) => w.replace(/^["'“”(]+|["'“”),]+$/g, ''))
     .filter(Boolean)
-  const skip = (w: string) => STOPWORDS.has(w.toLowerCase()) || toolWords.has(stem(w))
+  const skip = (w: string) => STOPWORDS.has(w.toLowerCase()) || toolWords.has(correct(stem(w), toolWords))
   let start = 0
   let end = raw.length
   while (start < end && skip(raw[start]!)) start++
@@ -105,7 +123,7 @@ function tidy(phrase: string, toolWords: ReadonlySet<string>): string | undefine
 function afterVerb(message: string, toolWords: ReadonlySet<string>): string | undefined {
   for (const clause of message.split(/[.,!?;:]/)) {
     const ws = clause.split(/\s+/).filter(Boolean)
-    const at = ws.findIndex((w) => verbGroup(stem(w.replace(/[^A-Za-z]/g, ''))) !== undefined)
+    const at = ws.findIndex((w) => verbGroup(correct(stem(w.replace(/[^A-Za-z]/g, '')), VERBS)) !== undefined)
     if (at === -1) continue
     const found = tidy(ws.slice(at + 1).join(' '), toolWords)
     if (found) return found
@@ -141,9 +159,9 @@ function labelled(message: string, key: string): { value: string; matched: strin
  */
 export function extractInput(message: string, schema: unknown, context: ExtractContext): Extraction {
   const state = { primaryUsed: false }
-  const missing: string[] = []
-  const input = fill(message, asObject(schema) ?? {}, '', context, state, missing)
-  return { input, missing }
+  const out: Extraction = { input: {}, missing: [], choices: {}, unknown: {} }
+  out.input = fill(message, asObject(schema) ?? {}, '', context, state, out)
+  return out
 }
 
 function fill(
@@ -152,7 +170,7 @@ function fill(
   prefix: string,
   context: ExtractContext,
   state: { primaryUsed: boolean },
-  missing: string[],
+  extraction: Extraction,
 ): Record<string, unknown> {
   const props = asObject(schema.properties) ?? {}
   const required = new Set(
@@ -182,7 +200,7 @@ function fill(
     let found: unknown
     const values = enumOf(p)
     if (type === 'object') {
-      const inner = fill(message, p, `${path}.`, context, state, missing)
+      const inner = fill(message, p, `${path}.`, context, state, extraction)
       if (Object.keys(inner).length > 0 || required.has(key)) out[key] = inner
       continue
     }
@@ -200,7 +218,14 @@ function fill(
     if (found === undefined && required.has(key)) {
       const minLength = typeof p.minLength === 'number' ? p.minLength : 0
       if (type === 'string' && !values && context.readOnly && minLength === 0) found = ''
-      else missing.push(path)
+      else {
+        extraction.missing.push(path)
+        if (values) {
+          extraction.choices[path] = values
+          const instead = namedInstead(message, key, context)
+          if (instead) extraction.unknown[path] = instead
+        }
+      }
     }
     if (found !== undefined) out[key] = found
   }

@@ -176,13 +176,17 @@ export class Agent {
           messages: history,
           tools,
           signal: this.#stop.signal,
+          ...(followUp || !page ? {} : { manifest: page.tools }),
         })) {
           if (event.type === 'text') text += event.delta
           else calls.push(event.call)
         }
       } catch (error) {
         if (this.#closed) return // shutting down: the request was aborted on purpose
-        this.#log(`[agent] provider ${this.#o.provider.name} failed: ${escapeForLog(error)}`)
+        // An API error may echo the request: the turn's known secrets are cut out too.
+        this.#log(
+          `[agent] provider ${this.#o.provider.name} failed: ${escapeForLog(scrub(String(error), [...secrets]))}`,
+        )
         this.#add(
           conversation.id,
           'assistant',

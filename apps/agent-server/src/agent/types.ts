@@ -1,3 +1,5 @@
+import type { ToolManifestSummary } from '@toolmark/core'
+
 /** A tool definition as handed to a model: the shape of seed 003's copyable definitions. */
 export interface LlmTool {
   name: string
@@ -31,6 +33,11 @@ export interface ProviderRequest {
   messages: readonly AgentMessage[]
   tools: readonly LlmTool[]
   signal?: AbortSignal
+  /**
+   * The page's manifest entries behind `page_call` (titles included). Model APIs get only `tools`;
+   * the embedded model reads the titles here to describe the page in plain words.
+   */
+  manifest?: readonly ToolManifestSummary[]
 }
 
 /** A model behind the agent loop: messages and tools in, streamed text and tool calls out. */

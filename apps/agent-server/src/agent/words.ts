@@ -93,13 +93,15 @@ export interface ToolChoice {
 }
 
 /**
- * Scores every tool against the user's message: each user keyword counts once per tool, 3 when it
+ * Scores every tool against the user's message (each word first corrected for small typos, see
+ * {@link correct}): each user keyword counts once per tool, 3 when it
  * (or a verb of its group) is in the tool's name, 1 when in its description; a verb whose group
  * leans towards one of the tool's hints adds 1. The best tool with a score ≥ 3 wins (ties: the
  * first in manifest order).
  */
 export function chooseTool(message: string, tools: readonly ManifestLine[]): ToolChoice | undefined {
-  const user = [...new Set(keywords(message))]
+  const vocabulary = vocabularyOf(tools)
+  const user = [...new Set(keywords(message).map((w) => correct(w, vocabulary)))]
   let best: ToolChoice | undefined
   for (const tool of tools) {
     const nameWords = new Set(words(tool.name))
@@ -116,4 +118,57 @@ export function chooseTool(message: string, tools: readonly ManifestLine[]): Too
     if (score >= 3 && (!best || score > best.score)) best = { tool, score }
   }
   return best
+}
+
+/** Edit distance with adjacent transpositions (optimal string alignment): "serch"→"search" is 1. */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i])
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1)
+      d[i]![j] = v
+    }
+  }
+  return d[a.length]![b.length]!
+}
+
+/** How many typos a word of this length may carry: none up to 3 letters, 1 up to 6, else 2. */
+const allowedTypos = (length: number): number => (length <= 3 ? 0 : length <= 6 ? 1 : 2)
+
+/**
+ * The word of `vocabulary` that `word` is a small typo of ("delte" → "delete", "challange" →
+ * "challenge"), or `word` itself when it is in the vocabulary, a number, or nothing is close enough
+ * (ties: the first in vocabulary order).
+ */
+export function correct(word: string, vocabulary: Iterable<string>): string {
+  const w = word.toLowerCase()
+  const limit = allowedTypos(w.length)
+  if (limit === 0 || /\d/.test(w)) return w
+  let best = w
+  let bestDistance = limit + 1
+  for (const candidate of vocabulary) {
+    if (candidate === w) return w
+    if (Math.abs(candidate.length - w.length) > limit || allowedTypos(candidate.length) === 0) continue
+    const dist = editDistance(w, candidate)
+    if (dist < bestDistance) {
+      best = candidate
+      bestDistance = dist
+    }
+  }
+  return best
+}
+
+/** Every verb of {@link VERB_GROUPS}, the vocabulary typos in verbs are corrected against. */
+export const VERBS: readonly string[] = Object.values(VERB_GROUPS).flat()
+
+/** The words a message's words are corrected against: the verbs and every word of the tools' names and descriptions. */
+export function vocabularyOf(tools: readonly ManifestLine[]): string[] {
+  const out = new Set<string>(VERBS)
+  for (const t of tools)
+    for (const w of words(`${t.name} ${t.description}`)) if (!STOPWORDS.has(w)) out.add(w)
+  return [...out]
 }

@@ -1,0 +1,116 @@
+import type { ToolManifestSummary } from '@toolmark/core'
+import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
+import { describe, expect, it } from 'vitest'
+import { plan } from '../src/agent/embedded.ts'
+import type { AgentMessage, LlmTool } from '../src/agent/types.ts'
+import { challengesTools, demoState, settingsTools } from './demo-tools.ts'
+import type { FakeTool } from './helpers.ts'
+
+type Outcome = { tool: string; input: unknown } | { text: string }
+
+/** Runs the embedded agent on one message against a page's tools, in memory: describes are answered, the first call is returned. */
+function run(message: string, tools: FakeTool[]): Outcome {
+  const manifest: ToolManifestSummary[] = tools.map(({ name, llmName, title, description, hints }) => ({
+    name,
+    llmName,
+    ...(title === undefined ? {} : { title }),
+    description,
+    hints,
+  }))
+  const llmTools = [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool]
+  const messages: AgentMessage[] = [{ role: 'user', text: message }]
+  for (let step = 0; step < 4; step++) {
+    const event = plan({ system: '', messages, tools: llmTools, manifest })
+    if (event.type === 'text') return { text: event.delta }
+    const { call } = event
+    const input = call.input as { tool: string; input?: unknown }
+    if (call.name === 'page_call') return { tool: input.tool, input: input.input }
+    const { run: _run, summarize: _summarize, ...entry } = tools.find((t) => t.name === input.tool)!
+    messages.push({ role: 'assistant', text: '', toolCalls: [call] })
+    messages.push({
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      content: JSON.stringify({ status: 'ok', data: entry }),
+    })
+  }
+  throw new Error('no answer')
+}
+
+const challenges = challengesTools(demoState())
+const settings = settingsTools(demoState())
+const names = [...challenges, ...settings].map((t) => t.name)
+
+describe('embedded agent: phrasings → tool and input', () => {
+  it.each<[string, FakeTool[], string, unknown]>([
+    ['search', challenges, 'challenges.search', { query: '' }],
+    ['Search for chess', challenges, 'challenges.search', { query: 'chess' }],
+    ['serch for chess', challenges, 'challenges.search', { query: 'chess' }],
+    ['find robotics', challenges, 'challenges.search', { query: 'robotics' }],
+    ['create a challenge called Robotics', challenges, 'challenges.create', { name: 'Robotics' }],
+    ['creat a challenge called Robotics', challenges, 'challenges.create', { name: 'Robotics' }],
+    ['add a new challenge named "Chess club"', challenges, 'challenges.create', { name: 'Chess club' }],
+    [
+      'Delete the challenge Marathon Training',
+      challenges,
+      'challenges.delete',
+      { name: 'Marathon Training' },
+    ],
+    ['delte the challenge Marathon Training', challenges, 'challenges.delete', { name: 'Marathon Training' }],
+    ['remove the chalenge Marathon Training', challenges, 'challenges.delete', { name: 'Marathon Training' }],
+    ['What do the notes of Chess Openings say?', challenges, 'challenges.notes', { name: 'Chess Openings' }],
+    ['go to settings', challenges, 'app.navigate', { page: 'settings' }],
+    ['open the setings page', challenges, 'app.navigate', { page: 'settings' }],
+    ['navigate to challenges', settings, 'app.navigate', { page: 'challenges' }],
+    [
+      'update my card to 4242 4242 4242 4242 cvc 123 expiry 12/30',
+      settings,
+      'settings.updateCard',
+      { card: { number: '4242 4242 4242 4242', cvc: '123', expiry: '12/30' } },
+    ],
+  ])('"%s" → %s', (message, tools, tool, input) => {
+    expect(run(message, tools)).toEqual({ tool: tool, input })
+  })
+})
+
+describe('embedded agent: answers in plain words, never raw tool names', () => {
+  const offer = [
+    '- Open page: Open (go to, navigate to) another page of the app: "challenges" (the challenges list) or "settings" (account settings and payment card).',
+    '- Create challenge: Create a new challenge with a name and an optional description.',
+    '- Delete challenge: Delete (remove) one challenge by its exact name.',
+    '- Read challenge notes: Read the notes the user wrote on one challenge (free text typed by the user).',
+    '- Search challenges: Search the challenges list by keyword and return the matching challenges (id, name, description).',
+  ].join('\n')
+  it.each<[string, FakeTool[], string]>([
+    ['help', challenges, `Here is what I can do on this page:\n${offer}`],
+    ['What can you do?', challenges, `Here is what I can do on this page:\n${offer}`],
+    ['sing me a song', challenges, `I cannot do that on this page. Here is what I can do:\n${offer}`],
+    ['go to the admin page', challenges, 'There is no admin page. You can choose challenges or settings.'],
+    ['go to a page', challenges, 'Which page? You can choose challenges or settings.'],
+    [
+      'delete all challenges',
+      challenges,
+      'I can only delete one challenge at a time, and each needs your approval, so I have not changed anything. Which challenge should I delete?',
+    ],
+    [
+      'remove every challenge',
+      challenges,
+      'I can only remove one challenge at a time, and each needs your approval, so I have not changed anything. Which challenge should I remove?',
+    ],
+    ['create a challenge', challenges, 'To create challenge I need: name. Please tell me.'],
+  ])('"%s"', (message, tools, answer) => {
+    const outcome = run(message, tools)
+    expect(outcome).toEqual({ text: answer })
+    for (const name of names) expect((outcome as { text: string }).text).not.toContain(name)
+  })
+
+  it('knows no tool names in its code', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const sources = await Promise.all(
+      ['embedded.ts', 'words.ts', 'extract.ts'].map((f) =>
+        readFile(new URL(`../src/agent/${f}`, import.meta.url), 'utf8'),
+      ),
+    )
+    for (const name of names) for (const source of sources) expect(source).not.toContain(name)
+  })
+})
