@@ -11,6 +11,7 @@ export default defineConfig({
     'bridge/in-page': 'src/bridge/in-page.ts',
     'testing/index': 'src/testing/index.ts',
     'adapter/index': 'src/adapter/index.ts',
+    'webmcp/index': 'src/webmcp/index.ts',
   },
   format: 'esm',
   platform: 'neutral',
