@@ -12,6 +12,7 @@ export default defineConfig({
     'testing/index': 'src/testing/index.ts',
     'adapter/index': 'src/adapter/index.ts',
     'webmcp/index': 'src/webmcp/index.ts',
+    'otel/index': 'src/otel/index.ts',
   },
   format: 'esm',
   platform: 'neutral',
