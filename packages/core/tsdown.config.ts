@@ -13,6 +13,7 @@ export default defineConfig({
     'adapter/index': 'src/adapter/index.ts',
     'webmcp/index': 'src/webmcp/index.ts',
     'otel/index': 'src/otel/index.ts',
+    'mcp/index': 'src/mcp/index.ts',
   },
   format: 'esm',
   platform: 'neutral',
