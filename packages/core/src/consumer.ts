@@ -63,20 +63,23 @@ export function observe(base: ConsumerBase, observer: CallObserver): () => void 
 }
 
 /** `ConsumerHost.run`: `call` with its meta visible to observers until it resolves. */
-export async function run(
+export function run(
   base: ConsumerBase,
   name: string,
   input: unknown,
-  { meta, ...options }: ConsumerRunOptions,
+  options: ConsumerRunOptions,
 ): Promise<ToolResult> {
+  const meta = options?.meta
+  // No meta: exactly `tm.call` (the registry ignores the extra key), no extra promise.
   if (meta === undefined) return base.call(name, input, options)
   const callId = options.callId || newId()
   base.callMeta.set(callId, meta)
-  try {
-    return await base.call(name, input, { ...options, callId })
-  } finally {
+  const done = (): void => {
     base.callMeta.delete(callId)
   }
+  const pending = base.call(name, input, { ...options, callId })
+  pending.then(done, done)
+  return pending
 }
 
 /** `ConsumerHost.redact`: fail closed for a tool that is gone. */

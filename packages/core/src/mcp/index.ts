@@ -31,7 +31,7 @@ export type PairingStatus =
   | { state: 'closed'; reason?: string }
 
 export interface McpPairingOptions {
-  /** The relay's loopback WebSocket, e.g. `ws://127.0.0.1:17333`. */
+  /** The relay's WebSocket on this machine: `ws://127.0.0.1:<port>`, `localhost` or `[::1]` (anything else throws). */
   url: string
   /** Called on every status change (also once with `connecting`). */
   onStatus?: (status: PairingStatus) => void
@@ -46,7 +46,9 @@ export interface McpPairingOptions {
   ) => WebSocket
 }
 
-const STORAGE_KEY = 'toolmark:mcp:resume'
+/** The `sessionStorage` key of a tab's resume token: present means a reload may re-pair without a code. */
+export const RESUME_STORAGE_KEY = 'toolmark:mcp:resume'
+const STORAGE_KEY = RESUME_STORAGE_KEY
 const MAX_FRAME = 4 * 1_048_576
 
 /**
@@ -57,8 +59,12 @@ const MAX_FRAME = 4 * 1_048_576
  * cancels running calls.
  */
 export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
-  if (typeof options?.url !== 'string' || !/^wss?:\/\//.test(options.url))
-    throw new TypeError('mcpPairing() needs { url: "ws://127.0.0.1:<port>" }')
+  // The relay runs on this machine: a page never pairs with a remote server, whatever built the URL.
+  if (
+    typeof options?.url !== 'string' ||
+    !/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(options.url)
+  )
+    throw new TypeError('mcpPairing() needs a loopback { url: "ws://127.0.0.1:<port>" }')
   return (host) => {
     const Socket = options.WebSocket ?? (typeof WebSocket === 'undefined' ? undefined : WebSocket)
     if (!Socket) return undefined

@@ -113,6 +113,8 @@ export function otel(options: OtelOptions): ToolmarkConsumer {
 
     const onCall = (event: ToolmarkEvents['call'], meta: CallMeta | undefined): void => {
       const span = start(event, meta)
+      // Sampled out, or no SDK registered (the API's no-op tracer): nothing more to record.
+      if (!span.isRecording()) return span.end()
       if (recordInputs) {
         // The call event's input is already redacted at the tool's sensitive paths.
         const json = safeJson(event.input)

@@ -59,6 +59,7 @@ interface Publication {
 const publications = new WeakMap<object, Map<ConsumerHost, Publication>>()
 
 const TOOL_FAILED: ToolResult = { status: 'error', message: ERROR_MESSAGES.toolFailed }
+const WEBMCP = { caller: 'webmcp' } as const
 
 /**
  * Publishes every tool visible to caller `webmcp` on the browser's WebMCP API and keeps the list in
@@ -122,23 +123,28 @@ function publish(host: ConsumerHost, mc: ModelContextLike, options: WebMcpOption
     return key
   }
 
-  const execute = (name: string) => async (input: unknown, opts?: { signal?: AbortSignal }) => {
-    try {
-      const signal = opts?.signal
-      const result = await host.run(name, parseInput(input), {
-        caller: 'webmcp',
-        ...(signal instanceof AbortSignal ? { signal } : {}),
-      })
-      // The browser JSON-serializes what execute returns; what JSON cannot carry would fail the call.
-      return toJsonSafeResult(result, (err) =>
+  const execute = (name: string): WebMcpTool['execute'] => {
+    // The browser JSON-serializes what execute returns; what JSON cannot carry would fail the call.
+    const safe = (result: ToolResult): ToolResult =>
+      toJsonSafeResult(result, (err) =>
         host.report('transport_failed', `The result of "${name}" was not serializable`, {
           tool: name,
           cause: err,
         }),
       )
-    } catch (err) {
+    const failed = (err: unknown): ToolResult => {
       host.report('tool_threw', `WebMCP call of "${name}" failed`, { tool: name, cause: err })
       return TOOL_FAILED
+    }
+    return (input, opts) => {
+      const signal = opts?.signal
+      try {
+        return host
+          .run(name, parseInput(input), signal instanceof AbortSignal ? { caller: 'webmcp', signal } : WEBMCP)
+          .then(safe, failed)
+      } catch (err) {
+        return Promise.resolve(failed(err))
+      }
     }
   }
 
