@@ -33,6 +33,7 @@ type App = {
     runs: string[]
     status(): Status
     aborted(): boolean
+    metas(): unknown[]
     pending(): Array<{ confirmId: string; tool: string; summary: string }>
     approve(id: string): boolean
     reject(id: string): boolean
@@ -256,6 +257,12 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
     expect(await app(first, (a) => a.runs)).toEqual(['search:robots'])
   })
 
+  it('passes the client’s trace context (_meta.traceparent) to the page’s call', async () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
+    await client.callTool({ name: `${tab1}__search`, arguments: { query: 'traced' }, _meta: { traceparent } })
+    expect((await app(first, (a) => a.metas())).at(-1)).toEqual({ traceparent })
+  })
+
   it('a destructive call waits for the user’s approval in the page; rejected, it never runs', async () => {
     const rejected = call(`${tab1}__challenge__delete`, { id: 3 })
     const [req] = await until(
@@ -275,7 +282,7 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
     )
     await first.evaluate((id) => (window as unknown as App).app.approve(id), again!.confirmId)
     expect((await approved).structuredContent).toEqual({ status: 'ok', data: { deleted: true } })
-    expect(await app(first, (a) => a.runs)).toEqual(['search:robots', 'delete:3'])
+    expect(await app(first, (a) => a.runs)).toEqual(['search:robots', 'search:traced', 'delete:3'])
   })
 
   it('the client’s cancellation reaches the page as a cancel', async () => {

@@ -50,6 +50,10 @@ tm.scope('slow').register({
     }),
 })
 
+// What otel() would continue: the meta of each call (the MCP client's trace context).
+const metas: unknown[] = []
+tm.use((host) => host.observe({ call: (_event, meta) => void metas.push(meta ?? null) }))
+
 const relay = new URLSearchParams(location.search).get('relay') ?? ''
 tm.use(
   mcpPairing({
@@ -65,6 +69,7 @@ Object.assign(window, {
     runs,
     status: () => status,
     aborted: () => aborted,
+    metas: () => metas,
     pending: () =>
       queue.getPending().map((r) => ({ confirmId: r.confirmId, tool: r.tool, summary: r.summary })),
     approve: (id: string) => queue.approve(id),
