@@ -1,6 +1,9 @@
 // Consumer benchmarks (webmcp, otel, the MCP relay): each figure next to a floor measured in the same
 // run, as a ratio. Nothing asserts; goals are printed beside the figures. `pnpm bench` runs it.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import * as otelApi from '@opentelemetry/api'
@@ -10,6 +13,8 @@ import { otel } from '@toolmark/core/otel'
 import { createTestToolmark } from '@toolmark/core/testing'
 import { type ModelContextLike, type WebMcpTool, webmcp } from '@toolmark/core/webmcp'
 import { startRelay } from '@toolmark/mcp'
+import { build } from 'esbuild'
+import { chromium } from 'playwright-core'
 import { WebSocket } from 'ws'
 import * as z from 'zod'
 
@@ -142,6 +147,80 @@ const searchTool = {
     () => tool.execute({ query: 'robotics' }, { signal }),
   )
   row('webmcp() execute → ToolResult (without the browser)', viaExecute, direct, '≤ 1.5× tm.call')
+}
+
+// ── webmcp() in Chromium: executeTool round trip against an execute that answers at once ──
+{
+  const page = await build({
+    stdin: {
+      contents: `
+        import { createToolmark, ok } from '@toolmark/core'
+        import { webmcp } from '@toolmark/core/webmcp'
+        const tm = createToolmark()
+        tm.register({ name: 'tm_search', description: 'Search', jsonSchema: { type: 'object' }, hints: { readOnly: true }, run: () => ok(1) })
+        tm.use(webmcp())
+        await document.modelContext.registerTool({
+          name: 'raw_search', description: 'Search', inputSchema: { type: 'object' },
+          execute: async () => ({ status: 'ok', data: 1 }),
+        })
+        window.ready = true`,
+      resolveDir: fileURLToPath(new URL('../packages/core', import.meta.url)),
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    write: false,
+    conditions: ['@toolmark/source'],
+    logLevel: 'silent',
+  })
+  const js = page.outputFiles[0]!.text
+  const server = createServer((req, res) => {
+    const isJs = req.url === '/page.js'
+    res.writeHead(200, { 'Content-Type': isJs ? 'text/javascript' : 'text/html' })
+    res.end(isJs ? js : '<!doctype html><script type="module" src="/page.js"></script>')
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--enable-features=WebMCP',
+    ],
+  })
+  try {
+    const tab = await browser.newPage()
+    await tab.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+    await tab.waitForFunction(() => (window as { ready?: boolean }).ready === true)
+    // A string, not a function: tsx would wrap a function's inner helpers in its own __name().
+    const [raw, ours] = (await tab.evaluate(`(async () => {
+      const mc = document.modelContext
+      const tools = await mc.getTools()
+      const rawTool = tools.find((t) => t.name === 'raw_search')
+      const tmTool = tools.find((t) => t.name === 'tm_search')
+      const batch = async (tool) => {
+        const t0 = performance.now()
+        for (let i = 0; i < 200; i++) await mc.executeTool(tool, {})
+        return (performance.now() - t0) / 200
+      }
+      const a = []
+      const b = []
+      await batch(rawTool)
+      await batch(tmTool)
+      for (let r = 0; r < 9; r++) {
+        a.push(await batch(rawTool))
+        b.push(await batch(tmTool))
+      }
+      return [Math.min(...a), Math.min(...b)]
+    })()`)) as [number, number]
+    row('executeTool round trip via webmcp() (Chromium)', ours, raw, '≤ raw + 1.5× tm.call')
+    row('webmcp() in the browser above a raw execute (difference)', Math.max(0, ours - raw), undefined, '')
+  } finally {
+    await browser.close()
+    server.close()
+  }
 }
 
 // ── otel(): cost per call with the API's no-op tracer provider ─────────────────
