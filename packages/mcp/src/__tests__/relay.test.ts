@@ -118,6 +118,8 @@ beforeAll(async () => {
       '0',
     ],
     stderr: 'pipe',
+    // `--import tsx` resolves from the working directory: this package's, wherever vitest runs from.
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
   })
   const port = new Promise<string>((resolve) => {
     transport.stderr!.on('data', (chunk: Buffer) => {
@@ -130,8 +132,12 @@ beforeAll(async () => {
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     listChanged++
   })
-  await client.connect(transport)
-  wsUrl = await port
+  try {
+    await client.connect(transport)
+    wsUrl = await port
+  } catch (err) {
+    throw new Error(`The relay did not start: ${String(err)}\n--- its stderr ---\n${stderr}`)
+  }
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
