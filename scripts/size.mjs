@@ -18,6 +18,9 @@ const budgets = [
   },
   { name: '@toolmark/core/bridge', code: "export * from '@toolmark/core/bridge'", max: 5.5 * KiB },
   { name: '@toolmark/core/protocol', code: "export * from '@toolmark/core/protocol'", max: 6 * KiB },
+  { name: '@toolmark/core/webmcp', code: "export * from '@toolmark/core/webmcp'", max: 2 * KiB },
+  { name: '@toolmark/core/otel', code: "export * from '@toolmark/core/otel'", max: 1.5 * KiB },
+  { name: '@toolmark/core/mcp', code: "export * from '@toolmark/core/mcp'", max: 2.25 * KiB },
   {
     name: '@toolmark/react minimal (provider + useTool), on top of core',
     code: "export { ToolmarkProvider, useTool } from '@toolmark/react'; export * from '@toolmark/core'",

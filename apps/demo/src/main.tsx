@@ -4,6 +4,8 @@ import { websocketTransport } from '@toolmark/core/bridge/websocket'
 import { ToolmarkProvider } from '@toolmark/react'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { ExternalAgents } from './agents/ExternalAgents.tsx'
+import { createExternalAgents } from './agents/external.ts'
 import { App } from './app/App.tsx'
 import { createRouter } from './app/router.ts'
 import { createChallengeStore } from './challenges/store.ts'
@@ -18,9 +20,13 @@ import './styles.css'
  */
 async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
   const conversation = await ensureConversation()
-  const tm = createToolmark({ dev: import.meta.env.DEV })
+  const external = createExternalAgents()
+  const tm = createToolmark({ dev: import.meta.env.DEV, confirm: external.queue.handler })
   const url = `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?conversation=${encodeURIComponent(conversation.id)}`
-  const consumers = [bridge({ transport: websocketTransport({ url, terminalCloseCodes: [4401, 4403] }) })]
+  const consumers = [
+    bridge({ transport: websocketTransport({ url, terminalCloseCodes: [4401, 4403] }) }),
+    ...external.consumers,
+  ]
   const model = {
     router: createRouter(),
     challenges: createChallengeStore(),
@@ -31,6 +37,7 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
     <StrictMode>
       <ToolmarkProvider toolmark={tm} consumers={consumers}>
         <App model={model} />
+        <ExternalAgents queue={external.queue} />
       </ToolmarkProvider>
     </StrictMode>,
   )

@@ -5,6 +5,7 @@ import { UndoStore } from './call/undo.ts'
 import type { ErrorEventCode } from './codes.ts'
 import { PendingStore } from './confirm/pending.ts'
 import { redactInput } from './confirm/redact.ts'
+import { observe, redact, run, watch } from './consumer.ts'
 import { environment } from './env.ts'
 import { ToolmarkError } from './errors.ts'
 import { Emitter } from './events.ts'
@@ -17,7 +18,11 @@ import type { ScopeHost, ScopeImpl } from './registry/scope.ts'
 import type {
   AnySchema,
   Caller,
+  CallMeta,
+  CallObserver,
   ConfirmMode,
+  ConsumerHost,
+  ConsumerRunOptions,
   HintClass,
   Manifest,
   RegisterOptions,
@@ -32,6 +37,7 @@ import type {
   ToolmarkConsumer,
   ToolmarkErrorEvent,
   ToolmarkOptions,
+  ToolResult,
 } from './types.ts'
 
 /** Documented defaults. */
@@ -56,7 +62,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
  * notification (`registry/notify.ts`), manifests (`registry/manifest.ts`), the call pipeline
  * (`call/`) and confirmations (`confirm/`). `forceActive` keeps it working without `document`.
  */
-export class ToolmarkImpl implements Toolmark, CallHost, RegistryHost, ScopeHost {
+export class ToolmarkImpl implements ConsumerHost, CallHost, RegistryHost, ScopeHost {
   readonly dev: boolean
   readonly options: ToolmarkOptions
   readonly emitter = new Emitter()
@@ -283,6 +289,28 @@ export class ToolmarkImpl implements Toolmark, CallHost, RegistryHost, ScopeHost
       this.#consumers.delete(consumer)
       s.cleanup?.()
     }
+  }
+
+  // ── What a consumer gets besides the registry (ConsumerHost): see consumer.ts ─
+
+  /** Meta of calls started through `run`, until each resolves. */
+  readonly callMeta = new Map<string, CallMeta>()
+  watch(
+    options: { caller: Caller; detail: 'full' },
+    listener: (m: Manifest<ToolManifest>) => void,
+  ): () => void
+  watch(options: { caller: Caller; detail?: 'summary' }, listener: (m: Manifest) => void): () => void
+  watch(options: { caller: Caller; detail?: 'summary' | 'full' }, listener: (m: never) => void): () => void {
+    return watch(this, options, listener)
+  }
+  observe(observer: CallObserver): () => void {
+    return observe(this, observer)
+  }
+  run(name: string, input: unknown, options: ConsumerRunOptions): Promise<ToolResult> {
+    return run(this, name, input, options)
+  }
+  redact(tool: string, value: unknown): unknown {
+    return redact(this, tool, value)
   }
 }
 

@@ -367,8 +367,74 @@ export interface ToolmarkErrorEvent {
 
 export type ToolmarkEventName = keyof ToolmarkEvents
 
-/** A consumer attached with `tm.use`: returns its own cleanup. */
-export type ToolmarkConsumer = (tm: Toolmark) => (() => void) | undefined
+/**
+ * A consumer attached with `tm.use(consumer)`: it gets the registry as a {@link ConsumerHost} and
+ * returns its own cleanup. `tm.use` ref-counts it and never calls it without `document` (SSR).
+ */
+export type ToolmarkConsumer = (host: ConsumerHost) => (() => void) | undefined
+
+/**
+ * Data a consumer attaches to a call it runs (for example `{ traceparent }` from an MCP client).
+ * Observers receive it with that call's events; it never reaches the tool.
+ */
+export type CallMeta = Readonly<Record<string, unknown>>
+
+/** Options of {@link ConsumerHost.run}: a call's options plus its {@link CallMeta}. */
+export interface ConsumerRunOptions extends CallOptions {
+  meta?: CallMeta
+}
+
+/**
+ * Watches calls of every caller. Each handler gets the event and the {@link CallMeta} of the call
+ * (from {@link ConsumerHost.run}), `undefined` when it has none. A throwing handler is logged and
+ * never breaks the call.
+ */
+export interface CallObserver {
+  call?(event: ToolmarkEvents['call'], meta: CallMeta | undefined): void
+  result?(event: ToolmarkEvents['result'], meta: CallMeta | undefined): void
+  confirm?(event: ToolmarkEvents['confirm'], meta: CallMeta | undefined): void
+}
+
+/** What a consumer may add to an error event it reports. */
+export interface ConsumerReport {
+  /** `'error'` (default) or `'warning'`. */
+  level?: 'error' | 'warning'
+  tool?: string
+  callId?: string
+  /** The underlying error, page-side only. */
+  cause?: unknown
+}
+
+/**
+ * What `tm.use(consumer)` hands a consumer: the registry plus the few things every consumer
+ * (bridge, WebMCP, MCP pairing, OpenTelemetry, tours) needs. See the consumers guide.
+ */
+export interface ConsumerHost extends Toolmark {
+  /** Emits an `error` event (never throws, also with `dev: true`: what a consumer sees is data, not config). */
+  report(code: ErrorEventCode, message: string, extra?: ConsumerReport): void
+  /**
+   * Calls `listener` now with the manifest visible to `caller`, then once per published revision
+   * (never twice for the same `rev`). Returns the unsubscribe function.
+   */
+  watch(
+    options: { caller: Caller; detail: 'full' },
+    listener: (manifest: Manifest<ToolManifest>) => void,
+  ): () => void
+  watch(options: { caller: Caller; detail?: 'summary' }, listener: (manifest: Manifest) => void): () => void
+  /** Observes calls, results and confirmations of every caller, with their {@link CallMeta}. */
+  observe(observer: CallObserver): () => void
+  /**
+   * Runs a call for the consumer's caller: `tm.call`, with `meta` handed to observers of this call
+   * until it resolves. Never rejects. Before a result crosses a boundary, pass it through
+   * `toJsonSafeResult` (from `@toolmark/core`).
+   */
+  run(name: string, input: unknown, options: ConsumerRunOptions): Promise<ToolResult>
+  /**
+   * `value` with `'[redacted]'` at `tool`'s sensitive paths (for results a consumer records);
+   * `'[redacted]'` as a whole when the tool is not registered any more or its paths cannot be read.
+   */
+  redact(tool: string, value: unknown): unknown
+}
 
 /** The registry. */
 export interface Toolmark {

@@ -5,7 +5,14 @@ import { boundedCopy } from '../protocol/bounded-copy.ts'
 import type { AgentToPageMessage, PageToAgentMessage } from '../protocol/messages.ts'
 import { DEFAULT_MAX_MESSAGE_BYTES, MAX_DEPTH, PROTOCOL_VERSION } from '../protocol/messages.ts'
 import { validateMessage } from '../protocol/validate.ts'
-import type { Toolmark, ToolmarkConsumer, ToolmarkEvents, ToolResult } from '../types.ts'
+import type {
+  ConsumerHost,
+  Manifest,
+  Toolmark,
+  ToolmarkConsumer,
+  ToolmarkEvents,
+  ToolResult,
+} from '../types.ts'
 import { CancelToken } from './cancel-token.ts'
 import type { BridgeTransport } from './transport.ts'
 
@@ -97,12 +104,12 @@ export function bridge(options: BridgeOptions): Bridge {
     throw new TypeError('maxMessageBytes must be a positive integer')
   const clientId = options.clientId ?? getClientId()
 
-  const consumer = (tm: Toolmark): (() => void) => attach(tm, transport, clientId, onChange, maxBytes)
+  const consumer = (tm: ConsumerHost): (() => void) => attach(tm, transport, clientId, onChange, maxBytes)
   return Object.assign(consumer, { clientId })
 }
 
 function attach(
-  tm: Toolmark,
+  tm: ConsumerHost,
   transport: BridgeTransport,
   clientId: string,
   onChange: 'manifest' | 'changed',
@@ -138,11 +145,11 @@ function attach(
     const safe = toJsonSafeResult(result, (err) => fail('A result was not serializable', err))
     send({ protocol: PROTOCOL_VERSION, type: 'result', clientId, id, result: safe })
   }
-  let sentRev = -1
-  const sendManifest = (): void => {
-    const { rev, tools } = tm.manifest({ caller: 'inapp' })
-    sentRev = rev
-    send({ protocol: PROTOCOL_VERSION, type: 'manifest', clientId, rev, tools: tools as never })
+  let attached = false
+  const onManifest = ({ rev, tools }: Manifest): void => {
+    if (!attached || onChange === 'manifest')
+      send({ protocol: PROTOCOL_VERSION, type: 'manifest', clientId, rev, tools: tools as never })
+    else send({ protocol: PROTOCOL_VERSION, type: 'changed', clientId, rev })
   }
 
   const onMessage = (raw: unknown): void => {
@@ -233,15 +240,9 @@ function attach(
   const offMessage = transport.onMessage(onMessage)
   const offError = transport.onError?.((err) => fail('The transport reported an error', err))
   const offConfirm = tm.events.on('confirm', onConfirm)
-  const offSubscribe = tm.subscribe((rev) => {
-    if (rev === sentRev) return // the attach manifest already carried this revision
-    if (onChange === 'manifest') sendManifest()
-    else {
-      sentRev = rev
-      send({ protocol: PROTOCOL_VERSION, type: 'changed', clientId, rev })
-    }
-  })
-  sendManifest()
+  // The attach manifest, then one manifest (or `changed`) per later revision.
+  const offSubscribe = tm.watch({ caller: 'inapp' }, onManifest)
+  attached = true
   state.deliver = sendConfirmed
   for (const [confirmId, result] of state.undelivered) sendConfirmed(confirmId, result)
   state.undelivered.clear()
@@ -271,11 +272,10 @@ function attach(
 
 /** Reports through the registry's error event (the bridge has no dev-throw: inbound is data, not config). */
 function report(
-  tm: Toolmark,
+  tm: ConsumerHost,
   code: 'invalid_message' | 'transport_failed',
   message: string,
   cause?: unknown,
 ): void {
-  const impl = tm as unknown as { report?: (c: string, m: string, extra?: object) => void }
-  if (typeof impl.report === 'function') impl.report(code, message, cause === undefined ? {} : { cause })
+  tm.report(code, message, cause === undefined ? {} : { cause })
 }

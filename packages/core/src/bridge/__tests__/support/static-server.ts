@@ -1,8 +1,14 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** A file served by {@link startStaticServer}: a body, or a function of the server's origin and query. */
-export type StaticRoute = string | ((origin: string, query: URLSearchParams) => string)
+/**
+ * A file served by {@link startStaticServer}: a body, a function of the server's origin and query,
+ * or a body with extra response headers (e.g. `Permissions-Policy`).
+ */
+export type StaticRoute =
+  | string
+  | ((origin: string, query: URLSearchParams) => string)
+  | { body: string; headers: Record<string, string> }
 
 export interface StaticServer {
   /** `http://127.0.0.1:<port>`: each server is its own origin. */
@@ -30,8 +36,15 @@ export async function startStaticServer(routes: Record<string, StaticRoute>): Pr
       'Content-Type': `${TYPES[ext] ?? 'text/plain'}; charset=utf-8`,
       'Access-Control-Allow-Origin': '*',
       'Cache-Control': 'no-store',
+      ...(typeof route === 'object' ? route.headers : {}),
     })
-    res.end(typeof route === 'string' ? route : route(origin, url.searchParams))
+    res.end(
+      typeof route === 'string'
+        ? route
+        : typeof route === 'object'
+          ? route.body
+          : route(origin, url.searchParams),
+    )
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

@@ -1,0 +1,120 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { type Relay, startRelay } from '@toolmark/mcp'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, inject, test } from 'vitest'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.ts'
+import { type DemoServer, startDemoServer } from './server.ts'
+
+/*
+ * The demo's tools called by agents outside the app: Chromium's own WebMCP (its own browser, launched
+ * with --enable-features=WebMCP) and a desktop MCP client (the SDK's Client, connected in-process to the
+ * relay library; the stdio CLI itself is tested in packages/mcp). Both confirm in the page.
+ */
+
+let browser: Browser
+let demoServer: DemoServer
+let relay: Relay
+let client: Client
+let page: Page
+
+beforeAll(async () => {
+  ;[browser, demoServer] = await Promise.all([
+    chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-features=WebMCP'] }),
+    startDemoServer(inject('staticDir')),
+  ])
+  relay = await startRelay({ allowedOrigins: [demoServer.url], port: 0, log: () => {} })
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair()
+  await relay.server.connect(serverEnd)
+  client = new Client({ name: 'demo-e2e', version: '1.0.0' })
+  await client.connect(clientEnd)
+  page = await (await browser.newContext()).newPage()
+  await page.goto(`${demoServer.url}/?mcpPort=${relay.port}`)
+  await page.getByTestId('external-agents').waitFor()
+})
+afterAll(async () => {
+  await client?.close()
+  await relay?.close()
+  await browser?.close()
+  await demoServer?.close()
+})
+
+type Outcome = { value?: unknown; rejected?: string }
+/** The browser's agent: `document.modelContext.executeTool` on the named tool. */
+const webmcpCall = (name: string, input: unknown): Promise<Outcome> =>
+  page.evaluate(
+    async ([n, i]) => {
+      const mc = (
+        document as unknown as {
+          modelContext: {
+            getTools(): Promise<Array<{ name: string }>>
+            executeTool(t: unknown, i: unknown): Promise<string | null>
+          }
+        }
+      ).modelContext
+      const tool = (await mc.getTools()).find((t) => t.name === n)
+      if (!tool) return { rejected: 'no such tool' }
+      try {
+        const out = await mc.executeTool(tool, i)
+        return { value: out === null ? null : JSON.parse(out) }
+      } catch (e) {
+        return { rejected: (e as Error).name }
+      }
+    },
+    [name, input] as const,
+  )
+const webmcpNames = (): Promise<string[]> =>
+  page.evaluate(async () =>
+    (
+      await (
+        document as unknown as { modelContext: { getTools(): Promise<Array<{ name: string }>> } }
+      ).modelContext.getTools()
+    ).map((t) => t.name),
+  )
+
+async function approveExternal(caller: 'webmcp' | 'mcp'): Promise<void> {
+  const card = page.locator(`[data-testid="external-confirm"][data-caller="${caller}"]`)
+  await card.getByRole('button', { name: 'Approve' }).click()
+  await card.waitFor({ state: 'detached' })
+}
+
+test('the browser’s WebMCP agent lists and calls the demo’s tools; a create waits for Approve in the page', async () => {
+  await expect.poll(webmcpNames).toContain('challenges.search')
+  expect(await page.getByTestId('webmcp-status').textContent()).toContain('published')
+  const found = await webmcpCall('challenges.search', { query: 'chess' })
+  expect(JSON.stringify(found.value)).toContain('Chess Openings')
+  expect(await webmcpCall('challenges.create', { name: '' })).toMatchObject({ value: { status: 'invalid' } })
+
+  const created = webmcpCall('challenges.create', { name: 'Robotics' })
+  await approveExternal('webmcp')
+  expect(await created).toMatchObject({ value: { status: 'ok', data: { name: 'Robotics' } } })
+})
+
+test('a desktop MCP client pairs with the code shown in the page, then calls the same tools', async () => {
+  await page.getByTestId('mcp-pair').click()
+  const code = (await page.getByTestId('mcp-code').textContent())!.trim()
+  expect(code).toMatch(/^\d{4}-\d{4}$/)
+  const paired = (await client.callTool({ name: 'toolmark_pair', arguments: { code } })) as CallToolResult
+  expect(paired.isError).toBeFalsy()
+  await page.getByTestId('mcp-paired').waitFor()
+  const names = async (): Promise<string[]> => (await client.listTools()).tools.map((t) => t.name)
+  await expect.poll(names).toContain('t1__challenges__search')
+
+  const found = (await client.callTool({
+    name: 't1__challenges__search',
+    arguments: { query: 'robotics' },
+  })) as CallToolResult
+  expect(found.structuredContent).toMatchObject({ status: 'ok', data: { results: [{ name: 'Robotics' }] } })
+
+  const created = client.callTool(
+    { name: 't1__challenges__create', arguments: { name: 'Chess Club' } },
+    undefined,
+    {
+      timeout: 15_000,
+    },
+  ) as Promise<CallToolResult>
+  await approveExternal('mcp')
+  expect((await created).structuredContent).toMatchObject({ status: 'ok', data: { name: 'Chess Club' } })
+  await expect.poll(() => page.getByText('Chess Club').count()).toBeGreaterThan(0)
+})

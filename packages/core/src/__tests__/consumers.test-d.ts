@@ -1,0 +1,38 @@
+import type * as OtelApi from '@opentelemetry/api'
+import { describe, expectTypeOf, it } from 'vitest'
+import type { ToolmarkConsumer } from '../index.ts'
+import { mcpPairing, type PairingStatus, type RelayToPage } from '../mcp/index.ts'
+import { type OtelOptions, otel } from '../otel/index.ts'
+import { type ModelContextLike, type WebMcpOptions, webmcp } from '../webmcp/index.ts'
+
+describe('consumer factories', () => {
+  it('webmcp() takes an optional model context, exposedTo and debugging', () => {
+    expectTypeOf(webmcp()).toEqualTypeOf<ToolmarkConsumer>()
+    expectTypeOf<WebMcpOptions['debugging']>().toEqualTypeOf<
+      boolean | ((tool: import('../types.ts').ToolManifest) => boolean) | undefined
+    >()
+    const polyfill: ModelContextLike = { registerTool: () => ({ unregister() {} }) }
+    webmcp({ modelContext: polyfill, exposedTo: ['https://agent.example'] })
+  })
+
+  it('otel() needs the API passed in', () => {
+    expectTypeOf(otel).parameter(0).toEqualTypeOf<OtelOptions>()
+    const api = {} as typeof OtelApi
+    expectTypeOf(otel({ api, recordInputs: true })).toEqualTypeOf<ToolmarkConsumer>()
+    // @ts-expect-error the API is required
+    otel({})
+  })
+
+  it('mcpPairing() reports a narrowed status', () => {
+    mcpPairing({
+      url: 'ws://127.0.0.1:17333',
+      onStatus: (s) => {
+        expectTypeOf(s).toEqualTypeOf<PairingStatus>()
+        if (s.state === 'pairing') expectTypeOf(s.code).toEqualTypeOf<string>()
+        if (s.state === 'paired') expectTypeOf(s.tab).toEqualTypeOf<string>()
+      },
+      storage: null,
+    })
+    expectTypeOf<Extract<RelayToPage, { type: 'call' }>['tool']>().toEqualTypeOf<string>()
+  })
+})

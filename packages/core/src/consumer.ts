@@ -1,0 +1,90 @@
+import type { ErrorEventCode } from './codes.ts'
+import { REDACTED, redactInput } from './confirm/redact.ts'
+import { newId } from './ids.ts'
+import type {
+  Caller,
+  CallMeta,
+  CallObserver,
+  CallOptions,
+  ConsumerRunOptions,
+  Manifest,
+  ToolDefinition,
+  ToolManifest,
+  ToolmarkEventName,
+  ToolmarkEvents,
+  ToolResult,
+} from './types.ts'
+
+/**
+ * The registry as the consumer API sees it (declared here so this module imports no facade), with
+ * the meta of calls started through `run`, kept until the call resolves.
+ */
+export interface ConsumerBase {
+  manifest(options: { caller: Caller; detail: 'full' }): Manifest<ToolManifest>
+  subscribe(listener: (rev: number) => void): () => void
+  call(name: string, input: unknown, options: CallOptions): Promise<ToolResult>
+  readonly events: {
+    on<E extends ToolmarkEventName>(event: E, listener: (payload: ToolmarkEvents[E]) => void): () => void
+  }
+  report(code: ErrorEventCode, message: string, extra?: object): void
+  readonly tools: ReadonlyMap<string, { readonly def: Pick<ToolDefinition, 'sensitivePaths'> }>
+  readonly callMeta: Map<string, CallMeta>
+}
+
+/** `ConsumerHost.watch`: the caller's manifest now, then once per published revision. */
+export function watch(
+  base: ConsumerBase,
+  options: { caller: Caller; detail?: 'summary' | 'full' },
+  listener: (manifest: never) => void,
+): () => void {
+  const read = options.detail === 'full' ? options : { caller: options.caller }
+  let lastRev = -1
+  const deliver = (): void => {
+    const manifest = base.manifest(read as { caller: Caller; detail: 'full' })
+    if (manifest.rev === lastRev) return
+    lastRev = manifest.rev
+    listener(manifest as never)
+  }
+  const off = base.subscribe(deliver)
+  deliver()
+  return off
+}
+
+const OBSERVED = ['call', 'result', 'confirm'] as const
+
+/** `ConsumerHost.observe`: the call, result and confirm events with their call's meta. */
+export function observe(base: ConsumerBase, observer: CallObserver): () => void {
+  const offs = OBSERVED.filter((e) => typeof observer[e] === 'function').map((e) =>
+    base.events.on(e, (payload) => observer[e]!(payload as never, base.callMeta.get(payload.callId))),
+  )
+  return () => {
+    for (const off of offs) off()
+  }
+}
+
+/** `ConsumerHost.run`: `call` with its meta visible to observers until it resolves. */
+export function run(
+  base: ConsumerBase,
+  name: string,
+  input: unknown,
+  options: ConsumerRunOptions,
+): Promise<ToolResult> {
+  const meta = options?.meta
+  // No meta: exactly `tm.call` (the registry ignores the extra key), no extra promise.
+  if (meta === undefined) return base.call(name, input, options)
+  const callId = options.callId || newId()
+  base.callMeta.set(callId, meta)
+  const done = (): void => {
+    base.callMeta.delete(callId)
+  }
+  const pending = base.call(name, input, { ...options, callId })
+  pending.then(done, done)
+  return pending
+}
+
+/** `ConsumerHost.redact`: fail closed for a tool that is gone. */
+export function redact(base: ConsumerBase, tool: string, value: unknown): unknown {
+  const paths = base.tools.get(tool)?.def
+  if (!paths) return REDACTED
+  return paths.sensitivePaths === undefined ? value : redactInput(value, paths.sensitivePaths).value
+}

@@ -1,0 +1,235 @@
+// "@toolmark/core/mcp": pairs the page with the desktop MCP relay (`npx @toolmark/mcp`).
+
+import { CancelToken } from '../bridge/cancel-token.ts'
+import { toJsonSafeResult } from '../call/serialize.ts'
+import type { ToolManifest, ToolmarkConsumer, ToolResult } from '../types.ts'
+
+/** Version of the page ↔ relay messages below. */
+export const PAIRING_PROTOCOL = 1
+
+/** Page → relay. */
+export type PageToRelay =
+  | { type: 'hello'; v: 1; resume?: string }
+  | { type: 'manifest'; rev: number; tools: ToolManifest[] }
+  | { type: 'result'; id: string; result: ToolResult }
+
+/** Relay → page. */
+export type RelayToPage =
+  | { type: 'pairing'; code: string; expiresAt: number }
+  | { type: 'paired'; tab: string; resume?: string }
+  | { type: 'call'; id: string; tool: string; input: unknown; rev?: number; meta?: Record<string, unknown> }
+  | { type: 'cancel'; id: string }
+  | { type: 'error'; message: string }
+
+/** Where the pairing stands, for the page's "Pair with a desktop MCP client" UI. */
+export type PairingStatus =
+  | { state: 'connecting' }
+  /** Show `code`; the user confirms it in the desktop MCP client before `expiresAt` (epoch ms). */
+  | { state: 'pairing'; code: string; expiresAt: number }
+  | { state: 'paired'; tab: string }
+  /** Closed by the relay, the network or disposal; `reason` says why when known. */
+  | { state: 'closed'; reason?: string }
+
+export interface McpPairingOptions {
+  /** The relay's WebSocket on this machine: `ws://127.0.0.1:<port>`, `localhost` or `[::1]` (anything else throws). */
+  url: string
+  /** Called on every status change (also once with `connecting`). */
+  onStatus?: (status: PairingStatus) => void
+  /**
+   * Where the resume token of this tab is kept (default `sessionStorage`: per tab, survives a
+   * reload, gone with the tab). Pass `null` to never resume.
+   */
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null
+  /** The WebSocket constructor (default the global one). */
+  WebSocket?: new (
+    url: string,
+  ) => WebSocket
+}
+
+/** The `sessionStorage` key of a tab's resume token: present means a reload may re-pair without a code. */
+export const RESUME_STORAGE_KEY = 'toolmark:mcp:resume'
+const STORAGE_KEY = RESUME_STORAGE_KEY
+const MAX_FRAME = 4 * 1_048_576
+
+/**
+ * Connects the page to the `@toolmark/mcp` relay on loopback and, once the user has confirmed the
+ * pairing code in the desktop MCP client, publishes the tools visible to caller `mcp` and runs the
+ * client's calls as caller `mcp` (inline confirmation in the page, `ToolResult` answers). A tab the
+ * user allowed to resume re-pairs after a reload without a new code. Disposal closes the socket and
+ * cancels running calls.
+ */
+export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
+  // The relay runs on this machine: a page never pairs with a remote server, whatever built the URL.
+  if (
+    typeof options?.url !== 'string' ||
+    !/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(options.url)
+  )
+    throw new TypeError('mcpPairing() needs a loopback { url: "ws://127.0.0.1:<port>" }')
+  return (host) => {
+    const Socket = options.WebSocket ?? (typeof WebSocket === 'undefined' ? undefined : WebSocket)
+    if (!Socket) return undefined
+    const storage =
+      options.storage === null
+        ? undefined
+        : (options.storage ?? (typeof sessionStorage === 'undefined' ? undefined : sessionStorage))
+    const status = (s: PairingStatus): void => {
+      try {
+        options.onStatus?.(s)
+      } catch (err) {
+        console.error('[toolmark] onStatus threw', err)
+      }
+    }
+    const inflight = new Map<string, CancelToken>()
+    let offWatch: (() => void) | undefined
+    let closed = false
+
+    status({ state: 'connecting' })
+    let ws: WebSocket
+    try {
+      ws = new Socket(options.url)
+    } catch (err) {
+      host.report('transport_failed', 'Cannot open the MCP relay WebSocket', { cause: err })
+      status({ state: 'closed', reason: 'cannot connect' })
+      return undefined
+    }
+    const send = (message: PageToRelay): void => {
+      if (closed || ws.readyState !== 1) return
+      try {
+        ws.send(JSON.stringify(message))
+      } catch (err) {
+        host.report('transport_failed', 'The MCP relay WebSocket failed to send', { cause: err })
+      }
+    }
+    const resume = readStorage(storage)
+    ws.addEventListener('open', () =>
+      send(resume ? { type: 'hello', v: 1, resume } : { type: 'hello', v: 1 }),
+    )
+    ws.addEventListener('close', (event) => {
+      finish(event.reason || undefined)
+    })
+    ws.addEventListener('error', () => {
+      // A close event follows with the reason.
+    })
+    ws.addEventListener('message', (event) => {
+      if (closed) return
+      const msg = parse(event.data)
+      if (!msg) return host.report('invalid_message', 'The MCP relay sent a malformed message')
+      switch (msg.type) {
+        case 'pairing':
+          return status({ state: 'pairing', code: msg.code, expiresAt: msg.expiresAt })
+        case 'paired':
+          if (msg.resume) writeStorage(storage, msg.resume)
+          else removeStorage(storage)
+          status({ state: 'paired', tab: msg.tab })
+          offWatch ??= host.watch({ caller: 'mcp', detail: 'full' }, ({ rev, tools }) =>
+            send({ type: 'manifest', rev, tools }),
+          )
+          return
+        case 'call':
+          return call(msg)
+        case 'cancel':
+          inflight.get(msg.id)?.abort()
+          return
+        case 'error':
+          // The relay refused this page (expired code, unknown resume token): start afresh next time.
+          removeStorage(storage)
+          return finish(msg.message)
+      }
+    })
+
+    const call = (msg: Extract<RelayToPage, { type: 'call' }>): void => {
+      if (offWatch === undefined || inflight.has(msg.id)) return
+      const token = new CancelToken()
+      inflight.set(msg.id, token)
+      host
+        .run(msg.tool, msg.input, {
+          caller: 'mcp',
+          signal: token.signal,
+          ...(msg.rev === undefined ? {} : { rev: msg.rev }),
+          ...(msg.meta === undefined ? {} : { meta: msg.meta }),
+        })
+        .then((result) => {
+          inflight.delete(msg.id)
+          const safe = toJsonSafeResult(result, (err) =>
+            host.report('transport_failed', `The result of "${msg.tool}" was not serializable`, {
+              tool: msg.tool,
+              cause: err,
+            }),
+          )
+          send({ type: 'result', id: msg.id, result: safe })
+        })
+    }
+
+    const finish = (reason?: string): void => {
+      if (closed) return
+      closed = true
+      offWatch?.()
+      for (const token of inflight.values()) token.abort()
+      inflight.clear()
+      status(reason === undefined ? { state: 'closed' } : { state: 'closed', reason })
+    }
+
+    return () => {
+      finish('disposed')
+      try {
+        ws.close(1000, 'disposed')
+      } catch {
+        // Already closed.
+      }
+    }
+  }
+}
+
+/** A relay message, or undefined when it is not one (bounded: the relay is loopback, yet still checked). */
+function parse(data: unknown): RelayToPage | undefined {
+  if (typeof data !== 'string' || data.length > MAX_FRAME) return undefined
+  let msg: Record<string, unknown>
+  try {
+    msg = JSON.parse(data) as Record<string, unknown>
+  } catch {
+    return undefined
+  }
+  if (msg === null || typeof msg !== 'object') return undefined
+  const str = (k: string): boolean => typeof msg[k] === 'string'
+  switch (msg.type) {
+    case 'pairing':
+      return str('code') && typeof msg.expiresAt === 'number' ? (msg as RelayToPage) : undefined
+    case 'paired':
+      return str('tab') && (msg.resume === undefined || str('resume')) ? (msg as RelayToPage) : undefined
+    case 'call':
+      return str('id') &&
+        str('tool') &&
+        (msg.rev === undefined || typeof msg.rev === 'number') &&
+        (msg.meta === undefined || (typeof msg.meta === 'object' && msg.meta !== null))
+        ? (msg as RelayToPage)
+        : undefined
+    case 'cancel':
+      return str('id') ? (msg as RelayToPage) : undefined
+    case 'error':
+      return str('message') ? (msg as RelayToPage) : undefined
+  }
+  return undefined
+}
+
+type Store = McpPairingOptions['storage']
+function readStorage(s: Store): string | undefined {
+  try {
+    return s?.getItem(STORAGE_KEY) ?? undefined
+  } catch {
+    return undefined
+  }
+}
+function writeStorage(s: Store, value: string): void {
+  try {
+    s?.setItem(STORAGE_KEY, value)
+  } catch {
+    // Storage full or blocked: the tab pairs again with a code after a reload.
+  }
+}
+function removeStorage(s: Store): void {
+  try {
+    s?.removeItem(STORAGE_KEY)
+  } catch {
+    // Blocked storage: nothing was kept.
+  }
+}
