@@ -17,6 +17,18 @@ const budgets = [
     max: 14 * KiB,
   },
   { name: '@toolmark/core/bridge', code: "export * from '@toolmark/core/bridge'", max: 5.5 * KiB },
+  {
+    name: '@toolmark/core/forms (form tools + wizards), on top of core',
+    code: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    base: "export * from '@toolmark/core'",
+    max: 2.5 * KiB,
+  },
+  {
+    name: '@toolmark/core/forms/dom (scan + live DOM values), on top of core',
+    code: "export * from '@toolmark/core/forms/dom'; export * from '@toolmark/core'",
+    base: "export * from '@toolmark/core'",
+    max: 4 * KiB,
+  },
   { name: '@toolmark/core/protocol', code: "export * from '@toolmark/core/protocol'", max: 6 * KiB },
   {
     name: '@toolmark/react minimal (provider + useTool), on top of core',

@@ -11,6 +11,8 @@ export default defineConfig({
     'bridge/in-page': 'src/bridge/in-page.ts',
     'testing/index': 'src/testing/index.ts',
     'adapter/index': 'src/adapter/index.ts',
+    'forms/index': 'src/forms/index.ts',
+    'forms/dom': 'src/forms/dom-index.ts',
   },
   format: 'esm',
   platform: 'neutral',

@@ -9,7 +9,14 @@ import { isCaller } from '../policy/policy.ts'
 import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
 import type { ToolmarkImpl } from '../toolmark.ts'
-import type { Caller, CallOptions, ConfirmOutcome, PendingConfirmation, ToolResult } from '../types.ts'
+import type {
+  Caller,
+  CallOptions,
+  ConfirmOutcome,
+  FieldChange,
+  PendingConfirmation,
+  ToolResult,
+} from '../types.ts'
 import { cancelled, error, invalid, isRunResult, ok, refused } from './result.ts'
 import { Run } from './run.ts'
 
@@ -127,8 +134,12 @@ export class Pipeline {
   ): Promise<ToolResult> {
     if (this.#tm.options.confirm === undefined) return refused('not_allowed')
     let summary: string
+    let changes: readonly FieldChange[]
+    let snapshot: string | undefined
     try {
       summary = summaryOf(entry, value)
+      changes = changesOf(entry, value)
+      snapshot = entry.def.snapshot ? JSON.stringify(entry.def.snapshot()) : undefined
     } catch (err) {
       return this.#threw(entry, callId, 'summary', err)
     }
@@ -138,10 +149,19 @@ export class Pipeline {
       caller,
       input: value,
       summary,
-      changes: [],
+      changes,
       signal,
     })
     if (!outcome.approved) return outcome.result
+    // A form whose values changed while the prompt was open is refused, as for a deferred approval.
+    if (snapshot !== undefined) {
+      try {
+        if (JSON.stringify(entry.def.snapshot?.()) !== snapshot)
+          return refused('stale', REFUSED_MESSAGES.staleForm)
+      } catch (err) {
+        return this.#threw(entry, callId, 'snapshot', err)
+      }
+    }
     return this.execute(entry, outcome.input, callId, caller, signal)
   }
 
@@ -186,9 +206,11 @@ export class Pipeline {
   #defer(entry: Entry, value: unknown, callId: string, caller: Caller): ToolResult {
     const tm = this.#tm
     let summary: string
+    let changes: readonly FieldChange[]
     let snapshot: string | undefined
     try {
       summary = summaryOf(entry, value)
+      changes = changesOf(entry, value)
     } catch (err) {
       return this.#threw(entry, callId, 'summary', err)
     }
@@ -199,7 +221,7 @@ export class Pipeline {
     }
     const confirmId = newId()
     const createdAt = clock.now()
-    const card = cardData(entry, confirmId, caller, value, summary, [], createdAt + tm.expiryMs)
+    const card = cardData(entry, confirmId, caller, value, summary, changes, createdAt + tm.expiryMs)
     const rec: PendingRecord = {
       confirmId,
       callId,
@@ -334,4 +356,10 @@ function summaryOf(entry: Entry, input: unknown): string {
   const s = entry.def.summary
   if (typeof s === 'function') return String(s(input as never))
   return s ?? entry.def.title ?? entry.name
+}
+
+/** The field changes a confirmation shows: the tool's `changes(input)` (form tools), else none. */
+function changesOf(entry: Entry, input: unknown): readonly FieldChange[] {
+  const changes = entry.def.changes?.(input as never)
+  return Array.isArray(changes) ? changes : []
 }

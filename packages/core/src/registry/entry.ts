@@ -37,11 +37,12 @@ export class Entry {
     const schema = def.input ?? (def.jsonSchema ? fromJsonSchema(def.jsonSchema) : undefined)
     this.validate = schema ? (value) => schema['~standard'].validate(value) : undefined
     const hints = { ...def.hints }
-    this.summary = Object.freeze(
+    const summary: ToolManifestSummary =
       def.title === undefined
         ? { name, llmName: this.llmName, description: def.description, hints }
-        : { name, llmName: this.llmName, title: def.title, description: def.description, hints },
-    )
+        : { name, llmName: this.llmName, title: def.title, description: def.description, hints }
+    if (def.mode === 'stepwise') summary.mode = 'stepwise'
+    this.summary = Object.freeze(summary)
   }
 
   /** True when a JSON Schema can be derived without running the converter. */
