@@ -197,7 +197,8 @@ export async function formIssues(
   source: FormSource<FormValues>,
   paths?: readonly string[],
 ): Promise<Issue[]> {
-  const values = source.getValues()
+  // An empty field is absent: optional empty fields pass, required ones are reported missing.
+  const values = Object.fromEntries(Object.entries(source.getValues()).filter(([, v]) => !isEmpty(v)))
   let issues = check(schema, values)
   if (paths) issues = issues.filter((i) => paths.some((p) => i.path === p || i.path.startsWith(`${p}.`)))
   const own = (await source.validate?.(paths)) ?? []

@@ -112,7 +112,7 @@ describe('form tools', () => {
     await tm.call('signup.fill', { email: 'ada@example.org' }, { caller: 'inapp' })
     // Submit checks the whole form (required name) before any confirmation is asked.
     expect(await tm.call('signup.submit', {}, { caller: 'inapp' })).toEqual(
-      invalid([{ path: 'name', message: 'Expected at least 1 character' }]),
+      invalid([{ path: 'name', message: 'Missing required property' }]),
     )
     expect(tm.pendingConfirmations()).toHaveLength(0)
   })

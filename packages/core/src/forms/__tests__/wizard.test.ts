@@ -78,7 +78,7 @@ describe('wizard tools', () => {
     expect(await tm.call('plan.next', {}, c)).toMatchObject({
       status: 'invalid',
       issues: [
-        { path: 'title', message: 'Expected at least 3 characters' },
+        { path: 'title', message: 'Missing required property' },
         { path: 'category', message: expect.any(String) },
       ],
     })
