@@ -29,6 +29,12 @@ const budgets = [
     base: "export * from '@toolmark/core'",
     max: 4 * KiB,
   },
+  {
+    name: '@toolmark/core/server-tools, on top of core',
+    code: "export * from '@toolmark/core/server-tools'; export * from '@toolmark/core'",
+    base: "export * from '@toolmark/core'",
+    max: 2 * KiB,
+  },
   { name: '@toolmark/core/protocol', code: "export * from '@toolmark/core/protocol'", max: 6 * KiB },
   {
     name: '@toolmark/react minimal (provider + useTool), on top of core',

@@ -13,6 +13,7 @@ export default defineConfig({
     'adapter/index': 'src/adapter/index.ts',
     'forms/index': 'src/forms/index.ts',
     'forms/dom': 'src/forms/dom-index.ts',
+    'server-tools/index': 'src/server-tools/index.ts',
   },
   format: 'esm',
   platform: 'neutral',
