@@ -52,6 +52,22 @@ const budgets = [
     base: "export * from '@toolmark/core'",
     max: 2000,
   },
+  {
+    name: '@toolmark/react/forms (react-hook-form), on top of core + forms',
+    code: "export * from '@toolmark/react/forms'; export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    external: ['react', 'react/jsx-runtime', 'react-dom', 'react-hook-form'],
+    dir: 'packages/react',
+    base: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    max: 1024,
+  },
+  {
+    name: '@toolmark/vue/forms (VeeValidate), on top of core + forms',
+    code: "export * from '@toolmark/vue/forms'; export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    external: ['vue', 'vee-validate'],
+    dir: 'packages/vue',
+    base: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    max: 1024,
+  },
 ]
 
 async function gz(code, external = [], dir = 'packages/core') {
