@@ -35,6 +35,12 @@ const budgets = [
     base: "export * from '@toolmark/core'",
     max: 2 * KiB,
   },
+  {
+    name: '@toolmark/core/tour (runner + overlay), on top of core',
+    code: "export * from '@toolmark/core/tour'; export * from '@toolmark/core'",
+    base: "export * from '@toolmark/core'",
+    max: 2.5 * KiB,
+  },
   { name: '@toolmark/core/protocol', code: "export * from '@toolmark/core/protocol'", max: 6 * KiB },
   {
     name: '@toolmark/react minimal (provider + useTool), on top of core',

@@ -14,6 +14,7 @@ export default defineConfig({
     'forms/index': 'src/forms/index.ts',
     'forms/dom': 'src/forms/dom-index.ts',
     'server-tools/index': 'src/server-tools/index.ts',
+    'tour/index': 'src/tour/index.ts',
   },
   format: 'esm',
   platform: 'neutral',

@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type StaticServer, startStaticServer } from '../../bridge/__tests__/support/static-server.ts'
 import type { createToolmark } from '../../index.ts'
 import type { registerDomForm, scanForm } from '../dom-index.ts'
+import { type BundlePage, openBundle } from './support/browser.ts'
 
 /*
  * Real Chromium. The page bundle (support/page.ts) holds the registry, the DOM binding and two
@@ -58,41 +57,18 @@ type Win = typeof globalThis & {
   approve: boolean
 }
 
-let browser: Browser
+let b: BundlePage
 let page: Page
-let server: StaticServer
 
 beforeAll(async () => {
-  const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
-  const bundle = await build({
-    entryPoints: [here('./support/page.ts')],
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    define: {
-      'process.env.NODE_ENV': '"production"',
-      __VUE_OPTIONS_API__: 'false',
-      __VUE_PROD_DEVTOOLS__: 'false',
-    },
-    logLevel: 'silent',
-  })
-  server = await startStaticServer({ '/index.html': HTML, '/page.js': bundle.outputFiles[0]!.text })
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
-  page = await browser.newPage()
+  b = await openBundle(fileURLToPath(new URL('./support/page.ts', import.meta.url)), HTML)
+  page = b.page
 }, 60_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+afterAll(() => b?.close())
 
 beforeEach(async () => {
-  await page.goto(`${server.origin}/index.html`)
-  await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true)
+  await b.reload()
   await page.evaluate(() => {
     const w = window as unknown as Win
     w.log = []

@@ -40,6 +40,8 @@ export async function openBundle(entry: string, html: string): Promise<BundlePag
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   })
   const page = await browser.newPage()
+  // Fail a wait with its own message well before the test's timeout.
+  page.setDefaultTimeout(5000)
   const reload = async (): Promise<void> => {
     await page.goto(`${server.origin}/index.html`)
     await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true)
