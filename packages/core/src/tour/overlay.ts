@@ -57,6 +57,7 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
   let view: TourView | undefined
   let anchor: Element | null = null
   let frame = 0
+  let focusKey = ''
 
   const place = (): void => {
     frame = 0
@@ -141,12 +142,15 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
         anchor?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' })
       }
       place()
-      // Focus the first enabled button, unless the user is typing in the highlighted field.
-      if (!(anchor && anchor.contains(document.activeElement))) {
+      // Focus the first enabled button when a step (or its phase) changes, unless the user is
+      // typing in the highlighted field; a mere re-render never moves focus.
+      const key = `${next.tour.id}:${next.index}:${next.phase}`
+      if (key !== focusKey && !anchor?.contains(document.activeElement)) {
         ;(actions.querySelector('button:not([disabled])') as HTMLElement | null)?.focus({
           preventScroll: true,
         })
       }
+      focusKey = key
     },
     close() {
       if (!root) return
@@ -159,6 +163,7 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
       root = highlight = live = body = undefined
       view = undefined
       anchor = null
+      focusKey = ''
       if (restore instanceof HTMLElement && restore.isConnected) restore.focus({ preventScroll: true })
       restore = null
     },
