@@ -82,6 +82,9 @@ export interface FormHandle extends ToolHandle {
   readonly scope: Scope
 }
 
+/** Fill, next and back change only the page's unsaved values: they are annotated read-only. */
+export const READ_ONLY = Object.freeze({ readOnly: true })
+
 const SUBMIT_INPUT: JsonSchema = { type: 'object', properties: {}, additionalProperties: false }
 
 /** Empty values are absent in a diff: `undefined`, `null`, `''` and `[]`. */
@@ -245,6 +248,8 @@ export function formTools<V extends FormValues = FormValues>(options: FormOption
   const fill: FormTools<V>['fill'] = {
     ...common,
     name: 'fill',
+    // Only the page's unsaved values change (nothing is saved before submit): runs without asking.
+    hints: READ_ONLY,
     description: `Fill the form to: ${options.description}. Sets only the fields given (the others keep their values) and returns the changed fields; it does not submit (use ${options.name}.submit).`,
     input: fillInput,
     async run(input) {

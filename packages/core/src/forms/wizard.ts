@@ -14,6 +14,7 @@ import {
   type FormValues,
   fieldsSchema,
   formIssues,
+  READ_ONLY,
 } from './form.ts'
 
 /** One step of a wizard: an id and the top-level fields it shows. */
@@ -113,6 +114,8 @@ export function wizardTools<V extends FormValues = FormValues>(options: WizardOp
   const fill: ToolDefinition = {
     ...common,
     name: 'fill',
+    // Only the page's unsaved values change (nothing is saved before submit): runs without asking.
+    hints: READ_ONLY,
     description: `Fill a step of the stepwise form to: ${options.description}. Steps in order: ${steps.map((s) => `${s.id} (${s.fields.join(', ')})`).join('; ')}. Fill the current step (or revisit an earlier one), then call ${options.name}.next; a later step cannot be filled yet. Returns the changed fields.`,
     input: fillInput,
     sensitivePaths: fillSensitive,
@@ -145,6 +148,7 @@ export function wizardTools<V extends FormValues = FormValues>(options: WizardOp
   const next: ToolDefinition = {
     ...common,
     name: 'next',
+    hints: READ_ONLY,
     description: `Validate the current step of the form and go to the next one. Returns the new step and its fields.`,
     input: fromJsonSchema({ type: 'object', properties: {}, additionalProperties: false }),
     async run() {
@@ -160,6 +164,7 @@ export function wizardTools<V extends FormValues = FormValues>(options: WizardOp
   const back: ToolDefinition = {
     ...common,
     name: 'back',
+    hints: READ_ONLY,
     description: 'Go back to the previous step of the form (values are kept).',
     input: fromJsonSchema({ type: 'object', properties: {}, additionalProperties: false }),
     async run() {

@@ -93,6 +93,7 @@ describe('form tools', () => {
     })
     expect(values).toMatchObject({ name: 'Ada', email: 'ada@example.org', age: 36 })
     expect(tm.info('signup.fill')?.needsConfirmation).toBe(false)
+    expect(tm.info('signup.fill')?.hints).toEqual({ readOnly: true })
     expect(tm.info('signup.submit')?.needsConfirmation).toBe(true)
   })
 
