@@ -4,6 +4,7 @@ import { ChallengesPage } from '../challenges/ChallengesPage.tsx'
 import type { ChallengeStore } from '../challenges/store.ts'
 import type { ChatMessage } from '../chat/api.ts'
 import { ChatPanel } from '../chat/ChatPanel.tsx'
+import { Guides } from '../guides/Guides.tsx'
 import { SettingsPage } from '../settings/SettingsPage.tsx'
 import type { SettingsStore } from '../settings/store.ts'
 import type { Page, Router } from './router.ts'
@@ -38,6 +39,7 @@ export function App({ model }: { model: AppModel }): ReactNode {
         ) : (
           <SettingsPage store={model.settings} />
         )}
+        <Guides page={page} />
       </main>
       <ChatPanel conversationId={model.conversation.id} initialMessages={model.conversation.messages} />
     </div>
