@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the tests and the demo need on a fresh machine with only Node.js and npm:
 # pnpm (pinned), Debian's Chromium, php-cli and php-laravel-framework (browser tests, the PHP doc lint
-# and a Laravel test app; needs root or sudo), then the workspace's packages from the lockfile. Safe to run again: it skips what is there.
+# and a Laravel test app; needs root or sudo), then the workspace's packages from the lockfile. Safe to
+# run again: it skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
