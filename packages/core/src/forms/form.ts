@@ -303,8 +303,13 @@ export function registerForm<V extends FormValues>(
   const scope = target.scope(options.name)
   scope.register(tools.fill)
   scope.register(tools.submit)
-  const dispose = (): void => scope.dispose()
-  registerOptions?.signal?.addEventListener('abort', dispose, { once: true })
+  const signal = registerOptions?.signal
+  const dispose = (): void => {
+    signal?.removeEventListener('abort', dispose)
+    scope.dispose()
+  }
+  if (signal?.aborted) dispose()
+  else signal?.addEventListener('abort', dispose, { once: true })
   return { name: scope.path, scope, dispose }
 }
 

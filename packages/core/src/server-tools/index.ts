@@ -50,7 +50,10 @@ export interface ServerToolsOptions {
 
 /** What `serverTools` returns. */
 export interface ServerTools {
-  /** (Re)loads the list: the previous tools are replaced in one manifest update. */
+  /**
+   * (Re)loads the list: the previous tools are replaced in one manifest update. Rejects (keeping the
+   * previous tools) when the list cannot be fetched or is not `{ tools: [...] }`.
+   */
   load(signal?: AbortSignal): Promise<{ tools: string[]; skipped: ServerToolFailure[] }>
   /** Removes every server tool. */
   dispose(): void

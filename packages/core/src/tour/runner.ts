@@ -103,7 +103,9 @@ export interface TourRunner {
 export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): TourRunner {
   const tours = new Map(options.tours.map((t) => [t.id, t]))
   const waitMs = options.waitForToolMs ?? 5000
-  let active: { tour: Tour; index: number; end: (outcome: TourOutcome) => void } | undefined
+  let active:
+    | { tour: Tour; index: number; end: (outcome: TourOutcome) => void; cleanup: (() => void)[] }
+    | undefined
   let handle: ToolHandle | undefined
 
   /** Resolves true once `name` is visible, false after `waitMs` or when the tour ended. */
@@ -141,6 +143,7 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
     const index = run.index
     const advance = (): void => {
       if (active !== run || run.index !== index) return
+      for (const stop of run.cleanup.splice(0)) stop()
       run.index++
       void showStep(run)
     }
@@ -175,7 +178,7 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
     // The tool may go away while the step shows (the user navigated): wait for it to come back.
     let watching = false
     const unwatch = tm.subscribe(() => {
-      if (active !== run || run.index !== index) return unwatch()
+      if (active !== run || run.index !== index) return
       if (running || watching || tm.info(step.tool)?.visible) return render(running ? 'running' : 'idle')
       watching = true
       void waitForTool(step.tool, run).then((back) => {
@@ -185,6 +188,7 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
           run.end({ status: 'tool_gone', tour: run.tour.id, step: index, tool: step.tool })
       })
     })
+    run.cleanup.push(unwatch)
     render('idle')
     if (step.auto && !step.showOnly) execute()
   }
@@ -198,9 +202,11 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
         const run: NonNullable<typeof active> = {
           tour,
           index: 0,
+          cleanup: [],
           end: (outcome) => {
             if (active !== run) return
             active = undefined
+            for (const stop of run.cleanup.splice(0)) stop()
             options.overlay.close()
             options.onEnd?.(outcome)
             resolve(outcome)

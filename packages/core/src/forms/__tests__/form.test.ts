@@ -207,6 +207,21 @@ describe('form tools', () => {
   })
 })
 
+describe('registerForm lifetime', () => {
+  it('aborting the registration signal removes both tools', () => {
+    const tm = createTestToolmark()
+    const controller = new AbortController()
+    registerForm(
+      tm,
+      { name: 'f', description: 'd', fields: FIELDS, source: memorySource().source },
+      { signal: controller.signal },
+    )
+    expect(tm.manifest().tools.map((t) => t.name)).toEqual(['f.fill', 'f.submit'])
+    controller.abort()
+    expect(tm.manifest().tools).toEqual([])
+  })
+})
+
 /** Every message, event, card and state the page produces while a secret goes through a form. */
 async function secretRun(tm: Toolmark, secret: string, typed: boolean, values: FormValues): Promise<string> {
   const out: unknown[] = []
