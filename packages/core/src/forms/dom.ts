@@ -136,6 +136,16 @@ function withLabels(description: string | undefined, values: string[], labels: s
   return description ? `${description}. ${list}` : list
 }
 
+/** A `pattern` that does not compile is ignored, as browsers ignore it. */
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u')
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** The schema of one field (or of a radio / checkbox group). */
 function fieldSchema(els: FormField[]): JsonSchema {
   const el = els[0] as FormField
@@ -182,7 +192,8 @@ function fieldSchema(els: FormField[]): JsonSchema {
   schema.type = 'string'
   Object.assign(schema, STRING_FORMATS[type])
   const pattern = el.getAttribute('pattern')
-  if (pattern && el instanceof HTMLInputElement) schema.pattern = `^(?:${pattern})$`
+  if (pattern && el instanceof HTMLInputElement && compiles(`^(?:${pattern})$`))
+    schema.pattern = `^(?:${pattern})$`
   const minLength = num(el, 'minlength')
   const maxLength = num(el, 'maxlength')
   if (minLength !== undefined && minLength >= 0) schema.minLength = minLength
@@ -424,8 +435,6 @@ export function registerDomForm(
   let key = ''
   let inner: FormHandle | undefined
   const register = (): void => {
-    inner?.dispose()
-    const scope = target.scope(name)
     const sensitive = [...new Set([...scan.sensitivePaths, ...(options.sensitivePaths ?? [])])]
     const fields: Record<string, () => Element | undefined> = {}
     for (const [k, els] of scan.fields) fields[k] = () => els[0]
@@ -440,6 +449,9 @@ export function registerDomForm(
       ...(options.summary === undefined ? {} : { summary: options.summary }),
       ...(options.destructive === undefined ? {} : { destructive: options.destructive }),
     })
+    // Built before the old tools go: a scan whose schema cannot be used keeps them.
+    inner?.dispose()
+    const scope = target.scope(name)
     scope.register(tools.fill)
     scope.register(tools.submit)
     inner = { name: scope.path, scope, dispose: () => scope.dispose() }
@@ -448,7 +460,12 @@ export function registerDomForm(
     JSON.stringify([s.schema, s.sensitivePaths, [...s.fields.entries()].map(([k, els]) => [k, els.length])])
   const rescan = (): void => {
     if (disposed) return
-    const next = scanForm(form)
+    let next: FormScan
+    try {
+      next = scanForm(form)
+    } catch {
+      return // a field that cannot be scanned right now: keep the tools of the last good scan
+    }
     const nextKey = fingerprint(next)
     const elementsChanged = [...next.fields].some(([k, els]) =>
       scan.fields.get(k)?.some((e, i) => e !== els[i]),
@@ -456,7 +473,11 @@ export function registerDomForm(
     scan = next
     if (nextKey === key && !elementsChanged) return
     key = nextKey
-    register()
+    try {
+      register()
+    } catch {
+      // Nothing registrable in this state of the form: the last good tools stay until the next change.
+    }
   }
   let disposed = false
   key = fingerprint(scan)

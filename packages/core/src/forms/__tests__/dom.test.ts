@@ -308,6 +308,13 @@ describe('registerDomForm in Chromium', () => {
       ;(form.elements.namedItem('name') as HTMLInputElement).setAttribute('value', 'x')
       await tick()
       const rev2 = w.tm.rev
+      const odd = document.createElement('input')
+      odd.name = 'odd'
+      odd.setAttribute('pattern', '[') // does not compile: ignored, as the browser ignores it
+      form.append(odd)
+      await tick()
+      const oddSchema = w.tm.describe('account.fill')!.inputSchema.properties as Record<string, unknown>
+      odd.remove()
       extra.remove()
       await tick()
       const removed = props()
@@ -315,12 +322,24 @@ describe('registerDomForm in Chromium', () => {
       const left = w.tm.manifest().tools.length
       form.append(document.createElement('input'))
       await tick()
-      return { rev0, rev1, rev2, before, added, removed, left, revEnd: w.tm.rev, name: handle.name }
+      return {
+        rev0,
+        rev1,
+        rev2,
+        before,
+        added,
+        removed,
+        left,
+        revEnd: w.tm.rev,
+        name: handle.name,
+        odd: oddSchema.odd,
+      }
     })
     expect(out.before).not.toContain('referral')
     expect(out.added).toContain('referral')
     expect(out.rev1).toBeGreaterThan(out.rev0)
     expect(out.rev2).toBe(out.rev1)
+    expect(out.odd).toEqual({ type: 'string' })
     expect(out.removed).not.toContain('referral')
     expect(out.left).toBe(0)
     expect(out.name).toBe('account')
