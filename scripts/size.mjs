@@ -17,6 +17,30 @@ const budgets = [
     max: 14 * KiB,
   },
   { name: '@toolmark/core/bridge', code: "export * from '@toolmark/core/bridge'", max: 5.5 * KiB },
+  {
+    name: '@toolmark/core/forms (form tools + wizards), on top of core',
+    code: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    base: "export * from '@toolmark/core'",
+    max: 2.5 * KiB,
+  },
+  {
+    name: '@toolmark/core/forms/dom (scan + live DOM values), on top of core',
+    code: "export * from '@toolmark/core/forms/dom'; export * from '@toolmark/core'",
+    base: "export * from '@toolmark/core'",
+    max: 4 * KiB,
+  },
+  {
+    name: '@toolmark/core/server-tools, on top of core',
+    code: "export * from '@toolmark/core/server-tools'; export * from '@toolmark/core'",
+    base: "export * from '@toolmark/core'",
+    max: 2 * KiB,
+  },
+  {
+    name: '@toolmark/core/tour (runner + overlay), on top of core',
+    code: "export * from '@toolmark/core/tour'; export * from '@toolmark/core'",
+    base: "export * from '@toolmark/core'",
+    max: 2.5 * KiB,
+  },
   { name: '@toolmark/core/protocol', code: "export * from '@toolmark/core/protocol'", max: 6 * KiB },
   { name: '@toolmark/core/webmcp', code: "export * from '@toolmark/core/webmcp'", max: 2 * KiB },
   { name: '@toolmark/core/otel', code: "export * from '@toolmark/core/otel'", max: 1.5 * KiB },
@@ -44,6 +68,22 @@ const budgets = [
     dir: 'packages/next',
     base: "export * from '@toolmark/react'; export * from '@toolmark/core'",
     max: 2 * KiB,
+  },
+  {
+    name: '@toolmark/react/forms (react-hook-form), on top of core + forms',
+    code: "export * from '@toolmark/react/forms'; export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    external: ['react', 'react/jsx-runtime', 'react-dom', 'react-hook-form'],
+    dir: 'packages/react',
+    base: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    max: 1024,
+  },
+  {
+    name: '@toolmark/vue/forms (VeeValidate), on top of core + forms',
+    code: "export * from '@toolmark/vue/forms'; export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    external: ['vue', 'vee-validate'],
+    dir: 'packages/vue',
+    base: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    max: 1024,
   },
 ]
 

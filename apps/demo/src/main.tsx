@@ -10,6 +10,7 @@ import { App } from './app/App.tsx'
 import { createRouter } from './app/router.ts'
 import { createChallengeStore } from './challenges/store.ts'
 import { ensureConversation } from './chat/api.ts'
+import { inlineConfirms } from './guides/confirm.ts'
 import { createSettingsStore } from './settings/store.ts'
 import './styles.css'
 
@@ -20,8 +21,9 @@ import './styles.css'
  */
 async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
   const conversation = await ensureConversation()
-  const external = createExternalAgents()
-  const tm = createToolmark({ dev: import.meta.env.DEV, confirm: external.queue.handler })
+  // One inline queue for every caller that waits in the page (tours, WebMCP, desktop MCP).
+  const external = createExternalAgents(inlineConfirms)
+  const tm = createToolmark({ dev: import.meta.env.DEV, confirm: inlineConfirms.handler })
   const url = `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?conversation=${encodeURIComponent(conversation.id)}`
   const consumers = [
     bridge({ transport: websocketTransport({ url, terminalCloseCodes: [4401, 4403] }) }),

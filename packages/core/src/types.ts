@@ -202,10 +202,18 @@ export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | un
   /** Current values for tours; redacted at `sensitivePaths` by `tm.state`. */
   state?: () => unknown
   /**
-   * For form and wizard tools: a snapshot of the values the tool acts on. A deferred approval whose
-   * snapshot changed since the request is refused `stale` ("Form changed since confirmation was requested").
+   * For form and wizard tools: a snapshot of the values the tool acts on. An approval (deferred or
+   * inline) whose snapshot changed since the request is refused `stale` ("Form changed since
+   * confirmation was requested").
    */
   snapshot?: () => unknown
+  /**
+   * For form and wizard tools: the field changes a confirmation shows for this input (the card's
+   * and `needs_confirmation`'s `changes`, redacted at `sensitivePaths`). Without it, `[]`.
+   */
+  changes?: (input: InferInput<S>) => readonly FieldChange[]
+  /** `'stepwise'` for the tools of a stepwise wizard; carried into the manifest. */
+  mode?: 'stepwise'
   /** Input paths kept out of confirmation payloads, telemetry and `state()`. `[]` matches any index. */
   sensitivePaths?: readonly string[] | (() => readonly string[])
   /** Does the work. Return a result (`ok(data)`, `invalid(...)`, ...); `undefined` means `ok()`. */
@@ -265,6 +273,8 @@ export interface ToolManifestSummary {
    * before it stores, logs or streams a call. An extension field of protocol v1 manifest entries.
    */
   sensitivePaths?: readonly string[]
+  /** `'stepwise'` for the tools of a stepwise wizard (steps are filled and advanced in order). */
+  mode?: 'stepwise'
 }
 
 /** A full entry, with schemas. */

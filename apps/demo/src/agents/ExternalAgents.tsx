@@ -19,7 +19,8 @@ function relayUrl(): string {
  */
 export function ExternalAgents({ queue }: { queue: ConfirmQueue }): ReactNode {
   const tm = useToolmark()
-  const { items } = useConfirmQueue(queue)
+  // The queue is shared with tours, whose cards the guides panel shows.
+  const items = useConfirmQueue(queue).items.filter((item) => item.caller !== 'tour')
   const [status, setStatus] = useState<PairingStatus | undefined>(undefined)
   const detach = useRef<(() => void) | undefined>(undefined)
 

@@ -9,6 +9,7 @@ export interface ExternalAgents {
   consumers: ToolmarkConsumer[]
 }
 
-export function createExternalAgents(): ExternalAgents {
-  return { queue: createConfirmQueue(), consumers: [webmcp()] }
+/** `queue` is the registry's inline confirmation queue, shared with the page's tours. */
+export function createExternalAgents(queue: ConfirmQueue = createConfirmQueue()): ExternalAgents {
+  return { queue, consumers: [webmcp()] }
 }

@@ -4,6 +4,7 @@ import { ChallengesPage, UndoToast } from '../challenges/ChallengesPage.tsx'
 import type { ChallengeStore } from '../challenges/store.ts'
 import type { ChatMessage } from '../chat/api.ts'
 import { ChatPanel } from '../chat/ChatPanel.tsx'
+import { Guides } from '../guides/Guides.tsx'
 import { SettingsPage } from '../settings/SettingsPage.tsx'
 import type { SettingsStore } from '../settings/store.ts'
 import type { Page, Router } from './router.ts'
@@ -58,6 +59,7 @@ export function App({ model }: { model: AppModel }): ReactNode {
         ) : (
           <SettingsPage store={model.settings} />
         )}
+        <Guides page={page} />
       </main>
       <ChatPanel conversationId={model.conversation.id} initialMessages={model.conversation.messages} />
       <div className="toast-row">{page === 'challenges' && <UndoToast store={model.challenges} />}</div>

@@ -210,6 +210,7 @@ function CreateForm({ onError }: { onError: (message: string | undefined) => voi
     <form className="create stack" onSubmit={submit} aria-label="New challenge">
       <h2>New challenge</h2>
       <input
+        name="name"
         placeholder="Name"
         aria-label="Name"
         data-testid="create-name"
@@ -217,6 +218,7 @@ function CreateForm({ onError }: { onError: (message: string | undefined) => voi
         onChange={(event) => setName(event.target.value)}
       />
       <input
+        name="description"
         placeholder="Description (optional)"
         aria-label="Description"
         value={description}

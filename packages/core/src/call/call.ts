@@ -1,14 +1,15 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { clock } from '../clock.ts'
+import { REFUSED_MESSAGES } from '../codes.ts'
 import { DeferredConfirmations } from '../confirm/deferred.ts'
-import { askInline, showInput, summaryOf, threw } from '../confirm/flow.ts'
+import { askInline, changesOf, showInput, summaryOf, threw } from '../confirm/flow.ts'
 import type { PendingRecord } from '../confirm/pending.ts'
 import { redactInput } from '../confirm/redact.ts'
 import { newId } from '../ids.ts'
 import { isCaller } from '../policy/policy.ts'
 import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
-import type { Caller, CallOptions, ToolResult } from '../types.ts'
+import type { Caller, CallOptions, FieldChange, ToolResult } from '../types.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
@@ -179,9 +180,13 @@ export class Pipeline {
     if (this.#tm.options.confirm === undefined) return refused('not_allowed')
     const left = deadline === undefined ? this.#tm.timeoutMs : deadline - clock.mono()
     let summary: string
+    let changes: readonly FieldChange[]
+    let snapshot: string | undefined
     const shown = showInput(entry, value)
     try {
       summary = summaryOf(entry, shown.value)
+      changes = changesOf(entry, value)
+      snapshot = entry.def.snapshot ? JSON.stringify(entry.def.snapshot()) : undefined
     } catch (err) {
       return threw(this.#tm, entry, callId, 'summary', err)
     }
@@ -192,10 +197,19 @@ export class Pipeline {
       input: value,
       shown,
       summary,
-      changes: [],
+      changes,
       signal,
     })
     if (!outcome.approved) return outcome.result
+    // A form whose values changed while the prompt was open is refused, as for a deferred approval.
+    if (snapshot !== undefined) {
+      try {
+        if (JSON.stringify(entry.def.snapshot?.()) !== snapshot)
+          return refused('stale', REFUSED_MESSAGES.staleForm)
+      } catch (err) {
+        return threw(this.#tm, entry, callId, 'snapshot', err)
+      }
+    }
     return this.execute(
       entry,
       outcome.input,

@@ -3,8 +3,8 @@ import { clock } from '../clock.ts'
 import { REFUSED_MESSAGES } from '../codes.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../registry/entry.ts'
-import type { Caller, ConfirmOutcome, PendingConfirmation, ToolResult } from '../types.ts'
-import { acceptEdit, cardData, showInput, summaryOf, threw } from './flow.ts'
+import type { Caller, ConfirmOutcome, FieldChange, PendingConfirmation, ToolResult } from '../types.ts'
+import { acceptEdit, cardData, changesOf, showInput, summaryOf, threw } from './flow.ts'
 import type { ConfirmHost } from './host.ts'
 import type { PendingRecord } from './pending.ts'
 
@@ -30,10 +30,12 @@ export class DeferredConfirmations {
   defer(entry: Entry, value: unknown, callId: string, caller: Caller): ToolResult {
     const tm = this.#tm
     let summary: string
+    let changes: readonly FieldChange[]
     let snapshot: string | undefined
     const shown = showInput(entry, value)
     try {
       summary = summaryOf(entry, shown.value)
+      changes = changesOf(entry, value)
     } catch (err) {
       return threw(tm, entry, callId, 'summary', err)
     }
@@ -44,7 +46,7 @@ export class DeferredConfirmations {
     }
     const confirmId = newId()
     const createdAt = clock.now()
-    const card = cardData(entry, confirmId, caller, shown, summary, [], createdAt + tm.expiryMs)
+    const card = cardData(entry, confirmId, caller, shown, summary, changes, createdAt + tm.expiryMs)
     const rec: PendingRecord = {
       confirmId,
       callId,

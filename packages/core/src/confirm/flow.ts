@@ -241,6 +241,12 @@ export function summaryOf(entry: Entry, input: unknown): string {
   return s ?? entry.def.title ?? entry.name
 }
 
+/** The field changes a confirmation shows: the tool's `changes(input)` (form tools), else none. */
+export function changesOf(entry: Entry, input: unknown): readonly FieldChange[] {
+  const changes = entry.def.changes?.(input as never)
+  return Array.isArray(changes) ? changes : []
+}
+
 /** Reports a throwing tool hook (`tool_threw`) and answers `error "Tool failed"`. */
 export function threw(
   tm: Pick<ConfirmHost, 'report'>,

@@ -64,6 +64,7 @@ export class Entry {
       const paths = patterns.readable ? patterns.paths : ['']
       if (paths.length > 0) summary.sensitivePaths = Object.freeze([...paths])
     }
+    if (def.mode === 'stepwise') summary.mode = 'stepwise'
     this.summary = Object.freeze(summary)
   }
 

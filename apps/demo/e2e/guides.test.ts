@@ -1,0 +1,167 @@
+import { type Browser, chromium } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { DemoPage } from './harness.ts'
+import { type DemoServer, startDemoServer } from './server.ts'
+
+/*
+ * The New challenge form as agent tools (challengeForm.fill / .submit) and the "create a challenge"
+ * tour, in the built demo behind the real agent server. The agent's calls go through the server's
+ * relay (what the agent loop calls for page_call), so no model is involved.
+ */
+
+let browser: Browser
+let demoServer: DemoServer
+let tab: DemoPage
+
+beforeAll(async () => {
+  ;[browser, demoServer] = await Promise.all([
+    chromium.connect(inject('browserWSEndpoint')),
+    startDemoServer(inject('staticDir')),
+  ])
+  tab = await DemoPage.open(browser, demoServer.url)
+})
+afterAll(async () => {
+  await tab?.close()
+  await browser?.close()
+  await demoServer?.close()
+})
+
+/** Calls a page tool the way the agent loop does: through the relay, bound to this conversation. */
+async function agentCall(tool: string, input: Record<string, unknown>) {
+  const conversationId = await tab.conversationId()
+  const conversation = demoServer.server.store.getConversation(conversationId)
+  if (!conversation) throw new Error('unknown conversation')
+  const scope = { userId: conversation.userId, conversationId, toolCallId: `test-${tool}` }
+  return (await demoServer.server.relay.request(scope, { kind: 'call', tool, input })).result
+}
+
+describe('forms and tours in the demo', () => {
+  test('the agent fills the New challenge form (React state follows) and submits it through a diff card', async () => {
+    await tab.fresh()
+    await tab.waitForTool('challengeForm.fill')
+    const { page } = tab
+    expect(await agentCall('challengeForm.fill', { name: 'Robotics', description: 'Build a robot' })).toEqual(
+      {
+        status: 'ok',
+        data: [
+          { path: 'name', after: 'Robotics' },
+          { path: 'description', after: 'Build a robot' },
+        ],
+      },
+    )
+    expect(await page.getByTestId('create-name').inputValue()).toBe('Robotics')
+
+    const asked = await agentCall('challengeForm.submit', {})
+    expect(asked).toMatchObject({
+      status: 'needs_confirmation',
+      summary: 'Create challenge "Robotics"',
+      changes: [
+        { path: 'name', after: 'Robotics' },
+        { path: 'description', after: 'Build a robot' },
+      ],
+    })
+    const card = page.locator('[data-testid="confirm-card"][data-tool="challengeForm.submit"]')
+    await card.waitFor()
+    expect(await card.textContent()).toContain('Robotics')
+    expect(await tab.challengeNames()).not.toContain('Robotics')
+    await card.getByTestId('confirm-approve').click()
+    // The form's own submit handler ran (as the user would): the challenge exists, the form is empty.
+    await page.locator('[data-testid="challenge-item"][data-name="Robotics"]').waitFor()
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="create-name"]') as HTMLInputElement).value === '',
+    )
+  })
+
+  test('a submit approved after the user edited the form is refused stale and creates nothing', async () => {
+    await tab.fresh()
+    await tab.waitForTool('challengeForm.fill')
+    const { page } = tab
+    await agentCall('challengeForm.fill', { name: 'Chess club' })
+    await agentCall('challengeForm.submit', {})
+    const card = page.locator('[data-testid="confirm-card"][data-tool="challengeForm.submit"]')
+    await card.waitFor()
+    await page.getByTestId('create-name').fill('Something else')
+    await card.getByTestId('confirm-approve').click()
+    await card.waitFor({ state: 'detached' })
+    const names = await tab.challengeNames()
+    expect(names).not.toContain('Chess club')
+    expect(names).not.toContain('Something else')
+  })
+
+  test('the tour: started by the agent, it navigates, fills, waits for the inline confirmation; Escape leaves', async () => {
+    await tab.fresh('/settings')
+    const { page } = tab
+    await page.getByTestId('chat-input').focus()
+    expect(await agentCall('tour.start', { tour: 'create-challenge' })).toEqual({
+      status: 'ok',
+      data: { started: 'create-challenge', steps: 3 },
+    })
+    const dialog = page.locator('[data-toolmark-tour][role=dialog]')
+    await dialog.waitFor()
+    expect(await dialog.locator('[aria-live=polite]').textContent()).toBe(
+      'Challenges live on the Challenges page.',
+    )
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-action'))).toBe('run')
+    await dialog.locator('[data-action=run]').click()
+    // A client-side navigation: the form's tools arrive with the challenges page, step 2 runs itself.
+    await page.waitForFunction(() =>
+      document.querySelector('[data-toolmark-tour] h2')?.textContent?.endsWith('3 of 3'),
+    )
+    expect(await page.getByTestId('create-name').inputValue()).toBe('Robotics')
+    expect(await dialog.textContent()).toContain('name: Robotics')
+    await dialog.locator('[data-action=run]').click()
+    const inline = page.locator('[data-testid="confirmation-card"]')
+    await inline.waitFor()
+    await inline.getByRole('button', { name: 'Approve' }).click()
+    await page.locator('[data-testid="challenge-item"][data-name="Robotics"]').waitFor()
+    await dialog.waitFor({ state: 'detached' })
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('chat-input')
+
+    // Started again from the page's button; Escape leaves it and focus goes back.
+    await page.getByTestId('tour-create').click()
+    await dialog.waitFor()
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('tour-create')
+  })
+
+  test('the plan wizard: stepwise in the manifest, steps in order, a revisit changes the final diff', async () => {
+    await tab.fresh()
+    await tab.waitForTool('plan.fill')
+    const { page } = tab
+    const manifest = tab.frames.findLast((f) => f.direction === 'sent' && f.message.type === 'manifest')
+    const tools = manifest?.message.tools as { name: string; mode?: string }[]
+    expect(tools.filter((t) => t.name.startsWith('plan.')).map((t) => [t.name, t.mode])).toEqual([
+      ['plan.back', 'stepwise'],
+      ['plan.fill', 'stepwise'],
+      ['plan.next', 'stepwise'],
+      ['plan.submit', 'stepwise'],
+    ])
+    expect((await agentCall('plan.fill', { step: 'goal', values: { goal: 'x' } })).status).toBe('invalid')
+    await agentCall('plan.fill', { values: { name: 'Marathon', category: 'fitness' } })
+    expect(await agentCall('plan.next', {})).toEqual({
+      status: 'ok',
+      data: { step: 'schedule', fields: ['starts'] },
+    })
+    expect(await page.getByTestId('plan').getAttribute('data-step')).toBe('schedule')
+    await agentCall('plan.fill', { values: { starts: '2027-01-01' } })
+    await agentCall('plan.next', {})
+    await agentCall('plan.fill', { values: { goal: 'Run 42 km' } })
+    expect(await page.getByTestId('plan-goal').inputValue()).toBe('Run 42 km')
+    await agentCall('plan.fill', { step: 'basics', values: { name: 'Marathon 2027' } })
+    expect(await agentCall('plan.submit', {})).toMatchObject({
+      status: 'needs_confirmation',
+      summary: 'Create challenge "Marathon 2027"',
+      changes: [
+        { path: 'name', after: 'Marathon 2027' },
+        { path: 'category', after: 'fitness' },
+        { path: 'starts', after: '2027-01-01' },
+        { path: 'goal', after: 'Run 42 km' },
+      ],
+    })
+    const card = page.locator('[data-testid="confirm-card"][data-tool="plan.submit"]')
+    await card.getByTestId('confirm-approve').click()
+    await page.locator('[data-testid="challenge-item"][data-name="Marathon 2027"]').waitFor()
+    expect(await page.getByTestId('plan').getAttribute('data-step')).toBe('basics')
+  })
+})

@@ -1,0 +1,68 @@
+import { registerDomForm } from '@toolmark/core/forms/dom'
+import { createTourRunner, domOverlay, type Tour, type TourRunner } from '@toolmark/core/tour'
+import { ConfirmationCard, useConfirmQueue, useToolmark } from '@toolmark/react'
+import { type ReactNode, useEffect, useState } from 'react'
+import type { Page } from '../app/router.ts'
+import { inlineConfirms } from './confirm.ts'
+import { PlanWizard } from './PlanWizard.tsx'
+
+/** "Show me how to create a challenge": navigate, fill the New challenge form, submit it (confirmed). */
+export const CREATE_TOUR: Tour = {
+  id: 'create-challenge',
+  title: 'Create a challenge',
+  description: 'show me how to create a challenge',
+  steps: [
+    { tool: 'app.navigate', input: { page: 'challenges' }, text: 'Challenges live on the Challenges page.' },
+    {
+      tool: 'challengeForm.fill',
+      input: { name: 'Robotics', description: 'Build a line-following robot' },
+      param: 'name',
+      auto: true,
+      text: 'Give the challenge a name and a description.',
+    },
+    { tool: 'challengeForm.submit', text: 'Add it: you confirm the changes first.' },
+  ],
+}
+
+/**
+ * The demo's guides: the New challenge form as `challengeForm.fill` / `.submit` (DOM-scanned, so
+ * the agent's fill updates the React state and its submit shows a diff card), the tour runner with
+ * its `tour.start` tool and a "Show me how" button, the "Plan a challenge" wizard, and the inline
+ * confirmation cards tours wait for.
+ */
+export function Guides({ page }: { page: Page }): ReactNode {
+  const tm = useToolmark()
+  const [runner, setRunner] = useState<TourRunner | null>(null)
+  const inline = useConfirmQueue(inlineConfirms)
+
+  useEffect(() => {
+    const tours = createTourRunner(tm, { tours: [CREATE_TOUR], overlay: domOverlay() })
+    setRunner(tours)
+    return () => tours.dispose()
+  }, [tm])
+
+  useEffect(() => {
+    const form = page === 'challenges' ? document.querySelector<HTMLFormElement>('form.create') : null
+    if (!form) return
+    const handle = registerDomForm(tm, form, {
+      name: 'challengeForm',
+      description: 'create a challenge by filling in the New challenge form (name required)',
+      summary: (values) => `Create challenge "${String(values.name)}"`,
+    })
+    return () => handle.dispose()
+  }, [tm, page])
+
+  return (
+    <aside className="guides" aria-label="Guides">
+      <button type="button" data-testid="tour-create" onClick={() => void runner?.start(CREATE_TOUR.id)}>
+        Show me how to create a challenge
+      </button>
+      <PlanWizard />
+      {inline.items
+        .filter((item) => item.caller === 'tour')
+        .map((item) => (
+          <ConfirmationCard key={item.confirmId} confirmation={item} />
+        ))}
+    </aside>
+  )
+}

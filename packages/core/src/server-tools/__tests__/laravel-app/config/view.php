@@ -1,0 +1,2 @@
+<?php
+return ['paths' => [base_path('views')], 'compiled' => storage_path('framework/views')];
