@@ -6,6 +6,7 @@ import { getCookie, setCookie } from 'hono/cookie'
 import { streamSSE } from 'hono/streaming'
 import { type Agent, MAX_USER_TEXT, toChat } from './agent/loop.ts'
 import type { ConversationEvents } from './events.ts'
+import { chatCompletions } from './openai-compat.ts'
 import { SESSION_COOKIE, signSession, verifySession } from './session.ts'
 import type { Store } from './store.ts'
 
@@ -42,6 +43,8 @@ export function sameOrigin(origin: string | undefined, host: string | undefined)
 export function createApp(deps: HttpDeps): Hono<Env> {
   const { store, agent, events, secret, staticDir } = deps
   const app = new Hono<Env>()
+  // The embedded planner as an OpenAI-compatible endpoint (no session: mounted before the session middleware).
+  app.route('/', chatCompletions())
 
   app.use('*', async (c, next) => {
     const id = verifySession(getCookie(c, SESSION_COOKIE), secret)
