@@ -121,7 +121,7 @@ function mount(tm: Toolmark, binding: InertiaBinding) {
         <InertiaToolmark binding={binding}>
           <App
             initialPage={initialPage as never}
-            initialComponent={withPageScope(Index) as never}
+            initialComponent={withPageScope(Index as never) as never}
             resolveComponent={resolve as never}
           />
         </InertiaToolmark>

@@ -1,8 +1,7 @@
 'use client'
-import { usePage } from '@inertiajs/react'
+import { type ResolvedComponent, usePage } from '@inertiajs/react'
 import { ToolScope } from '@toolmark/react'
 import {
-  type ComponentType,
   createContext,
   createElement,
   type ReactNode,
@@ -72,25 +71,25 @@ export function PageScope({ children }: { children?: ReactNode }): ReactNode {
   )
 }
 
-type PageComponent<P> = ComponentType<P> & { layout?: unknown }
-
-const wrapped = new WeakMap<object, PageComponent<never>>()
+const wrapped = new WeakMap<ResolvedComponent, ResolvedComponent>()
 
 /**
  * Wraps an Inertia page component in {@link PageScope}, keeping its persistent `layout` (which stays
  * outside the page scope, in the layout scope). The same component always gets the same wrapper.
  */
-export function withPageScope<P extends object>(Component: PageComponent<P>): PageComponent<P> {
-  const known = wrapped.get(Component) as PageComponent<P> | undefined
+export function withPageScope(Component: ResolvedComponent): ResolvedComponent {
+  const known = wrapped.get(Component)
   if (known) return known
-  const Wrapped: PageComponent<P> = (props: P) => <PageScope>{createElement(Component, props)}</PageScope>
+  const Wrapped: ResolvedComponent = (props: object) => (
+    <PageScope>{createElement(Component, props)}</PageScope>
+  )
   Wrapped.displayName = `PageScope(${Component.displayName ?? Component.name ?? 'Page'})`
   if ('layout' in Component) Wrapped.layout = Component.layout
-  wrapped.set(Component, Wrapped as PageComponent<never>)
+  wrapped.set(Component, Wrapped)
   return Wrapped
 }
 
-type Resolved = PageComponent<never> | { default: PageComponent<never> }
+type Resolved = ResolvedComponent | { default: ResolvedComponent }
 
 /**
  * Wraps `createInertiaApp`'s `resolve` so every page component gets its page scope:
@@ -98,10 +97,9 @@ type Resolved = PageComponent<never> | { default: PageComponent<never> }
  */
 export function pageScoped<A extends unknown[]>(
   resolve: (name: string, ...rest: A) => Resolved | Promise<Resolved>,
-): (name: string, ...rest: A) => Promise<PageComponent<never>> {
+): (name: string, ...rest: A) => Promise<ResolvedComponent> {
   return async (name, ...rest) => {
     const resolved = await resolve(name, ...rest)
-    const component = typeof resolved === 'object' && 'default' in resolved ? resolved.default : resolved
-    return withPageScope(component as PageComponent<object>) as PageComponent<never>
+    return withPageScope(typeof resolved === 'object' && 'default' in resolved ? resolved.default : resolved)
   }
 }
