@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', react: 'src/react/index.tsx' },
+  entry: { index: 'src/index.ts', react: 'src/react/index.tsx', vue: 'src/vue/index.ts' },
   format: 'esm',
   platform: 'neutral',
   target: 'es2022',
@@ -9,5 +9,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   fixedExtension: true,
-  external: [/^react/, /^@toolmark\//, /^@inertiajs\//, /^laravel-echo/, /^pusher-js/],
+  external: [/^react/, /^vue/, /^@toolmark\//, /^@inertiajs\//, /^laravel-echo/, /^pusher-js/],
 })
