@@ -36,3 +36,29 @@ describe('types', () => {
     connectEcho(createToolmark(), { router })
   })
 })
+
+describe('framework entries', () => {
+  it('/react: pageScoped fits createInertiaApp’s resolve; usePageScope is a nullable Scope', async () => {
+    const react = await import('../react/index.tsx')
+    type ReactResolve = Parameters<typeof import('@inertiajs/react').createInertiaApp>[0] extends infer O
+      ? O extends { resolve?: infer R }
+        ? R
+        : never
+      : never
+    expectTypeOf(react.pageScoped((_name: string) => ({ default: () => null }))).toExtend<
+      NonNullable<ReactResolve>
+    >()
+    expectTypeOf(react.usePageScope).returns.toEqualTypeOf<Scope | null>()
+  })
+
+  it('/vue: pageScoped fits createInertiaApp’s resolve; usePageScope is a ref of a nullable Scope', async () => {
+    const vue = await import('../vue/index.ts')
+    type VueResolve = Parameters<typeof import('@inertiajs/vue3').createInertiaApp>[0] extends infer O
+      ? O extends { resolve?: infer R }
+        ? R
+        : never
+      : never
+    expectTypeOf(vue.pageScoped((_name: string) => ({ default: {} }))).toExtend<NonNullable<VueResolve>>()
+    expectTypeOf(vue.usePageScope).returns.toExtend<{ readonly value: Scope | null }>()
+  })
+})
