@@ -492,6 +492,32 @@ describe('channel security', () => {
   })
 })
 
+describe('deadlines', () => {
+  it('a call whose result never arrives times out: the deadline job marks it and the agent is told', async () => {
+    const { page, conversation } = await signIn('max')
+    // The page answers, but its result POSTs never reach Laravel (as if the network dropped them).
+    await page.route('**/toolmark/bridge/**', (route) =>
+      route.request().postDataJSON()?.type === 'result' ? route.abort() : route.continue(),
+    )
+    await say(page, 'list the challenges')
+    const call = await until(
+      () =>
+        sql<{ id: string; state: string }>(
+          `select id, state from toolmark_calls where conversation_id = ${conversation}`,
+        )[0],
+      (row) => row?.state === 'timed_out',
+      'timed out',
+    )
+    expect(call?.id).toMatch(UUID_V4)
+    await until(
+      () => chat(page),
+      (c) => c.length >= 2,
+      'the agent tells the user',
+    )
+    expect((await chat(page)).at(-1)).toMatch(/time|could not/i)
+  })
+})
+
 describe('the stand-ins for Composer-only packages (laravel/app/Stand, labelled STAND-IN)', () => {
   async function session(name: string) {
     const { context, page } = await signIn(name)
