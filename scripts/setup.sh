@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the tests and the demo need on a fresh machine with only Node.js and npm:
-# pnpm (pinned), Debian's Chromium, php-cli and php-laravel-framework (browser tests, the PHP doc lint
-# and a Laravel test app; needs root or sudo), then the workspace's packages from the lockfile. Safe to
-# run again: it skips what is there.
+# pnpm (pinned), Debian's Chromium, php-cli, php-laravel-framework and php-sqlite3 (browser tests,
+# the PHP doc lint and the Inertia demo's Laravel backend; needs root or sudo), then the workspace's
+# packages from the lockfile. Safe to run again: it skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
@@ -17,8 +17,9 @@ if [ "${1:-}" != "--no-system" ]; then
   missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   command -v php >/dev/null 2>&1 || missing+=(php-cli)
-  # Laravel 8 (Debian's framework package) serves the server-declared tools' browser test.
+  # Laravel 8 from Debian, with SQLite: the Inertia demo's backend and the server-declared tools' test.
   [ -f /usr/share/php/Illuminate/autoload.php ] || missing+=(php-laravel-framework)
+  php -m 2>/dev/null | grep -qx pdo_sqlite || missing+=(php-sqlite3)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "› installing ${missing[*]} from Debian"
     SUDO=""

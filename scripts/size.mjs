@@ -85,6 +85,13 @@ const budgets = [
     base: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
     max: 1024,
   },
+  {
+    name: '@toolmark/inertia (bindInertia + connectEcho), on top of core and its bridge',
+    code: "export { bindInertia, connectEcho } from '@toolmark/inertia'; export * from '@toolmark/core'; export * from '@toolmark/core/bridge'; export * from '@toolmark/core/bridge/echo'",
+    dir: 'packages/inertia',
+    base: "export * from '@toolmark/core'; export * from '@toolmark/core/bridge'; export * from '@toolmark/core/bridge/echo'",
+    max: 2000,
+  },
 ]
 
 async function gz(code, external = [], dir = 'packages/core') {

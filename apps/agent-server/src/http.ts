@@ -9,6 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { type Agent, MAX_USER_TEXT, toChat } from './agent/loop.ts'
 import type { ConversationEvents } from './events.ts'
 import { escapeForLog } from './log.ts'
+import { chatCompletions } from './openai-compat.ts'
 import { SESSION_COOKIE, signSession, verifySession } from './session.ts'
 import type { Session, Store } from './store.ts'
 
@@ -120,6 +121,8 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   const keepAliveMs = deps.sseKeepAliveMs ?? 15_000
   const now = deps.now ?? Date.now
   const app = new Hono<Env>()
+  // The embedded planner as an OpenAI-compatible endpoint (no session: mounted before the session middleware).
+  app.route('/', chatCompletions())
 
   const issueCookie = (c: Context, session: Session) =>
     setCookie(c, SESSION_COOKIE, signSession(session.id, secret), {

@@ -1,3 +1,4 @@
+import { type PusherServer, startPusherServer } from '@toolmark-internal/pusher-server'
 import Echo from 'laravel-echo'
 import PusherServerSdk from 'pusher'
 import Pusher from 'pusher-js'
@@ -7,7 +8,6 @@ import { ok } from '../../call/result.ts'
 import { createTestToolmark } from '../../testing/index.ts'
 import { bridge } from '../bridge.ts'
 import { type EchoTransport, echoTransport, xsrfToken } from '../echo.ts'
-import { type PusherServer, startPusherServer } from './support/pusher-server.ts'
 
 /*
  * The real laravel-echo 2.5 + pusher-js 8.6 (Node build) against a Pusher protocol 7 server on `ws`

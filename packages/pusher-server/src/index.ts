@@ -29,7 +29,7 @@ export interface PusherServerOptions {
    * a session). Default: any user may join any channel.
    */
   authorize?: (user: string | undefined, channel: string) => boolean | Promise<boolean>
-  /** Path of the POST endpoint that records bodies (default `/toolmark/bridge`). */
+  /** Path of the POST endpoint that records bodies, and of every path below it (default `/toolmark/bridge`). */
   postPath?: string
   /** Answer for the POST endpoint (default 204). Return a 3xx with `location` to test redirects. */
   respond?: (post: RecordedPost) => { status: number; headers?: Record<string, string> }
@@ -156,7 +156,7 @@ export async function startPusherServer(options: PusherServerOptions = {}): Prom
       return void json(200, {})
     }
 
-    if (req.method === 'POST' && url.pathname === postPath) {
+    if (req.method === 'POST' && (url.pathname === postPath || url.pathname.startsWith(`${postPath}/`))) {
       const post: RecordedPost = { path: url.pathname, headers: req.headers, body }
       posts.push(post)
       const answer = respond(post)

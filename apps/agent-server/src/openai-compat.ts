@@ -1,0 +1,139 @@
+import { Hono } from 'hono'
+import { streamSSE } from 'hono/streaming'
+import { EmbeddedProvider } from './agent/embedded.ts'
+import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from './agent/types.ts'
+
+/*
+ * The embedded planner as an OpenAI-compatible Chat Completions endpoint, POST /v1/chat/completions,
+ * so any backend with a Chat Completions client (the Laravel reference's agent loop, for one) gets
+ * the same deterministic offline model. Request: `messages` (system, user, assistant with
+ * `tool_calls`, tool) and `tools` (`{ type: 'function', function: { name, description, parameters } }`).
+ * Answer: with `stream: true`, `chat.completion.chunk` events (content deltas, then each tool call
+ * as one delta with its index) ending in `data: [DONE]`; otherwise one `chat.completion`.
+ * Malformed requests get 400 `{ error: { message, type: 'invalid_request_error' } }`.
+ * It serves no data of its own and needs no session: bind the server to loopback.
+ */
+
+type Json = Record<string, unknown>
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+const MAX_BODY = 4 * 1024 * 1024
+
+/** Chat Completions messages → the provider-neutral request; throws a TypeError for malformed input. */
+export function fromChatCompletions(body: unknown): {
+  system: string
+  messages: AgentMessage[]
+  tools: LlmTool[]
+} {
+  if (!isObject(body) || !Array.isArray(body.messages)) throw new TypeError('messages must be an array')
+  let system = ''
+  const messages: AgentMessage[] = []
+  const names = new Map<string, string>()
+  for (const m of body.messages) {
+    if (!isObject(m) || typeof m.role !== 'string') throw new TypeError('each message needs a role')
+    const content = typeof m.content === 'string' ? m.content : ''
+    if (m.role === 'system' || m.role === 'developer') system += (system ? '\n\n' : '') + content
+    else if (m.role === 'user') messages.push({ role: 'user', text: content })
+    else if (m.role === 'assistant') {
+      const toolCalls: ToolCall[] = (Array.isArray(m.tool_calls) ? m.tool_calls : []).map((c: unknown) => {
+        const fn = isObject(c) && isObject(c.function) ? c.function : {}
+        const id = isObject(c) && typeof c.id === 'string' ? c.id : ''
+        const name = typeof fn.name === 'string' ? fn.name : ''
+        let input: unknown = {}
+        try {
+          input = typeof fn.arguments === 'string' && fn.arguments !== '' ? JSON.parse(fn.arguments) : {}
+        } catch {
+          throw new TypeError('tool call arguments must be JSON')
+        }
+        names.set(id, name)
+        return { id, name, input }
+      })
+      messages.push({ role: 'assistant', text: content, toolCalls })
+    } else if (m.role === 'tool') {
+      const toolCallId = typeof m.tool_call_id === 'string' ? m.tool_call_id : ''
+      messages.push({ role: 'tool', toolCallId, name: names.get(toolCallId) ?? '', content })
+    } else throw new TypeError(`unknown role ${JSON.stringify(m.role)}`)
+  }
+  const tools: LlmTool[] = (Array.isArray(body.tools) ? body.tools : []).map((t: unknown) => {
+    const fn = isObject(t) && isObject(t.function) ? t.function : undefined
+    if (!fn || typeof fn.name !== 'string') throw new TypeError('each tool needs function.name')
+    return {
+      name: fn.name,
+      description: typeof fn.description === 'string' ? fn.description : '',
+      input_schema: isObject(fn.parameters) ? fn.parameters : {},
+    }
+  })
+  return { system, messages, tools }
+}
+
+/** The Hono routes; mount with `app.route('/', chatCompletions())` before session middleware. */
+export function chatCompletions(provider: Provider = new EmbeddedProvider()): Hono {
+  const app = new Hono()
+  app.post('/v1/chat/completions', async (c) => {
+    const invalid = (message: string) => c.json({ error: { message, type: 'invalid_request_error' } }, 400)
+    const raw = await c.req.text()
+    if (raw.length > MAX_BODY) return invalid('request too large')
+    let body: unknown
+    let request: ReturnType<typeof fromChatCompletions>
+    try {
+      body = JSON.parse(raw)
+      request = fromChatCompletions(body)
+    } catch (error) {
+      return invalid(error instanceof TypeError ? error.message : 'body must be JSON')
+    }
+    const model = isObject(body) && typeof body.model === 'string' ? body.model : provider.name
+    const id = `chatcmpl-${crypto.randomUUID()}`
+    const created = Math.floor(Date.now() / 1000)
+    const events: ProviderEvent[] = []
+    for await (const event of provider.stream({ ...request, signal: c.req.raw.signal })) events.push(event)
+    const text = events.map((e) => (e.type === 'text' ? e.delta : '')).join('')
+    const calls = events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []))
+    const toolCalls = calls.map((call, index) => ({
+      index,
+      id: call.id,
+      type: 'function' as const,
+      function: { name: call.name, arguments: JSON.stringify(call.input ?? {}) },
+    }))
+    const finish = calls.length > 0 ? 'tool_calls' : 'stop'
+    if (!(isObject(body) && body.stream === true)) {
+      return c.json({
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: text === '' ? null : text,
+              ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map(({ index: _, ...call }) => call) } : {}),
+            },
+            finish_reason: finish,
+          },
+        ],
+      })
+    }
+    const response = streamSSE(c, async (stream) => {
+      const chunk = (delta: Json, finishReason: string | null = null) =>
+        stream.writeSSE({
+          data: JSON.stringify({
+            id,
+            object: 'chat.completion.chunk',
+            created,
+            model,
+            choices: [{ index: 0, delta, finish_reason: finishReason }],
+          }),
+        })
+      await chunk({ role: 'assistant', content: '' })
+      for (const event of events) if (event.type === 'text') await chunk({ content: event.delta })
+      for (const call of toolCalls) await chunk({ tool_calls: [call] })
+      await chunk({}, finish)
+      await stream.writeSSE({ data: '[DONE]' })
+    })
+    // One answer per connection: clients that read until EOF (PHP's HTTP/1.0 stream wrapper) finish at once.
+    response.headers.set('Connection', 'close')
+    return response
+  })
+  return app
+}

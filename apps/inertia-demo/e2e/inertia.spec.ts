@@ -1,0 +1,607 @@
+import { execFileSync } from 'node:child_process'
+import { createHmac } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import Echo from 'laravel-echo'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import Pusher from 'pusher-js'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type Demo, startDemo } from '../scripts/serve.ts'
+
+/*
+ * The Inertia demo in Debian's Chromium against the real backend: Laravel 8 (Debian) running the
+ * guide's code under `php -S` + `queue:work`, the Pusher protocol server on `ws`, and the agent
+ * server's embedded planner behind /v1/chat/completions. Nothing of the page or Laravel is mocked.
+ */
+
+let demo: Demo
+let browser: Browser
+const contexts: BrowserContext[] = []
+
+const DEADLINE_MS = 4000
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+/** Rows of a query on the demo's SQLite file (through PHP's PDO, as Laravel reads it). */
+function sql<T = Record<string, unknown>>(query: string): T[] {
+  const code = `$d = new PDO('sqlite:' . $argv[1]); echo json_encode($d->query($argv[2])->fetchAll(PDO::FETCH_ASSOC));`
+  return JSON.parse(execFileSync('php', ['-r', code, demo.database, query], { encoding: 'utf8' })) as T[]
+}
+
+/** Laravel's log: the bridge controller logs every rejected page message with its reason. */
+const rejections = (): string[] =>
+  existsSync(demo.log)
+    ? [...readFileSync(demo.log, 'utf8').matchAll(/"reason":"([a-z_]+)"/g)].map((m) => m[1] ?? '')
+    : []
+
+async function until<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const value = await read()
+    if (ok(value)) return value
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+interface Session {
+  page: Page
+  context: BrowserContext
+  user: number
+  conversation: number
+}
+
+async function signIn(name: string): Promise<Session> {
+  const context = await browser.newContext()
+  contexts.push(context)
+  const page = await context.newPage()
+  page.on('pageerror', (error) => console.error(`[${name}] ${error.message}`))
+  await page.goto(`${demo.url}/login/${name}`)
+  const props = await page.evaluate(
+    () => JSON.parse(document.querySelector('script[data-page="app"]')?.textContent ?? '{}').props.toolmark,
+  )
+  await until(
+    () => pageTools(page),
+    (t) => t.includes('challenges.list'),
+    'first tools',
+  )
+  return { page, context, user: props.userId, conversation: props.conversationId }
+}
+
+const pageTools = (page: Page): Promise<string[]> =>
+  page.evaluate(() =>
+    (window as unknown as { __toolmark: { tm: { manifest(): { tools: { name: string }[] } } } }).__toolmark.tm
+      .manifest()
+      .tools.map((t) => t.name),
+  )
+const clientId = (page: Page): Promise<string> =>
+  page.evaluate(() => (window as unknown as { __toolmark: { clientId: string } }).__toolmark.clientId)
+
+/** The tool names of the latest manifest Laravel stored for this page load. */
+const serverTools = (id: string): string[] => {
+  const row = sql<{ tools: string }>(`select tools from toolmark_pages where client_id = '${id}'`)[0]
+  return row ? (JSON.parse(row.tools) as { name: string }[]).map((t) => t.name) : []
+}
+const serverRev = (id: string) =>
+  sql<{ rev: number }>(`select rev from toolmark_pages where client_id = '${id}'`)[0]?.rev
+
+/** Both ends agree on the page's tools. */
+async function expectTools(page: Page, tools: string[]): Promise<void> {
+  const id = await clientId(page)
+  await until(
+    () => pageTools(page),
+    (t) => t.join() === tools.join(),
+    'page tools',
+  )
+  await until(
+    () => serverTools(id),
+    (t) => t.join() === tools.join(),
+    'manifest stored by Laravel',
+  )
+}
+
+const chat = (page: Page) => page.getByTestId('chat').locator('li').allTextContents()
+async function say(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Message').fill(text)
+  await page.getByRole('button', { name: 'Send' }).click()
+}
+
+/** A POST from the page's own session (same origin, its cookies), with or without the CSRF header. */
+function post(page: Page, path: string, body: unknown, xsrf = true): Promise<number> {
+  return page.evaluate(
+    async ({ path, body, xsrf }) => {
+      const token = decodeURIComponent(document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/)?.[1] ?? '')
+      const headers: Record<string, string> = {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+      }
+      if (xsrf) headers['X-XSRF-TOKEN'] = token
+      const response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) })
+      return response.status
+    },
+    { path, body, xsrf },
+  )
+}
+
+beforeAll(async () => {
+  ;[demo, browser] = await Promise.all([
+    startDemo({ deadlineMs: DEADLINE_MS }),
+    chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    }),
+  ])
+})
+
+// Every open page polls its chat: close them between tests so they do not load the 4 PHP workers.
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close()
+})
+
+afterAll(async () => {
+  if (process.env.TOOLMARK_DEMO_LOG && existsSync(demo.log))
+    console.log(readFileSync(demo.log, 'utf8').slice(-6000))
+  for (const context of contexts) await context.close()
+  await browser?.close()
+  await demo?.stop()
+})
+
+describe('page scopes follow Inertia visits', () => {
+  it('swaps on a link visit, a replace: true visit, a same-URL POST-redirect and a client-side push; the manifest after each is the new page’s', async () => {
+    const { page } = await signIn('ada')
+    const nav = ['navigate']
+    await expectTools(page, ['challenges.create', 'challenges.delete', 'challenges.list', ...nav])
+
+    await page.getByRole('link', { name: 'Settings' }).click()
+    await expectTools(page, [...nav, 'settings.theme'])
+
+    await page.getByRole('link', { name: 'Challenges' }).click()
+    await expectTools(page, ['challenges.create', 'challenges.delete', 'challenges.list', ...nav])
+    await page.getByRole('button', { name: 'Settings (replace)' }).click()
+    await expectTools(page, [...nav, 'settings.theme'])
+
+    await page.getByRole('link', { name: 'Wizard' }).click()
+    await expectTools(page, [...nav, 'wizard.finish'])
+    await page.getByRole('button', { name: 'Finish' }).click() // POST /wizard → 302 → GET /wizard
+    await expect.poll(() => page.url()).toMatch(/\/wizard$/)
+    await expectTools(page, [...nav, 'wizard.summary'])
+
+    await page.getByRole('link', { name: 'Challenges' }).click()
+    await expectTools(page, ['challenges.create', 'challenges.delete', 'challenges.list', ...nav])
+    await page.getByRole('button', { name: 'Drafts (client-side)' }).click()
+    await expectTools(page, ['drafts.list', ...nav])
+  })
+
+  it('keeps the scope on partial reloads: no new revision reaches Laravel', async () => {
+    const { page } = await signIn('bea')
+    const id = await clientId(page)
+    await expectTools(page, ['challenges.create', 'challenges.delete', 'challenges.list', 'navigate'])
+    const rev = serverRev(id)
+    const reloads: string[] = []
+    page.on('request', (r) => {
+      if (r.headers()['x-inertia-partial-data']) reloads.push(r.headers()['x-inertia-partial-data'] ?? '')
+    })
+    await page.getByRole('button', { name: 'Refresh stats' }).click()
+    await until(
+      () => reloads,
+      (r) => r.includes('stats') && r.filter((x) => x === 'chat').length >= 3,
+      'partial reloads',
+    )
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(serverRev(id)).toBe(rev)
+    expect(await pageTools(page)).toEqual([
+      'challenges.create',
+      'challenges.delete',
+      'challenges.list',
+      'navigate',
+    ])
+  })
+})
+
+describe('calls over Echo, results by CSRF-checked POST', () => {
+  it('answers a call that arrives on the private channel; the POST carries X-XSRF-TOKEN and X-Socket-ID', async () => {
+    const { page, conversation } = await signIn('cy')
+    const posts: Record<string, string>[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/toolmark/bridge/') && r.postDataJSON()?.type === 'result')
+        posts.push(r.headers())
+    })
+    await say(page, 'list the challenges')
+    await until(
+      () => chat(page),
+      (c) => c.length >= 2,
+      'agent reply',
+    )
+    const calls = sql<{ id: string; kind: string; state: string }>(
+      `select id, kind, state from toolmark_calls where conversation_id = ${conversation} order by created_at`,
+    )
+    expect(calls.map((c) => [c.kind, c.state])).toEqual([
+      ['describe', 'answered'],
+      ['call', 'answered'],
+    ])
+    for (const call of calls) expect(call.id).toMatch(UUID_V4)
+    expect(posts.length).toBe(2)
+    for (const headers of posts) {
+      expect(headers['x-xsrf-token']?.length).toBeGreaterThan(20)
+      expect(headers['x-socket-id']).toMatch(/^\d+\.\d+$/)
+    }
+  })
+
+  it('a POST without the XSRF header gets 419, and the page reports transport_failed', async () => {
+    const { page, conversation } = await signIn('dee')
+    const id = await clientId(page)
+    const manifest = { protocol: 1, type: 'manifest', clientId: id, rev: 99, tools: [] }
+    expect(await post(page, `/toolmark/bridge/${conversation}`, manifest, false)).toBe(419)
+    expect(serverRev(id)).not.toBe(99)
+    // The bridge's POSTs lose their X-XSRF-TOKEN header on the way: Laravel answers 419, the page reports it.
+    const statuses: number[] = []
+    page.on('response', (r) => {
+      if (r.url().includes('/toolmark/bridge/')) statuses.push(r.status())
+    })
+    await page.route('**/toolmark/bridge/**', (route) => {
+      const { 'x-xsrf-token': _, ...headers } = route.request().headers()
+      return route.continue({ headers })
+    })
+    await page.getByRole('button', { name: 'Drafts (client-side)' }).click()
+    await expect.poll(() => page.getByTestId('transport-failed').isVisible()).toBe(true)
+    expect(statuses).toContain(419)
+    expect(serverTools(id)).not.toContain('drafts.list')
+  })
+})
+
+describe('deferred confirmation and full reloads', () => {
+  it('a card approves; the follow-up turn acknowledges it with no page tools', async () => {
+    const { page, conversation } = await signIn('eve')
+    await say(page, 'create a challenge titled Robotics')
+    await page.getByTestId('confirmation-card').waitFor()
+    expect(await page.getByTestId('confirmation-summary').textContent()).toBe('Create challenge "Robotics"')
+    // The agent's turn ends by telling the user a confirmation is waiting.
+    await until(
+      () => chat(page),
+      (c) => c.length === 2,
+      'agent says a confirmation is waiting',
+    )
+    await page.getByTestId('confirmation-card').getByRole('button', { name: 'Approve' }).click()
+    await until(
+      () => chat(page),
+      (c) => c.length === 3,
+      'follow-up turn',
+    )
+    const last = sql<{ agent: string }>(
+      `select agent from conversation_messages where conversation_id = ${conversation} and role = 'assistant' order by id desc limit 1`,
+    )[0]
+    expect(JSON.parse(last?.agent ?? '{}').toolCalls).toEqual([])
+    expect(sql(`select state from toolmark_confirmations where conversation_id = ${conversation}`)).toEqual([
+      { state: 'used' },
+    ])
+    expect(sql(`select title from challenges where title = 'Robotics'`)).toHaveLength(1)
+    await expect.poll(() => page.getByRole('link', { name: 'Robotics' }).count()).toBeGreaterThan(0)
+  })
+
+  it('a full reload gets a new clientId, Laravel rebinds the conversation, and a card from before the reload is gone', async () => {
+    const { page, conversation } = await signIn('fay')
+    const first = await clientId(page)
+    await say(page, 'create a challenge titled Chess')
+    await page.getByTestId('confirmation-card').waitFor()
+    const [card] = sql<{ confirm_id: string }>(
+      `select confirm_id from toolmark_confirmations where conversation_id = ${conversation}`,
+    )
+    await page.reload()
+    await until(
+      () => pageTools(page),
+      (t) => t.includes('challenges.list'),
+      'tools after reload',
+    )
+    const second = await clientId(page)
+    expect(second).not.toBe(first)
+    await until(
+      () =>
+        sql<{ active_client_id: string }>(
+          `select active_client_id from conversations where id = ${conversation}`,
+        )[0],
+      (row) => row?.active_client_id === second,
+      'rebind',
+    )
+    expect(await page.getByTestId('confirmation-card').count()).toBe(0)
+    // The new page load cannot answer the old page's confirmation (bound to the old clientId).
+    const forged = {
+      protocol: 1,
+      type: 'confirmed',
+      clientId: second,
+      confirmId: card?.confirm_id,
+      result: { status: 'ok' },
+    }
+    expect(await post(page, `/toolmark/bridge/${conversation}`, forged)).toBe(204)
+    await until(rejections, (r) => r.includes('mismatch'), 'mismatch logged')
+    expect(sql(`select state from toolmark_confirmations where conversation_id = ${conversation}`)).toEqual([
+      { state: 'pending' },
+    ])
+    // Calls now go to the new page load.
+    await say(page, 'list the challenges')
+    await until(
+      () =>
+        sql<{ client_id: string }>(
+          `select client_id from toolmark_calls where conversation_id = ${conversation} and tool = 'challenges.list'`,
+        ),
+      (rows) => rows.length > 0 && rows.every((r) => r.client_id === second),
+      'calls to the new clientId',
+    )
+  })
+})
+
+describe('channel security', () => {
+  it('ignores a whisper carrying a valid call; another user cannot subscribe to the channel (403)', async () => {
+    const alice = await signIn('gus')
+    const bob = await signIn('hal')
+    const channel = `private-toolmark.${alice.user}.${alice.conversation}`
+    const target = await clientId(alice.page)
+    await alice.page.evaluate(() => {
+      const w = window as unknown as {
+        __calls: number
+        __toolmark: { tm: { events: { on(e: string, f: () => void): void } } }
+      }
+      w.__calls = 0
+      w.__toolmark.tm.events.on('call', () => void w.__calls++)
+    })
+
+    // Another client of the same user (its own session cookies) joins the channel and whispers a call.
+    const cookies = (await alice.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ')
+    const xsrf = decodeURIComponent(
+      (await alice.context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '',
+    )
+    const intruder = new Echo({
+      broadcaster: 'reverb',
+      key: demo.pusher.key,
+      wsHost: '127.0.0.1',
+      wsPort: demo.pusher.port,
+      wssPort: demo.pusher.port,
+      forceTLS: false,
+      enabledTransports: ['ws'],
+      // Laravel's /broadcasting/auth with the user's own session cookie (pusher-js in Node cannot send cookies).
+      authorizer: (ch: { name: string }) => ({
+        // biome-ignore lint/suspicious/noExplicitAny: pusher-js types the callback loosely
+        authorize: (socketId: string, callback: (error: Error | null, data: any) => void) => {
+          fetch(`${demo.url}/broadcasting/auth`, {
+            method: 'POST',
+            headers: {
+              Cookie: cookies,
+              'X-XSRF-TOKEN': xsrf,
+              'Content-Type': 'application/x-www-form-urlencoded',
+              Accept: 'application/json',
+            },
+            body: new URLSearchParams({ socket_id: socketId, channel_name: ch.name }).toString(),
+          })
+            .then(async (r) =>
+              r.ok ? callback(null, await r.json()) : callback(new Error(`HTTP ${r.status}`), null),
+            )
+            .catch((error: Error) => callback(error, null))
+        },
+      }),
+      Pusher,
+    })
+    try {
+      const joined = intruder.private(`toolmark.${alice.user}.${alice.conversation}`)
+      await until(
+        () => demo.pusher.subscribers(channel).length,
+        (n) => n === 2,
+        'second subscriber',
+      )
+      const call = {
+        protocol: 1,
+        type: 'call',
+        clientId: target,
+        id: crypto.randomUUID(),
+        tool: 'challenges.list',
+        input: {},
+      }
+      joined.whisper('toolmark.message', { message: call })
+      joined.whisper('.toolmark.message', call)
+      await until(
+        () => demo.pusher.clientEvents.filter((e) => e.channel === channel).length,
+        (n) => n >= 2,
+        'whispers',
+      )
+      expect(
+        demo.pusher.clientEvents.filter((e) => e.channel === channel).every((e) => e.relayedTo === 1),
+      ).toBe(true)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(await alice.page.evaluate(() => (window as unknown as { __calls: number }).__calls)).toBe(0)
+    } finally {
+      intruder.disconnect()
+    }
+
+    // Bob's session asks Laravel to authorize Alice's channel: refused.
+    const status = await bob.page.evaluate(async (name) => {
+      const token = decodeURIComponent(document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/)?.[1] ?? '')
+      const response = await fetch('/broadcasting/auth', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-XSRF-TOKEN': token },
+        body: new URLSearchParams({ socket_id: '123.456', channel_name: name }).toString(),
+      })
+      return response.status
+    }, channel)
+    expect(status).toBe(403)
+    // And Bob cannot post into Alice's conversation (the route's policy).
+    expect(
+      await post(bob.page, `/toolmark/bridge/${alice.conversation}`, {
+        protocol: 1,
+        type: 'changed',
+        clientId: 'x',
+        rev: 1,
+      }),
+    ).toBe(403)
+  })
+
+  it('the bridge controller enforces the security MUSTs: unknown, duplicate, mismatched and late results are rejected', async () => {
+    const { page, conversation, user } = await signIn('ivy')
+    const id = await clientId(page)
+    const result = (callId: string, from = id) => ({
+      protocol: 1,
+      type: 'result',
+      clientId: from,
+      id: callId,
+      result: { status: 'ok', data: 'forged' },
+    })
+    const seen = rejections().length
+
+    // Unknown id (MUST 4).
+    expect(await post(page, `/toolmark/bridge/${conversation}`, result(crypto.randomUUID()))).toBe(204)
+    // A real call, answered by the page: its duplicate is rejected (MUST 4).
+    await say(page, 'list the challenges')
+    const call = await until(
+      () =>
+        sql<{ id: string; state: string }>(
+          `select id, state from toolmark_calls where conversation_id = ${conversation} and kind = 'call'`,
+        )[0],
+      (row) => row?.state === 'answered',
+      'answered call',
+    )
+    expect(await post(page, `/toolmark/bridge/${conversation}`, result(call?.id ?? ''))).toBe(204)
+    // A pending call bound to this page load, answered from another clientId (MUST 3) and after its deadline (MUST 5).
+    const pending = crypto.randomUUID()
+    const late = crypto.randomUUID()
+    const past = new Date(Date.now() - 1000).toISOString().replace('T', ' ').slice(0, 23)
+    const future = new Date(Date.now() + 60_000).toISOString().replace('T', ' ').slice(0, 23)
+    for (const [callId, deadline] of [
+      [pending, future],
+      [late, past],
+    ]) {
+      sql(
+        `insert into toolmark_calls (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, state, created_at, updated_at) values ('${callId}', ${user}, ${conversation}, '${id}', 'call', 'challenges.list', 'x', '${deadline}', 'pending', '${past}', '${past}') returning id`,
+      )
+    }
+    expect(await post(page, `/toolmark/bridge/${conversation}`, result(pending, crypto.randomUUID()))).toBe(
+      204,
+    )
+    expect(await post(page, `/toolmark/bridge/${conversation}`, result(late))).toBe(204)
+    // Malformed messages are rejected too.
+    expect(await post(page, `/toolmark/bridge/${conversation}`, { protocol: 2, type: 'result' })).toBe(204)
+
+    await until(
+      () => rejections().slice(seen),
+      (r) => r.length >= 5,
+      'rejections',
+    )
+    expect(rejections().slice(seen).sort()).toEqual([
+      'duplicate',
+      'invalid',
+      'late',
+      'mismatch',
+      'unknown_id',
+    ])
+    // The binding the forged result named is untouched.
+    expect(sql(`select state from toolmark_calls where id = '${pending}'`)).toEqual([{ state: 'pending' }])
+  })
+})
+
+describe('deadlines', () => {
+  it('a call whose result never arrives times out: the deadline job marks it and the agent is told', async () => {
+    const { page, conversation } = await signIn('max')
+    // The page answers, but its result POSTs never reach Laravel (as if the network dropped them).
+    await page.route('**/toolmark/bridge/**', (route) =>
+      route.request().postDataJSON()?.type === 'result' ? route.abort() : route.continue(),
+    )
+    await say(page, 'list the challenges')
+    const call = await until(
+      () =>
+        sql<{ id: string; state: string }>(
+          `select id, state from toolmark_calls where conversation_id = ${conversation}`,
+        )[0],
+      (row) => row?.state === 'timed_out',
+      'timed out',
+    )
+    expect(call?.id).toMatch(UUID_V4)
+    await until(
+      () => chat(page),
+      (c) => c.length >= 2,
+      'the agent tells the user',
+    )
+    expect((await chat(page)).at(-1)).toMatch(/time|could not/i)
+  })
+})
+
+describe('the stand-ins for Composer-only packages (laravel/app/Stand, labelled STAND-IN)', () => {
+  async function session(name: string) {
+    const { context, page } = await signIn(name)
+    const cookies = await context.cookies()
+    const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+    const xsrf = decodeURIComponent(cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '')
+    const version = await page.evaluate(
+      () =>
+        JSON.parse(document.querySelector('script[data-page="app"]')?.textContent ?? '{}').version as string,
+    )
+    return { cookie, xsrf, version }
+  }
+
+  it('Inertia adapter: <script data-page> HTML, JSON for X-Inertia, partial reloads, 409 on a stale asset version, 303 after DELETE', async () => {
+    const { cookie, xsrf, version } = await session('kim')
+    const get = (headers: Record<string, string> = {}) =>
+      fetch(`${demo.url}/challenges`, { headers: { Cookie: cookie, ...headers }, redirect: 'manual' })
+
+    const html = await get()
+    expect(html.headers.get('content-type')).toContain('text/html')
+    expect(await html.text()).toContain(
+      '<div id="app"></div>\n<script data-page="app" type="application/json">{"component":"Challenges/Index"',
+    )
+
+    const json = await get({ 'X-Inertia': 'true', 'X-Inertia-Version': version })
+    expect(json.headers.get('x-inertia')).toBe('true')
+    expect(json.headers.get('vary')).toContain('X-Inertia')
+    const page = (await json.json()) as {
+      component: string
+      props: Record<string, unknown>
+      url: string
+      version: string
+    }
+    expect(page).toMatchObject({ component: 'Challenges/Index', url: '/challenges', version })
+    expect(Object.keys(page.props)).toEqual(
+      expect.arrayContaining(['challenges', 'stats', 'toolmark', 'chat', 'errors']),
+    )
+
+    const partial = await get({
+      'X-Inertia': 'true',
+      'X-Inertia-Version': version,
+      'X-Inertia-Partial-Component': 'Challenges/Index',
+      'X-Inertia-Partial-Data': 'stats',
+    })
+    expect(Object.keys(((await partial.json()) as typeof page).props).sort()).toEqual(['errors', 'stats'])
+
+    const stale = await get({ 'X-Inertia': 'true', 'X-Inertia-Version': 'old' })
+    expect(stale.status).toBe(409)
+    expect(stale.headers.get('x-inertia-location')).toBe(`${demo.url}/challenges`)
+
+    sql(
+      `insert into challenges (title, goal, created_at, updated_at) values ('Doomed', '', '2026-01-01', '2026-01-01') returning id`,
+    )
+    const [doomed] = sql<{ id: number }>(`select id from challenges where title = 'Doomed'`)
+    const removed = await fetch(`${demo.url}/challenges/${doomed?.id}`, {
+      method: 'DELETE',
+      headers: { Cookie: cookie, 'X-Inertia': 'true', 'X-Inertia-Version': version, 'X-XSRF-TOKEN': xsrf },
+      redirect: 'manual',
+    })
+    expect(removed.status).toBe(303)
+    expect(removed.headers.get('location')).toBe(`${demo.url}/challenges`)
+  })
+
+  it('Pusher broadcaster: /broadcasting/auth answers key:HMAC-SHA256(secret, "socket_id:channel") for the owner only', async () => {
+    const { cookie, xsrf } = await session('lou')
+    const [me] = sql<{ id: number; conversation: number }>(
+      `select users.id, conversations.id as conversation from users join conversations on conversations.user_id = users.id where users.name = 'lou'`,
+    )
+    const auth = (channel: string, socketId = '1234.5678') =>
+      fetch(`${demo.url}/broadcasting/auth`, {
+        method: 'POST',
+        headers: {
+          Cookie: cookie,
+          'X-XSRF-TOKEN': xsrf,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ socket_id: socketId, channel_name: channel }).toString(),
+      })
+    const channel = `private-toolmark.${me?.id}.${me?.conversation}`
+    const ok = await auth(channel)
+    expect(ok.status).toBe(200)
+    const signature = createHmac('sha256', demo.pusher.secret).update(`1234.5678:${channel}`).digest('hex')
+    expect(await ok.json()).toEqual({ auth: `${demo.pusher.key}:${signature}` })
+    expect((await auth(`private-toolmark.${me?.id}.999999`)).status).toBe(403) // no such conversation
+    expect((await auth(channel, '1234.5678:private-other')).status).toBe(403) // a socket id that would forge a signature
+  })
+})

@@ -1,0 +1,20 @@
+<?php
+
+// The demo's own routes (routes/web.php holds the guide's).
+
+use App\Http\Controllers\DemoController;
+use Illuminate\Support\Facades\Route;
+
+Route::get('/login/{name}', [DemoController::class, 'login']);
+Route::get('/login', fn () => response('Sign in at /login/{name}', 401))->name('login');
+
+Route::middleware('auth')->group(function () {
+    Route::get('/', [DemoController::class, 'home']);
+    Route::get('/challenges', [DemoController::class, 'index']);
+    Route::post('/challenges', [DemoController::class, 'store']);
+    Route::get('/challenges/{challenge}', [DemoController::class, 'show']);
+    Route::delete('/challenges/{challenge}', [DemoController::class, 'destroy']);
+    Route::get('/settings', [DemoController::class, 'settings']);
+    Route::get('/wizard', [DemoController::class, 'wizard']);
+    Route::post('/wizard', [DemoController::class, 'finishWizard']);
+});

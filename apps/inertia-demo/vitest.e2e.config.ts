@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config'
+
+/**
+ * The Inertia demo in Debian's Chromium against the real Laravel 8 backend (scripts/serve.ts).
+ * Not a root vitest project: the plain `vitest run` never starts a browser or PHP.
+ */
+export default defineConfig({
+  resolve: { conditions: ['@toolmark/source'] },
+  ssr: { resolve: { conditions: ['@toolmark/source'] } },
+  test: {
+    name: 'e2e-inertia-demo',
+    include: ['e2e/**/*.spec.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    fileParallelism: false,
+  },
+})

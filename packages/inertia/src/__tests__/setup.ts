@@ -1,0 +1,8 @@
+import { environment } from '@toolmark/core'
+import { afterEach } from 'vitest'
+
+afterEach(async () => {
+  const { cleanup } = await import('@testing-library/react')
+  cleanup()
+  environment.setIsServer(undefined)
+})
