@@ -8,13 +8,17 @@ const budgets = [
   {
     name: '@toolmark/core (main entry, everything)',
     code: "export * from '@toolmark/core'",
-    max: 15.5 * KiB,
+    // Grew with the start guard, the typed consumer API and the published sensitive paths (15.05 →
+    // 16.66 KiB); the levers to reach the goal (fromJsonSchema only for jsonSchema-only tools,
+    // development-only messages) are still to pull.
+    max: 16.75 * KiB,
     goal: 8 * KiB,
   },
   {
     name: '@toolmark/core (createToolmark + ok)',
     code: "export { createToolmark, ok } from '@toolmark/core'",
-    max: 14 * KiB,
+    max: 15.5 * KiB,
+    goal: 10 * KiB,
   },
   { name: '@toolmark/core/bridge', code: "export * from '@toolmark/core/bridge'", max: 5.5 * KiB },
   {
