@@ -7,8 +7,8 @@
 // - svelte blocks (and the ts blocks of the same page, which import them): `svelte-check`, templates included.
 // - A block whose info string says `fragment` (```ts fragment) shows part of a program (it uses a `tm` or an
 //   `echo` the reader already has): it is only parsed, so a syntax error still fails.
-// - A block whose first line is a comment naming a file (`// main.ts`, `<!-- App.svelte -->`) is written
-//   under that name, so blocks of one page can import each other.
+// - A block whose first line is a comment naming a file (`// main.ts`, `// app/layout.tsx`, `<!-- App.svelte -->`)
+//   is written under that name, so blocks of one page can import each other.
 //
 // Exit code 1 on any error, with the Markdown file and line of the block.
 import { spawnSync } from 'node:child_process'
@@ -73,7 +73,7 @@ function blocksOf(markdown) {
 /** A file name the block gives itself on its first line, if any. */
 function ownName(block) {
   const first = block.code.split('\n', 1)[0].trim()
-  const named = /^(?:\/\/|<!--)\s*([\w.-]+\.(?:ts|tsx|vue|svelte))\b/.exec(first)
+  const named = /^(?:\/\/|<!--)\s*((?:[\w-]+\/)*[\w.-]+\.(?:ts|tsx|vue|svelte))\b/.exec(first)
   return named?.[1]
 }
 
@@ -119,6 +119,7 @@ for (const doc of markdownFiles()) {
       origin.set(file, where)
     } else {
       const file = join(slug, name)
+      mkdirSync(dirname(join(out, file)), { recursive: true })
       writeFileSync(join(out, file), block.code.endsWith('\n') ? block.code : `${block.code}\n`)
       origin.set(file, where)
       if (block.lang === 'svelte') svelteDirs.add(slug)
