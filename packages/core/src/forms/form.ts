@@ -58,7 +58,10 @@ export interface FormOptions<V extends FormValues = FormValues> {
   source: FormSource<V>
   /** Field paths redacted everywhere (diffs, cards, `state()`, events). `[]` matches any index. */
   sensitivePaths?: readonly string[] | (() => readonly string[])
-  /** The submit card's summary (default: `Submit "<title>"`). */
+  /**
+   * The submit card's summary (default: `Submit "<title>"`); a function gets the values with
+   * sensitive fields `'[redacted]'`.
+   */
   summary?: string | ((values: V) => string)
   /** Submitting cannot be undone (a Delete-style card). Default false: consequential. */
   destructive?: boolean
@@ -222,6 +225,42 @@ export function copyValues<V>(values: V): V {
  * Sensitive fields read `'[redacted]'` in diffs, cards, `state()` and events. Throws
  * `ToolmarkError('schema_conversion_failed')` when the fields schema cannot be used.
  */
+/**
+ * The confirmation and run of a form's or a wizard's submit tool, and its baseline: the card shows
+ * the diff since the last successful submit, the summary sees the values with sensitive fields
+ * `'[redacted]'` (so it cannot show a secret), a changed form is refused stale (`snapshot`), and a
+ * successful submit becomes the new baseline.
+ */
+export function submitHooks<V extends FormValues>(
+  source: FormSource<V>,
+  summary: FormOptions<V>['summary'],
+  label: string,
+  patterns: () => SensitivePatterns,
+): Pick<ToolDefinition, 'summary' | 'changes' | 'snapshot' | 'run'> & {
+  baseline(): V
+  resetBaseline(): void
+} {
+  let baseline = copyValues(source.getValues())
+  return {
+    summary: () =>
+      typeof summary === 'function'
+        ? summary(redactInput(source.getValues(), patterns()).value as V)
+        : (summary ?? `Submit "${label}"`),
+    changes: () => diffValues(baseline, source.getValues(), patterns()),
+    snapshot: () => source.getValues(),
+    async run(_input, ctx) {
+      const values = copyValues(source.getValues())
+      const result = await source.submit(values, ctx)
+      if (result === undefined || result.status === 'ok') baseline = values
+      return result
+    },
+    baseline: () => copyValues(baseline),
+    resetBaseline: () => {
+      baseline = copyValues(source.getValues())
+    },
+  }
+}
+
 export function formTools<V extends FormValues = FormValues>(options: FormOptions<V>): FormTools<V> {
   const { source } = options
   const schema = fieldsSchema(options.fields)
@@ -231,7 +270,7 @@ export function formTools<V extends FormValues = FormValues>(options: FormOption
   const sensitive = (): SensitivePatterns => readSensitivePaths(options.sensitivePaths)
   const redacted = (): unknown => redactInput(source.getValues(), sensitive()).value
   const label = options.title ?? options.name
-  let baseline = copyValues(source.getValues())
+  const { baseline, resetBaseline, ...submitting } = submitHooks(source, options.summary, label, sensitive)
   const anchors =
     options.anchors === undefined
       ? undefined
@@ -266,27 +305,9 @@ export function formTools<V extends FormValues = FormValues>(options: FormOption
     description: `Submit the form to: ${options.description}. Takes no input: fill it first with ${options.name}.fill. The user confirms the changes before it runs.`,
     input: emptyInputThen(() => formIssues(whole, source as FormSource<FormValues>)),
     hints: options.destructive ? { destructive: true } : { consequential: true },
-    summary: () => {
-      const s = options.summary
-      return typeof s === 'function' ? s(source.getValues()) : (s ?? `Submit "${label}"`)
-    },
-    changes: () => diffValues(baseline, source.getValues(), sensitive()),
-    snapshot: () => source.getValues(),
-    async run(_input, ctx) {
-      const values = copyValues(source.getValues())
-      const result = await source.submit(values, ctx)
-      if (result === undefined || result.status === 'ok') baseline = values
-      return result
-    },
-  }
-  return {
-    fill,
-    submit,
-    baseline: () => copyValues(baseline),
-    resetBaseline: () => {
-      baseline = copyValues(source.getValues())
-    },
-  }
+    ...submitting,
+  } as FormTools<V>['submit']
+  return { fill, submit, baseline, resetBaseline }
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   fieldsSchema,
   formIssues,
   READ_ONLY,
+  submitHooks,
 } from './form.ts'
 
 /** One step of a wizard: an id and the top-level fields it shows. */
@@ -92,7 +93,12 @@ export function wizardTools<V extends FormValues = FormValues>(options: WizardOp
   const sensitive = options.sensitivePaths ?? []
   const patterns = (): SensitivePatterns => readSensitivePaths(sensitive)
   const fillSensitive = sensitive.map((p) => `values.${p}`)
-  let baseline = copyValues(source.getValues())
+  const label = options.title ?? options.name
+  const {
+    baseline: _baseline,
+    resetBaseline: _reset,
+    ...submitting
+  } = submitHooks(source, options.summary, label, patterns)
   const index = (): number => Math.max(0, ids.indexOf(source.getStep()))
   const stepOf = (field: string): number => steps.findIndex((s) => s.fields.includes(field))
   const state = (): WizardState => ({
@@ -109,7 +115,6 @@ export function wizardTools<V extends FormValues = FormValues>(options: WizardOp
     mode: 'stepwise' as const,
     state,
   }
-  const label = options.title ?? options.name
   const first = steps[0] as WizardStep
   const fill: ToolDefinition = {
     ...common,
@@ -190,18 +195,7 @@ export function wizardTools<V extends FormValues = FormValues>(options: WizardOp
       return []
     }),
     hints: options.destructive ? { destructive: true } : { consequential: true },
-    summary: () => {
-      const s = options.summary
-      return typeof s === 'function' ? s(source.getValues()) : (s ?? `Submit "${label}"`)
-    },
-    changes: () => diffValues(baseline, source.getValues(), patterns()),
-    snapshot: () => source.getValues(),
-    async run(_input, ctx) {
-      const values = copyValues(source.getValues())
-      const result = await source.submit(values, ctx)
-      if (result === undefined || result.status === 'ok') baseline = values
-      return result
-    },
+    ...submitting,
   }
   return [fill, next, back, submit]
 }

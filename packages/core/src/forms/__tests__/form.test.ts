@@ -258,3 +258,24 @@ describe('a password never leaves the page (property)', () => {
     )
   })
 })
+
+describe('the submit summary', () => {
+  it('is computed from the values with sensitive fields redacted, so a card never shows a secret', async () => {
+    const tm = createTestToolmark()
+    const mem = memorySource({ name: 'Ada', email: 'ada@example.org', password: 'hunter2' })
+    registerForm(tm, {
+      name: 'signup',
+      description: 'create an account',
+      fields: FIELDS,
+      source: mem.source,
+      sensitivePaths: ['password'],
+      summary: (values) => `Sign up ${String(values.name)} with password ${String(values.password)}`,
+    })
+    const asked = await tm.call('signup.submit', {}, { caller: 'inapp' })
+    expect(asked).toMatchObject({
+      status: 'needs_confirmation',
+      summary: 'Sign up Ada with password [redacted]',
+    })
+    expect(JSON.stringify(tm.pendingConfirmations())).not.toContain('hunter2')
+  })
+})
