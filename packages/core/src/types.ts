@@ -151,7 +151,7 @@ export interface ToolAnchors {
   params?: Record<string, AnchorTarget>
 }
 
-/** File handling context (M2). In M1 `resolve` throws `ToolmarkError('files_not_configured')`. */
+/** File handling context. File support is not configured yet: `resolve` throws `ToolmarkError('files_not_configured')`. */
 export interface ToolFiles {
   resolve(ref: unknown): Promise<never>
 }
@@ -300,7 +300,7 @@ export interface ToolInfo extends ToolManifestSummary {
 
 export interface CallOptions {
   caller: Caller
-  /** The manifest revision the caller last saw (D18). */
+  /** The manifest revision the caller last saw: a gone tool is then `refused stale`, not `unknown_tool`. */
   rev?: number
   signal?: AbortSignal
   /** Override the call id (bridges pass theirs); a fresh UUID otherwise. */
