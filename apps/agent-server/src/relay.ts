@@ -39,7 +39,7 @@ export type RejectReason =
   | 'late' // a result after the call's deadline (MUST 5)
   | 'unknown_confirm' // a confirmed whose confirmId no accepted needs_confirmation carried (MUST 3)
   | 'duplicate_confirm' // a second confirmed for the same confirmId
-  | 'expired_confirm' // a confirmed for a confirmId of a page that is gone (D23)
+  | 'expired_confirm' // a confirmed for a confirmId of a page that is gone (treated as expired)
   | 'old_rev' // a manifest with a lower rev than the one stored for its clientId (out of order)
 
 /** One rejected inbound message, for logs and tests. Never carries the message's payload. */
@@ -134,7 +134,7 @@ export interface RelayOptions {
 
 /**
  * The server half of bridge protocol v1: it relays agent requests to the bound page and accepts
- * page messages only when they pass every Security MUST of seed 003.
+ * page messages only when they pass every Security MUST (docs/protocol/v1.md, Security MUSTs).
  */
 export class Relay {
   readonly #store: Store
@@ -175,7 +175,7 @@ export class Relay {
         if (!conn.open) return
         conn.open = false
         this.#conns.delete(conn)
-        // A page rebound away whose last socket closed is gone: its confirmIds are expired (D23).
+        // A page rebound away whose last socket closed is gone: its confirmIds are expired (docs/protocol/v1.md, Navigation and full reloads).
         const active = this.#store.getActiveClient(conversationId)
         for (const clientId of conn.clientIds) {
           if (clientId !== active && !this.#isOpen(conversationId, clientId))
@@ -387,7 +387,7 @@ export class Relay {
       })
     }
     if (!first) return true
-    // A new page load (full reload or new tab) of this user and conversation: rebind (D23).
+    // A new page load (full reload or new tab) of this user and conversation: future calls go to it (docs/protocol/v1.md, Navigation and full reloads).
     const previous = this.#store.getActiveClient(conn.conversationId)
     if (previous === message.clientId) return true
     this.#store.setActiveClient(conn.conversationId, message.clientId)

@@ -97,7 +97,7 @@ export interface Store {
   countSessions(): number
   createConversation(userId: string): Conversation
   getConversation(id: string): Conversation | undefined
-  /** The page load the conversation's future calls go to (D23 rebinding). */
+  /** The page load the conversation's future calls go to (a full reload or new tab rebinds it). */
   setActiveClient(conversationId: string, clientId: string): void
   getActiveClient(conversationId: string): string | undefined
   addMessage(message: StoredMessage): void

@@ -1,5 +1,5 @@
-// Acceptance tests written from issue 5 and seed 003 (Security MUSTs, "Server behaviour on
-// confirmed", LLM exposure, D23), each against a real server on port 0 with a ':memory:' store and
+// Acceptance tests written from docs/protocol/v1.md (Security MUSTs, deferred confirmation,
+// LLM exposure, navigation and full reloads), each against a real server on port 0 with a ':memory:' store and
 // a real `ws` client acting as the page.
 import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
@@ -92,7 +92,7 @@ async function rawSocket(t: TestServer, cookie: string, conversation: string) {
   }
 }
 
-describe('issue 5 / MUST 5: results after the deadline', () => {
+describe('Security MUST 5: results after the deadline', () => {
   it('rejects the late result after the agent saw a timeout, and a cancel for that very id was sent once', async () => {
     const clock = manualClock()
     const provider = oneCallPerMessage(list.name)
@@ -138,7 +138,7 @@ describe('issue 5 / MUST 5: results after the deadline', () => {
   })
 })
 
-describe('issue 5 / MUST 2 and 6: ids', () => {
+describe('Security MUST 2 and 6: ids', () => {
   it('mints call and describe ids as UUID v4 (122 random bits), all distinct, and binds each before sending', async () => {
     const events = Array.from({ length: 16 }, (_, i) =>
       toolCall(`c${i}`, i % 2 ? 'page_describe' : 'page_call', { tool: list.name, input: {} }),
@@ -182,7 +182,7 @@ describe('issue 5 / MUST 2 and 6: ids', () => {
   })
 })
 
-describe('issue 5 / MUST 3-4: confirmed', () => {
+describe('Security MUST 3-4: confirmed', () => {
   async function awaiting() {
     const provider = oneCallPerMessage(save.name)
     const setup = await withPage(provider)
@@ -281,7 +281,7 @@ describe('issue 5 / MUST 3-4: confirmed', () => {
   })
 })
 
-describe('issue 5: LLM exposure', () => {
+describe('LLM exposure', () => {
   it('replaces the manifest on every manifest message (tools removed disappear from page_call)', async () => {
     const provider = new ScriptedProvider([])
     const { t, browser, conversation, page } = await withPage(provider, [list, save])
@@ -349,7 +349,7 @@ describe('issue 5: LLM exposure', () => {
   })
 })
 
-describe('issue 5 / D23: navigation and full reloads', () => {
+describe('navigation and full reloads', () => {
   it('a new clientId of the same user and conversation rebinds; future calls go to it', async () => {
     const provider = oneCallPerMessage(list.name)
     const { t, browser, conversation, page } = await withPage(provider, [list])

@@ -47,7 +47,7 @@ async function setup(script: ScriptedProvider['script']) {
   return { t, provider, browser, conversation }
 }
 
-describe('LLM exposure (seed 003)', () => {
+describe('LLM exposure (docs/protocol/v1.md)', () => {
   it('offers exactly page_call (preamble + rendered manifest) and page_describe, byte for byte', async () => {
     const { t, provider, browser, conversation } = await setup([])
     await FakePage.open(t.server.url, browser, conversation, [zeta, alpha, notes])

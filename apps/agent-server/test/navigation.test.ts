@@ -46,7 +46,7 @@ async function setup(tool = readTool.name, clock = manualClock()) {
   return { t, provider, browser, conversation, first, clock }
 }
 
-describe('navigation and full reloads (D23)', () => {
+describe("navigation and full reloads: a new page load rebinds, a gone page's confirmIds expire", () => {
   it("rebinds the conversation to a new page load's first manifest and sends later calls there", async () => {
     const { t, browser, conversation, first } = await setup()
     expect(t.server.relay.page(conversation)?.clientId).toBe(first.clientId)

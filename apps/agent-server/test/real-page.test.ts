@@ -12,7 +12,7 @@ import { type Browser, ScriptedProvider, startTestServer, type TestServer, toolC
  * (over the `ws` package, carrying the session cookie like a browser would). No browser needed.
  */
 
-// Node has no document, so the registry would be inert (D24): act as the browser page here.
+// Node has no document, so the registry would be inert (no document, no registry): act as the browser page here.
 beforeAll(() => environment.setIsServer(false))
 afterAll(() => environment.setIsServer(undefined))
 

@@ -11,7 +11,7 @@ export interface DemoServer {
   url: string
   /** The SQLite file the server writes (plus its -wal/-shm companions). */
   dataFile: string
-  /** Every page message the relay rejected (Security MUSTs, D23). */
+  /** Every page message the relay rejected (Security MUSTs, or a confirmId of a page that is gone). */
   rejections: Rejection[]
   /** Log lines the server wrote. */
   log: string[]

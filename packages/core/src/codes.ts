@@ -73,7 +73,7 @@ export const ERROR_EVENT_CODES = {
 export const THROWN_CODES = {
   /** Path helpers (getPath/setPath/flatten) given an unsafe or malformed path. */
   invalid_path: 'invalid_path',
-  /** ctx.files.resolve in M1 (file support lands in M2). */
+  /** `ctx.files.resolve` while file support is not configured (it always is today). */
   files_not_configured: 'files_not_configured',
 } as const
 

@@ -1,7 +1,7 @@
 let override: boolean | undefined
 
 /**
- * The single SSR switch (D24): without `document`, registration and consumers are inert no-ops.
+ * The single SSR switch: without `document`, registration and consumers are inert no-ops.
  * Tests flip it with `setIsServer`.
  */
 export const environment = {

@@ -151,7 +151,7 @@ export interface ToolAnchors {
   params?: Record<string, AnchorTarget>
 }
 
-/** File handling context (M2). In M1 `resolve` throws `ToolmarkError('files_not_configured')`. */
+/** File handling context. File support is not configured yet: `resolve` throws `ToolmarkError('files_not_configured')`. */
 export interface ToolFiles {
   resolve(ref: unknown): Promise<never>
 }
@@ -160,12 +160,18 @@ export interface ToolFiles {
 export interface ToolContext {
   /** Aborted on cancel, caller abort or deadline. Created lazily. */
   readonly signal: AbortSignal
+  /** This call's id: the key for `tm.undo(callId)` and the `callId` of its events. */
   readonly callId: string
+  /** Who called (`'human'` when the user approved a deferred confirmation). */
   readonly caller: Caller
   /** Ask the user mid-run. Never throws; see the confirmation guide for per-caller behaviour. */
   confirm(request: { summary: string; changes?: FieldChange[] }): Promise<CtxConfirmOutcome>
+  /** File handling; `files.resolve` throws `ToolmarkError('files_not_configured')` (not configured yet). */
   readonly files: ToolFiles
-  /** Register a restorer for `tm.undo(callId)`. The last registration wins. */
+  /**
+   * Register a restorer for `tm.undo(callId)`; it may return a result, a value (`ok(value)`) or nothing.
+   * The last registration of a call wins; the store keeps the latest 100 calls' restorers.
+   */
   registerUndo(undo: () => unknown): void
 }
 
@@ -177,20 +183,39 @@ export type InferInput<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferO
 
 /** A tool: declared once, callable by every consumer. */
 export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | undefined, O = unknown> {
-  /** Local name: `^[A-Za-z0-9_.-]{1,128}$`; the full name is the scope path + `.` + name. */
+  /**
+   * Local name: `^[A-Za-z0-9_.-]{1,128}$` with no empty dot segment; the full name is the scope path + `.` +
+   * name. A bad or taken name is `invalid_name` / `duplicate_name`: thrown in development, an `error` event
+   * in production (the handle is then inert).
+   */
   name: string
-  /** LLM-facing: when to use the tool. */
+  /** LLM-facing: what the tool does and when to use it. Whitespace is collapsed in rendered manifests. */
   description: string
-  /** User-facing, app-localized. */
+  /** User-facing, app-localized name for cards and devtools; without `summary` a card shows it (else the name). */
   title?: string
-  /** User-facing summary for confirmation cards: a string or built from the validated input. */
+  /**
+   * User-facing summary for confirmation cards: a string or built from the validated (redacted) input.
+   * A throwing function answers the call `error "Tool failed"` with a `tool_threw` event.
+   */
   summary?: string | ((input: InferInput<S>) => string)
-  /** Standard Schema v1 (zod, valibot, ArkType, `fromJsonSchema`). Validated before `run`. */
+  /**
+   * Standard Schema v1 (zod, valibot, ArkType, `fromJsonSchema`). Validated before `run`; input that fails
+   * is answered `invalid` with `issues[{ path, message }]` and `run` never starts.
+   */
   input?: S
-  /** Standard Schema for `ok` data; validated only in development. */
+  /** Standard Schema for `ok` data; validated only in development (a mismatch emits `output_invalid`, the result is kept). */
   output?: StandardSchemaV1<unknown, O>
-  /** JSON Schema override. Without `input`, input is validated against it (`fromJsonSchema` subset). */
+  /**
+   * JSON Schema override for the manifest's `inputSchema`. Without `input`, input is validated against it
+   * (`fromJsonSchema` subset). When neither gives a schema, `schema_conversion_failed` (thrown in
+   * development; in production the entry gets `inputSchema: {}`).
+   */
   jsonSchema?: JsonSchema
+  /**
+   * Safety class (`readOnly`, `consequential`, `destructive`) and `untrustedContent`: decide policy and
+   * confirmation. None of the three is "unannotated" (a development warning; consequential with
+   * `confirmUnannotated`).
+   */
   hints?: ToolHints
   /**
    * The page lets the user undo this tool's effect afterwards (its `run` calls `ctx.registerUndo` and the
@@ -198,8 +223,12 @@ export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | un
    * instead of "This action cannot be undone."; policy and the Delete label do not change.
    */
   undoable?: boolean
+  /**
+   * Where the tool and its parameters live on the page (CSS selectors or functions returning an
+   * element), for tours via `tm.anchor`. A selector that matches nothing or a throwing function gives `null`.
+   */
   anchors?: ToolAnchors
-  /** Current values for tours; redacted at `sensitivePaths` by `tm.state`. */
+  /** Current values for tours; redacted at `sensitivePaths` by `tm.state` (a throw gives `undefined` and `tool_threw`). */
   state?: () => unknown
   /**
    * For form and wizard tools: a snapshot of the values the tool acts on. An approval (deferred or
@@ -214,9 +243,13 @@ export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | un
   changes?: (input: InferInput<S>) => readonly FieldChange[]
   /** `'stepwise'` for the tools of a stepwise wizard; carried into the manifest. */
   mode?: 'stepwise'
-  /** Input paths kept out of confirmation payloads, telemetry and `state()`. `[]` matches any index. */
+  /** Input paths (dot paths such as `card.cvc`) kept out of confirmation payloads, telemetry and `state()`. `[]` matches any index. */
   sensitivePaths?: readonly string[] | (() => readonly string[])
-  /** Does the work. Return a result (`ok(data)`, `invalid(...)`, ...); `undefined` means `ok()`. */
+  /**
+   * Does the work with the validated input. Return a result (`ok(data)`, `invalid(...)`, ...); `undefined`
+   * means `ok()`. A throw, a rejection or anything that is not exactly a result shape is answered
+   * `error "Tool failed"` with a `tool_threw` event.
+   */
   run(input: InferInput<S>, ctx: ToolContext): RunResult<O> | undefined | Promise<RunResult<O> | undefined>
 }
 
@@ -300,7 +333,7 @@ export interface ToolInfo extends ToolManifestSummary {
 
 export interface CallOptions {
   caller: Caller
-  /** The manifest revision the caller last saw (D18). */
+  /** The manifest revision the caller last saw: a gone tool is then `refused stale`, not `unknown_tool`. */
   rev?: number
   signal?: AbortSignal
   /** Override the call id (bridges pass theirs); a fresh UUID otherwise. */
@@ -322,25 +355,41 @@ export interface ToolmarkOptions {
    * says so once, on its first call, with the `inert_registry` warning). `live: true` keeps it working there.
    */
   live?: boolean
+  /**
+   * The hint classes each non-human caller may see and call (omitted callers: all). `human` or an
+   * unknown class is `invalid_policy` (thrown in development; in production reported and ignored).
+   */
   policy?: Policy
-  /** Inline confirmation handler (required for webmcp/mcp/tour to see consequential tools). */
+  /**
+   * Inline confirmation handler (required for webmcp/mcp/tour to see consequential tools). A throwing
+   * handler answers the call `error "Tool failed"`.
+   */
   confirm?: ConfirmHandler
-  /** Only `inapp` and `test` are configurable. Defaults: inapp deferred, test inline. */
+  /**
+   * Only `inapp` and `test` are configurable. Defaults: inapp deferred, test inline. Any other caller or
+   * mode is `invalid_confirm_mode` (thrown in development; in production reported and ignored).
+   */
   confirmMode?: Partial<Record<Caller, ConfirmMode>>
-  /** Default 600000 (10 minutes). */
+  /** How long a confirmation stays open, in ms. Default 600000 (10 minutes); a non-finite or non-positive value uses it. */
   confirmExpiryMs?: number
   /**
    * Call deadline in ms, from the moment the call is accepted. Default 30000. Paused while an inline
-   * confirmation is open.
+   * confirmation is open. A non-finite or non-positive value uses the default.
    */
   callTimeoutMs?: number
-  /** How long an aborted tool may take to settle before its call is answered `cancelled`. Default 1000. */
+  /**
+   * How long an aborted tool may take to settle before its call is answered `cancelled`. Default 1000;
+   * a non-finite or non-positive value uses it.
+   */
   abortGraceMs?: number
   /** Visible tools above this emit `tool_budget_exceeded` in development. Default 40. */
   budget?: number
-  /** Treat tools with none of readOnly/consequential/destructive as consequential. */
+  /** Treat tools with none of readOnly/consequential/destructive as consequential. Default false. */
   confirmUnannotated?: boolean
-  /** An app rule that can only add confirmations. */
+  /**
+   * An app rule that can only add confirmations (returning false never skips one; never applied to
+   * `human`). A throwing rule asks for confirmation.
+   */
   requiresConfirmation?: (tool: ToolManifestSummary, call: { input: unknown }, caller: Caller) => boolean
 }
 
@@ -446,28 +495,64 @@ export interface ConsumerHost extends Toolmark {
   redact(tool: string, value: unknown): unknown
 }
 
-/** The registry. */
+/** The registry: what `createToolmark(options)` returns. */
 export interface Toolmark {
+  /**
+   * Register a tool (at the root, or in `options.scope`) and bump `rev`. A bad name, a taken name, a
+   * disposed or foreign scope or an underivable schema throws `ToolmarkError` in development; in
+   * production it is an `error` event and the returned handle is inert. Inert without `document` too.
+   */
   register<S extends AnySchema | undefined = undefined, O = unknown>(
     tool: ToolDefinition<S, O>,
     options?: RegisterOptions,
   ): ToolHandle
+  /** A named group of tools with one lifetime (`when`, `transparent`); a bad name is `invalid_name`. */
   scope(name: string, options?: ScopeOptions): Scope
+  /**
+   * The tools `caller` may see (without `caller`: every visible tool), sorted by name, with `rev`.
+   * `detail: 'full'` adds the schemas. The same object is returned until `rev` changes.
+   */
   manifest(options: { caller?: Caller; detail: 'full' }): Manifest<ToolManifest>
   manifest(options?: { caller?: Caller; detail?: 'summary' }): Manifest
+  /** The full entry (with `inputSchema`) of a tool `caller` may see; `undefined` for any other name. */
   describe(name: string, options?: { caller?: Caller }): ToolManifest | undefined
+  /**
+   * Run a tool for `options.caller`: lookup, policy, validation, confirmation, the scope's queue, `run`.
+   * Never throws or rejects: bad input or a failing tool is a result (`refused`, `invalid`, `error`, ...).
+   */
   call(name: string, input: unknown, options: CallOptions): Promise<ToolResult>
+  /**
+   * Answer a deferred confirmation as the user: approve (optionally with an edited input, re-validated)
+   * or reject. Resolves to the tool's outcome; an unknown, used or expired id is `refused
+   * confirmation_expired`. Never rejects.
+   */
   confirmPending(confirmId: string, outcome: ConfirmOutcome): Promise<ToolResult>
+  /** The open deferred confirmations (redacted input), oldest first. */
   pendingConfirmations(): readonly PendingConfirmation[]
+  /** Run the restorer a call registered with `ctx.registerUndo`, once; none is `refused undo_unavailable`. */
   undo(callId: string): Promise<ToolResult>
+  /**
+   * Called with the new `rev` after registration or visibility changes, at most once per microtask.
+   * Returns the unsubscribe function.
+   */
   subscribe(listener: (rev: number) => void): () => void
+  /** Event listeners (`call`, `result`, `confirm`, `interaction`, `change`, `error`); a throwing listener is logged. */
   readonly events: {
     on<E extends ToolmarkEventName>(event: E, listener: (payload: ToolmarkEvents[E]) => void): () => void
   }
+  /**
+   * Attach a consumer (bridge, WebMCP, MCP, ...) and return its dispose function. The same consumer is
+   * attached once and ref-counted; without `document` (SSR) this does nothing.
+   */
   use(consumer: ToolmarkConsumer): () => void
+  /** The element of a tool's anchor (or of one parameter's); `null` when there is none or it throws. */
   anchor(name: string, param?: string): Element | null
+  /** A tool's `state()`, redacted at its sensitive paths; `undefined` for an unknown tool or a throwing `state`. */
   state(name: string): unknown
+  /** Registration details (scope, visibility, whether it confirms) of a registered tool; else `undefined`. */
   info(name: string): ToolInfo | undefined
+  /** The current manifest revision; every registration or visibility change bumps it. */
   readonly rev: number
+  /** Whether this is a development registry (`options.dev`). */
   readonly dev: boolean
 }

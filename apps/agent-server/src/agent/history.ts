@@ -5,8 +5,8 @@ export type WireMessage = AgentMessage | { role: 'note'; text: string }
 
 /**
  * The marked user-role text a provider gets for a tool result that does not answer the
- * assistant turn right before it: a confirmation outcome (seed 003 allows "a clearly marked
- * user-role message", never a system message), or any result once page tools are withheld.
+ * assistant turn right before it: a confirmation outcome (the protocol allows a clearly marked
+ * user-role message, never a system message), or any result once page tools are withheld.
  */
 export function markedResult(m: Extract<AgentMessage, { role: 'tool' }>): string {
   const about = m.confirmId

@@ -36,7 +36,7 @@ const MAX_STEPS = 8
 const MAX_DESCRIBED = 1000
 
 /**
- * What the agent records for a confirmation of a page that is gone (D23): `refused
+ * What the agent records for a confirmation of a page that is gone (its confirmIds count as expired): `refused
  * confirmation_expired` with core's exact message (`REFUSED_MESSAGES.confirmation_expired`; kept
  * literal so the server loads only `@toolmark/core/protocol` at runtime; a test pins it to core).
  */

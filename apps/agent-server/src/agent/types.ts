@@ -1,6 +1,6 @@
 import type { ToolManifestSummary } from '@toolmark/core'
 
-/** A tool definition as handed to a model: the shape of seed 003's copyable definitions. */
+/** A tool definition as handed to a model: the shape of the protocol's copyable definitions (docs/protocol/v1.md, LLM exposure). */
 export interface LlmTool {
   name: string
   description: string
@@ -17,7 +17,7 @@ export interface ToolCall {
 /**
  * The provider-neutral conversation the agent loop keeps. A `tool` message answers one tool call
  * (`toolCallId`); when it carries `confirmId` it is the outcome of a deferred confirmation that
- * references the original call (seed 003 "Server behaviour on confirmed").
+ * references the original call (docs/protocol/v1.md, Deferred confirmation).
  */
 export type AgentMessage =
   | { role: 'user'; text: string }

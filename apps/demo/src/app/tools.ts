@@ -10,7 +10,7 @@ const navigateInput = z.object({
 
 /**
  * `app.navigate` (readOnly: it changes the view, not data). Navigation is deferred to the next task, so
- * the call's result is sent before the old page's scope is disposed (D23); the page then publishes the
+ * the call's result is sent before the old page's scope is disposed (docs/protocol/v1.md, Navigation and full reloads); the page then publishes the
  * new tool list.
  */
 export function navigateTool(router: Router): ToolDefinition<typeof navigateInput> {

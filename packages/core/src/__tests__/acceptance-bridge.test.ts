@@ -1,5 +1,5 @@
 /**
- * Acceptance tests for the page side of seed 003 (bridge protocol v1) and issue 4: rules 1–8, the
+ * Acceptance tests for the page side of bridge protocol v1 (docs/protocol/v1.md): rules 1–8, the
  * inbound limits at their exact boundaries, cancel, confirmed ordering, and the serialization rules.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -784,7 +784,7 @@ describe('deferred confirmation over the bridge', () => {
     expect(received.filter((m) => m.type === 'confirmed')).toEqual([])
   })
 
-  it('decision 4: nothing the agent sends can approve (confirmed/approve messages are dropped)', async () => {
+  it('nothing the agent sends can approve (confirmed/approve messages are dropped)', async () => {
     const { tm, send, agent, resultOf, errors } = page()
     const run = createTool(tm)
     send({ type: 'call', id: 'c', tool: 'create', input: { name: 'A' } })
@@ -809,7 +809,7 @@ describe('deferred confirmation over the bridge', () => {
   })
 })
 
-describe('results cross the bridge as detached JSON (seed 003 "Tool results")', () => {
+describe('results cross the bridge as detached JSON (protocol: Tool results)', () => {
   it('toJSON honoured (Date → ISO), undefined dropped, NaN/Map/Set/BigInt/cycles → "Result not serializable" + transport_failed', async () => {
     const { tm, send, resultOf, errors } = page()
     const cyc: Record<string, unknown> = {}

@@ -1,6 +1,5 @@
 /**
- * Acceptance tests for seed 000 (confirmation modes), the decisions of issue 3 and the rules taken
- * from seed 001: exact outcomes, expiry boundaries, the 100 cap, redaction and ctx.confirm per caller.
+ * Acceptance tests for confirmations (docs/guides/confirmations.md: modes and rules): exact outcomes, expiry boundaries, the 100 cap, redaction and ctx.confirm per caller.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
@@ -185,7 +184,7 @@ describe('deferred mode (default for inapp)', () => {
     expect(results.filter((r) => r.status === 'refused')).toHaveLength(2)
   })
 
-  it('decision 2: an invalid approval does not consume the id; the tool outcome (even error) does', async () => {
+  it('an invalid approval does not consume the id; the tool outcome (even error) does', async () => {
     const run = vi.fn((): ToolResult => {
       throw new Error('boom')
     })
@@ -205,7 +204,7 @@ describe('deferred mode (default for inapp)', () => {
   })
 })
 
-describe('expiry: checked against the clock at approval time (decision 3: now >= expiresAt)', () => {
+describe('expiry: checked against the clock at approval time (expired when now >= expiresAt)', () => {
   it('deferred: 1 ms before expiresAt runs; exactly at expiresAt is expired and nothing runs (no timer fired)', async () => {
     vi.useFakeTimers()
     vi.setSystemTime(5_000_000)
@@ -341,7 +340,7 @@ describe('scope disposal drops pending confirmations', () => {
   })
 })
 
-describe('decision 1: bound to the registration, not the name', () => {
+describe('bound to the registration, not the name', () => {
   it('deferred: approval after the registration is gone → stale "Tool changed since confirmation was requested"; neither handler runs; consumed', async () => {
     const oldRun = vi.fn(() => ok('old'))
     const newRun = vi.fn(() => ok('new'))
@@ -464,7 +463,7 @@ describe('inline mode (always for webmcp, mcp, tour)', () => {
     },
   )
 
-  it('an inline approval with an invalid edit asks again with the issues (decision 2); a fixed edit runs once', async () => {
+  it('an inline approval with an invalid edit asks again with the issues; a fixed edit runs once', async () => {
     const queue = createConfirmQueue()
     const run = vi.fn((input: unknown) => ok(input))
     const tm = createTestToolmark({ confirm: queue.handler })
@@ -580,7 +579,7 @@ describe('registration check and confirmation paths', () => {
   })
 })
 
-describe('seed 001 rules', () => {
+describe('requiresConfirmation and confirmUnannotated', () => {
   it('requiresConfirmation(tool, call, caller) adds confirmations per caller; false never skips one', async () => {
     const rule = vi.fn(
       (tool: { name: string }, _call: { input: unknown }, caller: string) =>
@@ -1013,7 +1012,7 @@ describe('createTestToolmark', () => {
   })
 })
 
-describe('decision 4: approval is bound to what the user saw', () => {
+describe('approval is bound to what the user saw', () => {
   it('approve(confirmId) of an inline request cannot be done through confirmPending, and a confirmId alone runs nothing', async () => {
     const queue = createConfirmQueue()
     const run = vi.fn(() => ok())

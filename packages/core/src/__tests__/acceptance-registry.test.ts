@@ -1,5 +1,5 @@
 /**
- * Acceptance tests for seed 002 (registry and tools) and issue 2, written from the spec text:
+ * Acceptance tests for the registry and tools (docs/guides/registry.md), written from its rules:
  * exact codes, limits and boundaries, dev-vs-prod behaviour, SSR and serialization decisions.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
@@ -182,7 +182,7 @@ describe('llmName: . → __, longer than 64 → 55 chars + _ + FNV-1a of the ful
   })
 })
 
-describe('revisions (D18)', () => {
+describe("revisions: a tool gone since the caller's rev is stale", () => {
   it('starts at 0 and bumps on register, dispose, signal abort and scope disposal only', async () => {
     const tm = createTestToolmark({ dev: false })
     expect(tm.rev).toBe(0)
@@ -487,7 +487,7 @@ describe('tm.call never throws and never rejects', () => {
   })
 })
 
-describe('concurrency (D22): per-scope queue, 32 pending, the 33rd is busy', () => {
+describe('concurrency: per-scope queue, 32 pending, the 33rd is busy', () => {
   it('32 pending calls are accepted, the 33rd is busy; other scopes still run; a transparent scope shares the queue', async () => {
     const tm = createTestToolmark()
     let release: () => void = () => {}
@@ -730,7 +730,7 @@ describe('subscribe and events', () => {
   })
 })
 
-describe('SSR (D24): without document, registration and consumers are inert', () => {
+describe('SSR: without document, registration and consumers are inert', () => {
   it('createToolmark on the server: register, use and subscribe do nothing; calls are unknown_tool', async () => {
     environment.setIsServer(true)
     const tm = createToolmark({ dev: true })

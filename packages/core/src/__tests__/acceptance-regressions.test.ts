@@ -1,5 +1,5 @@
 /**
- * Acceptance tests that once failed because the implementation deviated from the seed or issue
+ * Acceptance tests that once failed because the implementation deviated from the documented rules
  * text; each names the sentence it checks. They guard the fixes against regressions.
  */
 import { afterEach, describe, expect, it } from 'vitest'
@@ -18,7 +18,7 @@ const CLIENT = 'failing-client'
 
 afterEach(() => environment.setIsServer(undefined))
 
-describe('issue 2: "`when` hides a scope\'s tools while false (re-evaluated on `subscribe` notifications)"; seed 002: "Every registration change bumps rev"', () => {
+describe('"`when` hides a scope\'s tools while false (re-evaluated on `subscribe` notifications)"; every registration change bumps rev', () => {
   it('setWhen(false) on a scope created without `when` hides its tools, bumps rev and notifies', async () => {
     const tm = createTestToolmark()
     const s = tm.scope('page')
@@ -33,7 +33,7 @@ describe('issue 2: "`when` hides a scope\'s tools while false (re-evaluated on `
     expect(tm.manifest().tools).toEqual([])
     expect(tm.rev).toBeGreaterThan(seenRev)
     expect(notified).toEqual([tm.rev])
-    // D18: the tool disappeared since the caller's rev → stale, not unknown_tool.
+    // The tool disappeared since the caller's rev → stale, not unknown_tool.
     expect(await tm.call('page.open', {}, { caller: 'test', rev: seenRev })).toMatchObject({
       code: 'stale',
       rev: tm.rev,
@@ -55,7 +55,7 @@ describe('issue 2: "`when` hides a scope\'s tools while false (re-evaluated on `
   })
 })
 
-describe('issue 2: "serialized with JSON semantics (`toJSON` honoured, `undefined` dropped; BigInt, functions, symbols or cycles → `error "Result not serializable"`)"', () => {
+describe('"serialized with JSON semantics (`toJSON` honoured, `undefined` dropped; BigInt, functions, symbols or cycles → `error "Result not serializable"`)"', () => {
   it('a function or symbol value anywhere in the result makes it "Result not serializable"', () => {
     const notSerializable = { status: 'error', message: 'Result not serializable' }
     expect(toJsonSafeResult(ok({ onClick: () => 1 }))).toEqual(notSerializable)
@@ -88,7 +88,7 @@ describe('issue 2: "serialized with JSON semantics (`toJSON` honoured, `undefine
   })
 })
 
-describe('seed 003: "rev only for unknown_tool / stale"; "Every result.result … is one of" the six shapes', () => {
+describe('protocol: rev only for unknown_tool / stale; every result is one of the six shapes', () => {
   it('the public refused() helper never attaches rev to other codes', () => {
     expect(refused('not_allowed', 'No', 7)).toEqual({ status: 'refused', code: 'not_allowed', message: 'No' })
     expect(refused('busy', 'Busy', 7)).not.toHaveProperty('rev')
@@ -123,7 +123,7 @@ describe('seed 003: "rev only for unknown_tool / stale"; "Every result.result �
   })
 })
 
-describe('types.ts ToolHandle.name "Full name" (seed 002: "the full name is the scope path + . + name")', () => {
+describe('types.ts ToolHandle.name "Full name" (the full name is the scope path + . + name)', () => {
   it('the inert SSR handle reports the full name too', () => {
     environment.setIsServer(true)
     const tm = createToolmark()

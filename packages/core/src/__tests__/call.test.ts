@@ -127,7 +127,7 @@ describe('tm.call never throws', () => {
   })
 })
 
-describe('concurrency (D22)', () => {
+describe('concurrency: one call per scope at a time, 32 pending', () => {
   it('serializes calls per scope in arrival order and runs scopes in parallel', async () => {
     const tm = createTestToolmark()
     const log: string[] = []
@@ -362,6 +362,7 @@ describe('output, undo, files', () => {
     })
     await tm.call('f', {}, { caller: 'test' })
     expect(isToolmarkError(thrown, 'files_not_configured')).toBe(true)
+    expect((thrown as Error).message).toBe('File support is not configured')
   })
 
   it('emits call and result events with redacted input', async () => {

@@ -42,7 +42,7 @@ describe('docs/reference/codes.md', () => {
     }
   })
 
-  it('keeps the seed 003 strings to the letter', () => {
+  it("keeps the protocol's exact strings to the letter", () => {
     expect(ERROR_MESSAGES).toEqual({
       toolFailed: 'Tool failed',
       notSerializable: 'Result not serializable',

@@ -105,7 +105,7 @@ describe('deferred mode (inapp default)', () => {
     expect(run).toHaveBeenCalledTimes(1)
   })
 
-  it('edited input is re-validated; invalid does not consume the confirmId (decision 2)', async () => {
+  it('edited input is re-validated; invalid does not consume the confirmId', async () => {
     const tm = createTestToolmark()
     const run = vi.fn((i: { name: string }) => ok(i.name))
     tm.register(createTool(run as never))
@@ -149,7 +149,7 @@ describe('deferred mode (inapp default)', () => {
     expect(run).not.toHaveBeenCalled()
   })
 
-  it('expires by monotonic time even when the wall clock goes back (decision 3)', async () => {
+  it('expires by monotonic time even when the wall clock goes back', async () => {
     const tm = createTestToolmark({ confirmExpiryMs: 1000 })
     const run = vi.fn(() => ok())
     tm.register(createTool(run as never))
@@ -208,7 +208,7 @@ describe('deferred mode (inapp default)', () => {
     expect(run).not.toHaveBeenCalled()
   })
 
-  it('is bound to the registration: after a swap neither handler runs (decision 1)', async () => {
+  it('is bound to the registration: after a swap neither handler runs', async () => {
     const tm = createTestToolmark()
     const oldRun = vi.fn(() => ok('old'))
     const newRun = vi.fn(() => ok('new'))
@@ -494,7 +494,7 @@ describe('registration check and confirmation paths', () => {
   })
 })
 
-describe('rules from seed 001', () => {
+describe('requiresConfirmation and confirmUnannotated', () => {
   it('requiresConfirmation can add a confirmation but never skip one', async () => {
     const tm = createTestToolmark({
       requiresConfirmation: (_tool, call) => Number((call.input as { amount?: number }).amount) > 1000,

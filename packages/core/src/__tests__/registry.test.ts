@@ -360,7 +360,7 @@ describe('development vs production', () => {
   })
 })
 
-describe('SSR (D24)', () => {
+describe('SSR: without document the registry is inert', () => {
   it('registration and consumers are inert without document', () => {
     environment.setIsServer(true)
     const tm = createToolmark({ dev: true })

@@ -16,7 +16,7 @@ import type {
 import { CancelToken } from './cancel-token.ts'
 import type { BridgeTransport } from './transport.ts'
 
-/** How many answered call/describe ids the bridge remembers to ignore duplicates (seed 003 rule 2). */
+/** How many answered call/describe ids the bridge remembers to ignore duplicates (each id is answered once; docs/protocol/v1.md, Rules). */
 export const ANSWERED_ID_MEMORY = 1000
 
 export interface BridgeOptions {
@@ -72,7 +72,7 @@ function clientState(tm: Toolmark, clientId: string): ClientState {
   return state
 }
 
-/** This page load's clientId (D17): minted once with `newId()`, shared by every bridge on the page. */
+/** This page load's clientId (a full reload gets a new one): minted once with `newId()`, shared by every bridge on the page. */
 export function getClientId(): string {
   pageClientId ??= newId()
   return pageClientId

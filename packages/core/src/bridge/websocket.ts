@@ -1,6 +1,6 @@
 import type { BridgeTransport } from './transport.ts'
 
-/** Frames longer than this many UTF-16 code units are dropped unparsed (seed 003, "Inbound limits"). */
+/** Frames longer than this many UTF-16 code units are dropped unparsed (docs/protocol/v1.md, Inbound limits). */
 export const MAX_FRAME_LENGTH = 4 * 1048576
 /** Outgoing messages kept while disconnected. */
 export const MAX_BUFFERED_MESSAGES = 100

@@ -47,7 +47,7 @@ const STATUSES = new Set(['ok', 'invalid', 'refused', 'needs_confirmation', 'can
 const BY = new Set(['operator', 'signal', 'policy'])
 
 /**
- * True when `value` is exactly one of the result shapes a tool may return (seed 003 "Tool results"),
+ * True when `value` is exactly one of the result shapes a tool may return (docs/protocol/v1.md, Tool results),
  * with no extra properties: anything else would fail the protocol's own validation downstream.
  */
 export function isRunResult(value: unknown): value is ToolResult {

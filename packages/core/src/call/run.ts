@@ -18,7 +18,7 @@ export type GoneAnswer = (name: string, rev: number | undefined) => ToolResult
 
 const FILES: ToolFiles = Object.freeze({
   resolve(): never {
-    throw new ToolmarkError('files_not_configured', 'File support is not configured (it lands in M2)')
+    throw new ToolmarkError('files_not_configured', 'File support is not configured')
   },
 })
 
@@ -105,7 +105,7 @@ export class Run implements Timed, ToolContext, Turn {
     if (typeof undo === 'function') this.#tm.undoStore.set(this.callId, undo)
   }
 
-  /** Ask the user mid-run (seed 000). Never throws. The call deadline pauses meanwhile. */
+  /** Ask the user mid-run (see docs/guides/confirmations.md, ctx.confirm). Never throws. The call deadline pauses meanwhile. */
   async confirm(request: { summary: string; changes?: FieldChange[] }): Promise<CtxConfirmOutcome> {
     const tm = this.#tm
     try {

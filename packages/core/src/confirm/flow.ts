@@ -211,8 +211,8 @@ export function askInline(
           // Re-validation awaited: the expiry, the registration and the signal are checked again.
           if (done || ended()) return
           if (!edit.ok) {
-            // A call's confirmation stays open (decision 2): ask again with the issues to fix.
-            // Inside ctx.confirm the seed's outcome is { approved: false, reason: 'invalid' }.
+            // An invalid edit does not close a call's confirmation: ask again with the issues to fix.
+            // Inside ctx.confirm the outcome is { approved: false, reason: 'invalid' }.
             if (a.kind === 'call') return ask(edit.issues)
             return end({ approved: false, reason: 'invalid', result: invalid(edit.issues) })
           }

@@ -16,7 +16,7 @@ export interface PendingRecord {
   readonly input: unknown
   /** What the user sees: redacted. */
   readonly card: PendingConfirmation
-  /** `performance.now()` at creation (decision 3: monotonic expiry). */
+  /** `performance.now()` at creation (expiry also counts monotonic time, so a wall-clock change cannot extend it). */
   readonly monoStart: number
   /** JSON of `snapshot()` at request time (form tools). */
   readonly snapshot: string | undefined

@@ -1,5 +1,5 @@
 /**
- * Confirmation redaction (seed 000, "Sensitive values stay out of confirmation payloads").
+ * Confirmation redaction (sensitive values stay out of confirmation payloads; see docs/guides/confirmations.md, Sensitive values).
  *
  * - `redactInput` builds what the user sees: a deep copy of the input with `'[redacted]'` at every
  *   sensitive path that holds a value, or `'[redacted]'` for the whole input when the tool's
@@ -243,7 +243,7 @@ interface RestoreContext {
 }
 
 /**
- * Restores an approver's edit of a redacted input (seed 000) before it is validated.
+ * Restores an approver's edit of a redacted input before it is validated.
  *
  * Each `'[redacted]'` in `edited` that sits where `redactInput(original)` put one gets the real
  * value from `original`, provided every array on its way has the same length as in `original` and

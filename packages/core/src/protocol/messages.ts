@@ -56,7 +56,7 @@ export interface CallMessage extends MessageBase {
   tool: string
   /** Always a JSON object; `{}` when the tool takes no input. */
   input: { [key: string]: unknown }
-  /** The manifest revision the agent saw (D18). */
+  /** The manifest revision the agent saw: a tool gone since then is `refused stale`, not `unknown_tool`. */
   rev?: number
 }
 

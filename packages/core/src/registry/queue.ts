@@ -7,7 +7,7 @@ export interface Turn {
 }
 
 /**
- * A per-scope FIFO (D22): one call runs at a time, in arrival order. `pending` counts queued and
+ * A per-scope FIFO: one call runs at a time, in arrival order. `pending` counts queued and
  * running calls. A slot is released when its call settles or is abandoned after the grace period.
  */
 export class CallQueue {

@@ -21,7 +21,7 @@ function InlineSchema() {
   return null
 }
 
-describeEachReactMode('issue 6: inline schemas', ({ render }) => {
+describeEachReactMode('inline schemas', ({ render }) => {
   // "a new `run` closure on each render neither re-registers nor bumps `rev`; it re-registers only
   // when the name, scope, hints or schema change": an inline schema with the same shape is no change.
   it('does not re-register or bump rev when an inline schema of the same shape is re-created', async () => {
@@ -54,7 +54,7 @@ function InlinePublish() {
   return null
 }
 
-describeEachReactMode('issue 6: inline schemas keep pending confirmations', ({ render }) => {
+describeEachReactMode('inline schemas keep pending confirmations', ({ render }) => {
   // Consequence of the inline-schema re-registration: any re-render drops the tool's pending
   // confirmations (scope disposal), although the component never unmounted.
   it('keeps a pending confirmation across a re-render of a component with an inline schema', async () => {

@@ -1,4 +1,4 @@
-// Acceptance tests written from issue 6 (lifetimes follow components; StrictMode/SSR safety;
+// Acceptance tests for the React binding (lifetimes follow components; StrictMode/SSR safety;
 // unmount drops pending confirmations), each run with and without StrictMode.
 import { act, screen } from '@testing-library/react'
 import { createToolmark, environment } from '@toolmark/core'
@@ -94,7 +94,7 @@ function Named({ name }: { name: string }) {
   return null
 }
 
-describeEachReactMode('issue 6 acceptance', ({ render }) => {
+describeEachReactMode('React binding acceptance', ({ render }) => {
   it('a new run closure on every render neither re-registers nor bumps rev, and the latest one runs', async () => {
     const { tm, errors, wrap } = setup()
     render(wrap(<Parent />))
@@ -243,7 +243,7 @@ describeEachReactMode('issue 6 acceptance', ({ render }) => {
   })
 })
 
-describe('issue 6: SSR', () => {
+describe('SSR', () => {
   it('renderToString registers nothing, attaches nothing, throws nothing', () => {
     environment.setIsServer(true)
     const tm = createToolmark({ dev: true })

@@ -11,7 +11,7 @@ return new class extends Migration
         Schema::create('conversations', function (Blueprint $table) {
             $table->id();
             $table->foreignId('user_id')->constrained()->cascadeOnDelete();
-            // The page load (clientId) future calls go to; replaced on a full reload (D23).
+            // The page load (clientId) future calls go to; replaced on a full reload.
             $table->string('active_client_id', 256)->nullable();
             $table->timestamps();
         });

@@ -54,7 +54,7 @@ final class ToolmarkBridgeController
     }
 
     /**
-     * Keep the latest manifest per page load; a new page load of this conversation rebinds it (D23).
+     * Keep the latest manifest per page load; a new page load of this conversation rebinds it.
      * Manifests can arrive out of order (each is its own POST): an older revision never replaces a newer one.
      */
     private function manifest(Conversation $conversation, int $userId, array $message): Response
