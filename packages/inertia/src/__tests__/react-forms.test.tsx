@@ -1,10 +1,10 @@
-import { App, useForm } from '@inertiajs/react'
+import { App, router, useForm } from '@inertiajs/react'
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { createToolmark, type Toolmark } from '@toolmark/core'
 import { ToolmarkProvider } from '@toolmark/react'
 import { StrictMode } from 'react'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { FORM_BUSY, useInertiaFormTools } from '../react/index.tsx'
+import { FORM_BUSY, FORM_CANCELLED, useInertiaFormTools } from '../react/index.tsx'
 import { CREATE_PAGE, FORM_FIELDS, type FormServer, startFormServer } from './support/form-server.ts'
 import { setPageUrl } from './support/inertia-server.ts'
 
@@ -186,6 +186,22 @@ describe('useInertiaFormTools (React)', () => {
     release()
     await settle()
     // Only the user's own submit was posted.
+    expect(f.saved).toEqual([{ title: 'Robotics', points: 10, secret: '' }])
+  })
+
+  it('a visit cancelled by an app `before` listener is refused not_allowed, and the form can submit again', async () => {
+    const tm = await mount()
+    await act(() => tm.call('challenge.fill', { title: 'Robotics' }, { caller: 'inapp' }))
+    const stop = router.on('before', () => false)
+    const asked = await approve(tm)
+    expect(await act(() => tm.confirmPending(asked.confirmId, { approved: true }))).toEqual({
+      status: 'refused',
+      code: 'not_allowed',
+      message: FORM_CANCELLED,
+    })
+    stop()
+    const again = await approve(tm)
+    expect(await act(() => tm.confirmPending(again.confirmId, { approved: true }))).toEqual({ status: 'ok' })
     expect(f.saved).toEqual([{ title: 'Robotics', points: 10, secret: '' }])
   })
 })

@@ -15,6 +15,8 @@ import type { FormOptions, FormSource, FormValues } from '@toolmark/core/forms'
 
 /** The message of the `refused busy` a submit answers while the form is already being submitted. */
 export const FORM_BUSY = 'The form is already being submitted'
+/** The message of the `refused not_allowed` a submit answers when a `before` listener cancelled the visit. */
+export const FORM_CANCELLED = 'The page cancelled the submit'
 /** The message of the `error` a submit answers when the visit finished without success or errors. */
 export const FORM_NOT_SUBMITTED = 'The form was not submitted'
 
@@ -67,7 +69,8 @@ export function inertiaIssues(errors: unknown, prefix = ''): Issue[] {
  * The form source of an Inertia form: `read`/`write` reach its data; `submit` runs
  * `form.submit(method, url)` and resolves when Inertia finishes the visit: `ok()` (or `onSuccess`'s
  * result) on success, `invalid` with the server's errors at their field paths (a Laravel 422), and
- * `refused busy` while the form is processing (a submit by the user or an earlier call still runs).
+ * `refused busy` while the form is processing (a submit by the user or an earlier call still runs),
+ * `refused not_allowed` when an app `before` listener cancels the visit.
  */
 export function inertiaFormSource<V extends FormValues>(
   form: () => InertiaFormLike,
@@ -90,11 +93,31 @@ export function inertiaFormSource<V extends FormValues>(
       const { method, url } = typeof o.action === 'function' ? o.action(values) : o.action
       running = true
       return new Promise((resolve) => {
+        let settled = false
         let result: RunResult | undefined | Promise<RunResult | undefined> = error(FORM_NOT_SUBMITTED)
+        const settle = (r: typeof result): void => {
+          if (settled) return
+          settled = true
+          running = false
+          ctx.signal.removeEventListener('abort', abort)
+          resolve(r)
+        }
         const abort = (): void => f.cancel()
         ctx.signal.addEventListener('abort', abort, { once: true })
+        let passed = false
         f.submit(method, url, {
           ...o.visit,
+          onBefore: () => {
+            // Added last, this listener sees whether an app `before` listener cancelled the visit.
+            document.addEventListener(
+              'inertia:before',
+              (event) => {
+                passed = !event.defaultPrevented
+              },
+              { once: true },
+            )
+            return undefined
+          },
           onSuccess: (page) => {
             result = o.onSuccess ? Promise.resolve().then(() => o.onSuccess?.(page, values)) : undefined
           },
@@ -104,12 +127,10 @@ export function inertiaFormSource<V extends FormValues>(
           onCancel: () => {
             result = ctx.signal.aborted ? cancelled('signal') : error(FORM_NOT_SUBMITTED)
           },
-          onFinish: () => {
-            running = false
-            ctx.signal.removeEventListener('abort', abort)
-            resolve(result)
-          },
+          onFinish: () => settle(result),
         })
+        // The visit starts synchronously; a cancelled `before` means no request and no onFinish.
+        if (!passed) settle(refused('not_allowed', FORM_CANCELLED))
       })
     },
   }

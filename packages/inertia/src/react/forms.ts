@@ -9,6 +9,7 @@ import { formOptionsOf, type InertiaFormToolsOptions, inertiaFormSource } from '
 
 export {
   FORM_BUSY,
+  FORM_CANCELLED,
   FORM_NOT_SUBMITTED,
   type InertiaFormToolsOptions,
   inertiaIssues,
