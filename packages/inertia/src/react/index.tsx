@@ -103,3 +103,4 @@ export function pageScoped<A extends unknown[]>(
     return withPageScope(typeof resolved === 'object' && 'default' in resolved ? resolved.default : resolved)
   }
 }
+export * from './forms.ts'

@@ -113,3 +113,4 @@ export function pageScoped<A extends unknown[]>(
     )
   }
 }
+export * from './forms.ts'

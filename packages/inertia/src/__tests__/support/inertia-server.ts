@@ -8,8 +8,8 @@ export type InertiaRoute =
 
 export interface InertiaTestServer {
   url: string
-  /** Requests seen, in order (method, path, Inertia headers). */
-  requests: Array<{ method: string; path: string; headers: IncomingMessage['headers'] }>
+  /** Requests seen, in order (method, path, Inertia headers, body). */
+  requests: Array<{ method: string; path: string; headers: IncomingMessage['headers']; body: string }>
   close(): Promise<void>
 }
 
@@ -20,16 +20,22 @@ export interface InertiaTestServer {
  * redirects (303 after a POST, as Laravel's Inertia middleware answers).
  */
 export async function startInertiaServer(
-  routes: Record<string, InertiaRoute | ((method: string) => InertiaRoute)>,
+  routes: Record<string, InertiaRoute | ((method: string) => InertiaRoute | Promise<InertiaRoute>)>,
   shared: () => Record<string, unknown> = () => ({}),
 ): Promise<InertiaTestServer> {
   const requests: InertiaTestServer['requests'] = []
-  const http = createServer((req, res) => {
+  const http = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers })
-    req.resume()
+    let body = ''
+    for await (const chunk of req) body += String(chunk)
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname + url.search,
+      headers: req.headers,
+      body,
+    })
     const entry = routes[url.pathname]
-    const route = typeof entry === 'function' ? entry(req.method ?? 'GET') : entry
+    const route = typeof entry === 'function' ? await entry(req.method ?? 'GET') : entry
     if (!route) return void res.writeHead(404).end()
     if ('redirect' in route) {
       return void res
