@@ -17,7 +17,7 @@ export const REFUSED_CODES = {
   stale: 'stale',
   /** The caller's policy does not allow this tool (or it has no confirmation path for it). */
   not_allowed: 'not_allowed',
-  /** The tool's scope already has 32 pending calls. */
+  /** The tool's scope already has 32 pending calls; also an Inertia form submit while the form is already being submitted. */
   busy: 'busy',
   /**
    * tm.undo(callId) found no restorer (never registered, already used or evicted from the 100-entry
