@@ -20,6 +20,9 @@ import {
  * in page_call's description and the user's message, picks a tool by matching words, fetches its
  * input schema with page_describe, fills the input from the message, calls page_call, and answers
  * in plain words. It knows no tool names: everything comes from the manifest and the schemas.
+ * "Show me how to…" goes to a tool whose description says it gives a guided tour, with the tour
+ * whose id the message names; "submit it" prefers the scope of the tool called last; a stepwise
+ * form (`mode: 'stepwise'`) asked for with no values gets the first step's fields as a question.
  */
 
 type Parsed = { result: ToolResult | undefined; untrusted: boolean }
@@ -222,6 +225,50 @@ function missingText(
 
 const ALL = /\b(?:all|every|everything|each)\b/i
 
+/** "Show me how to…", "how do I…", "walk me through…": the user wants to be shown, not to have it done. */
+const HOW_TO =
+  /\b(?:show (?:me|us) how|how (?:do|can|should) (?:i|we)|how to|walk (?:me|us) through|guide (?:me|us)|teach (?:me|us))\b/i
+
+/** A tool that shows the user how to do things (a guided tour), by what its description says. */
+const SHOWS_HOW = /\b(?:guided tour|walkthrough|tutorial|shows? (?:the user|you)\b[^.]*\bhow)\b/i
+
+/** The page tool the conversation called last (before this turn), for "submit it" after a fill. */
+function lastCalled(messages: readonly AgentMessage[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!
+    if (m.role !== 'assistant') continue
+    for (const c of [...m.toolCalls].reverse()) {
+      if (c.name === 'page_call' && isObject(c.input) && typeof c.input.tool === 'string') return c.input.tool
+    }
+  }
+  return undefined
+}
+
+/**
+ * The question for a stepwise form when the message gave no values: the fields of its first step
+ * (read from the description's "Steps in order: id (a, b); …", else every field), with the choices
+ * the schema lists.
+ */
+function firstStepText(description: string, schema: unknown, lead: string): string {
+  const values = isObject(schema) && isObject(schema.properties) ? schema.properties.values : undefined
+  const fields = isObject(values) && isObject(values.properties) ? values.properties : {}
+  const steps = /Steps in order: ([^.]*)\./.exec(description)?.[1]
+  const first = steps ? /^\s*([^\s(;]+)\s*\(([^)]*)\)/.exec(steps) : null
+  const names = first
+    ? first[2]!
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f in fields)
+    : Object.keys(fields)
+  const asked = (names.length > 0 ? names : Object.keys(fields)).map((f) => {
+    const p = fields[f]
+    const choices = isObject(p) && Array.isArray(p.enum) ? p.enum.filter((v) => typeof v === 'string') : []
+    return choices.length > 0 ? `${words(f).join(' ')} (${orList(choices)})` : words(f).join(' ')
+  })
+  const step = first ? ` The first step is ${first[1]!.replace(/[-_]+/g, ' ')}:` : ''
+  return `${lead}, step by step.${step} what ${asked.length > 1 ? `${asked.slice(0, -1).join(', ')} and ${asked.at(-1)}` : (asked[0] ?? 'values')} should I fill in?`
+}
+
 /** The deterministic offline provider (the default). */
 export class EmbeddedProvider implements Provider {
   readonly name = 'embedded'
@@ -266,7 +313,9 @@ export function plan(request: ProviderRequest): ProviderEvent {
       .toLowerCase() || undefined
   const describeBest = (): ProviderEvent => {
     if (isHelpRequest(userText)) return text(helpText(manifest, entries))
-    const choice = chooseTool(userText, manifest)
+    const shows = HOW_TO.test(userText) ? manifest.find((t) => SHOWS_HOW.test(t.description)) : undefined
+    if (shows) return call('page_describe', { tool: shows.name })
+    const choice = chooseTool(userText, manifest, lastCalled(messages.slice(0, Math.max(0, lastUser))))
     if (!choice) return text(noToolText(userText, manifest, entries))
     // A tool that asks for approval acts on one thing per call: "delete all" is answered, not run.
     const confirms = choice.tool.hints.some((h) => h === 'consequential' || h === 'destructive')
@@ -300,6 +349,27 @@ export function plan(request: ProviderRequest): ProviderEvent {
       toolWords,
       readOnly: hints.readOnly === true,
     })
+    const line = manifest.find((t) => t.name === tool)
+    const guide = line !== undefined && HOW_TO.test(userText) && SHOWS_HOW.test(line.description)
+    // A guide with nothing that fits what was asked: say what it can show instead of doing it.
+    if (guide && extraction.missing.length > 0) {
+      const choices = Object.values(extraction.choices)[0] ?? []
+      const can = choices.map((c) => c.replace(/[-_]+/g, ' '))
+      return text(
+        can.length > 0
+          ? `I have no guided tour for that. I can show you how to ${orList(can)}.`
+          : 'I have no guided tour for that.',
+      )
+    }
+    const entry = entries.find((e) => e.name === tool)
+    const values = extraction.input.values
+    const empty = isObject(values) && Object.keys(values).length === 0
+    if (entry?.mode === 'stepwise' && empty && extraction.missing.length === 0) {
+      const title = titleOf(tool)
+      return text(
+        firstStepText(line?.description ?? '', r.data.inputSchema, capital(`let's ${title ?? 'fill it in'}`)),
+      )
+    }
     if (extraction.missing.length > 0) {
       const title = titleOf(tool)
       return text(missingText(extraction, title ? `To ${title}` : 'To do that'))
