@@ -151,6 +151,13 @@ describe('embedded agent: guides (a tour, a form, a stepwise wizard)', () => {
     })
   })
 
+  it('a started tour is answered in plain words', () => {
+    const started = { status: 'ok', data: { started: 'create-challenge', steps: 3 } }
+    expect(run('show me how to create a challenge', guided, [], started)).toEqual({
+      text: 'I started the guided tour in the page: follow its steps there.',
+    })
+  })
+
   it('a how-to with no tour for it is answered with the tours there are, and changes nothing', () => {
     expect(run('show me how to delete the challenge Marathon Training', guided)).toEqual({
       text: 'I have no guided tour for that. I can show you how to create challenge.',

@@ -383,5 +383,9 @@ export function plan(request: ProviderRequest): ProviderEvent {
   if (r?.status === 'refused' && (r.code === 'stale' || r.code === 'unknown_tool') && attempts < 2) {
     return describeBest() // the page changed: plan again from the latest manifest
   }
+  const guide = manifest.find((t) => t.name === tool)
+  if (r?.status === 'ok' && guide && SHOWS_HOW.test(guide.description)) {
+    return text('I started the guided tour in the page: follow its steps there.')
+  }
   return text(outcomeText(tool, parsed, titleOf(tool)))
 }
