@@ -158,6 +158,29 @@ describe('embedded agent: guides (a tour, a form, a stepwise wizard)', () => {
     })
   })
 
+  it.each<[string, unknown, string]>([
+    [
+      'fill the new challenge form with name Robotics',
+      [{ path: 'name', after: 'Robotics' }],
+      'I filled in name: "Robotics". Nothing is saved until the form is submitted.',
+    ],
+    [
+      'plan a challenge called Robotics in learning',
+      [
+        { path: 'name', after: 'Robotics' },
+        { path: 'category', after: 'learning' },
+      ],
+      'I filled in name: "Robotics"; category: "learning". Nothing is saved until the form is submitted. Tell me the rest, or say "next" for the next step.',
+    ],
+    [
+      'next step',
+      { step: 'schedule', fields: ['starts'] },
+      'Now on the schedule step: what starts should I fill in?',
+    ],
+  ])('"%s" is answered with what the form now holds', (message, data, answer) => {
+    expect(run(message, guided, [], { status: 'ok', data })).toEqual({ text: answer })
+  })
+
   it('a how-to with no tour for it is answered with the tours there are, and changes nothing', () => {
     expect(run('show me how to delete the challenge Marathon Training', guided)).toEqual({
       text: 'I have no guided tour for that. I can show you how to create challenge.',

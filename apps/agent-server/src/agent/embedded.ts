@@ -244,6 +244,17 @@ function lastCalled(messages: readonly AgentMessage[]): string | undefined {
   return undefined
 }
 
+/** A field's name as words, as written ("startDate" → "start date", "starts" stays "starts"). */
+const fieldWords = (field: string): string =>
+  field
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[-_.]+/g, ' ')
+    .toLowerCase()
+
+/** "a, b and c" */
+const andList = (values: readonly string[]): string =>
+  values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} and ${values.at(-1)}`
+
 /**
  * The question for a stepwise form when the message gave no values: the fields of its first step
  * (read from the description's "Steps in order: id (a, b); …", else every field), with the choices
@@ -263,10 +274,37 @@ function firstStepText(description: string, schema: unknown, lead: string): stri
   const asked = (names.length > 0 ? names : Object.keys(fields)).map((f) => {
     const p = fields[f]
     const choices = isObject(p) && Array.isArray(p.enum) ? p.enum.filter((v) => typeof v === 'string') : []
-    return choices.length > 0 ? `${words(f).join(' ')} (${orList(choices)})` : words(f).join(' ')
+    return choices.length > 0 ? `${fieldWords(f)} (${orList(choices)})` : fieldWords(f)
   })
   const step = first ? ` The first step is ${first[1]!.replace(/[-_]+/g, ' ')}:` : ''
-  return `${lead}, step by step.${step} what ${asked.length > 1 ? `${asked.slice(0, -1).join(', ')} and ${asked.at(-1)}` : (asked[0] ?? 'values')} should I fill in?`
+  return `${lead}, step by step.${step} what ${asked.length > 0 ? andList(asked) : 'values'} should I fill in?`
+}
+
+const isChange = (v: unknown): v is { path: string; after?: unknown } =>
+  isObject(v) && typeof v.path === 'string' && ('after' in v || 'before' in v)
+
+/**
+ * The answer after a form tool: a fill's field changes ("I filled in name: "Robotics"."), or the
+ * step a stepwise form moved to with its fields; undefined for any other result.
+ */
+function formText(data: unknown, stepwise: boolean): string | undefined {
+  const more = stepwise ? ' Tell me the rest, or say "next" for the next step.' : ''
+  if (Array.isArray(data) && data.length > 0 && data.every(isChange)) {
+    const set = data.map(
+      (c) =>
+        `${fieldWords(c.path)}: ${c.after === undefined ? '(cleared)' : typeof c.after === 'string' ? quote(c.after) : JSON.stringify(c.after)}`,
+    )
+    return `I filled in ${set.join('; ')}. Nothing is saved until the form is submitted.${more}`
+  }
+  if (Array.isArray(data) && data.length === 0 && stepwise) return `Nothing changed.${more}`
+  if (stepwise && isObject(data) && typeof data.step === 'string' && Array.isArray(data.fields)) {
+    const fields = data.fields.filter((f): f is string => typeof f === 'string').map((f) => fieldWords(f))
+    const step = data.step.replace(/[-_]+/g, ' ')
+    return fields.length > 0
+      ? `Now on the ${step} step: what ${andList(fields)} should I fill in?`
+      : `Now on the ${step} step.`
+  }
+  return undefined
 }
 
 /** The deterministic offline provider (the default). */
@@ -387,5 +425,7 @@ export function plan(request: ProviderRequest): ProviderEvent {
   if (r?.status === 'ok' && guide && SHOWS_HOW.test(guide.description)) {
     return text('I started the guided tour in the page: follow its steps there.')
   }
-  return text(outcomeText(tool, parsed, titleOf(tool)))
+  const stepwise = entries.find((e) => e.name === tool)?.mode === 'stepwise'
+  const form = r?.status === 'ok' && !parsed.untrusted ? formText(r.data, stepwise) : undefined
+  return text(form ?? outcomeText(tool, parsed, titleOf(tool)))
 }
