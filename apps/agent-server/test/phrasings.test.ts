@@ -129,6 +129,8 @@ describe('embedded agent: guides (a tour, a form, a stepwise wizard)', () => {
     // Still the tools they were before the guides came: creating is not showing how.
     ['create a challenge called Robotics', 'challenges.create', { name: 'Robotics' }, []],
     ['search for chess', 'challenges.search', { query: 'chess' }, []],
+    ['can you show me how to create a challenge?', 'tour.start', { tour: 'create-challenge' }, []],
+    ['search for how to play chess', 'challenges.search', { query: 'how to play chess' }, []],
   ])('"%s" → %s %j', (message, tool, input, history) => {
     expect(run(message, guided, history)).toEqual({ tool, input })
   })

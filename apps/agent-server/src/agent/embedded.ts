@@ -225,9 +225,12 @@ function missingText(
 
 const ALL = /\b(?:all|every|everything|each)\b/i
 
-/** "Show me how to…", "how do I…", "walk me through…": the user wants to be shown, not to have it done. */
+/**
+ * A message that opens with "show me how to…", "how do I…", "walk me through…": the user wants to be
+ * shown, not to have it done ("search for how to…" is a search).
+ */
 const HOW_TO =
-  /\b(?:show (?:me|us) how|how (?:do|can|should) (?:i|we)|how to|walk (?:me|us) through|guide (?:me|us)|teach (?:me|us))\b/i
+  /^\s*(?:(?:please|can you|could you|would you)\s+)?(?:show (?:me|us) how|how (?:do|can|should) (?:i|we)|how to|walk (?:me|us) through|guide (?:me|us)|teach (?:me|us))\b/i
 
 /** A tool that shows the user how to do things (a guided tour), by what its description says. */
 const SHOWS_HOW = /\b(?:guided tour|walkthrough|tutorial|shows? (?:the user|you)\b[^.]*\bhow)\b/i
