@@ -1,4 +1,7 @@
 import type { ToolResult } from '@toolmark/core'
+import { type FormValues, registerForm, registerWizard } from '@toolmark/core/forms'
+import { createTestToolmark } from '@toolmark/core/testing'
+import { createTourRunner } from '@toolmark/core/tour'
 import { type FakeTool, fakeTool } from './helpers.ts'
 
 /*
@@ -198,4 +201,85 @@ export function settingsTools(state: DemoState): FakeTool[] {
       'Update payment card',
     ),
   ]
+}
+
+/**
+ * The demo's guides as the page publishes them, built with the real `@toolmark/core` helpers (a
+ * memory source stands in for the React state and the DOM): the tour runner's `tour.start`, the
+ * New challenge form's `challengeForm.fill` / `.submit` (the fields its DOM scan finds) and the
+ * "Plan a challenge" wizard (`plan.*`, stepwise).
+ */
+export function guidesTools(): FakeTool[] {
+  const tm = createTestToolmark()
+  const form: FormValues = { name: '', description: '' }
+  registerForm(tm, {
+    name: 'challengeForm',
+    description: 'create a challenge by filling in the New challenge form (name required)',
+    fields: {
+      type: 'object',
+      properties: { name: { type: 'string', minLength: 1 }, description: { type: 'string' } },
+      required: ['name'],
+    },
+    summary: (values) => `Create challenge "${String(values.name)}"`,
+    source: {
+      getValues: () => ({ ...form }),
+      setValues: (p) => void Object.assign(form, p),
+      submit: () => undefined,
+    },
+  })
+  const plan: FormValues = { name: '', category: '', starts: '', goal: '' }
+  let step = 'basics'
+  registerWizard(tm, {
+    name: 'plan',
+    title: 'Plan a challenge',
+    description: 'plan a new challenge step by step (name and category, start date, goal) and create it',
+    fields: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 2, description: 'Name of the challenge' },
+        category: { type: 'string', enum: ['fitness', 'learning', 'creative'] },
+        starts: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Start date, YYYY-MM-DD' },
+        goal: { type: 'string', minLength: 3, description: 'What counts as done' },
+      },
+      required: ['name', 'category', 'starts', 'goal'],
+    },
+    steps: [
+      { id: 'basics', title: 'Basics', fields: ['name', 'category'] },
+      { id: 'schedule', title: 'Schedule', fields: ['starts'] },
+      { id: 'goal', title: 'Goal', fields: ['goal'] },
+    ],
+    source: {
+      getValues: () => ({ ...plan }),
+      setValues: (p) => void Object.assign(plan, p),
+      getStep: () => step,
+      setStep: (id) => {
+        step = id
+      },
+      submit: () => undefined,
+    },
+  })
+  createTourRunner(tm, {
+    overlay: { show: () => {}, close: () => {} }, // nothing is rendered: only the manifest is read
+    tours: [
+      {
+        id: 'create-challenge',
+        title: 'Create a challenge',
+        description: 'show me how to create a challenge',
+        steps: [
+          {
+            tool: 'app.navigate',
+            input: { page: 'challenges' },
+            text: 'Challenges live on the Challenges page.',
+          },
+          { tool: 'challengeForm.fill', input: { name: 'Robotics' }, text: 'Give the challenge a name.' },
+          { tool: 'challengeForm.submit', text: 'Add it: you confirm the changes first.' },
+        ],
+      },
+    ],
+  })
+  return tm.manifest({ detail: 'full' }).tools.map((entry) => ({
+    ...entry,
+    inputSchema: entry.inputSchema as Record<string, unknown>,
+    run: () => ({ status: 'ok' }),
+  }))
 }

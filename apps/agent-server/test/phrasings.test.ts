@@ -3,28 +3,38 @@ import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
 import { plan } from '../src/agent/embedded.ts'
 import type { AgentMessage, LlmTool } from '../src/agent/types.ts'
-import { challengesTools, demoState, settingsTools } from './demo-tools.ts'
+import { challengesTools, demoState, guidesTools, settingsTools } from './demo-tools.ts'
 import type { FakeTool } from './helpers.ts'
 
 type Outcome = { tool: string; input: unknown } | { text: string }
 
-/** Runs the embedded agent on one message against a page's tools, in memory: describes are answered, the first call is returned. */
-function run(message: string, tools: FakeTool[]): Outcome {
-  const manifest: ToolManifestSummary[] = tools.map(({ name, llmName, title, description, hints }) => ({
+/**
+ * Runs the embedded agent on one message (after `history`, earlier turns) against a page's tools,
+ * in memory: describes are answered; the first call is returned, or, with `result`, answered with
+ * it and the agent's answer returned.
+ */
+function run(message: string, tools: FakeTool[], history: AgentMessage[] = [], result?: unknown): Outcome {
+  const manifest: ToolManifestSummary[] = tools.map(({ name, llmName, title, description, hints, mode }) => ({
     name,
     llmName,
     ...(title === undefined ? {} : { title }),
     description,
     hints,
+    ...(mode === undefined ? {} : { mode }),
   }))
   const llmTools = [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool]
-  const messages: AgentMessage[] = [{ role: 'user', text: message }]
+  const messages: AgentMessage[] = [...history, { role: 'user', text: message }]
   for (let step = 0; step < 4; step++) {
     const event = plan({ system: '', messages, tools: llmTools, manifest })
     if (event.type === 'text') return { text: event.delta }
     const { call } = event
     const input = call.input as { tool: string; input?: unknown }
-    if (call.name === 'page_call') return { tool: input.tool, input: input.input }
+    if (call.name === 'page_call' && result === undefined) return { tool: input.tool, input: input.input }
+    if (call.name === 'page_call') {
+      messages.push({ role: 'assistant', text: '', toolCalls: [call] })
+      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: JSON.stringify(result) })
+      continue
+    }
     const { run: _run, summarize: _summarize, ...entry } = tools.find((t) => t.name === input.tool)!
     messages.push({ role: 'assistant', text: '', toolCalls: [call] })
     messages.push({
@@ -39,7 +49,25 @@ function run(message: string, tools: FakeTool[]): Outcome {
 
 const challenges = challengesTools(demoState())
 const settings = settingsTools(demoState())
-const names = [...challenges, ...settings].map((t) => t.name)
+/** The demo's challenges page with its guides: the tour, the New challenge form and the wizard. */
+const guided = [...challenges, ...guidesTools()]
+const names = [...guided, ...settings].map((t) => t.name)
+
+/** An earlier turn in which the agent called `tool` with `input` and the page answered ok. */
+function earlier(said: string, tool: string, input: unknown): AgentMessage[] {
+  const call = { id: 'earlier_1', name: 'page_call', input: { tool, input } }
+  return [
+    { role: 'user', text: said },
+    { role: 'assistant', text: '', toolCalls: [call] },
+    {
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      content: JSON.stringify({ status: 'ok', data: [] }),
+    },
+    { role: 'assistant', text: 'Done.', toolCalls: [] },
+  ]
+}
 
 describe('embedded agent: phrasings → tool and input', () => {
   it.each<[string, FakeTool[], string, unknown]>([
@@ -70,6 +98,95 @@ describe('embedded agent: phrasings → tool and input', () => {
     ],
   ])('"%s" → %s', (message, tools, tool, input) => {
     expect(run(message, tools)).toEqual({ tool: tool, input })
+  })
+})
+
+describe('embedded agent: guides (a tour, a form, a stepwise wizard)', () => {
+  const filled = earlier('fill the new challenge form with name Robotics', 'challengeForm.fill', {
+    name: 'Robotics',
+  })
+  const planned = earlier('next', 'plan.next', {})
+  it.each<[string, string, unknown, AgentMessage[]]>([
+    ['show me how to create a challenge', 'tour.start', { tour: 'create-challenge' }, []],
+    ['how do I create a challenge?', 'tour.start', { tour: 'create-challenge' }, []],
+    ['walk me through creating a new challenge', 'tour.start', { tour: 'create-challenge' }, []],
+    ['fill the new challenge form with name Robotics', 'challengeForm.fill', { name: 'Robotics' }, []],
+    [
+      'fill in the challenge form: name "Chess club", description Learn openings',
+      'challengeForm.fill',
+      { name: 'Chess club', description: 'Learn openings' },
+      [],
+    ],
+    ['submit it', 'challengeForm.submit', {}, filled],
+    ['submit it', 'plan.submit', {}, planned],
+    [
+      'plan a challenge called Robotics in learning',
+      'plan.fill',
+      { values: { name: 'Robotics', category: 'learning' } },
+      [],
+    ],
+    ['next step', 'plan.next', {}, []],
+    // Still the tools they were before the guides came: creating is not showing how.
+    ['create a challenge called Robotics', 'challenges.create', { name: 'Robotics' }, []],
+    ['search for chess', 'challenges.search', { query: 'chess' }, []],
+    ['can you show me how to create a challenge?', 'tour.start', { tour: 'create-challenge' }, []],
+    ['search for how to play chess', 'challenges.search', { query: 'how to play chess' }, []],
+  ])('"%s" → %s %j', (message, tool, input, history) => {
+    expect(run(message, guided, history)).toEqual({ tool, input })
+  })
+
+  it("asks for the first step's fields, with their choices, when a plan names none", () => {
+    expect(run('plan a challenge', guided)).toEqual({
+      text: "Let's plan a challenge, step by step. The first step is basics: what name and category (fitness, learning or creative) should I fill in?",
+    })
+  })
+
+  it('"submit it" after a fill leaves the approval to the user in the page', () => {
+    const waiting = {
+      status: 'needs_confirmation',
+      confirmId: 'c1',
+      summary: 'Create challenge "Robotics"',
+      expiresAt: 0,
+    }
+    expect(run('submit it', guided, filled, waiting)).toEqual({
+      text: 'A confirmation is waiting in the page: Create challenge "Robotics". Approve or reject it there.',
+    })
+  })
+
+  it('a started tour is answered in plain words', () => {
+    const started = { status: 'ok', data: { started: 'create-challenge', steps: 3 } }
+    expect(run('show me how to create a challenge', guided, [], started)).toEqual({
+      text: 'I started the guided tour in the page: follow its steps there.',
+    })
+  })
+
+  it.each<[string, unknown, string]>([
+    [
+      'fill the new challenge form with name Robotics',
+      [{ path: 'name', after: 'Robotics' }],
+      'I filled in name: "Robotics". Nothing is saved until the form is submitted.',
+    ],
+    [
+      'plan a challenge called Robotics in learning',
+      [
+        { path: 'name', after: 'Robotics' },
+        { path: 'category', after: 'learning' },
+      ],
+      'I filled in name: "Robotics"; category: "learning". Nothing is saved until the form is submitted. Tell me the rest, or say "next" for the next step.',
+    ],
+    [
+      'next step',
+      { step: 'schedule', fields: ['starts'] },
+      'Now on the schedule step: what starts should I fill in?',
+    ],
+  ])('"%s" is answered with what the form now holds', (message, data, answer) => {
+    expect(run(message, guided, [], { status: 'ok', data })).toEqual({ text: answer })
+  })
+
+  it('a how-to with no tour for it is answered with the tours there are, and changes nothing', () => {
+    expect(run('show me how to delete the challenge Marathon Training', guided)).toEqual({
+      text: 'I have no guided tour for that. I can show you how to create challenge.',
+    })
   })
 })
 

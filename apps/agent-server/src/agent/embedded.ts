@@ -20,6 +20,9 @@ import {
  * in page_call's description and the user's message, picks a tool by matching words, fetches its
  * input schema with page_describe, fills the input from the message, calls page_call, and answers
  * in plain words. It knows no tool names: everything comes from the manifest and the schemas.
+ * "Show me how to…" goes to a tool whose description says it gives a guided tour, with the tour
+ * whose id the message names; "submit it" prefers the scope of the tool called last; a stepwise
+ * form (`mode: 'stepwise'`) asked for with no values gets the first step's fields as a question.
  */
 
 type Parsed = { result: ToolResult | undefined; untrusted: boolean }
@@ -222,6 +225,91 @@ function missingText(
 
 const ALL = /\b(?:all|every|everything|each)\b/i
 
+/**
+ * A message that opens with "show me how to…", "how do I…", "walk me through…": the user wants to be
+ * shown, not to have it done ("search for how to…" is a search).
+ */
+const HOW_TO =
+  /^\s*(?:(?:please|can you|could you|would you)\s+)?(?:show (?:me|us) how|how (?:do|can|should) (?:i|we)|how to|walk (?:me|us) through|guide (?:me|us)|teach (?:me|us))\b/i
+
+/** A tool that shows the user how to do things (a guided tour), by what its description says. */
+const SHOWS_HOW = /\b(?:guided tour|walkthrough|tutorial|shows? (?:the user|you)\b[^.]*\bhow)\b/i
+
+/** The page tool the conversation called last (before this turn), for "submit it" after a fill. */
+function lastCalled(messages: readonly AgentMessage[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!
+    if (m.role !== 'assistant') continue
+    for (const c of [...m.toolCalls].reverse()) {
+      if (c.name === 'page_call' && isObject(c.input) && typeof c.input.tool === 'string') return c.input.tool
+    }
+  }
+  return undefined
+}
+
+/** A field's name as words, as written ("startDate" → "start date", "starts" stays "starts"). */
+const fieldWords = (field: string): string =>
+  field
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[-_.]+/g, ' ')
+    .toLowerCase()
+
+/** "a, b and c" */
+const andList = (values: readonly string[]): string =>
+  values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} and ${values.at(-1)}`
+
+/**
+ * The question for a stepwise form when the message gave no values: the fields of its first step
+ * (read from the description's "Steps in order: id (a, b); …", else every field), with the choices
+ * the schema lists.
+ */
+function firstStepText(description: string, schema: unknown, lead: string): string {
+  const values = isObject(schema) && isObject(schema.properties) ? schema.properties.values : undefined
+  const fields = isObject(values) && isObject(values.properties) ? values.properties : {}
+  const steps = /Steps in order: ([^.]*)\./.exec(description)?.[1]
+  const first = steps ? /^\s*([^\s(;]+)\s*\(([^)]*)\)/.exec(steps) : null
+  const names = first
+    ? first[2]!
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f in fields)
+    : Object.keys(fields)
+  const asked = (names.length > 0 ? names : Object.keys(fields)).map((f) => {
+    const p = fields[f]
+    const choices = isObject(p) && Array.isArray(p.enum) ? p.enum.filter((v) => typeof v === 'string') : []
+    return choices.length > 0 ? `${fieldWords(f)} (${orList(choices)})` : fieldWords(f)
+  })
+  const step = first ? ` The first step is ${first[1]!.replace(/[-_]+/g, ' ')}:` : ''
+  return `${lead}, step by step.${step} what ${asked.length > 0 ? andList(asked) : 'values'} should I fill in?`
+}
+
+const isChange = (v: unknown): v is { path: string; after?: unknown } =>
+  isObject(v) && typeof v.path === 'string' && ('after' in v || 'before' in v)
+
+/**
+ * The answer after a form tool: a fill's field changes ("I filled in name: "Robotics"."), or the
+ * step a stepwise form moved to with its fields; undefined for any other result.
+ */
+function formText(data: unknown, stepwise: boolean): string | undefined {
+  const more = stepwise ? ' Tell me the rest, or say "next" for the next step.' : ''
+  if (Array.isArray(data) && data.length > 0 && data.every(isChange)) {
+    const set = data.map(
+      (c) =>
+        `${fieldWords(c.path)}: ${c.after === undefined ? '(cleared)' : typeof c.after === 'string' ? quote(c.after) : JSON.stringify(c.after)}`,
+    )
+    return `I filled in ${set.join('; ')}. Nothing is saved until the form is submitted.${more}`
+  }
+  if (Array.isArray(data) && data.length === 0 && stepwise) return `Nothing changed.${more}`
+  if (stepwise && isObject(data) && typeof data.step === 'string' && Array.isArray(data.fields)) {
+    const fields = data.fields.filter((f): f is string => typeof f === 'string').map((f) => fieldWords(f))
+    const step = data.step.replace(/[-_]+/g, ' ')
+    return fields.length > 0
+      ? `Now on the ${step} step: what ${andList(fields)} should I fill in?`
+      : `Now on the ${step} step.`
+  }
+  return undefined
+}
+
 /** The deterministic offline provider (the default). */
 export class EmbeddedProvider implements Provider {
   readonly name = 'embedded'
@@ -266,7 +354,9 @@ export function plan(request: ProviderRequest): ProviderEvent {
       .toLowerCase() || undefined
   const describeBest = (): ProviderEvent => {
     if (isHelpRequest(userText)) return text(helpText(manifest, entries))
-    const choice = chooseTool(userText, manifest)
+    const shows = HOW_TO.test(userText) ? manifest.find((t) => SHOWS_HOW.test(t.description)) : undefined
+    if (shows) return call('page_describe', { tool: shows.name })
+    const choice = chooseTool(userText, manifest, lastCalled(messages.slice(0, Math.max(0, lastUser))))
     if (!choice) return text(noToolText(userText, manifest, entries))
     // A tool that asks for approval acts on one thing per call: "delete all" is answered, not run.
     const confirms = choice.tool.hints.some((h) => h === 'consequential' || h === 'destructive')
@@ -300,6 +390,27 @@ export function plan(request: ProviderRequest): ProviderEvent {
       toolWords,
       readOnly: hints.readOnly === true,
     })
+    const line = manifest.find((t) => t.name === tool)
+    const guide = line !== undefined && HOW_TO.test(userText) && SHOWS_HOW.test(line.description)
+    // A guide with nothing that fits what was asked: say what it can show instead of doing it.
+    if (guide && extraction.missing.length > 0) {
+      const choices = Object.values(extraction.choices)[0] ?? []
+      const can = choices.map((c) => c.replace(/[-_]+/g, ' '))
+      return text(
+        can.length > 0
+          ? `I have no guided tour for that. I can show you how to ${orList(can)}.`
+          : 'I have no guided tour for that.',
+      )
+    }
+    const entry = entries.find((e) => e.name === tool)
+    const values = extraction.input.values
+    const empty = isObject(values) && Object.keys(values).length === 0
+    if (entry?.mode === 'stepwise' && empty && extraction.missing.length === 0) {
+      const title = titleOf(tool)
+      return text(
+        firstStepText(line?.description ?? '', r.data.inputSchema, capital(`let's ${title ?? 'fill it in'}`)),
+      )
+    }
     if (extraction.missing.length > 0) {
       const title = titleOf(tool)
       return text(missingText(extraction, title ? `To ${title}` : 'To do that'))
@@ -313,5 +424,11 @@ export function plan(request: ProviderRequest): ProviderEvent {
   if (r?.status === 'refused' && (r.code === 'stale' || r.code === 'unknown_tool') && attempts < 2) {
     return describeBest() // the page changed: plan again from the latest manifest
   }
-  return text(outcomeText(tool, parsed, titleOf(tool)))
+  const guide = manifest.find((t) => t.name === tool)
+  if (r?.status === 'ok' && guide && SHOWS_HOW.test(guide.description)) {
+    return text('I started the guided tour in the page: follow its steps there.')
+  }
+  const stepwise = entries.find((e) => e.name === tool)?.mode === 'stepwise'
+  const form = r?.status === 'ok' && !parsed.untrusted ? formText(r.data, stepwise) : undefined
+  return text(form ?? outcomeText(tool, parsed, titleOf(tool)))
 }

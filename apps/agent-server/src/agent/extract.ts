@@ -1,4 +1,4 @@
-import { correct, STOPWORDS, stem, VERBS, verbGroup } from './words.ts'
+import { correct, keywords, STOPWORDS, stem, VERBS, verbGroup } from './words.ts'
 
 /*
  * Argument extraction for the embedded agent: fills a tool's JSON input schema from the user's
@@ -65,7 +65,15 @@ function findEnum(message: string, values: readonly string[]): string | undefine
       .map((w) => correct(stem(w), stems)),
   )
   const lower = ` ${message.toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `
-  return values.find((v) => said.has(stem(v)) || lower.includes(` ${v.toLowerCase()} `))
+  const exact = values.find((v) => said.has(stem(v)) || lower.includes(` ${v.toLowerCase()} `))
+  if (exact !== undefined) return exact
+  // A value of several words ("create-challenge") is named when the message has all its words
+  // (a verb may end in -ing: "creating").
+  const saidWords = new Set(keywords(message).flatMap((w) => (/..ing$/.test(w) ? [w, w.slice(0, -3)] : [w])))
+  return values.find((v) => {
+    const parts = keywords(v)
+    return parts.length > 1 && parts.every((w) => saidWords.has(correct(w, saidWords)))
+  })
 }
 
 /** The word the message names for an enum field that is none of its values ("go to the admin page" → "admin"). */
@@ -131,12 +139,23 @@ function afterVerb(message: string, toolWords: ReadonlySet<string>): string | un
   return undefined
 }
 
-/** The free text a message names: quoted, "called X", "of/for X", else the words after the verb. */
-export function primaryText(message: string, toolWords: ReadonlySet<string>): string | undefined {
+/**
+ * The free text a message names: quoted, "called X", the field's own label (`name Robotics` for
+ * `key` "name"), "of/for X", else the words after the verb.
+ */
+export function primaryText(
+  message: string,
+  toolWords: ReadonlySet<string>,
+  key?: string,
+): string | undefined {
   const quoted = QUOTED.exec(message)
   if (quoted) return (quoted[1] ?? quoted[2] ?? quoted[3])!.trim()
   const called = CALLED.exec(message)
   if (called) return tidy(called[1]!, toolWords) ?? called[1]!.trim()
+  if (key !== undefined) {
+    const own = labelled(message, key)
+    if (own) return tidy(own.value, toolWords) ?? own.value
+  }
   const prep = PREPOSITION.exec(message)
   const fromPrep = prep ? tidy(prep[1]!, toolWords) : undefined
   return fromPrep ?? afterVerb(message, toolWords)
@@ -146,7 +165,7 @@ export function primaryText(message: string, toolWords: ReadonlySet<string>): st
 function labelled(message: string, key: string): { value: string; matched: string } | undefined {
   const escaped = key.replace(/[^A-Za-z0-9]/g, '')
   if (escaped === '') return undefined
-  const m = new RegExp(`\\b${escaped}\\s*(?::|=|is)?\\s*(?:"([^"]+)"|([^.,!?;:]+))`, 'i').exec(message)
+  const m = new RegExp(`\\b${escaped}\\b\\s*(?::|=|is)?\\s*(?:"([^"]+)"|([^.,!?;:]+))`, 'i').exec(message)
   const value = (m?.[1] ?? m?.[2])?.trim()
   return m && value ? { value, matched: m[0] } : undefined
 }
@@ -209,7 +228,7 @@ function fill(
       found = special(message, key, p)
       if (found === undefined && key === primaryKey && !state.primaryUsed) {
         state.primaryUsed = true
-        found = primaryText(rest, context.toolWords)
+        found = primaryText(rest, context.toolWords, key)
       } else if (found === undefined) found = secondary.get(key)
     } else if (type === 'number' || type === 'integer') {
       const raw = labelled(message, key)?.value.match(/-?\d+(?:\.\d+)?/)?.[0]

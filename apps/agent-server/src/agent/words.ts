@@ -96,11 +96,18 @@ export interface ToolChoice {
  * Scores every tool against the user's message (each word first corrected for small typos, see
  * {@link correct}): each user keyword counts once per tool, 3 when it
  * (or a verb of its group) is in the tool's name, 1 when in its description; a verb whose group
- * leans towards one of the tool's hints adds 1. The best tool with a score ≥ 3 wins (ties: the
- * first in manifest order).
+ * leans towards one of the tool's hints adds 1. A tool in the same scope as `recent` (the tool
+ * the conversation used last, so "submit it" after a fill submits that form) adds 1. The best tool
+ * with a score ≥ 3 wins (ties: the first in manifest order).
  */
-export function chooseTool(message: string, tools: readonly ManifestLine[]): ToolChoice | undefined {
+export function chooseTool(
+  message: string,
+  tools: readonly ManifestLine[],
+  recent?: string,
+): ToolChoice | undefined {
   const vocabulary = vocabularyOf(tools)
+  const scopeOf = (name: string) => name.slice(0, Math.max(0, name.lastIndexOf('.')))
+  const recentScope = recent === undefined ? '' : scopeOf(recent)
   const user = [...new Set(keywords(message).map((w) => correct(w, vocabulary)))]
   let best: ToolChoice | undefined
   for (const tool of tools) {
@@ -115,6 +122,8 @@ export function chooseTool(message: string, tools: readonly ManifestLine[]): Too
       score += inName ? 3 : inDescription ? 1 : 0
       if (group && tool.hints.includes(GROUP_HINT[group]!) && (inName || inDescription)) score += 1
     }
+    // "Submit it" after a fill: among tools that match, the one next to the last tool used wins.
+    if (score >= 3 && recentScope !== '' && scopeOf(tool.name) === recentScope) score += 1
     if (score >= 3 && (!best || score > best.score)) best = { tool, score }
   }
   return best
