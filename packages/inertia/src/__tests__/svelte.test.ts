@@ -4,9 +4,11 @@ import { createToolmark, ok } from '@toolmark/core'
 import { tick } from 'svelte'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bindInertia } from '../index.ts'
+import { NO_BINDING } from '../svelte/index.ts'
 import { calls } from './fixtures/svelte/calls.ts'
 import Index from './fixtures/svelte/Index.svelte'
 import Layout from './fixtures/svelte/Layout.svelte'
+import Orphan from './fixtures/svelte/Orphan.svelte'
 import Root from './fixtures/svelte/Root.svelte'
 import Show from './fixtures/svelte/Show.svelte'
 import { type InertiaTestServer, setPageUrl, startInertiaServer } from './support/inertia-server.ts'
@@ -89,5 +91,9 @@ describe('@toolmark/inertia/svelte', () => {
     await settle()
     expect(names()).toEqual(['chat.clear', 'navigate'])
     binding.dispose()
+  })
+
+  it('a page scope without setInertiaToolmark above it throws the documented message', () => {
+    expect(() => render(Orphan)).toThrow(NO_BINDING)
   })
 })
