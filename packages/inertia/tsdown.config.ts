@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', react: 'src/react/index.tsx', vue: 'src/vue/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    react: 'src/react/index.tsx',
+    vue: 'src/vue/index.ts',
+    svelte: 'src/svelte/index.ts',
+  },
   format: 'esm',
   platform: 'neutral',
   target: 'es2022',
@@ -9,5 +14,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   fixedExtension: true,
-  external: [/^react/, /^vue/, /^@toolmark\//, /^@inertiajs\//, /^laravel-echo/, /^pusher-js/],
+  external: [/^react/, /^vue/, /^svelte/, /^@toolmark\//, /^@inertiajs\//, /^laravel-echo/, /^pusher-js/],
 })

@@ -25,7 +25,10 @@ export function useToolmark(): Toolmark {
   return tm
 }
 
-/** @internal Sets the scope descendants' `useTool` registers in. */
+/**
+ * Sets the scope this component's descendants' `useTool` and `useScope` register in (for integrations
+ * that own their scopes, such as `@toolmark/inertia/svelte`). Call during component initialisation.
+ */
 export function setScopeContext(scope: ScopeView): void {
   setContext(SCOPE, scope)
 }

@@ -19,7 +19,7 @@ export {
   UNDOABLE_NOTE,
 } from '@toolmark/core/adapter'
 export { default as ConfirmationCard } from './ConfirmationCard.svelte'
-export { NO_TOOLMARK, type ScopeView, setToolmarkContext, useToolmark } from './context.js'
+export { NO_TOOLMARK, type ScopeView, setScopeContext, setToolmarkContext, useToolmark } from './context.js'
 export { externalStore, type ReactiveStore } from './store.js'
 export { default as ToolmarkProvider } from './ToolmarkProvider.svelte'
 export { type ConfirmationCardOptions, useConfirmationCard } from './useConfirmationCard.svelte.js'
