@@ -154,7 +154,7 @@ writeFileSync(
 for (const slug of svelteDirs) {
   writeFileSync(
     join(out, slug, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions, include: ['*.ts', '*.svelte'] }, null, 2),
+    JSON.stringify({ compilerOptions, include: ['**/*.ts', '**/*.svelte'] }, null, 2),
   )
 }
 
