@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 
 /*
  * The TypeScript blocks of the forms and tours guides are copies of example files that the packages'
- * `tsc` checks (core's src/__tests__/guides, and the React and Vue guide examples), so every block
+ * `tsc` checks (core's src/__tests__/guides, and the React, Vue and Inertia guide examples), so every block
  * compiles. This test keeps the copies identical.
  */
 
@@ -17,6 +17,7 @@ const EXAMPLES = {
     './guides/forms-wizard.ts',
     '../../../react/src/forms/__tests__/guide.example.tsx',
     '../../../vue/src/forms/__tests__/guide.example.ts',
+    '../../../inertia/src/__tests__/forms-guide.example.tsx',
     './guides/server-tools.ts',
   ],
   '../../../../docs/guides/tours.md': ['./guides/tours.ts'],
