@@ -16,7 +16,7 @@ describe('registry hooks for form tools', () => {
       sensitivePaths: ['pin'],
       changes: () => [
         { path: 'title', before: 'a', after: 'b' },
-        { path: 'pin', after: '1234' },
+        { path: 'pin', after: 'pin-canary-secret' },
       ],
       run: () => ok(),
     })
@@ -29,7 +29,7 @@ describe('registry hooks for form tools', () => {
       ],
     })
     await tm.call('save', {}, { caller: 'test' })
-    expect(JSON.stringify(seen)).not.toContain('1234')
+    expect(JSON.stringify(seen)).not.toContain('pin-canary-secret')
     expect(JSON.stringify(seen)).toContain('"path":"title","before":"a","after":"b"')
   })
 
