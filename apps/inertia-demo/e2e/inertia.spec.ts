@@ -168,6 +168,19 @@ describe('page scopes follow Inertia visits', () => {
     await expectTools(page, ['challenges.create', 'challenges.delete', 'challenges.list', ...nav])
     await page.getByRole('button', { name: 'Drafts (client-side)' }).click()
     await expectTools(page, ['drafts.list', ...nav])
+    expect(new URL(page.url()).pathname).toBe('/drafts')
+    // The chat's partial reloads now fetch /drafts: two of them later the pushed page is still there.
+    const polls: string[] = []
+    page.on('requestfinished', (r) => {
+      if (r.headers()['x-inertia-partial-data'] === 'chat') polls.push(new URL(r.url()).pathname)
+    })
+    await until(
+      () => polls,
+      (p) => p.length >= 2,
+      'chat reloads after the push',
+    )
+    expect(polls.slice(0, 2)).toEqual(['/drafts', '/drafts'])
+    await expectTools(page, ['drafts.list', ...nav])
   })
 
   it('keeps the scope on partial reloads: no new revision reaches Laravel', async () => {

@@ -15,6 +15,7 @@ Route::middleware('auth')->group(function () {
     Route::get('/challenges/{challenge}', [DemoController::class, 'show']);
     Route::delete('/challenges/{challenge}', [DemoController::class, 'destroy']);
     Route::get('/settings', [DemoController::class, 'settings']);
+    Route::get('/drafts', [DemoController::class, 'drafts']);
     Route::get('/wizard', [DemoController::class, 'wizard']);
     Route::post('/wizard', [DemoController::class, 'finishWizard']);
 });

@@ -55,7 +55,7 @@ export default function Index({ challenges, stats }: { challenges: Challenge[]; 
       <button type="button" onClick={() => router.visit('/settings', { replace: true })}>
         Settings (replace)
       </button>
-      <button type="button" onClick={() => router.push({ component: 'Drafts', props: (p) => p })}>
+      <button type="button" onClick={() => router.push({ component: 'Drafts', url: '/drafts', props: (p) => p })}>
         Drafts (client-side)
       </button>
     </section>

@@ -64,6 +64,15 @@ final class DemoController
         return Inertia::render('Settings');
     }
 
+    /**
+     * The page `router.push` shows without a request. It has its own URL, rendered here too: a
+     * reload or a poll of that URL, or a full reload, must get the same component back.
+     */
+    public function drafts(): Response
+    {
+        return Inertia::render('Drafts');
+    }
+
     /** One URL, two components: a POST that redirects back to /wizard shows the next step. */
     public function wizard(Request $request): Response
     {
