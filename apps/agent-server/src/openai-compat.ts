@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import { EmbeddedProvider } from './agent/embedded.ts'
+import { EmbeddedProvider, parseToolContent } from './agent/embedded.ts'
 import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from './agent/types.ts'
 
 /*
@@ -11,6 +11,8 @@ import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from '.
  * Answer: with `stream: true`, `chat.completion.chunk` events (content deltas, then each tool call
  * as one delta with its index) ending in `data: [DONE]`; otherwise one `chat.completion`.
  * Malformed requests get 400 `{ error: { message, type: 'invalid_request_error' } }`.
+ * The wire format has no field for a confirmation's outcome: a second tool message for a call whose
+ * first answer was `needs_confirmation` is that outcome, and is read as the result of its confirmId.
  * It serves no data of its own and needs no session: bind the server to loopback.
  */
 
@@ -29,6 +31,8 @@ export function fromChatCompletions(body: unknown): {
   let system = ''
   const messages: AgentMessage[] = []
   const names = new Map<string, string>()
+  /** toolCallId → the confirmId its `needs_confirmation` answer carried. */
+  const waiting = new Map<string, string>()
   for (const m of body.messages) {
     if (!isObject(m) || typeof m.role !== 'string') throw new TypeError('each message needs a role')
     const content = typeof m.content === 'string' ? m.content : ''
@@ -51,7 +55,16 @@ export function fromChatCompletions(body: unknown): {
       messages.push({ role: 'assistant', text: content, toolCalls })
     } else if (m.role === 'tool') {
       const toolCallId = typeof m.tool_call_id === 'string' ? m.tool_call_id : ''
-      messages.push({ role: 'tool', toolCallId, name: names.get(toolCallId) ?? '', content })
+      const name = names.get(toolCallId) ?? ''
+      const confirmId = waiting.get(toolCallId)
+      if (confirmId !== undefined) {
+        waiting.delete(toolCallId)
+        messages.push({ role: 'tool', toolCallId, name, content, confirmId })
+        continue
+      }
+      const result = parseToolContent(content).result
+      if (result?.status === 'needs_confirmation') waiting.set(toolCallId, result.confirmId)
+      messages.push({ role: 'tool', toolCallId, name, content })
     } else throw new TypeError(`unknown role ${JSON.stringify(m.role)}`)
   }
   const tools: LlmTool[] = (Array.isArray(body.tools) ? body.tools : []).map((t: unknown) => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { pastTense } from '../src/agent/embedded.ts'
 import { challengesTools, type DemoState, demoState, settingsTools } from './demo-tools.ts'
 import { type Browser, FakePage, type FakeTool, startTestServer, type TestServer } from './helpers.ts'
 
@@ -205,5 +206,20 @@ describe('embedded agent: demo scenarios', () => {
       'describe challenges.search',
       'call challenges.search',
     ])
+  })
+})
+
+describe('the past tense of a confirmation summary', () => {
+  it.each([
+    ['Create challenge "X"', 'I created challenge "X"'],
+    ['Submit "challenge"', 'I submitted "challenge"'],
+    ['Delete challenge 3', 'I deleted challenge 3'],
+    ['Copy the card', 'I copied the card'],
+    ['Send the invoice', 'I sent the invoice'],
+    ['Stop the timer', 'I stopped the timer'],
+    ['Open the door', 'I opened the door'],
+    ['(no verb)', '“(no verb)” went through'],
+  ])('%s → %s', (summary, past) => {
+    expect(pastTense(summary)).toBe(past)
   })
 })

@@ -340,6 +340,80 @@ describe('deferred confirmation and full reloads', () => {
   })
 })
 
+describe('the New challenge form: Inertia useForm as challenge.fill / challenge.submit', () => {
+  const approve = async (page: Page) => {
+    const card = page.getByTestId('confirmation-card')
+    await card.waitFor()
+    const shown = {
+      summary: await page.getByTestId('confirmation-summary').textContent(),
+      changes: await card.getByRole('listitem').allTextContents(),
+    }
+    await card.getByRole('button', { name: 'Approve' }).click()
+    await card.waitFor({ state: 'detached' })
+    return shown
+  }
+
+  it('the agent fills the form, the card shows the values, and the approved submit creates the challenge', async () => {
+    const { page, conversation } = await signIn('gus')
+    await page.getByRole('link', { name: 'New challenge' }).click()
+    await expectTools(page, ['challenge.fill', 'challenge.submit', 'navigate'])
+
+    await say(page, 'fill the new challenge form with title "Kite building"')
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Kite building')
+    await until(
+      () => chat(page),
+      (c) => c.length === 2,
+      'agent reply to the fill',
+    )
+    expect(sql("select title from challenges where title = 'Kite building'")).toEqual([])
+
+    await say(page, 'submit it')
+    // The card shows what the submit sends: the diff since the values were last confirmed.
+    expect(await approve(page)).toEqual({
+      summary: 'Submit "challenge"',
+      changes: ['title: — → "Kite building"'],
+    })
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/challenges')
+    await expectTools(page, ['challenges.create', 'challenges.delete', 'challenges.list', 'navigate'])
+    expect(sql("select title from challenges where title = 'Kite building'")).toHaveLength(1)
+    expect(sql(`select state from toolmark_confirmations where conversation_id = ${conversation}`)).toEqual([
+      { state: 'used' },
+    ])
+    const replies = await until(
+      () => chat(page),
+      (c) => c.length === 5,
+      'follow-up turn',
+    )
+    expect(replies.at(-1)).toBe('Done: I submitted "challenge".')
+  })
+
+  it("Laravel's validation error comes back at the field: the form shows it and nothing is created twice", async () => {
+    const { page } = await signIn('hal')
+    await page.getByRole('link', { name: 'New challenge' }).click()
+    await expectTools(page, ['challenge.fill', 'challenge.submit', 'navigate'])
+    await say(page, 'fill the new challenge form with title "Kite building"')
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Kite building')
+    await say(page, 'submit it')
+    await approve(page)
+    // The 422 keeps the page: the error is at `title`, the tools stay, one row only.
+    await expect
+      .poll(() => page.getByRole('alert').allTextContents())
+      .toEqual(['The title has already been taken.'])
+    expect(new URL(page.url()).pathname).toBe('/challenges/new')
+    expect(await pageTools(page)).toEqual(['challenge.fill', 'challenge.submit', 'navigate'])
+    expect(sql("select title from challenges where title = 'Kite building'")).toHaveLength(1)
+    // The follow-up turn tells the user why, from the outcome Laravel put in the history.
+    const replies = await until(
+      () => chat(page),
+      (c) => c.length === 5,
+      'follow-up turn',
+    )
+    expect(replies.at(-1)).toBe(
+      'It did not go through (Submit "challenge"): the page did not accept the input (title: The title has already been taken.).',
+    )
+  })
+})
+
 describe('channel security', () => {
   it('ignores a whisper carrying a valid call; another user cannot subscribe to the channel (403)', async () => {
     const alice = await signIn('gus')

@@ -99,6 +99,59 @@ describe('POST /v1/chat/completions', () => {
     expect(body.choices[0]?.message.content.length).toBeGreaterThan(0)
   })
 
+  it('reads a second tool message for a call that answered needs_confirmation as the confirmation’s outcome', async () => {
+    const call = (id: string) => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id,
+          type: 'function',
+          function: { name: 'page_call', arguments: '{"tool":"challenge.submit","input":{}}' },
+        },
+      ],
+    })
+    const waiting = {
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: JSON.stringify({
+        status: 'needs_confirmation',
+        confirmId: 'k1',
+        summary: 'Submit "challenge"',
+        expiresAt: '2026-12-01T12:00:00.000Z',
+      }),
+    }
+    const outcome = (result: unknown) => ({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: JSON.stringify(result),
+    })
+    const followUp = async (result: unknown) => {
+      const response = await ask({
+        messages: [
+          { role: 'user', content: 'submit it' },
+          call('c1'),
+          waiting,
+          { role: 'assistant', content: 'A confirmation is waiting in the page.' },
+          outcome(result),
+        ],
+      })
+      return ((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message
+        .content
+    }
+    expect(
+      await followUp({
+        status: 'invalid',
+        issues: [{ path: 'title', message: 'The title has already been taken.' }],
+      }),
+    ).toBe(
+      'It did not go through (Submit "challenge"): the page did not accept the input (title: The title has already been taken.).',
+    )
+    expect(await followUp({ status: 'cancelled', by: 'operator' })).toBe(
+      'Understood: you rejected it (Submit "challenge"), so nothing was changed.',
+    )
+  })
+
   it('refuses malformed requests with 400 invalid_request_error', async () => {
     for (const body of [
       {},

@@ -57,14 +57,27 @@ const IRREGULAR: Readonly<Record<string, string>> = {
   make: 'made',
 }
 
-/** "Create challenge "X"" → "I created challenge "X"". */
-function pastTense(summary: string): string {
+/** Verbs that double their last consonant ("submit" → "submitted"): the stress is on the last syllable. */
+const DOUBLING = new Set(
+  'admit ban chat commit drop log omit permit pin plan prefer refer ship skip stop submit swap tag transfer'.split(
+    ' ',
+  ),
+)
+
+/** "Create challenge "X"" → "I created challenge "X"". Exported for its tests. */
+export function pastTense(summary: string): string {
   const m = /^([A-Z][a-z]+)\s+(.*)$/.exec(summary)
   if (!m) return `“${summary}” went through`
   const verb = m[1]!.toLowerCase()
   const past =
     IRREGULAR[verb] ??
-    (verb.endsWith('e') ? `${verb}d` : /[^aeiou]y$/.test(verb) ? `${verb.slice(0, -1)}ied` : `${verb}ed`)
+    (DOUBLING.has(verb)
+      ? `${verb}${verb.at(-1)}ed`
+      : verb.endsWith('e')
+        ? `${verb}d`
+        : /[^aeiou]y$/.test(verb)
+          ? `${verb.slice(0, -1)}ied`
+          : `${verb}ed`)
   return `I ${past} ${m[2]}`
 }
 

@@ -11,7 +11,10 @@ Route::get('/login', fn () => response('Sign in at /login/{name}', 401))->name('
 Route::middleware('auth')->group(function () {
     Route::get('/', [DemoController::class, 'home']);
     Route::get('/challenges', [DemoController::class, 'index']);
-    Route::post('/challenges', [DemoController::class, 'store']);
+    // The form's POST and the page it redirects back to with errors take the session lock, so the
+    // chat's polling requests cannot write an older session (without the flashed errors) back.
+    Route::post('/challenges', [DemoController::class, 'store'])->block();
+    Route::get('/challenges/new', [DemoController::class, 'create'])->block();
     Route::get('/challenges/{challenge}', [DemoController::class, 'show']);
     Route::delete('/challenges/{challenge}', [DemoController::class, 'destroy']);
     Route::get('/settings', [DemoController::class, 'settings']);

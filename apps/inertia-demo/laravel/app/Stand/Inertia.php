@@ -6,6 +6,7 @@ use Closure;
 use Illuminate\Http\JsonResponse;
 use Illuminate\Http\Request;
 use Illuminate\Http\Response;
+use Illuminate\Support\ViewErrorBag;
 use Symfony\Component\HttpFoundation\Response as BaseResponse;
 
 /**
@@ -20,6 +21,7 @@ use Symfony\Component\HttpFoundation\Response as BaseResponse;
  * - Asset versioning: a GET whose `X-Inertia-Version` differs from the current version gets 409 with
  *   `X-Inertia-Location`, so the client does a full reload.
  * - A 302 after PUT/PATCH/DELETE becomes 303, so the browser follows it with a GET.
+ * - `errors` is always sent: the validation errors Laravel flashed on the redirect back, one message a field.
  */
 final class Inertia
 {
@@ -61,7 +63,7 @@ final class Inertia
     public static function render(string $component, array $props = []): BaseResponse
     {
         $request = request();
-        $all = ['errors' => (object) []];
+        $all = ['errors' => self::errors($request)];
         foreach (self::$shared as $shared) {
             $all = array_merge($all, $shared());
         }
@@ -91,6 +93,21 @@ final class Inertia
         }
 
         return new Response(view('app', ['page' => $page, 'assets' => self::assets()])->render(), 200, ['Content-Type' => 'text/html; charset=UTF-8']);
+    }
+
+    /**
+     * Validation errors as inertia-laravel shares them: the first message per field of the error bag
+     * Laravel flashed on the redirect back (`X-Inertia-Error-Bag` names the bag, default `default`).
+     */
+    private static function errors(Request $request): object
+    {
+        $bags = $request->hasSession() ? $request->session()->get('errors') : null;
+        if (! $bags instanceof ViewErrorBag) {
+            return (object) [];
+        }
+        $bag = $bags->getBag((string) $request->header('X-Inertia-Error-Bag', 'default'));
+
+        return (object) array_map(fn (array $messages): string => $messages[0], $bag->messages());
     }
 
     /** @return array{scripts: list<string>, styles: list<string>} the built entry's files */

@@ -39,6 +39,11 @@ final class DemoController
         ]);
     }
 
+    public function create(): Response
+    {
+        return Inertia::render('Challenges/Create');
+    }
+
     public function show(Challenge $challenge): Response
     {
         return Inertia::render('Challenges/Show', ['challenge' => $challenge->only(['id', 'title', 'goal'])]);
@@ -46,7 +51,7 @@ final class DemoController
 
     public function store(Request $request): RedirectResponse
     {
-        $data = $request->validate(['title' => ['required', 'string', 'max:100'], 'goal' => ['nullable', 'string', 'max:200']]);
+        $data = $request->validate(['title' => ['required', 'string', 'max:100', 'unique:challenges,title'], 'goal' => ['nullable', 'string', 'max:200']]);
         Challenge::query()->create(['title' => $data['title'], 'goal' => $data['goal'] ?? '']);
 
         return redirect('/challenges');
