@@ -210,6 +210,17 @@ export function settingsTools(state: DemoState): FakeTool[] {
  * "Plan a challenge" wizard (`plan.*`, stepwise).
  */
 export function guidesTools(): FakeTool[] {
+  return guidesToolmark()
+    .manifest({ detail: 'full' })
+    .tools.map((entry) => ({
+      ...entry,
+      inputSchema: entry.inputSchema as Record<string, unknown>,
+      run: () => ({ status: 'ok' }),
+    }))
+}
+
+/** The registry behind {@link guidesTools}, for tests that run the guides' tools for real. */
+export function guidesToolmark(): ReturnType<typeof createTestToolmark> {
   const tm = createTestToolmark()
   const form: FormValues = { name: '', description: '' }
   registerForm(tm, {
@@ -277,9 +288,5 @@ export function guidesTools(): FakeTool[] {
       },
     ],
   })
-  return tm.manifest({ detail: 'full' }).tools.map((entry) => ({
-    ...entry,
-    inputSchema: entry.inputSchema as Record<string, unknown>,
-    run: () => ({ status: 'ok' }),
-  }))
+  return tm
 }

@@ -3,7 +3,7 @@ import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
 import { plan } from '../src/agent/embedded.ts'
 import type { AgentMessage, LlmTool } from '../src/agent/types.ts'
-import { challengesTools, demoState, guidesTools, settingsTools } from './demo-tools.ts'
+import { challengesTools, demoState, guidesToolmark, guidesTools, settingsTools } from './demo-tools.ts'
 import type { FakeTool } from './helpers.ts'
 
 type Outcome = { tool: string; input: unknown } | { text: string }
@@ -229,5 +229,102 @@ describe('embedded agent: answers in plain words, never raw tool names', () => {
       ),
     )
     for (const name of names) for (const source of sources) expect(source).not.toContain(name)
+  })
+})
+
+/**
+ * A whole conversation in memory: each user message runs a turn to its end (describes answered
+ * with the tool's entry, calls by the tool itself); returns the agent's last text of each turn and
+ * the calls it made.
+ */
+async function converse(
+  said: string[],
+  tools: FakeTool[],
+): Promise<{ answers: string[]; calls: { tool: string; input: unknown }[] }> {
+  const guides = guidesToolmark()
+  const manifest: ToolManifestSummary[] = tools.map(({ name, llmName, title, description, hints, mode }) => ({
+    name,
+    llmName,
+    ...(title === undefined ? {} : { title }),
+    description,
+    hints,
+    ...(mode === undefined ? {} : { mode }),
+  }))
+  const llmTools = [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool]
+  const messages: AgentMessage[] = []
+  const answers: string[] = []
+  const calls: { tool: string; input: unknown }[] = []
+  for (const text of said) {
+    messages.push({ role: 'user', text })
+    for (let step = 0; ; step++) {
+      if (step > 4) throw new Error(`no answer to ${text}`)
+      const event = plan({ system: '', messages, tools: llmTools, manifest })
+      if (event.type === 'text') {
+        messages.push({ role: 'assistant', text: event.delta, toolCalls: [] })
+        answers.push(event.delta)
+        break
+      }
+      const { call } = event
+      const input = call.input as { tool: string; input?: Record<string, unknown> }
+      const tool = tools.find((t) => t.name === input.tool)!
+      messages.push({ role: 'assistant', text: '', toolCalls: [call] })
+      let result: unknown
+      if (call.name === 'page_call') {
+        calls.push({ tool: input.tool, input: input.input })
+        // The guides run for real (the wizard keeps its step); the other tools are the fakes.
+        result = tool.name.startsWith('plan.')
+          ? await guides.call(tool.name, input.input ?? {}, { caller: 'inapp' })
+          : tool.run(input.input ?? {})
+      } else {
+        const { run: _run, summarize: _summarize, ...entry } = tool
+        result = { status: 'ok', data: entry }
+      }
+      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: JSON.stringify(result) })
+    }
+  }
+  return { answers, calls }
+}
+
+describe('embedded agent: a reply to its own question', () => {
+  it('fills the stepwise form from the answers, step after step', async () => {
+    const { answers, calls } = await converse(
+      ['plan a challenge', 'Robotics, learning', 'next', '2027-01-10', 'next', '"build a line follower"'],
+      [...challenges, ...guidesTools()],
+    )
+    expect(calls).toEqual([
+      { tool: 'plan.fill', input: { values: { name: 'Robotics', category: 'learning' } } },
+      { tool: 'plan.next', input: {} },
+      { tool: 'plan.fill', input: { values: { starts: '2027-01-10' } } },
+      { tool: 'plan.next', input: {} },
+      { tool: 'plan.fill', input: { values: { goal: 'build a line follower' } } },
+    ])
+    expect(answers[1]).toBe(
+      'I filled in name: "Robotics"; category: "learning". Nothing is saved until the form is submitted. Tell me the rest, or say "next" for the next step.',
+    )
+  })
+
+  it.each<[string, unknown]>([
+    ['Robotics in learning', { name: 'Robotics', category: 'learning' }],
+    ['call it Robotics, in learning', { name: 'Robotics', category: 'learning' }],
+    ['name Robotics, category creative', { name: 'Robotics', category: 'creative' }],
+    ['"Chess, and more" and fitness', { name: 'Chess, and more', category: 'fitness' }],
+    ['learning', { category: 'learning' }],
+  ])('"%s" answers the first step', async (reply, values) => {
+    const { calls } = await converse(['plan a challenge', reply], [...challenges, ...guidesTools()])
+    expect(calls).toEqual([{ tool: 'plan.fill', input: { values } }])
+  })
+
+  it('a missing required value asked for is taken from the reply, with what the first message gave', async () => {
+    const { answers, calls } = await converse(['create a challenge', 'Robotics'], challenges)
+    expect(answers[0]).toMatch(/I need: name/)
+    expect(calls).toEqual([{ tool: 'challenges.create', input: { name: 'Robotics' } }])
+  })
+
+  it('a reply that names another tool is that tool’s request, not an answer', async () => {
+    const { calls } = await converse(
+      ['plan a challenge', 'search for chess'],
+      [...challenges, ...guidesTools()],
+    )
+    expect(calls).toEqual([{ tool: 'challenges.search', input: { query: 'chess' } }])
   })
 })

@@ -44,3 +44,23 @@ test('typing "show me how to create a challenge" in the chat starts the create-a
   await page.keyboard.press('Escape')
   await dialog.waitFor({ state: 'detached' })
 })
+
+test('the plan wizard over several chat turns: the agent asks for a step, and the next message answers it', async () => {
+  await tab.fresh()
+  await tab.waitForTool('plan.fill')
+  const { page } = tab
+  /** The agent's last answer to `text`, without the message's "Agent" label. */
+  const reply = async (text: string) => (await tab.ask(text)).at(-1)?.replace(/^Agent\s*/, '')
+  expect(await reply('plan a challenge')).toBe(
+    "Let's plan a challenge, step by step. The first step is basics: what name and category (fitness, learning or creative) should I fill in?",
+  )
+  expect(await reply('Robotics, learning')).toBe(
+    'I filled in name: "Robotics"; category: "learning". Nothing is saved until the form is submitted. Tell me the rest, or say "next" for the next step.',
+  )
+  expect(await page.getByTestId('plan-name').inputValue()).toBe('Robotics')
+  expect(await page.getByTestId('plan-category').inputValue()).toBe('learning')
+  expect(await reply('next')).toBe('Now on the schedule step: what starts should I fill in?')
+  await tab.ask('2027-01-10')
+  expect(await page.getByTestId('plan-starts').inputValue()).toBe('2027-01-10')
+  expect(await page.getByTestId('plan').getAttribute('data-step')).toBe('schedule')
+})

@@ -1,5 +1,5 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
-import { extractInput } from './extract.ts'
+import { answerValues, extractInput } from './extract.ts'
 import { firstArray } from './lines.ts'
 import type { AgentMessage, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.ts'
 import {
@@ -276,9 +276,16 @@ const andList = (values: readonly string[]): string =>
  * (read from the description's "Steps in order: id (a, b); …", else every field), with the choices
  * the schema lists.
  */
-function firstStepText(description: string, schema: unknown, lead: string): string {
+/** A stepwise form's value fields (the `values` object of its fill input). */
+const valuesSchema = (schema: unknown): Record<string, unknown> => {
   const values = isObject(schema) && isObject(schema.properties) ? schema.properties.values : undefined
-  const fields = isObject(values) && isObject(values.properties) ? values.properties : {}
+  return isObject(values) ? values : {}
+}
+
+/** The first step's id and fields, from the description's "Steps in order: id (a, b); …". */
+function firstStep(description: string, schema: unknown): { step?: string; fields: string[] } {
+  const values = valuesSchema(schema)
+  const fields = isObject(values.properties) ? values.properties : {}
   const steps = /Steps in order: ([^.]*)\./.exec(description)?.[1]
   const first = steps ? /^\s*([^\s(;]+)\s*\(([^)]*)\)/.exec(steps) : null
   const names = first
@@ -286,13 +293,23 @@ function firstStepText(description: string, schema: unknown, lead: string): stri
         .split(',')
         .map((f) => f.trim())
         .filter((f) => f in fields)
-    : Object.keys(fields)
-  const asked = (names.length > 0 ? names : Object.keys(fields)).map((f) => {
+    : []
+  return {
+    ...(first ? { step: first[1]! } : {}),
+    fields: names.length > 0 ? names : Object.keys(fields),
+  }
+}
+
+function firstStepText(description: string, schema: unknown, lead: string): string {
+  const values = valuesSchema(schema)
+  const fields = isObject(values.properties) ? values.properties : {}
+  const { step: id, fields: names } = firstStep(description, schema)
+  const asked = names.map((f) => {
     const p = fields[f]
     const choices = isObject(p) && Array.isArray(p.enum) ? p.enum.filter((v) => typeof v === 'string') : []
     return choices.length > 0 ? `${fieldWords(f)} (${orList(choices)})` : fieldWords(f)
   })
-  const step = first ? ` The first step is ${first[1]!.replace(/[-_]+/g, ' ')}:` : ''
+  const step = id ? ` The first step is ${id.replace(/[-_]+/g, ' ')}:` : ''
   return `${lead}, step by step.${step} what ${asked.length > 0 ? andList(asked) : 'values'} should I fill in?`
 }
 
@@ -340,6 +357,64 @@ function callId(messages: readonly AgentMessage[]): string {
 
 const text = (delta: string): ProviderEvent => ({ type: 'text', delta })
 
+/** A question the agent's previous turn ended with: the tool the answer is for and the fields it asked. */
+interface OpenQuestion {
+  tool: string
+  fields: string[]
+  stepwise: boolean
+  /** The earlier user message the question was about (its values still count). */
+  asked: string
+}
+
+/**
+ * The previous turn's open question, read from its structure, not its wording: the turn ended with
+ * the agent's text right after a `page_describe` that filled nothing (the fields it lacked, or a
+ * stepwise form's first step), or right after a stepwise form moved to a step with fields to fill.
+ */
+function openQuestion(
+  messages: readonly AgentMessage[],
+  lastUser: number,
+  entries: readonly ToolManifestSummary[],
+  manifest: readonly ManifestLine[],
+): OpenQuestion | undefined {
+  let previous = -1
+  for (let i = lastUser - 1; i >= 0; i--) {
+    if (messages[i]!.role === 'user') {
+      previous = i
+      break
+    }
+  }
+  if (previous === -1) return undefined
+  const said = (messages[previous] as { text: string }).text
+  const turn = messages.slice(previous + 1, lastUser)
+  const final = turn.at(-1)
+  const result = turn.at(-2)
+  if (final?.role !== 'assistant' || final.toolCalls.length > 0 || result?.role !== 'tool') return undefined
+  const call = turn
+    .flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))
+    .find((c) => c.id === result.toolCallId)
+  const tool = isObject(call?.input) && typeof call.input.tool === 'string' ? call.input.tool : undefined
+  const r = parseToolContent(result.content).result
+  if (!call || !tool || r?.status !== 'ok' || !isObject(r.data)) return undefined
+  const stepwise = (name: string) => entries.find((e) => e.name === name)?.mode === 'stepwise'
+  if (call.name === 'page_describe') {
+    const schema = r.data.inputSchema
+    if (stepwise(tool)) {
+      const description = manifest.find((t) => t.name === tool)?.description ?? ''
+      return { tool, fields: firstStep(description, schema).fields, stepwise: true, asked: '' }
+    }
+    const missing = extractInput(said, schema, {
+      toolWords: new Set(words(tool).map(stem)),
+      readOnly: false,
+    }).missing.filter((p) => !p.includes('.'))
+    return missing.length > 0 ? { tool, fields: missing, stepwise: false, asked: said } : undefined
+  }
+  const fields = Array.isArray(r.data.fields) ? r.data.fields.filter((f) => typeof f === 'string') : []
+  const fill = `${tool.slice(0, Math.max(0, tool.lastIndexOf('.')))}.fill`
+  if (typeof r.data.step !== 'string' || fields.length === 0 || !stepwise(fill)) return undefined
+  return { tool: fill, fields, stepwise: true, asked: '' }
+}
+
 /** One step of the embedded agent for `request`. */
 export function plan(request: ProviderRequest): ProviderEvent {
   const { messages, tools } = request
@@ -386,8 +461,16 @@ export function plan(request: ProviderRequest): ProviderEvent {
     return call('page_describe', { tool: choice.tool.name })
   }
 
+  // A reply to the agent's own question is read as the answer, unless it is a request of its own
+  // (a verb that picks a tool: "search for chess").
+  const question = openQuestion(messages, lastUser, entries, manifest)
+  const command = keywords(userText).some((w) => verbGroup(w) !== undefined)
+  const open =
+    question && !isHelpRequest(userText) && (!command || chooseTool(userText, manifest) === undefined)
+      ? question
+      : undefined
   const last = turn.at(-1)
-  if (last?.role !== 'tool') return describeBest()
+  if (last?.role !== 'tool') return open ? call('page_describe', { tool: open.tool }) : describeBest()
   const asked = turn
     .flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))
     .find((c) => c.id === last.toolCallId)
@@ -416,6 +499,23 @@ export function plan(request: ProviderRequest): ProviderEvent {
       )
     }
     const entry = entries.find((e) => e.name === tool)
+    if (open?.tool === tool) {
+      const schema = open.stepwise ? valuesSchema(r.data.inputSchema) : r.data.inputSchema
+      const answer = answerValues(userText, schema, open.fields)
+      if (Object.keys(answer).length > 0) {
+        const earlier =
+          open.asked === ''
+            ? {}
+            : extractInput(open.asked, r.data.inputSchema, {
+                toolWords,
+                readOnly: hints.readOnly === true,
+              }).input
+        return call('page_call', {
+          tool,
+          input: open.stepwise ? { values: answer } : { ...earlier, ...answer },
+        })
+      }
+    }
     const values = extraction.input.values
     const empty = isObject(values) && Object.keys(values).length === 0
     if (entry?.mode === 'stepwise' && empty && extraction.missing.length === 0) {

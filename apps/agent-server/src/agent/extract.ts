@@ -250,3 +250,55 @@ function fill(
   }
   return out
 }
+
+/** Words around an answer that are not part of it ("call it", "it's", "please"). */
+const FILLER =
+  /^(?:(?:ok(?:ay)?|sure|yes|please|well)[\s,]+)*(?:(?:call it|called|named|titled|it'?s|it is|the \w+ is|make it|use|set it to)\s+)?|[\s.!?]+$/gi
+
+/**
+ * Reads a reply to the agent's own question "what <fields> should I fill in?" as values for those
+ * fields, in the order they were asked: labelled values first (`name Robotics`), then enum values
+ * the reply names, then the remaining clauses (split at commas, semicolons, "and", "in") in order
+ * for the remaining fields (quoted text stays one clause). Only the asked fields are filled.
+ */
+export function answerValues(message: string, schema: unknown, fields: readonly string[]): Schema {
+  const props = asObject(asObject(schema)?.properties) ?? {}
+  const out: Schema = {}
+  let rest = message
+  for (const key of fields) {
+    const found = labelled(rest, key)
+    if (!found) continue
+    out[key] = found.value
+    rest = rest.replace(found.matched, ' ')
+  }
+  for (const key of fields) {
+    const values = key in out ? undefined : enumOf(asObject(props[key]) ?? {})
+    const value = values && findEnum(rest, values)
+    if (!value) continue
+    out[key] = value
+    rest = rest.replace(new RegExp(`\\b${value.replace(/[^A-Za-z0-9]/g, '.?')}\\b`, 'i'), ' ')
+  }
+  const clauses: string[] = []
+  rest = rest.replace(new RegExp(QUOTED.source, 'g'), (_, a, b, c) => {
+    clauses.push(a ?? b ?? c)
+    return ' , '
+  })
+  const unquoted = rest
+    .split(/[,;]|\s(?:and|in|with)\s/i)
+    .map((c) => c.replace(FILLER, '').trim())
+    .filter((c) => c !== '' && !STOPWORDS.has(c.toLowerCase()))
+  const ordered = [...clauses, ...unquoted]
+  for (const key of fields) {
+    if (key in out || ordered.length === 0) continue
+    const p = asObject(props[key]) ?? {}
+    const type = typeOf(p)
+    if (enumOf(p)) continue
+    if (type === 'number' || type === 'integer') {
+      const raw = ordered[0]!.match(/-?\d+(?:\.\d+)?/)?.[0]
+      if (raw === undefined) continue
+      ordered.shift()
+      out[key] = type === 'integer' ? Number.parseInt(raw, 10) : Number(raw)
+    } else if (type === 'string') out[key] = ordered.shift()!
+  }
+  return out
+}
