@@ -8,12 +8,8 @@ import type { FakeTool } from './helpers.ts'
 
 type Outcome = { tool: string; input: unknown } | { text: string }
 
-/**
- * Runs the embedded agent on one message (after `history`, earlier turns) against a page's tools,
- * in memory: describes are answered; the first call is returned, or, with `result`, answered with
- * it and the agent's answer returned.
- */
-function run(message: string, tools: FakeTool[], history: AgentMessage[] = [], result?: unknown): Outcome {
+/** The page's manifest summary of `tools`, and the two LLM tools built from it. */
+function exposure(tools: FakeTool[]): { manifest: ToolManifestSummary[]; llmTools: LlmTool[] } {
   const manifest: ToolManifestSummary[] = tools.map(({ name, llmName, title, description, hints, mode }) => ({
     name,
     llmName,
@@ -22,7 +18,16 @@ function run(message: string, tools: FakeTool[], history: AgentMessage[] = [], r
     hints,
     ...(mode === undefined ? {} : { mode }),
   }))
-  const llmTools = [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool]
+  return { manifest, llmTools: [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool] }
+}
+
+/**
+ * Runs the embedded agent on one message (after `history`, earlier turns) against a page's tools,
+ * in memory: describes are answered; the first call is returned, or, with `result`, answered with
+ * it and the agent's answer returned.
+ */
+function run(message: string, tools: FakeTool[], history: AgentMessage[] = [], result?: unknown): Outcome {
+  const { manifest, llmTools } = exposure(tools)
   const messages: AgentMessage[] = [...history, { role: 'user', text: message }]
   for (let step = 0; step < 4; step++) {
     const event = plan({ system: '', messages, tools: llmTools, manifest })
@@ -242,15 +247,7 @@ async function converse(
   tools: FakeTool[],
 ): Promise<{ answers: string[]; calls: { tool: string; input: unknown }[] }> {
   const guides = guidesToolmark()
-  const manifest: ToolManifestSummary[] = tools.map(({ name, llmName, title, description, hints, mode }) => ({
-    name,
-    llmName,
-    ...(title === undefined ? {} : { title }),
-    description,
-    hints,
-    ...(mode === undefined ? {} : { mode }),
-  }))
-  const llmTools = [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool]
+  const { manifest, llmTools } = exposure(tools)
   const messages: AgentMessage[] = []
   const answers: string[] = []
   const calls: { tool: string; input: unknown }[] = []
