@@ -207,8 +207,9 @@ export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | un
   output?: StandardSchemaV1<unknown, O>
   /**
    * JSON Schema override for the manifest's `inputSchema`. Without `input`, input is validated against it
-   * (`fromJsonSchema` subset). When neither gives a schema, `schema_conversion_failed` (thrown in
-   * development; in production the entry gets `inputSchema: {}`).
+   * (`fromJsonSchema` subset; the compiler is loaded on demand unless the registry was given
+   * `fromJsonSchema`, see `ToolmarkOptions.fromJsonSchema`). When neither gives a schema,
+   * `schema_conversion_failed` (thrown in development; in production the entry gets `inputSchema: {}`).
    */
   jsonSchema?: JsonSchema
   /**
@@ -391,6 +392,14 @@ export interface ToolmarkOptions {
    * `human`). A throwing rule asks for confirmation.
    */
   requiresConfirmation?: (tool: ToolManifestSummary, call: { input: unknown }, caller: Caller) => boolean
+  /**
+   * The compiler for tools declared with only a plain `jsonSchema` (pass `fromJsonSchema`). With it,
+   * such a tool is compiled when it is registered (an invalid schema throws a `TypeError` from
+   * `register`) and every call validates synchronously. Without it the compiler stays out of the
+   * bundle until such a tool is registered: it is then loaded on demand, calls made before it arrives
+   * wait for it, and an invalid schema answers each call `error "Tool failed"` (`tool_threw`).
+   */
+  fromJsonSchema?: (schema: JsonSchema) => StandardSchemaV1
 }
 
 /** Events. Each `on` returns an unsubscribe function. */

@@ -21,7 +21,7 @@ import { type ScopeHost, ScopeImpl } from './scope.ts'
 /** What the tool table needs from the registry that owns it. */
 export interface RegistryHost {
   readonly dev: boolean
-  readonly options: Pick<ToolmarkOptions, 'confirm' | 'confirmUnannotated'>
+  readonly options: Pick<ToolmarkOptions, 'confirm' | 'confirmUnannotated' | 'fromJsonSchema'>
   readonly policy: ReadonlyMap<Caller, ReadonlySet<HintClass>>
   readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
   readonly revisions: Revisions
@@ -92,7 +92,13 @@ export class ToolTable {
       )
       return inert(name)
     }
-    const entry = new Entry(name, tool, scope, host.options.confirmUnannotated === true)
+    const entry = new Entry(
+      name,
+      tool,
+      scope,
+      host.options.confirmUnannotated === true,
+      host.options.fromJsonSchema,
+    )
     const clash = this.tools.get(name) ?? this.#llmNames.get(entry.llmName)
     if (clash) {
       const what =
