@@ -347,7 +347,11 @@ export type Policy = Partial<Record<Exclude<Caller, 'human'>, readonly HintClass
 export type ConfirmMode = 'deferred' | 'inline'
 
 export interface ToolmarkOptions {
-  /** Development mode: misconfiguration throws `ToolmarkError`; output is validated. */
+  /**
+   * Development mode: misconfiguration throws `ToolmarkError`; output is validated; warnings are emitted.
+   * A production build (`process.env.NODE_ENV === 'production'`) compiles the warnings and the output
+   * check out, so there `dev: true` only makes misconfiguration throw.
+   */
   dev?: boolean
   /**
    * Run without a DOM: Node scripts, tests, CLIs and server-side agents. By default a registry
