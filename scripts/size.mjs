@@ -13,8 +13,9 @@ const budgets = [
     // Grew with the start guard, the typed consumer API and the published sensitive paths (15.05 →
     // 16.66 KiB with esbuild, 16.26 with rolldown); everything includes fromJsonSchema, which
     // createToolmark alone no longer does (16.50 with the on-demand loader, 16.00 without the
-    // development-only code).
-    max: 16.1 * KiB,
+    // development-only code, 16.37 as two chunks once the compiler has a chunk of its own: the
+    // price of no INEFFECTIVE_DYNAMIC_IMPORT warning in apps that also use forms or tours).
+    max: 16.45 * KiB,
     goal: 8 * KiB,
   },
   {

@@ -5,9 +5,9 @@
  * - With a compiler (`createToolmark({ fromJsonSchema })`), the schema is compiled when the tool is
  *   registered: an invalid schema throws its `TypeError` from `register`, and every call validates
  *   synchronously.
- * - Without one, registration starts loading `json-schema.ts` (a separate chunk for bundlers) and
- *   calls made before it arrives wait for it on the asynchronous validation path, bounded by the
- *   call's signal and deadline like any asynchronous validator. Once it is loaded (by any registry),
+ * - Without one, registration starts loading `json-schema.ts` (through `compiler-chunk.ts`, a separate
+ *   chunk for bundlers) and calls made before it arrives wait for it on the asynchronous validation
+ *   path, bounded by the call's signal and deadline like any asynchronous validator. Once it is loaded (by any registry),
  *   later registrations compile at once. An invalid schema is then not thrown at registration: each
  *   call answers `error "Tool failed"` with a `tool_threw` event carrying the `TypeError`. A failed
  *   load is retried by the next call.
@@ -26,7 +26,7 @@ let loaded: JsonSchemaCompiler | undefined
 let loading: Promise<JsonSchemaCompiler> | undefined
 
 function load(): Promise<JsonSchemaCompiler> {
-  loading ??= import('./json-schema.ts').then(
+  loading ??= import('./compiler-chunk.ts').then(
     (m) => {
       loaded = m.fromJsonSchema
       return loaded
