@@ -6,6 +6,7 @@
  * tools and pending confirmations vanish on navigation away.
  */
 import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -74,9 +75,11 @@ describe.each(cases)('%s (%s build)', (app, mode) => {
   let server: Awaited<ReturnType<typeof serveStatic>>
   let page: Page
   let problems: string[]
+  let outDir: string
 
   beforeAll(async () => {
-    server = await serveStatic(build(app, mode))
+    outDir = build(app, mode)
+    server = await serveStatic(outDir)
   })
 
   afterAll(async () => {
@@ -101,6 +104,19 @@ describe.each(cases)('%s (%s build)', (app, mode) => {
     await page.close()
     expect(events).toEqual([])
     expect(problems).toEqual([])
+  })
+
+  it('carries the development-only warnings in the development build only', async () => {
+    await page.goto(`${server.url}/#/tools`)
+    await page.getByTestId('page-tools').waitFor()
+    const assets = join(outDir, 'assets')
+    const js = readdirSync(assets)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(assets, f), 'utf8'))
+      .join('\n')
+    // A warning message (development only) and a misconfiguration message (every build).
+    expect(js.includes('visible tools exceed the budget')).toBe(mode === 'development')
+    expect(js).toContain('is already registered')
   })
 
   it('registers tools after mount and removes them after unmount', async () => {

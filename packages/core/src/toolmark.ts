@@ -6,6 +6,7 @@ import type { ErrorEventCode } from './codes.ts'
 import { PendingStore } from './confirm/pending.ts'
 import { redactInput } from './confirm/redact.ts'
 import { observe, redact, run, watch } from './consumer.ts'
+import { DEV } from './dev.ts'
 import { environment } from './env.ts'
 import { ToolmarkError } from './errors.ts'
 import { Emitter } from './events.ts'
@@ -126,7 +127,7 @@ export class ToolmarkImpl implements ConsumerHost, CallHost, RegistryHost, Scope
    * rendering registers (inertly) but never calls, so it stays silent there.
    */
   #sayInert(): void {
-    if (!this.dev || this.#saidInert || this.active()) return
+    if (!DEV || !this.dev || this.#saidInert || this.active()) return
     this.#saidInert = true
     const message =
       'No document: this registry is inert (server rendering), so it registers nothing and every call answers unknown_tool. Pass live: true to createToolmark to run it without a DOM (Node scripts, tests, CLIs).'
@@ -148,7 +149,7 @@ export class ToolmarkImpl implements ConsumerHost, CallHost, RegistryHost, Scope
   }
 
   warn(code: ErrorEventCode, message: string, tool?: string): void {
-    if (this.dev)
+    if (DEV && this.dev)
       this.emitter.emit('error', { code, message, level: 'warning', ...(tool === undefined ? {} : { tool }) })
   }
 
@@ -161,7 +162,7 @@ export class ToolmarkImpl implements ConsumerHost, CallHost, RegistryHost, Scope
 
   /** A revision is published: the `change` event, and the tool budget check in development. */
   #published(rev: number): void {
-    if (this.dev && this.#budgetRev !== rev) {
+    if (DEV && this.dev && this.#budgetRev !== rev) {
       this.#budgetRev = rev
       const visible = this.manifest().tools.length
       if (visible > this.budget) {

@@ -207,8 +207,9 @@ export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | un
   output?: StandardSchemaV1<unknown, O>
   /**
    * JSON Schema override for the manifest's `inputSchema`. Without `input`, input is validated against it
-   * (`fromJsonSchema` subset). When neither gives a schema, `schema_conversion_failed` (thrown in
-   * development; in production the entry gets `inputSchema: {}`).
+   * (`fromJsonSchema` subset; the compiler is loaded on demand unless the registry was given
+   * `fromJsonSchema`, see `ToolmarkOptions.fromJsonSchema`). When neither gives a schema,
+   * `schema_conversion_failed` (thrown in development; in production the entry gets `inputSchema: {}`).
    */
   jsonSchema?: JsonSchema
   /**
@@ -346,7 +347,11 @@ export type Policy = Partial<Record<Exclude<Caller, 'human'>, readonly HintClass
 export type ConfirmMode = 'deferred' | 'inline'
 
 export interface ToolmarkOptions {
-  /** Development mode: misconfiguration throws `ToolmarkError`; output is validated. */
+  /**
+   * Development mode: misconfiguration throws `ToolmarkError`; output is validated; warnings are emitted.
+   * A production build (`process.env.NODE_ENV === 'production'`) compiles the warnings and the output
+   * check out, so there `dev: true` only makes misconfiguration throw.
+   */
   dev?: boolean
   /**
    * Run without a DOM: Node scripts, tests, CLIs and server-side agents. By default a registry
@@ -391,6 +396,14 @@ export interface ToolmarkOptions {
    * `human`). A throwing rule asks for confirmation.
    */
   requiresConfirmation?: (tool: ToolManifestSummary, call: { input: unknown }, caller: Caller) => boolean
+  /**
+   * The compiler for tools declared with only a plain `jsonSchema` (pass `fromJsonSchema`). With it,
+   * such a tool is compiled when it is registered (an invalid schema throws a `TypeError` from
+   * `register`) and every call validates synchronously. Without it the compiler stays out of the
+   * bundle until such a tool is registered: it is then loaded on demand, calls made before it arrives
+   * wait for it, and an invalid schema answers each call `error "Tool failed"` (`tool_threw`).
+   */
+  fromJsonSchema?: (schema: JsonSchema) => StandardSchemaV1
 }
 
 /** Events. Each `on` returns an unsubscribe function. */

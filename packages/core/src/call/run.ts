@@ -1,6 +1,7 @@
 import { clock, later } from '../clock.ts'
 import { ERROR_MESSAGES } from '../codes.ts'
 import { askInline } from '../confirm/flow.ts'
+import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../registry/entry.ts'
@@ -112,11 +113,12 @@ export class Run implements Timed, ToolContext, Turn {
       if (this.caller === 'human') return { approved: true }
       if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
       if (tm.options.confirm === undefined || tm.modes[this.caller] !== 'inline') {
-        tm.warn(
-          'ctx_confirm_unavailable',
-          `ctx.confirm in "${this.#entry.name}": caller ${this.caller} has no inline confirmation path`,
-          this.#entry.name,
-        )
+        if (DEV)
+          tm.warn(
+            'ctx_confirm_unavailable',
+            `ctx.confirm in "${this.#entry.name}": caller ${this.caller} has no inline confirmation path`,
+            this.#entry.name,
+          )
         return { approved: false, reason: 'confirmation_unavailable' }
       }
       const remaining = this.deadline - clock.mono()
@@ -194,7 +196,8 @@ export class Run implements Timed, ToolContext, Turn {
       )
       result = error(ERROR_MESSAGES.toolFailed)
     }
-    if (this.#tm.dev && this.#entry.def.output && result.status === 'ok') this.#checkOutput(result.data)
+    if (DEV && this.#tm.dev && this.#entry.def.output && result.status === 'ok')
+      checkOutput(this.#tm, this.#entry, result.data)
     this.#settle(result)
   }
 
@@ -218,25 +221,6 @@ export class Run implements Timed, ToolContext, Turn {
       cause: value,
     })
     return true
-  }
-
-  #checkOutput(data: unknown): void {
-    const tm = this.#tm
-    const name = this.#entry.name
-    const report = (r: { issues?: readonly unknown[] | undefined }): void => {
-      if (r.issues)
-        tm.report('output_invalid', `Output of "${name}" does not match its output schema`, {
-          tool: name,
-          cause: r.issues,
-        })
-    }
-    try {
-      const r = this.#entry.def.output!['~standard'].validate(data)
-      if (r instanceof Promise) r.then(report, () => {})
-      else report(r)
-    } catch (err) {
-      tm.report('tool_threw', `Output validator of "${name}" threw`, { tool: name, cause: err })
-    }
   }
 
   /** Caller abort or deadline: signal the tool, then give it the grace period. */
@@ -268,5 +252,24 @@ export class Run implements Timed, ToolContext, Turn {
     this.#cancelGrace?.()
     if (release) this.#entry.scope.queue.release()
     this.#resolve(result)
+  }
+}
+
+/** Development only: an `ok` result whose data fails the tool's output schema emits `output_invalid`. */
+function checkOutput(tm: CallHost, entry: Entry, data: unknown): void {
+  const name = entry.name
+  const report = (r: { issues?: readonly unknown[] | undefined }): void => {
+    if (r.issues)
+      tm.report('output_invalid', `Output of "${name}" does not match its output schema`, {
+        tool: name,
+        cause: r.issues,
+      })
+  }
+  try {
+    const r = entry.def.output!['~standard'].validate(data)
+    if (r instanceof Promise) r.then(report, () => {})
+    else report(r)
+  } catch (err) {
+    tm.report('tool_threw', `Output validator of "${name}" threw`, { tool: name, cause: err })
   }
 }

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { readSensitivePaths } from '../confirm/redact.ts'
 import { hintClass } from '../policy/policy.ts'
-import { fromJsonSchema } from '../schema/json-schema.ts'
+import { type JsonSchemaCompiler, jsonSchemaValidator } from '../schema/lazy.ts'
 import { markWriteOnly } from '../schema/write-only.ts'
 import type { HintClass, JsonSchema, ToolDefinition, ToolManifest, ToolManifestSummary } from '../types.ts'
 import { llmName } from './names.ts'
@@ -35,13 +35,19 @@ export class Entry {
   readonly hintClass: HintClass
   /** Consequential or destructive (or unannotated under `confirmUnannotated`). */
   readonly confirms: boolean
-  /** Validates input: the tool's schema, its `jsonSchema` (fromJsonSchema subset), or nothing. */
+  /** Validates input: the tool's schema, its `jsonSchema` (fromJsonSchema subset, see schema/lazy.ts), or nothing. */
   readonly validate: Validate | undefined
   readonly summary: ToolManifestSummary
   disposed = false
   #full: ToolManifest | undefined
 
-  constructor(name: string, def: ToolDefinition, scope: EntryScope, confirmUnannotated: boolean) {
+  constructor(
+    name: string,
+    def: ToolDefinition,
+    scope: EntryScope,
+    confirmUnannotated: boolean,
+    compile: JsonSchemaCompiler | undefined,
+  ) {
     this.name = name
     this.llmName = llmName(name)
     this.def = def
@@ -51,8 +57,12 @@ export class Entry {
       this.hintClass === 'consequential' ||
       this.hintClass === 'destructive' ||
       (confirmUnannotated && this.hintClass === 'unannotated')
-    const schema = def.input ?? (def.jsonSchema ? fromJsonSchema(def.jsonSchema) : undefined)
-    this.validate = schema ? (value) => schema['~standard'].validate(value) : undefined
+    const schema = def.input
+    this.validate = schema
+      ? (value) => schema['~standard'].validate(value)
+      : def.jsonSchema
+        ? jsonSchemaValidator(def.jsonSchema, compile)
+        : undefined
     const hints = { ...def.hints }
     const summary: ToolManifestSummary =
       def.title === undefined

@@ -1,5 +1,6 @@
 import type { ErrorEventCode } from '../codes.ts'
 import type { PendingStore } from '../confirm/pending.ts'
+import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
 import type {
@@ -21,7 +22,7 @@ import { type ScopeHost, ScopeImpl } from './scope.ts'
 /** What the tool table needs from the registry that owns it. */
 export interface RegistryHost {
   readonly dev: boolean
-  readonly options: Pick<ToolmarkOptions, 'confirm' | 'confirmUnannotated'>
+  readonly options: Pick<ToolmarkOptions, 'confirm' | 'confirmUnannotated' | 'fromJsonSchema'>
   readonly policy: ReadonlyMap<Caller, ReadonlySet<HintClass>>
   readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
   readonly revisions: Revisions
@@ -92,7 +93,13 @@ export class ToolTable {
       )
       return inert(name)
     }
-    const entry = new Entry(name, tool, scope, host.options.confirmUnannotated === true)
+    const entry = new Entry(
+      name,
+      tool,
+      scope,
+      host.options.confirmUnannotated === true,
+      host.options.fromJsonSchema,
+    )
     const clash = this.tools.get(name) ?? this.#llmNames.get(entry.llmName)
     if (clash) {
       const what =
@@ -107,14 +114,14 @@ export class ToolTable {
         `No JSON Schema can be derived for "${name}": pass jsonSchema`,
         name,
       )
-    } else if (host.dev) {
+    } else if (DEV && host.dev) {
       entry.full((err) => {
         throw new ToolmarkError('schema_conversion_failed', `JSON Schema conversion failed for "${name}"`, {
           cause: err,
         })
       })
     }
-    if (entry.hintClass === 'unannotated') {
+    if (DEV && entry.hintClass === 'unannotated') {
       host.warn(
         'unannotated_tool',
         `Tool "${name}" has none of readOnly, consequential, destructive: annotate it`,
@@ -159,7 +166,7 @@ export class ToolTable {
       )
       return false
     }
-    if (blind.length > 0) {
+    if (DEV && blind.length > 0) {
       host.warn(
         'missing_confirm_handler',
         `Tool "${entry.name}" is hidden from ${blind.join(', ')}: they confirm inline and no confirm handler is set`,

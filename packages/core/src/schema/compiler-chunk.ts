@@ -1,0 +1,6 @@
+/**
+ * What `lazy.ts` loads with `import()`. Only that dynamic import reaches this module, so bundlers do
+ * not warn when an app also imports `json-schema.ts` statically (forms, wizards, tours, server tools):
+ * the compiler is then part of the initial bundle and this chunk only re-exports it.
+ */
+export { fromJsonSchema } from './json-schema.ts'

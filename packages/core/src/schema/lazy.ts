@@ -1,0 +1,70 @@
+/**
+ * Validation of tools declared with only a plain `jsonSchema` (no Standard Schema `input`), without
+ * putting the `fromJsonSchema` compiler in every bundle.
+ *
+ * - With a compiler (`createToolmark({ fromJsonSchema })`), the schema is compiled when the tool is
+ *   registered: an invalid schema throws its `TypeError` from `register`, and every call validates
+ *   synchronously.
+ * - Without one, registration starts loading `json-schema.ts` (through `compiler-chunk.ts`, a separate
+ *   chunk for bundlers) and calls made before it arrives wait for it on the asynchronous validation
+ *   path, bounded by the call's signal and deadline like any asynchronous validator. Once it is loaded (by any registry),
+ *   later registrations compile at once. An invalid schema is then not thrown at registration: each
+ *   call answers `error "Tool failed"` with a `tool_threw` event carrying the `TypeError`. A failed
+ *   load is retried by the next call.
+ */
+import type { StandardSchemaV1 } from '@standard-schema/spec'
+import type { JsonSchema } from '../types.ts'
+
+/** Turns a JSON Schema into a Standard Schema (`fromJsonSchema` from `@toolmark/core`). */
+export type JsonSchemaCompiler = (schema: JsonSchema) => StandardSchemaV1
+
+type Validate = (
+  value: unknown,
+) => StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>
+
+let loaded: JsonSchemaCompiler | undefined
+let loading: Promise<JsonSchemaCompiler> | undefined
+
+function load(): Promise<JsonSchemaCompiler> {
+  loading ??= import('./compiler-chunk.ts').then(
+    (m) => {
+      loaded = m.fromJsonSchema
+      return loaded
+    },
+    (err: unknown) => {
+      loading = undefined
+      throw err
+    },
+  )
+  return loading
+}
+
+/** A validator for `schema`: compiled now with `compile` (throws for an invalid schema), else on load. */
+export function jsonSchemaValidator(schema: JsonSchema, compile: JsonSchemaCompiler | undefined): Validate {
+  if (compile) return bind(compile(schema))
+  let ready: Validate | undefined
+  let failure: { err: unknown } | undefined
+  /** Compiles once with the loaded compiler; an invalid schema throws on every call. */
+  const settle = (c: JsonSchemaCompiler): Validate => {
+    if (!ready && !failure) {
+      try {
+        ready = bind(c(schema))
+      } catch (err) {
+        failure = { err }
+      }
+    }
+    if (failure) throw failure.err
+    return ready as Validate
+  }
+  if (loaded) {
+    try {
+      settle(loaded)
+    } catch {}
+  } else load().catch(() => {})
+  return (value) =>
+    ready || failure ? settle(loaded as JsonSchemaCompiler)(value) : load().then((c) => settle(c)(value))
+}
+
+function bind(schema: StandardSchemaV1): Validate {
+  return (value) => schema['~standard'].validate(value)
+}
