@@ -10,8 +10,9 @@ import { toJsonSafeResult } from '../call/serialize.ts'
 import { environment } from '../env.ts'
 import { isToolmarkError, ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
+import { DEFAULTS } from '../options.ts'
 import { createTestToolmark } from '../testing/index.ts'
-import { createToolmark, DEFAULTS } from '../toolmark.ts'
+import { createToolmark } from '../toolmark.ts'
 import type {
   RunResult,
   ToolContext,
