@@ -12,9 +12,9 @@ import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
 import { createToolmark } from '../toolmark.ts'
 import type { RunResult, ToolContext, Toolmark, ToolmarkOptions, ToolResult } from '../types.ts'
+import { tick } from './helpers.ts'
 
 const CLIENT = 'acceptance-client'
-const flush = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
 type Msg = Record<string, unknown>
 
 afterEach(() => {
@@ -74,12 +74,12 @@ describe('manifest on attach and on every revision', () => {
       hints: { readOnly: true },
       run: () => ok(),
     })
-    await flush()
+    await tick()
     const { transport, agent } = createInPageChannel()
     const received: Msg[] = []
     agent.onMessage((m) => received.push(m as Msg))
     tm.use(bridge({ transport, clientId: CLIENT }))
-    await flush()
+    await tick()
     expect(received).toEqual([
       {
         protocol: 1,
@@ -96,11 +96,11 @@ describe('manifest on attach and on every revision', () => {
 
   it("onChange 'changed' still sends the manifest on attach, then only { rev } per revision", async () => {
     const { tm, received } = page({}, { onChange: 'changed' })
-    await flush()
+    await tick()
     expect(received).toEqual([{ protocol: 1, type: 'manifest', clientId: CLIENT, rev: 0, tools: [] }])
     readTool(tm)
     createTool(tm)
-    await flush()
+    await tick()
     expect(received.slice(1)).toEqual([{ protocol: 1, type: 'changed', clientId: CLIENT, rev: 2 }])
   })
 
@@ -108,7 +108,7 @@ describe('manifest on attach and on every revision', () => {
     const { tm, received } = page()
     for (let i = 0; i < 10; i++)
       tm.register({ name: `t${i}`, description: 'd', hints: { readOnly: true }, run: () => ok() })
-    await flush()
+    await tick()
     const manifests = received.filter((m) => m.type === 'manifest')
     expect(manifests.map((m) => m.rev)).toEqual([0, 10])
   })
@@ -138,7 +138,7 @@ describe('calls and describe', () => {
     })
     send({ type: 'call', id: 'c1', tool: 'who', input: { n: 21 } })
     send({ type: 'call', id: 'c2', tool: 'who', input: { n: 'x' } })
-    await flush()
+    await tick()
     expect(results()).toEqual([
       { protocol: 1, type: 'result', clientId: CLIENT, id: 'c1', result: { status: 'ok', data: 42 } },
       {
@@ -163,7 +163,7 @@ describe('calls and describe', () => {
       run: () => ok(),
     })
     send({ type: 'describe', id: 'd1', tool: 'search' })
-    await flush()
+    await tick()
     expect(resultOf('d1')).toEqual({
       status: 'ok',
       data: {
@@ -186,11 +186,11 @@ describe('calls and describe', () => {
       run: () => ok(),
     })
     createTool(tm)
-    await flush()
+    await tick()
     send({ type: 'describe', id: 'a', tool: 'nope' })
     send({ type: 'describe', id: 'b', tool: 'off.x' })
     send({ type: 'describe', id: 'c', tool: 'create' })
-    await flush()
+    await tick()
     const expected = { status: 'refused', code: 'unknown_tool', message: expect.any(String), rev: tm.rev }
     expect([resultOf('a'), resultOf('b'), resultOf('c')]).toEqual([expected, expected, expected])
   })
@@ -213,12 +213,12 @@ describe('calls and describe', () => {
     })
     const seen = tm.rev
     tm.register({ name: 'gone', description: 'd', hints: { readOnly: true }, run: () => ok() }).dispose()
-    await flush()
+    await tick()
     send({ type: 'call', id: 'na', tool: 'create', input: { name: 'x' } })
     for (let i = 0; i < 33; i++) send({ type: 'call', id: `w${i}`, tool: 'wait', input: {} })
     send({ type: 'call', id: 'st', tool: 'gone', input: {}, rev: seen })
     send({ type: 'call', id: 'un', tool: 'never', input: {}, rev: seen })
-    await flush()
+    await tick()
     expect(resultOf('na')).toEqual({ status: 'refused', code: 'not_allowed', message: expect.any(String) })
     expect(resultOf('w31')).toBeUndefined() // the 32nd pending call is accepted and waits
     expect(resultOf('w32')).toEqual({ status: 'refused', code: 'busy', message: expect.any(String) })
@@ -235,7 +235,7 @@ describe('calls and describe', () => {
       rev: tm.rev,
     })
     release()
-    await flush()
+    await tick()
     expect(resultOf('w0')).toEqual({ status: 'ok' })
     expect(resultOf('w31')).toEqual({ status: 'ok' })
   })
@@ -250,7 +250,7 @@ describe('calls and describe', () => {
       input: z.object({ query: z.string(), list: z.array(z.number()) }),
       hints: { readOnly: true },
       run: async (input) => {
-        await flush()
+        await tick()
         seen.push(input)
         return ok(input)
       },
@@ -267,8 +267,8 @@ describe('calls and describe', () => {
     await Promise.resolve()
     await Promise.resolve()
     list.push(3)
-    await flush()
-    await flush()
+    await tick()
+    await tick()
     expect(reads).toBe(1)
     expect(seen).toEqual([{ query: 'q', list: [1, 2] }])
     expect(resultOf('g')).toEqual({ status: 'ok', data: { query: 'q', list: [1, 2] } })
@@ -279,7 +279,7 @@ describe('rule 1: clientId filtering', () => {
   it('another page’s string clientId is ignored silently; a missing or non-string clientId is invalid_message', async () => {
     const { tm, agent, results, errors } = page()
     const run = readTool(tm)
-    await flush()
+    await tick()
     agent.send({
       protocol: 1,
       clientId: 'other-tab',
@@ -291,11 +291,11 @@ describe('rule 1: clientId filtering', () => {
     agent.send({ protocol: 1, clientId: 'other-tab', type: 'cancel', id: 'a' })
     agent.send({ protocol: 2, clientId: 'other-tab', id: 'v2' })
     agent.send({ protocol: 1, clientId: 'other-tab', type: 'bogus' })
-    await flush()
+    await tick()
     expect(errors).toEqual([])
     agent.send({ protocol: 1, type: 'call', id: 'b', tool: 'search', input: { query: 'x' } })
     agent.send({ protocol: 1, clientId: 7, type: 'call', id: 'c', tool: 'search', input: { query: 'x' } })
-    await flush()
+    await tick()
     expect(results()).toEqual([])
     expect(run).not.toHaveBeenCalled()
     expect(errors).toEqual(['invalid_message', 'invalid_message'])
@@ -331,7 +331,7 @@ describe('rule 1: clientId filtering', () => {
       tool: 'search',
       input: { query: 'q' },
     })
-    await flush()
+    await tick()
     expect(runA).not.toHaveBeenCalled()
     expect(runB).toHaveBeenCalledTimes(1)
     expect(received.filter((m) => m.type === 'result')).toEqual([
@@ -345,17 +345,17 @@ describe('rule 2: each id answered once; last 1000 answered ids remembered', () 
     const { tm, send, results } = page()
     tm.register({ name: 'n', description: 'd', hints: { readOnly: true }, run: () => ok() })
     for (let i = 0; i < 1000; i++) send({ type: 'describe', id: `d${i}`, tool: 'n' })
-    await flush()
+    await tick()
     expect(results()).toHaveLength(1000)
     send({ type: 'describe', id: 'd0', tool: 'n' })
     send({ type: 'call', id: 'd999', tool: 'n', input: {} })
-    await flush()
+    await tick()
     expect(results()).toHaveLength(1000)
     send({ type: 'describe', id: 'd1000', tool: 'n' })
-    await flush()
+    await tick()
     send({ type: 'describe', id: 'd0', tool: 'n' })
     send({ type: 'describe', id: 'd500', tool: 'n' })
-    await flush()
+    await tick()
     expect(results().filter((r) => r.id === 'd0')).toHaveLength(2)
     expect(results().filter((r) => r.id === 'd500')).toHaveLength(1)
   })
@@ -372,12 +372,12 @@ describe('rule 2: each id answered once; last 1000 answered ids remembered', () 
     })
     tm.register({ name: 'w', description: 'd', hints: { readOnly: true }, run })
     send({ type: 'call', id: 'same', tool: 'w', input: {} })
-    await flush()
+    await tick()
     send({ type: 'call', id: 'same', tool: 'w', input: {} })
     send({ type: 'describe', id: 'same', tool: 'w' })
-    await flush()
+    await tick()
     release()
-    await flush()
+    await tick()
     expect(run).toHaveBeenCalledTimes(1)
     expect(results()).toHaveLength(1)
   })
@@ -389,7 +389,7 @@ describe('rule 4: protocol other than 1', () => {
     agent.send({ protocol: 2, clientId: CLIENT, id: 'v2', type: 'call2', futureField: [1, 2] })
     agent.send({ protocol: 0, clientId: CLIENT, id: 'v0' })
     agent.send({ protocol: '1', clientId: CLIENT, id: 's1', type: 'call', tool: 'x', input: {} })
-    await flush()
+    await tick()
     const unsupported = { status: 'error', message: 'unsupported protocol' }
     expect(resultOf('v2')).toEqual(unsupported)
     expect(resultOf('v0')).toEqual(unsupported)
@@ -409,7 +409,7 @@ describe('rule 4: protocol other than 1', () => {
     agent.send({ protocol: 2, clientId: CLIENT })
     agent.send({ protocol: 2, clientId: CLIENT, id: 5 })
     agent.send({ protocol: 2, id: 'no-client' })
-    await flush()
+    await tick()
     expect(results()).toEqual([])
     expect(errors).toEqual(['invalid_message', 'invalid_message', 'invalid_message'])
   })
@@ -439,7 +439,7 @@ describe('rule 8 and inbound limits (exact boundaries)', () => {
     const { agent, resultOf, errors, run } = sinkPage()
     agent.send(callOfSize(1_048_576, 'fits'))
     agent.send(callOfSize(1_048_577, 'over'))
-    await flush()
+    await tick()
     expect(resultOf('fits')).toEqual({ status: 'ok' })
     expect(resultOf('over')).toBeUndefined()
     expect(run).toHaveBeenCalledTimes(1)
@@ -456,7 +456,7 @@ describe('rule 8 and inbound limits (exact boundaries)', () => {
     agent.send(callOfSize(4097, 'e4x', '😀'))
     agent.send(callOfSize(4096, 'esc', '\n')) // JSON escapes count: "\n" is 2 bytes
     agent.send(callOfSize(4097, 'escx', '\n'))
-    await flush()
+    await tick()
     for (const id of ['e2', 'e3', 'e4', 'esc']) expect(resultOf(id)).toEqual({ status: 'ok' })
     for (const id of ['e2x', 'e3x', 'e4x', 'escx']) expect(resultOf(id)).toBeUndefined()
     expect(errors).toEqual(Array(4).fill('invalid_message'))
@@ -466,7 +466,7 @@ describe('rule 8 and inbound limits (exact boundaries)', () => {
     const { agent, resultOf, errors } = sinkPage(300)
     agent.send(callOfSize(300, 'ok300'))
     agent.send(callOfSize(301, 'no301'))
-    await flush()
+    await tick()
     expect(resultOf('ok300')).toEqual({ status: 'ok' })
     expect(resultOf('no301')).toBeUndefined()
     expect(errors).toEqual(['invalid_message'])
@@ -492,7 +492,7 @@ describe('rule 8 and inbound limits (exact boundaries)', () => {
     agent.send(at(65, 'o65', 'object'))
     agent.send(at(64, 'a64', 'array'))
     agent.send(at(65, 'a65', 'array'))
-    await flush()
+    await tick()
     expect(resultOf('o64')).toEqual({ status: 'ok' })
     expect(resultOf('a64')).toEqual({ status: 'ok' })
     expect(resultOf('o65')).toBeUndefined()
@@ -506,7 +506,7 @@ describe('rule 8 and inbound limits (exact boundaries)', () => {
     let dag: unknown = 'leaf'
     for (let i = 0; i < 60; i++) dag = [dag, dag]
     agent.send({ protocol: 1, clientId: CLIENT, type: 'call', id: 'dag', tool: 'sink', input: { dag } })
-    await flush()
+    await tick()
     expect(results()).toEqual([])
     expect(run).not.toHaveBeenCalled()
     expect(errors).toEqual(['invalid_message'])
@@ -548,7 +548,7 @@ describe('rule 8 and inbound limits (exact boundaries)', () => {
       tool: 'probe',
       input: { proxied, inst: new Secret() },
     })
-    await flush()
+    await tick()
     const trapsAfterCopy = traps
     expect(resultOf('p')).toEqual({ status: 'ok' })
     const input = seen[0] as { proxied: object; inst: object }
@@ -562,7 +562,7 @@ describe('rule 8 and inbound limits (exact boundaries)', () => {
   it('an oversize or too-deep message for this page is dropped even if it names an unsupported protocol', async () => {
     const { agent, results, errors } = sinkPage(200)
     agent.send({ protocol: 2, clientId: CLIENT, id: 'big', pad: 'x'.repeat(500) })
-    await flush()
+    await tick()
     expect(results()).toEqual([])
     expect(errors).toEqual(['invalid_message'])
   })
@@ -580,7 +580,7 @@ describe('rule 8 and inbound limits (exact boundaries)', () => {
     agent.send(null)
     agent.send([1, 2])
     agent.send('{"protocol":1}')
-    await flush()
+    await tick()
     expect(results()).toEqual([])
     expect(errors).toEqual(Array(11).fill('invalid_message'))
   })
@@ -600,13 +600,13 @@ describe('cancel', () => {
           ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))
         }),
     })
-    await flush()
+    await tick()
     send({ type: 'call', id: 'long', tool: 'slow', input: {} })
-    await flush()
+    await tick()
     send({ type: 'cancel', id: 'long' })
     send({ type: 'cancel', id: 'long' })
     send({ type: 'cancel', id: 'unknown-id' })
-    await flush()
+    await tick()
     expect(signal?.aborted).toBe(true)
     const afterAttach = received.filter((m) => m.type !== 'manifest')
     expect(afterAttach).toEqual([
@@ -634,12 +634,12 @@ describe('cancel', () => {
     tm.register({ name: 'w', description: 'd', hints: { readOnly: true }, run })
     send({ type: 'call', id: 'first', tool: 'w', input: {} })
     send({ type: 'call', id: 'second', tool: 'w', input: {} })
-    await flush()
+    await tick()
     send({ type: 'cancel', id: 'second' })
-    await flush()
+    await tick()
     expect(resultOf('second')).toEqual({ status: 'cancelled', by: 'signal' })
     release()
-    await flush()
+    await tick()
     expect(resultOf('first')).toEqual({ status: 'ok' })
     expect(run).toHaveBeenCalledTimes(1)
   })
@@ -656,9 +656,9 @@ describe('cancel', () => {
         ),
     })
     send({ type: 'call', id: 's', tool: 'stoppable', input: {} })
-    await flush()
+    await tick()
     send({ type: 'cancel', id: 's' })
-    await flush()
+    await tick()
     expect(resultOf('s')).toEqual({ status: 'ok', data: 'partial' })
   })
 
@@ -666,12 +666,12 @@ describe('cancel', () => {
     const { tm, send, resultOf, received } = page()
     const run = createTool(tm)
     send({ type: 'call', id: 'c', tool: 'create', input: { name: 'A' } })
-    await flush()
+    await tick()
     const { confirmId } = resultOf('c') as { confirmId: string }
     send({ type: 'cancel', id: 'c' })
-    await flush()
+    await tick()
     expect(await tm.confirmPending(confirmId, { approved: true })).toEqual(ok({ created: 'A' }))
-    await flush()
+    await tick()
     expect(run).toHaveBeenCalledTimes(1)
     expect(received.filter((m) => m.type === 'confirmed')).toHaveLength(1)
   })
@@ -689,8 +689,8 @@ describe('deferred confirmation over the bridge', () => {
     })
     send({ type: 'call', id: 'r', tool: 'create', input: { name: 'reject-now' } })
     send({ type: 'call', id: 'a', tool: 'create', input: { name: 'approve-now' } })
-    await flush()
-    await flush()
+    await tick()
+    await tick()
     const order = received
       .filter((m) => m.type !== 'manifest')
       .map((m) => (m.type === 'result' ? `result:${m.id}` : `confirmed:${(m.result as ToolResult).status}`))
@@ -760,16 +760,16 @@ describe('deferred confirmation over the bridge', () => {
     const { tm, send, resultOf, received } = page()
     createTool(tm)
     send({ type: 'call', id: 'c', tool: 'create', input: { name: 'A' } })
-    await flush()
+    await tick()
     const { confirmId } = resultOf('c') as { confirmId: string }
     expect((await tm.confirmPending(confirmId, { approved: true, input: { name: 1 } })).status).toBe(
       'invalid',
     )
-    await flush()
+    await tick()
     expect(received.filter((m) => m.type === 'confirmed')).toEqual([])
     await tm.confirmPending(confirmId, { approved: true })
     await tm.confirmPending(confirmId, { approved: true })
-    await flush()
+    await tick()
     expect(received.filter((m) => m.type === 'confirmed')).toEqual([
       expect.objectContaining({ confirmId, result: { status: 'ok', data: { created: 'A' } } }),
     ])
@@ -780,7 +780,7 @@ describe('deferred confirmation over the bridge', () => {
     createTool(tm)
     const r = await tm.call('create', { name: 'A' }, { caller: 'inapp' })
     await tm.confirmPending((r as { confirmId: string }).confirmId, { approved: true })
-    await flush()
+    await tick()
     expect(received.filter((m) => m.type === 'confirmed')).toEqual([])
   })
 
@@ -788,7 +788,7 @@ describe('deferred confirmation over the bridge', () => {
     const { tm, send, agent, resultOf, errors } = page()
     const run = createTool(tm)
     send({ type: 'call', id: 'c', tool: 'create', input: { name: 'A' } })
-    await flush()
+    await tick()
     const { confirmId } = resultOf('c') as { confirmId: string }
     send({ type: 'confirmed', confirmId, result: { status: 'ok' } })
     send({ type: 'approve', confirmId })
@@ -801,7 +801,7 @@ describe('deferred confirmation over the bridge', () => {
       tool: 'create',
       input: { name: 'A', confirmId },
     })
-    await flush()
+    await tick()
     expect(run).not.toHaveBeenCalled()
     expect(errors).toEqual(['invalid_message', 'invalid_message', 'invalid_message'])
     expect((resultOf('c3') as ToolResult).status).toBe('needs_confirmation')
@@ -827,7 +827,7 @@ describe('results cross the bridge as detached JSON (protocol: Tool results)', (
       tm.register({ name, description: 'd', hints: { readOnly: true }, run: () => ok(data) })
       send({ type: 'call', id: name, tool: name, input: {} })
     }
-    await flush()
+    await tick()
     expect(resultOf('date')).toEqual({ status: 'ok', data: { at: '2026-01-02T03:04:05.006Z' } })
     expect(resultOf('empty')).toEqual({ status: 'ok' })
     for (const name of ['big', 'nan', 'map', 'set', 'cycle']) {
@@ -847,7 +847,7 @@ describe('results cross the bridge as detached JSON (protocol: Tool results)', (
       },
     })
     send({ type: 'call', id: 'b', tool: 'boom', input: {} })
-    await flush()
+    await tick()
     expect(resultOf('b')).toEqual({ status: 'error', message: 'Tool failed' })
     expect(errors).toEqual(['tool_threw'])
   })
@@ -857,7 +857,7 @@ describe('results cross the bridge as detached JSON (protocol: Tool results)', (
     const data = { items: [{ n: 1 }] }
     tm.register({ name: 'd', description: 'd', hints: { readOnly: true }, run: () => ok(data) })
     send({ type: 'call', id: 'x', tool: 'd', input: {} })
-    await flush()
+    await tick()
     data.items[0]!.n = 2
     expect(resultOf('x')).toEqual({ status: 'ok', data: { items: [{ n: 1 }] } })
     expect((resultOf('x') as { data: unknown }).data).not.toBe(data)
@@ -893,7 +893,7 @@ describe('transport failures and disposal', () => {
     expect(errors).toEqual(['transport_failed'])
     readTool(tm)
     handler({ protocol: 1, clientId: CLIENT, type: 'call', id: 'x', tool: 'search', input: { query: 'q' } })
-    await flush()
+    await tick()
     expect(sent.find((m) => m.type === 'result')).toMatchObject({ id: 'x', result: { status: 'ok' } })
   })
 
@@ -919,13 +919,13 @@ describe('transport failures and disposal', () => {
     })
     const dispose = tm.use(bridge({ transport, clientId: CLIENT }))
     agent.send({ protocol: 1, clientId: CLIENT, type: 'call', id: 'x', tool: 'slow', input: {} })
-    await flush()
+    await tick()
     const before = send.mock.calls.length
     dispose()
     dispose()
-    await flush()
+    await tick()
     tm.register({ name: 'later', description: 'd', hints: { readOnly: true }, run: () => ok() })
-    await flush()
+    await tick()
     expect(aborted).toBe(true)
     expect(close).toHaveBeenCalledTimes(1)
     expect(send.mock.calls.length).toBe(before)
@@ -937,7 +937,7 @@ describe('transport failures and disposal', () => {
     const onMessage = vi.fn(() => () => {})
     const send = vi.fn()
     tm.use(bridge({ clientId: CLIENT, transport: { send, onMessage } }))
-    await flush()
+    await tick()
     expect(send).not.toHaveBeenCalled()
     expect(onMessage).not.toHaveBeenCalled()
   })

@@ -21,8 +21,8 @@ import type {
   ToolmarkOptions,
   ToolResult,
 } from '../types.ts'
+import { tick } from './helpers.ts'
 
-const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
 const EXPIRED = {
   status: 'refused',
   code: 'confirmation_expired',

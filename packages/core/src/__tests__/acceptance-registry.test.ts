@@ -22,8 +22,8 @@ import type {
   ToolmarkOptions,
   ToolResult,
 } from '../types.ts'
+import { tick } from './helpers.ts'
 
-const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
 const micro = (): Promise<void> => Promise.resolve()
 const RO = { readOnly: true } as const
 

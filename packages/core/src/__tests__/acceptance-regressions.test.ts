@@ -12,8 +12,8 @@ import { validateMessage } from '../protocol/validate.ts'
 import { createTestToolmark } from '../testing/index.ts'
 import { createToolmark } from '../toolmark.ts'
 import type { RunResult } from '../types.ts'
+import { tick } from './helpers.ts'
 
-const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
 const CLIENT = 'failing-client'
 
 afterEach(() => environment.setIsServer(undefined))

@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks'
+import { setTimeout as realSetTimeout } from 'node:timers'
 import * as z from 'zod'
 import { ok } from '../call/result.ts'
 import { createTestToolmark } from '../testing/index.ts'
@@ -11,8 +13,20 @@ export function prodToolmark(options: ToolmarkOptions = {}): { tm: Toolmark; err
   return { tm, errors }
 }
 
-/** Waits for queued microtasks (debounced notifications). */
+/** Waits for queued microtasks (debounced notifications) and one turn of timers. */
 export const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
+
+/**
+ * Waits on real I/O until `predicate` holds, polling every 5 ms on the real clock (also while a
+ * test fakes timers or `Date`); throws "`what` not reached" after `timeoutMs`.
+ */
+export async function until(predicate: () => boolean, what = 'condition', timeoutMs = 5000): Promise<void> {
+  const deadline = performance.now() + timeoutMs
+  while (!predicate()) {
+    if (performance.now() > deadline) throw new Error(`${what} not reached`)
+    await new Promise((resolve) => realSetTimeout(resolve, 5))
+  }
+}
 
 export const searchTool = {
   name: 'search',
