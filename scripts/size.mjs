@@ -14,8 +14,9 @@ const budgets = [
     // 16.66 KiB with esbuild, 16.26 with rolldown); everything includes fromJsonSchema, which
     // createToolmark alone no longer does (16.50 with the on-demand loader, 16.00 without the
     // development-only code, 16.37 as two chunks once the compiler has a chunk of its own: the
-    // price of no INEFFECTIVE_DYNAMIC_IMPORT warning in apps that also use forms or tours).
-    max: 16.45 * KiB,
+    // price of no INEFFECTIVE_DYNAMIC_IMPORT warning in apps that also use forms or tours; 16.49
+    // once the registry and the JSON Schema compiler were split into smaller units).
+    max: 16.55 * KiB,
     goal: 8 * KiB,
   },
   {

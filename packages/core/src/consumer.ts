@@ -88,3 +88,33 @@ export function redact(base: ConsumerBase, tool: string, value: unknown): unknow
   if (!paths) return REDACTED
   return paths.sensitivePaths === undefined ? value : redactInput(value, paths.sensitivePaths).value
 }
+
+/**
+ * `tm.use`: attaches each consumer once, ref-counted; its cleanup runs when the last of its
+ * dispose functions is called (each dispose function works once).
+ */
+export class Consumers<H> {
+  readonly #attached = new Map<
+    (host: H) => (() => void) | undefined,
+    { count: number; cleanup: (() => void) | undefined }
+  >()
+
+  use(consumer: (host: H) => (() => void) | undefined, host: H): () => void {
+    let slot = this.#attached.get(consumer)
+    if (slot) slot.count++
+    else {
+      slot = { count: 1, cleanup: undefined }
+      this.#attached.set(consumer, slot)
+      slot.cleanup = consumer(host) ?? undefined
+    }
+    const s = slot
+    let done = false
+    return () => {
+      if (done) return
+      done = true
+      if (--s.count > 0) return
+      this.#attached.delete(consumer)
+      s.cleanup?.()
+    }
+  }
+}

@@ -9,21 +9,23 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
+import { createTestToolmark } from '../testing/index.ts'
 import { createToolmark } from '../toolmark.ts'
 import type { ToolmarkErrorEvent } from '../types.ts'
+import { tick, tool } from './helpers.ts'
 
 afterEach(() => {
   environment.setIsServer(undefined)
   vi.restoreAllMocks()
 })
 
-const tool = { name: 'ping', description: 'd', hints: { readOnly: true }, run: () => ok('pong') }
+const pingTool = { name: 'ping', description: 'd', hints: { readOnly: true }, run: () => ok('pong') }
 
 describe('a registry without a document', () => {
   it('is inert by default: nothing registers, calls answer unknown_tool', async () => {
     expect(typeof document).toBe('undefined')
     const tm = createToolmark()
-    const handle = tm.register(tool)
+    const handle = tm.register(pingTool)
     expect(handle.name).toBe('ping')
     expect(tm.manifest().tools).toEqual([])
     expect(await tm.call('ping', {}, { caller: 'inapp' })).toMatchObject({
@@ -36,7 +38,7 @@ describe('a registry without a document', () => {
     const tm = createToolmark({ dev: true })
     const errors: ToolmarkErrorEvent[] = []
     tm.events.on('error', (e) => errors.push(e))
-    tm.register(tool)
+    tm.register(pingTool)
     tm.use(() => undefined)
     expect(errors).toEqual([]) // server rendering registers (inertly) and stays silent
     await tm.call('ping', {}, { caller: 'inapp' })
@@ -49,7 +51,7 @@ describe('a registry without a document', () => {
   it('with no error listener, the development warning goes to the console, once', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const tm = createToolmark({ dev: true })
-    tm.register(tool)
+    tm.register(pingTool)
     expect(warn).not.toHaveBeenCalled()
     await tm.call('ping', {}, { caller: 'inapp' })
     await tm.call('other', {}, { caller: 'inapp' })
@@ -62,7 +64,7 @@ describe('a registry without a document', () => {
     const tm = createToolmark()
     const errors: ToolmarkErrorEvent[] = []
     tm.events.on('error', (e) => errors.push(e))
-    tm.register(tool)
+    tm.register(pingTool)
     await tm.call('ping', {}, { caller: 'inapp' })
     expect(errors).toEqual([])
     expect(warn).not.toHaveBeenCalled()
@@ -72,7 +74,7 @@ describe('a registry without a document', () => {
     const tm = createToolmark({ dev: true, live: true })
     const errors: ToolmarkErrorEvent[] = []
     tm.events.on('error', (e) => errors.push(e))
-    tm.register(tool)
+    tm.register(pingTool)
     const consumer = vi.fn(() => undefined)
     tm.use(consumer)
     expect(consumer).toHaveBeenCalledTimes(1)
@@ -104,5 +106,51 @@ describe('the README quick start', () => {
     }
     expect(log).toHaveBeenCalledWith({ status: 'ok', data: ['Robotics league'] })
     expect(warn).not.toHaveBeenCalled()
+  })
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+  environment.setIsServer(undefined)
+})
+
+describe('SSR: without document, registration and consumers are inert', () => {
+  it('createToolmark on the server: register, use and subscribe do nothing; calls are unknown_tool', async () => {
+    environment.setIsServer(true)
+    const tm = createToolmark({ dev: true })
+    const consumer = vi.fn(() => () => {})
+    const listener = vi.fn()
+    tm.subscribe(listener)
+    const run = vi.fn(() => ok())
+    const h = tm.register(tool('x', { run }))
+    expect(h.name).toBe('x')
+    expect(() => h.dispose()).not.toThrow()
+    // Misconfiguration is inert too: the same component code renders on the server.
+    expect(() => tm.register(tool('x'))).not.toThrow()
+    const dispose = tm.use(consumer)
+    expect(consumer).not.toHaveBeenCalled()
+    expect(() => dispose()).not.toThrow()
+    expect(tm.rev).toBe(0)
+    expect(tm.manifest().tools).toEqual([])
+    expect(await tm.call('x', {}, { caller: 'test' })).toMatchObject({ code: 'unknown_tool', rev: 0 })
+    await tick()
+    expect(listener).not.toHaveBeenCalled()
+    expect(run).not.toHaveBeenCalled()
+  })
+
+  it('the switch decides at registration; createTestToolmark stays active on the server', async () => {
+    environment.setIsServer(false)
+    const browser = createToolmark()
+    browser.register(tool('x'))
+    expect(browser.manifest().tools).toHaveLength(1)
+    environment.setIsServer(true)
+    const test = createTestToolmark()
+    test.register(tool('y', { run: () => ok('y') }))
+    expect(await test.call('y', {}, { caller: 'test' })).toEqual(ok('y'))
+    const consumer = vi.fn(() => undefined)
+    test.use(consumer)
+    expect(consumer).toHaveBeenCalledTimes(1)
+    environment.setIsServer(undefined)
+    expect(environment.isServer()).toBe(typeof document === 'undefined')
   })
 })

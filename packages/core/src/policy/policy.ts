@@ -108,3 +108,21 @@ export function compileModes(
   }
   return out
 }
+
+/**
+ * Whether `caller` may see (and so call) a tool: a human always may; any other caller when the
+ * policy allows the tool's hint class and, for a tool that confirms inline, a `confirm` handler exists.
+ */
+export function allows(
+  settings: {
+    readonly policy: ReadonlyMap<Caller, ReadonlySet<HintClass>>
+    readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
+    readonly options: { readonly confirm?: unknown }
+  },
+  tool: { readonly hintClass: HintClass; readonly confirms: boolean },
+  caller: Caller,
+): boolean {
+  if (caller === 'human') return true
+  if (!settings.policy.get(caller)?.has(tool.hintClass)) return false
+  return !(tool.confirms && settings.modes[caller] === 'inline' && settings.options.confirm === undefined)
+}

@@ -3,7 +3,7 @@
  * validator, the JSON Schemas, inbound bounding, and server helpers for LLM exposure. Nothing here
  * touches the DOM, so servers import it from Node.
  */
-export type { FieldChange, ToolManifest, ToolManifestSummary, ToolResult } from '../types.ts'
+
 export { type BoundedCopyLimits, type BoundedCopyResult, boundedCopy } from './bounded-copy.ts'
 export {
   EMPTY_MANIFEST_TEXT,
@@ -18,6 +18,7 @@ export {
   type UntrustedEnvelope,
   wrapUntrusted,
 } from './llm.ts'
+export type { ToolManifest, ToolManifestSummary } from './manifest.ts'
 export {
   type AgentToPageMessage,
   type CallMessage,
@@ -35,5 +36,6 @@ export {
   type ProtocolMessage,
   type ResultMessage,
 } from './messages.ts'
+export type { FieldChange, ToolResult } from './results.ts'
 export { protocolSchemas } from './schemas.ts'
 export { UNSUPPORTED_PROTOCOL, type ValidationResult, validateMessage } from './validate.ts'

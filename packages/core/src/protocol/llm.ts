@@ -1,5 +1,6 @@
-import type { ToolHints, ToolManifestSummary, ToolResult } from '../types.ts'
 import { deepFreeze } from './freeze.ts'
+import type { ToolHints, ToolManifestSummary } from './manifest.ts'
+import type { ToolResult } from './results.ts'
 
 /*
  * Server helpers for exposing page tools to an LLM (see docs/protocol/v1.md, LLM exposure): two fixed tools,

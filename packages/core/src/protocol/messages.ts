@@ -1,4 +1,5 @@
-import type { ToolManifestSummary, ToolResult } from '../types.ts'
+import type { ToolManifestSummary } from './manifest.ts'
+import type { ToolResult } from './results.ts'
 
 /** The protocol version every message carries as `protocol`. */
 export const PROTOCOL_VERSION = 1 as const

@@ -1,6 +1,6 @@
 import { REFUSED_CODES } from '../codes.ts'
-import type { JsonSchema } from '../types.ts'
 import { deepFreeze } from './freeze.ts'
+import type { JsonSchema } from './manifest.ts'
 import { MAX_ID_LENGTH } from './messages.ts'
 
 /*

@@ -1,3 +1,4 @@
+import { DEV } from '../dev.ts'
 import type { ScopeImpl } from './scope.ts'
 
 /**
@@ -80,4 +81,20 @@ export class Revisions {
       }
     }
   }
+}
+
+/**
+ * In development, a `tool_budget_exceeded` warning when more tools are visible than `budget`; the
+ * registry checks on each published revision (once per revision: `Revisions` publishes each once).
+ */
+export function checkBudget(host: {
+  readonly dev: boolean
+  readonly budget: number
+  manifest(): { readonly tools: readonly unknown[] }
+  warn(code: 'tool_budget_exceeded', message: string): void
+}): void {
+  if (!DEV || !host.dev) return
+  const visible = host.manifest().tools.length
+  if (visible > host.budget)
+    host.warn('tool_budget_exceeded', `${visible} visible tools exceed the budget of ${host.budget}`)
 }

@@ -3,6 +3,7 @@ import { createToolmark, environment, ok, type Toolmark } from '@toolmark/core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { bindInertia, type InertiaBinding, NAVIGATION_CANCELLED, NAVIGATION_NOT_ALLOWED } from '../index.ts'
 import type { InertiaPageLike } from '../types.ts'
+import { wait } from './support/helpers.ts'
 import { type InertiaTestServer, setPageUrl, startInertiaServer } from './support/inertia-server.ts'
 
 /*
@@ -32,8 +33,6 @@ const mountPage = (page: { component: string; url?: string }, tool: string) =>
   binding
     .scopeFor({ url: '/', props: {}, ...page })
     ?.register({ name: tool, description: `${tool} on ${page.component}`, run: () => ok() })
-
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 beforeAll(async () => {
   server = await startInertiaServer({
@@ -95,7 +94,7 @@ describe('page scopes', () => {
     setup()
     expect(binding.key).toBe('Home')
     mountPage({ component: 'Home' }, 'home.search')
-    await flush()
+    await wait()
     expect(names()).toEqual(['home.search', 'navigate'])
     expect(binding.page).toBe(binding.scopeFor({ component: 'Home', url: '/', props: {} }))
     expect(binding.layout).not.toBe(binding.page)
@@ -111,7 +110,7 @@ describe('page scopes', () => {
     // The next page's components register while they mount, before the event makes it current.
     router.on('beforeUpdate', () => void mountPage({ component: 'Challenges/Index' }, 'challenges.list'))
     expect((await navigated).component).toBe('Challenges/Index')
-    await flush()
+    await wait()
     expect(binding.key).toBe('Challenges/Index')
     expect(names()).toEqual(['challenges.list', 'navigate'])
     expect(changes).toEqual(['Challenges/Index'])
@@ -126,7 +125,7 @@ describe('page scopes', () => {
     router.visit('/settings', { replace: true })
     expect((await success).component).toBe('Settings')
     off()
-    await flush()
+    await wait()
     expect(navigates).toBe(0)
     expect(binding.key).toBe('Settings')
     expect(names()).toEqual(['navigate'])
@@ -138,7 +137,7 @@ describe('page scopes', () => {
     await new Promise<void>((resolve) => router.visit('/form', { onFinish: () => resolve() }))
     expect(binding.key).toBe('Form')
     mountPage({ component: 'Form' }, 'form.fill')
-    await flush()
+    await wait()
     expect(names()).toEqual(['form.fill', 'navigate'])
     let navigates = 0
     const off = router.on('navigate', () => void navigates++)
@@ -146,7 +145,7 @@ describe('page scopes', () => {
     router.post('/form', { name: 'x' })
     expect((await success).component).toBe('Form/Done')
     off()
-    await flush()
+    await wait()
     expect(navigates).toBe(0)
     expect(binding.key).toBe('Form/Done')
     expect(names()).toEqual(['navigate'])
@@ -162,7 +161,7 @@ describe('page scopes', () => {
     router.push({ component: 'Drafts', props: { errors: {} } })
     expect((await visited).component).toBe('Drafts')
     for (const off of offs) off()
-    await flush()
+    await wait()
     expect(others).toBe(0)
     expect(binding.key).toBe('Drafts')
     expect(names()).toEqual(['navigate'])
@@ -173,7 +172,7 @@ describe('page scopes', () => {
     await new Promise<void>((resolve) => router.visit('/challenges', { onFinish: () => resolve() }))
     const scope = binding.page
     mountPage({ component: 'Challenges/Index' }, 'challenges.list')
-    await flush()
+    await wait()
     const rev = tm.rev
     let manifests = 0
     tm.subscribe(() => void manifests++)
@@ -182,7 +181,7 @@ describe('page scopes', () => {
       router.visit('/challenges?page=2', { preserveState: true, onFinish: () => resolve() }),
     )
     await new Promise<void>((resolve) => router.replaceProp('stats.n', 3, { onFinish: () => resolve() }))
-    await flush()
+    await wait()
     expect(binding.page).toBe(scope)
     expect(scope?.disposed).toBe(false)
     expect(tm.rev).toBe(rev)
@@ -250,9 +249,9 @@ describe('page scopes', () => {
   it('dispose unsubscribes and removes every scope', async () => {
     setup()
     mountPage({ component: 'Home' }, 'home.search')
-    await flush()
+    await wait()
     binding.dispose()
-    await flush()
+    await wait()
     expect(names()).toEqual([])
     await new Promise<void>((resolve) => router.visit('/settings', { onFinish: () => resolve() }))
     expect(binding.page).toBeNull()

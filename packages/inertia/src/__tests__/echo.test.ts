@@ -5,6 +5,7 @@ import Echo from 'laravel-echo'
 import Pusher from 'pusher-js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { connectEcho, type ToolmarkSharedProps } from '../index.ts'
+import { until } from './support/helpers.ts'
 import { setPageUrl } from './support/inertia-server.ts'
 
 /*
@@ -17,14 +18,6 @@ let server: PusherServer
 let tm: Toolmark
 const cleanups: Array<() => void> = []
 const echos: Echo<'reverb'>[] = []
-
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`${what} not reached`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
 
 const props = (conversationId: string | null, userId = 'alice'): ToolmarkSharedProps => ({
   userId,

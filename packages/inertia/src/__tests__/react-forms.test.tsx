@@ -6,6 +6,7 @@ import { StrictMode } from 'react'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { FORM_BUSY, FORM_CANCELLED, useInertiaFormTools } from '../react/index.tsx'
 import { CREATE_PAGE, FORM_FIELDS, type FormServer, startFormServer } from './support/form-server.ts'
+import { settleInAct } from './support/helpers.ts'
 import { setPageUrl } from './support/inertia-server.ts'
 
 /*
@@ -56,10 +57,6 @@ beforeEach(() => {
 
 const pages: Record<string, unknown> = { 'Challenges/Create': Create, 'Challenges/Show': Show }
 
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await act(() => new Promise((resolve) => setTimeout(resolve, 5)))
-}
-
 async function mount(): Promise<Toolmark> {
   const tm = createToolmark()
   render(
@@ -73,7 +70,7 @@ async function mount(): Promise<Toolmark> {
       </ToolmarkProvider>
     </StrictMode>,
   )
-  await settle()
+  await settleInAct(act)
   return tm
 }
 
@@ -129,7 +126,7 @@ describe('useInertiaFormTools (React)', () => {
     expect(f.saved).toEqual([{ title: 'Robotics', points: 10, secret: 's3cret' }])
     const post = f.server.requests.findLast((r) => r.method === 'POST')
     expect(post?.headers['x-inertia']).toBe('true')
-    await settle()
+    await settleInAct(act)
     expect(screen.getByRole('heading').textContent).toBe('Saved')
     // The form page is gone, and its tools with it.
     expect(tm.manifest().tools).toEqual([])
@@ -144,7 +141,7 @@ describe('useInertiaFormTools (React)', () => {
       status: 'invalid',
       issues: [{ path: 'title', message: 'The title has already been taken.' }],
     })
-    await settle()
+    await settleInAct(act)
     expect(f.saved).toEqual([])
     expect(screen.getByTestId('errors').textContent).toBe('{"title":"The title has already been taken."}')
     // A fill of that field clears its server error; the next submit goes through.
@@ -161,7 +158,7 @@ describe('useInertiaFormTools (React)', () => {
     await act(() => tm.call('challenge.fill', { title: 'Robotics' }, { caller: 'inapp' }))
     const asked = await approve(tm)
     fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Robotics!' } })
-    await settle()
+    await settleInAct(act)
     expect(await act(() => tm.confirmPending(asked.confirmId, { approved: true }))).toEqual({
       status: 'refused',
       code: 'stale',
@@ -176,7 +173,7 @@ describe('useInertiaFormTools (React)', () => {
     const asked = await approve(tm)
     const release = f.hold()
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
-    await settle()
+    await settleInAct(act)
     expect(screen.getByTestId('processing').textContent).toBe('true')
     expect(await act(() => tm.confirmPending(asked.confirmId, { approved: true }))).toEqual({
       status: 'refused',
@@ -184,7 +181,7 @@ describe('useInertiaFormTools (React)', () => {
       message: FORM_BUSY,
     })
     release()
-    await settle()
+    await settleInAct(act)
     // Only the user's own submit was posted.
     expect(f.saved).toEqual([{ title: 'Robotics', points: 10, secret: '' }])
   })

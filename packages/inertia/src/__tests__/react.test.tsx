@@ -6,6 +6,7 @@ import { type ReactNode, StrictMode } from 'react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bindInertia, type InertiaBinding } from '../index.ts'
 import { InertiaToolmark, pageScoped, usePageScope, withPageScope } from '../react/index.tsx'
+import { settleInAct } from './support/helpers.ts'
 import { type InertiaTestServer, setPageUrl, startInertiaServer } from './support/inertia-server.ts'
 
 /*
@@ -109,10 +110,6 @@ const initialPage = {
   rememberedState: {},
 }
 
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await act(() => new Promise((resolve) => setTimeout(resolve, 5)))
-}
-
 function mount(tm: Toolmark, binding: InertiaBinding) {
   const resolve = pageScoped((name: string) => pages[name] as never)
   return render(
@@ -137,19 +134,19 @@ describe('@toolmark/inertia/react', () => {
     const tm = createToolmark()
     const binding = bindInertia(tm, { router, initialPage })
     mount(tm, binding)
-    await settle()
+    await settleInAct(act)
     expect(names(tm)).toEqual(['challenges.delete', 'challenges.list', 'chat.clear', 'navigate'])
     const indexScope = binding.page
 
     await act(() => tm.call('navigate', { url: '/challenges/1' }, { caller: 'inapp' }))
-    await settle()
+    await settleInAct(act)
     expect(screen.getByRole('heading').textContent).toBe('Show 1')
     expect(names(tm)).toEqual(['challenge.rename', 'chat.clear', 'navigate'])
     expect(indexScope?.disposed).toBe(true)
     expect(binding.page).not.toBe(indexScope)
     // The page's tools are in the page scope, the layout's are not.
     act(() => binding.page?.dispose())
-    await settle()
+    await settleInAct(act)
     expect(names(tm)).toEqual(['chat.clear', 'navigate'])
     binding.dispose()
   })
@@ -161,12 +158,12 @@ describe('@toolmark/inertia/react', () => {
     const tm = createToolmark()
     const binding = bindInertia(tm, { router, initialPage })
     mount(tm, binding)
-    await settle()
+    await settleInAct(act)
     const asked = await act(() => tm.call('challenges.delete', {}, { caller: 'inapp' }))
     expect(asked.status).toBe('needs_confirmation')
-    await settle()
+    await settleInAct(act)
     await act(() => screen.getByRole('button', { name: 'Approve Delete challenge 1' }).click())
-    await settle()
+    await settleInAct(act)
     expect(deleted).toBe(1)
     expect(screen.queryByRole('button')).toBeNull()
     binding.dispose()
@@ -179,11 +176,11 @@ describe('@toolmark/inertia/react', () => {
     const tm = createToolmark()
     const binding = bindInertia(tm, { router, initialPage })
     mount(tm, binding)
-    await settle()
+    await settleInAct(act)
     await act(
       () => new Promise<void>((resolve) => router.visit('/challenges/1', { onFinish: () => resolve() })),
     )
-    await settle()
+    await settleInAct(act)
     expect(names(tm)).toContain('challenge.rename')
     const result = await act(() => tm.call('challenge.rename', { title: 'Robotics' }, { caller: 'inapp' }))
     expect(result).toEqual({ status: 'ok' })

@@ -11,6 +11,7 @@ import Layout from './fixtures/svelte/Layout.svelte'
 import Orphan from './fixtures/svelte/Orphan.svelte'
 import Root from './fixtures/svelte/Root.svelte'
 import Show from './fixtures/svelte/Show.svelte'
+import { settle } from './support/helpers.ts'
 import { type InertiaTestServer, setPageUrl, startInertiaServer } from './support/inertia-server.ts'
 
 /*
@@ -44,13 +45,6 @@ const initialPage = {
   rememberedState: {},
 }
 
-const settle = async () => {
-  for (let i = 0; i < 5; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 5))
-    await tick()
-  }
-}
-
 describe('@toolmark/inertia/svelte', () => {
   it('page tools live in the page scope, layout tools in the layout scope; a visit swaps only the page’s; cards approve', async () => {
     const tm = createToolmark()
@@ -66,29 +60,29 @@ describe('@toolmark/inertia/svelte', () => {
         },
       },
     })
-    await settle()
+    await settle(tick)
     const names = () => tm.manifest().tools.map((t) => t.name)
     expect(screen.getByRole('heading').textContent).toBe('Index 2')
     expect(names()).toEqual(['challenges.delete', 'challenges.list', 'chat.clear', 'navigate'])
 
     const asked = await tm.call('challenges.delete', {}, { caller: 'inapp' })
     expect(asked.status).toBe('needs_confirmation')
-    await settle()
+    await settle(tick)
     await fireEvent.click(screen.getByRole('button', { name: 'Approve Delete challenge 1' }))
-    await settle()
+    await settle(tick)
     expect(calls.deleted).toBe(1)
 
     const index = binding.page
     expect(await tm.call('navigate', { url: '/challenges/1' }, { caller: 'inapp' })).toMatchObject({
       status: 'ok',
     })
-    await settle()
+    await settle(tick)
     expect(screen.getByRole('heading').textContent).toBe('Show 1')
     expect(names()).toEqual(['challenge.read', 'chat.clear', 'navigate'])
     expect(index?.disposed).toBe(true)
     expect(await tm.call('challenge.read', {}, { caller: 'inapp' })).toEqual(ok(1))
     binding.page?.dispose()
-    await settle()
+    await settle(tick)
     expect(names()).toEqual(['chat.clear', 'navigate'])
     binding.dispose()
   })

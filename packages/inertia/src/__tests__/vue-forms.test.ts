@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { defineComponent, h, nextTick } from 'vue'
 import { FORM_BUSY, useInertiaFormTools } from '../vue/index.ts'
 import { CREATE_PAGE, FORM_FIELDS, type FormServer, startFormServer } from './support/form-server.ts'
+import { settle } from './support/helpers.ts'
 import { setPageUrl } from './support/inertia-server.ts'
 
 /*
@@ -54,13 +55,6 @@ beforeEach(() => {
 })
 afterEach(() => wrapper?.unmount())
 
-const settle = async () => {
-  for (let i = 0; i < 5; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 5))
-    await nextTick()
-  }
-}
-
 async function start(): Promise<Toolmark> {
   const tm = createToolmark()
   wrapper = mount(
@@ -74,7 +68,7 @@ async function start(): Promise<Toolmark> {
     }),
     { global: { plugins: [[ToolmarkPlugin, { toolmark: tm }]] }, attachTo: document.body },
   )
-  await settle()
+  await settle(nextTick)
   return tm
 }
 
@@ -105,13 +99,13 @@ describe('useInertiaFormTools (Vue)', () => {
         { path: 'secret', after: '[redacted]' },
       ],
     })
-    await settle()
+    await settle(nextTick)
     expect((document.querySelector('input') as HTMLInputElement).value).toBe('Robotics')
     const asked = await ask(tm)
     expect(asked.changes).toEqual(fill.status === 'ok' ? fill.data : null)
     expect(await tm.confirmPending(asked.confirmId, { approved: true })).toEqual({ status: 'ok' })
     expect(f.saved).toEqual([{ title: 'Robotics', points: 10, secret: 'hunter2' }])
-    await settle()
+    await settle(nextTick)
     expect(wrapper?.get('h1').text()).toBe('Saved')
     expect(tm.manifest().tools).toEqual([])
   })
@@ -124,10 +118,10 @@ describe('useInertiaFormTools (Vue)', () => {
       status: 'invalid',
       issues: [{ path: 'title', message: 'The title has already been taken.' }],
     })
-    await settle()
+    await settle(nextTick)
     expect(text('errors')).toBe('{"title":"The title has already been taken."}')
     await tm.call('challenge.fill', { title: 'Fresh title' }, { caller: 'inapp' })
-    await settle()
+    await settle(nextTick)
     expect(text('errors')).toBe('{}')
     expect(f.saved).toEqual([])
   })
@@ -151,7 +145,7 @@ describe('useInertiaFormTools (Vue)', () => {
     const asked = await ask(tm)
     const release = f.hold()
     await wrapper?.get('button').trigger('click')
-    await settle()
+    await settle(nextTick)
     expect(text('processing')).toBe('true')
     expect(await tm.confirmPending(asked.confirmId, { approved: true })).toEqual({
       status: 'refused',
@@ -159,7 +153,7 @@ describe('useInertiaFormTools (Vue)', () => {
       message: FORM_BUSY,
     })
     release()
-    await settle()
+    await settle(nextTick)
     expect(f.saved).toEqual([{ title: 'Robotics', points: 10, secret: '' }])
   })
 })

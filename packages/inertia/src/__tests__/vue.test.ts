@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineComponent, h, nextTick } from 'vue'
 import { bindInertia } from '../index.ts'
 import { inertiaToolmark, pageScoped, withPageScope } from '../vue/index.ts'
+import { settle } from './support/helpers.ts'
 import { type InertiaTestServer, setPageUrl, startInertiaServer } from './support/inertia-server.ts'
 
 /*
@@ -93,13 +94,6 @@ const initialPage = {
   rememberedState: {},
 }
 
-const settle = async () => {
-  for (let i = 0; i < 5; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 5))
-    await nextTick()
-  }
-}
-
 describe('@toolmark/inertia/vue', () => {
   it('page tools live in the page scope, layout tools in the layout scope; a visit swaps only the page’s; cards approve', async () => {
     const tm = createToolmark()
@@ -119,27 +113,27 @@ describe('@toolmark/inertia/vue', () => {
         attachTo: document.body,
       },
     )
-    await settle()
+    await settle(nextTick)
     const names = () => tm.manifest().tools.map((t) => t.name)
     expect(names()).toEqual(['challenges.delete', 'challenges.list', 'chat.clear', 'navigate'])
 
     const asked = await tm.call('challenges.delete', {}, { caller: 'inapp' })
     expect(asked.status).toBe('needs_confirmation')
-    await settle()
+    await settle(nextTick)
     await wrapper.get('button').trigger('click')
-    await settle()
+    await settle(nextTick)
     expect(deleted).toBe(1)
 
     const index = binding.page
     expect(await tm.call('navigate', { url: '/challenges/1' }, { caller: 'inapp' })).toMatchObject({
       status: 'ok',
     })
-    await settle()
+    await settle(nextTick)
     expect(wrapper.get('h1').text()).toBe('Show 1')
     expect(names()).toEqual(['challenge.read', 'chat.clear', 'navigate'])
     expect(index?.disposed).toBe(true)
     binding.page?.dispose()
-    await settle()
+    await settle(nextTick)
     expect(names()).toEqual(['chat.clear', 'navigate'])
     wrapper.unmount()
     binding.dispose()

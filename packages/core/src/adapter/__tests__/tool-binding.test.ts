@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
+import { tick } from '../../__tests__/helpers.ts'
 import { ok } from '../../call/result.ts'
 import { isToolmarkError } from '../../errors.ts'
 import { createTestToolmark } from '../../testing/index.ts'
@@ -7,7 +8,6 @@ import type { AnySchema, ToolDefinition, Toolmark } from '../../types.ts'
 import { createToolBinding, structuralKey } from '../index.ts'
 
 type Def = ToolDefinition<AnySchema | undefined, unknown>
-const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 const names = (tm: Toolmark) => tm.manifest().tools.map((t) => t.name)
 const def = (name: string, data: unknown = name, extra: Partial<Def> = {}): Def => ({
   name,

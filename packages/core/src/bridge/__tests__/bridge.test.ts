@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
+import { tick } from '../../__tests__/helpers.ts'
 import { ok } from '../../call/result.ts'
 import { createTestToolmark } from '../../testing/index.ts'
 import type { RunResult, ToolContext, Toolmark, ToolmarkOptions } from '../../types.ts'
@@ -9,7 +10,6 @@ import { createInPageChannel } from '../in-page.ts'
 import type { BridgeTransport } from '../transport.ts'
 
 const CLIENT = 'client-under-test'
-const flush = () => new Promise((r) => setTimeout(r, 0))
 
 function setup(
   options: ToolmarkOptions = {},
@@ -54,10 +54,10 @@ afterEach(() => {
 describe('bridge: manifest', () => {
   it('sends the manifest on attach and on every revision', async () => {
     const { tm, received } = setup()
-    await flush()
+    await tick()
     expect(received).toEqual([{ protocol: 1, type: 'manifest', clientId: CLIENT, rev: 0, tools: [] }])
     register(tm)
-    await flush()
+    await tick()
     expect(received.at(-1)).toMatchObject({
       type: 'manifest',
       rev: tm.rev,
@@ -73,14 +73,14 @@ describe('bridge: manifest', () => {
     const received: Record<string, unknown>[] = []
     agent.onMessage((m) => received.push(m as Record<string, unknown>))
     tm.use(bridge({ transport, clientId: CLIENT }))
-    await flush()
+    await tick()
     expect(received.map((m) => `${m.type}:${m.rev}`)).toEqual([`manifest:${tm.rev}`])
   })
 
   it("sends changed instead in onChange: 'changed' mode", async () => {
     const { tm, received } = setup({}, { onChange: 'changed' })
     register(tm)
-    await flush()
+    await tick()
     expect(received.at(-1)).toEqual({ protocol: 1, type: 'changed', clientId: CLIENT, rev: tm.rev })
   })
 
@@ -98,7 +98,7 @@ describe('bridge: calls', () => {
     const { tm, send, results } = setup()
     register(tm)
     send({ type: 'call', id: 'c1', tool: 'search', input: { query: 'robotics' } })
-    await flush()
+    await tick()
     expect(results()).toEqual([
       {
         protocol: 1,
@@ -115,9 +115,9 @@ describe('bridge: calls', () => {
     register(tm)
     send({ type: 'call', id: 'dup', tool: 'search', input: { query: 'a' } })
     send({ type: 'call', id: 'dup', tool: 'search', input: { query: 'b' } })
-    await flush()
+    await tick()
     send({ type: 'call', id: 'dup', tool: 'search', input: { query: 'c' } })
-    await flush()
+    await tick()
     expect(results()).toHaveLength(1)
     expect(searchRun).toHaveBeenCalledTimes(1)
   })
@@ -126,10 +126,10 @@ describe('bridge: calls', () => {
     const { tm, send, results } = setup()
     tm.register({ name: 'n', description: 'd', hints: { readOnly: true }, run: () => ok() })
     for (let i = 0; i <= 1000; i++) send({ type: 'describe', id: `d${i}`, tool: 'n' })
-    await flush()
+    await tick()
     send({ type: 'describe', id: 'd0', tool: 'n' })
     send({ type: 'describe', id: 'd1000', tool: 'n' })
-    await flush()
+    await tick()
     expect(results().filter((r) => r.id === 'd0')).toHaveLength(2)
     expect(results().filter((r) => r.id === 'd1000')).toHaveLength(1)
   })
@@ -145,7 +145,7 @@ describe('bridge: calls', () => {
       tool: 'search',
       input: { query: 'a' },
     })
-    await flush()
+    await tick()
     expect(results()).toEqual([])
     expect(searchRun).not.toHaveBeenCalled()
     expect(errors).toEqual([])
@@ -156,7 +156,7 @@ describe('bridge: calls', () => {
     agent.send({ protocol: 2, clientId: CLIENT, id: 'v2', anything: { new: true } })
     agent.send({ protocol: 2, clientId: 'other', id: 'v2b' })
     agent.send({ protocol: 2, clientId: CLIENT, id: 7 })
-    await flush()
+    await tick()
     expect(results()).toEqual([
       {
         protocol: 1,
@@ -181,7 +181,7 @@ describe('bridge: calls', () => {
     send({ type: 'call', id: 'd', tool: 'search', input: {}, extra: 1 })
     send({ type: 'manifest', rev: 1, tools: [] })
     agent.send('not an object')
-    await flush()
+    await tick()
     expect(results()).toEqual([])
     expect(errors).toEqual(Array(6).fill('invalid_message'))
   })
@@ -194,7 +194,7 @@ describe('bridge: calls', () => {
     send({ type: 'call', id: 'u', tool: 'nope', input: {} })
     send({ type: 'describe', id: 'dd', tool: 'nope' })
     send({ type: 'call', id: 's', tool: 'tmp', input: {}, rev })
-    await flush()
+    await tick()
     expect(results().map((r) => r.result)).toEqual([
       { status: 'refused', code: 'unknown_tool', message: expect.any(String), rev: tm.rev },
       { status: 'refused', code: 'unknown_tool', message: expect.any(String), rev: tm.rev },
@@ -206,7 +206,7 @@ describe('bridge: calls', () => {
     const { tm, send, results } = setup()
     register(tm)
     send({ type: 'describe', id: 'd', tool: 'search' })
-    await flush()
+    await tick()
     expect(results()[0]?.result).toMatchObject({
       status: 'ok',
       data: { name: 'search', inputSchema: { type: 'object' } },
@@ -225,9 +225,9 @@ describe('bridge: calls', () => {
         ),
     })
     send({ type: 'call', id: 'long', tool: 'slow', input: {} })
-    await flush()
+    await tick()
     send({ type: 'cancel', id: 'long' })
-    await flush()
+    await tick()
     expect(results()).toEqual([
       {
         protocol: 1,
@@ -246,7 +246,7 @@ describe('bridge: calls', () => {
     tm.register({ name: 'big', description: 'd', hints: { readOnly: true }, run: () => ok({ n: 10n }) })
     send({ type: 'call', id: 'd', tool: 'date', input: {} })
     send({ type: 'call', id: 'b', tool: 'big', input: {} })
-    await flush()
+    await tick()
     expect(results().map((r) => r.result)).toEqual([
       { status: 'ok', data: { when: '2026-01-02T03:04:05.000Z' } },
       { status: 'error', message: 'Result not serializable' },
@@ -264,7 +264,7 @@ describe('bridge: calls', () => {
         transport: { send: () => Promise.reject(new Error('offline')), onMessage: () => () => {} },
       }),
     )
-    await flush()
+    await tick()
     expect(errors).toEqual(['transport_failed'])
   })
 })
@@ -320,7 +320,7 @@ describe('bridge: deferred confirmation', () => {
     register(tm)
     for (let i = 0; i < 101; i++)
       send({ type: 'call', id: `c${i}`, tool: 'create', input: { name: `n${i}` } })
-    await flush()
+    await tick()
     const first = received.find((m) => m.type === 'result' && m.id === 'c0')!.result as { confirmId: string }
     const confirmed = received.filter((m) => m.type === 'confirmed')
     expect(confirmed).toEqual([
@@ -351,7 +351,7 @@ describe('bridge: re-attach (provider remount, HMR)', () => {
         tool: 'create',
         input: { name: id },
       })
-    await flush()
+    await tick()
     const ids = firstSeen
       .filter((m) => m.type === 'result')
       .map((m) => (m.result as { confirmId: string }).confirmId)
@@ -363,7 +363,7 @@ describe('bridge: re-attach (provider remount, HMR)', () => {
     second.agent.onMessage((m) => secondSeen.push(m as Record<string, unknown>))
     tm.use(bridge({ transport: second.transport, clientId: CLIENT }))
     await tm.confirmPending(ids[1]!, { approved: false })
-    await flush()
+    await tick()
     expect(secondSeen.filter((m) => m.type === 'confirmed')).toEqual([
       {
         protocol: 1,
@@ -403,9 +403,9 @@ describe('bridge: disposal', () => {
     })
     const dispose = tm.use(bridge({ transport, clientId: CLIENT }))
     agent.send({ protocol: 1, clientId: CLIENT, type: 'call', id: 'x', tool: 'slow', input: {} })
-    await flush()
+    await tick()
     dispose()
-    await flush()
+    await tick()
     expect(aborted).toBe(true)
     expect(close).toHaveBeenCalledTimes(1)
   })
@@ -505,8 +505,8 @@ describe('bridge: hostile input (property)', () => {
             return false
           }
         }
-        await flush()
-        await flush()
+        await tick()
+        await tick()
         expect(({} as Record<string, unknown>).polluted).toBeUndefined()
         expect(run.mock.calls.length).toBeLessThanOrEqual(expectedRuns)
         const resultIds = received.filter((r) => r.type === 'result').map((r) => r.id)

@@ -4,6 +4,7 @@ import PusherServerSdk from 'pusher'
 import Pusher from 'pusher-js'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
+import { until } from '../../__tests__/helpers.ts'
 import { ok } from '../../call/result.ts'
 import { createTestToolmark } from '../../testing/index.ts'
 import { bridge } from '../bridge.ts'
@@ -48,15 +49,6 @@ function open(echo: Echo<'reverb'>, options: Partial<Parameters<typeof echoTrans
   transport.onMessage((m) => messages.push(m))
   transport.onError((e) => errors.push(e))
   return { transport, messages, errors }
-}
-
-/** Waits on real I/O until `predicate` holds. */
-async function until(predicate: () => boolean, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + 5000
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`${what} not reached`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
 }
 
 const subscribed = (echo: Echo<'reverb'>) =>

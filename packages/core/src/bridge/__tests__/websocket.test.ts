@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
 import * as z from 'zod'
+import { until } from '../../__tests__/helpers.ts'
 import { ok } from '../../call/result.ts'
 import { createTestToolmark } from '../../testing/index.ts'
 import { bridge } from '../bridge.ts'
@@ -46,15 +47,6 @@ async function closed(socket: WebSocket | undefined): Promise<void> {
 async function nextConnection(): Promise<WebSocket> {
   const [ws] = (await once(server.wss, 'connection')) as [WebSocket]
   return ws
-}
-
-/** Waits (on real I/O, not on the faked clock) until `predicate` holds. */
-async function until(predicate: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not reached')
-    await new Promise((resolve) => setImmediate(resolve))
-  }
 }
 
 const result = (id: string) => ({

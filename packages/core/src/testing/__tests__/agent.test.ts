@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
+import { tick } from '../../__tests__/helpers.ts'
 import { bridge } from '../../bridge/bridge.ts'
 import { createInPageChannel } from '../../bridge/in-page.ts'
 import { ok } from '../../call/result.ts'
 import { createTestAgent, createTestToolmark } from '../index.ts'
-
-const flush = () => new Promise((r) => setTimeout(r, 0))
 
 describe('createTestAgent', () => {
   it('sees the manifest, calls as inapp over the bridge, and records confirmed outcomes', async () => {
@@ -20,13 +19,13 @@ describe('createTestAgent', () => {
     const { transport, agent: end } = createInPageChannel()
     tm.use(bridge({ transport }))
     const agent = createTestAgent(end)
-    await flush()
+    await tick()
     expect(agent.getState().tools).toEqual(['create'])
     const asked = await agent.call('create', { name: 'Robotics' })
     expect(asked.status).toBe('needs_confirmation')
     expect(agent.getState().lastResult).toBe('needs_confirmation')
     if (asked.status === 'needs_confirmation') await tm.confirmPending(asked.confirmId, { approved: true })
-    await flush()
+    await tick()
     expect(agent.getState().lastConfirmed).toBe('ok')
   })
 })

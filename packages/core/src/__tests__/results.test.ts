@@ -1,8 +1,8 @@
 /**
- * Acceptance tests that once failed because the implementation deviated from the documented rules
- * text; each names the sentence it checks. They guard the fixes against regressions.
+ * Results across a boundary: the six result shapes, `rev` only on `unknown_tool` and `stale`, and JSON
+ * semantics when serialized.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { bridge } from '../bridge/bridge.ts'
 import { createInPageChannel } from '../bridge/in-page.ts'
 import { ok, refused } from '../call/result.ts'
@@ -10,50 +10,91 @@ import { toJsonSafeResult } from '../call/serialize.ts'
 import { environment } from '../env.ts'
 import { validateMessage } from '../protocol/validate.ts'
 import { createTestToolmark } from '../testing/index.ts'
-import { createToolmark } from '../toolmark.ts'
 import type { RunResult } from '../types.ts'
+import { CLIENT, tick, tool } from './helpers.ts'
 
-const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
-const CLIENT = 'failing-client'
+afterEach(() => {
+  vi.useRealTimers()
+  environment.setIsServer(undefined)
+})
 
-afterEach(() => environment.setIsServer(undefined))
-
-describe('"`when` hides a scope\'s tools while false (re-evaluated on `subscribe` notifications)"; every registration change bumps rev', () => {
-  it('setWhen(false) on a scope created without `when` hides its tools, bumps rev and notifies', async () => {
-    const tm = createTestToolmark()
-    const s = tm.scope('page')
-    s.register({ name: 'open', description: 'd', hints: { readOnly: true }, run: () => ok() })
-    await tick()
-    const seenRev = tm.rev
-    expect(tm.manifest().tools.map((t) => t.name)).toEqual(['page.open']) // caches the manifest at this rev
-    const notified: number[] = []
-    tm.subscribe((rev) => notified.push(rev))
-    s.setWhen(false)
-    await tick()
-    expect(tm.manifest().tools).toEqual([])
-    expect(tm.rev).toBeGreaterThan(seenRev)
-    expect(notified).toEqual([tm.rev])
-    // The tool disappeared since the caller's rev → stale, not unknown_tool.
-    expect(await tm.call('page.open', {}, { caller: 'test', rev: seenRev })).toMatchObject({
-      code: 'stale',
-      rev: tm.rev,
+describe('results across a boundary: JSON semantics (documented decisions)', () => {
+  it('toJSON is honoured (Date → ISO 8601), undefined properties are dropped, undefined in arrays → null', () => {
+    const when = new Date('2026-03-04T05:06:07.089Z')
+    expect(
+      toJsonSafeResult(ok({ when, gone: undefined, list: [1, undefined, 3], nested: { toJSON: () => 'j' } })),
+    ).toEqual({
+      status: 'ok',
+      data: { when: '2026-03-04T05:06:07.089Z', list: [1, null, 3], nested: 'j' },
+    })
+    expect(toJsonSafeResult(ok(undefined))).toEqual({ status: 'ok' })
+    expect(toJsonSafeResult(ok())).toEqual({ status: 'ok' })
+    expect(
+      toJsonSafeResult({
+        status: 'needs_confirmation',
+        confirmId: 'c',
+        summary: 's',
+        changes: [{ path: 'a', before: undefined, after: 1 }],
+      }),
+    ).toEqual({
+      status: 'needs_confirmation',
+      confirmId: 'c',
+      summary: 's',
+      changes: [{ path: 'a', after: 1 }],
     })
   })
 
-  it('the bridge publishes the new manifest when such a scope is hidden', async () => {
-    const tm = createTestToolmark({ dev: false })
-    const s = tm.scope('page', { when: true })
-    s.register({ name: 'open', description: 'd', hints: { readOnly: true }, run: () => ok() })
-    const { transport, agent } = createInPageChannel()
-    const received: Record<string, unknown>[] = []
-    agent.onMessage((m) => received.push(m as Record<string, unknown>))
-    tm.use(bridge({ transport, clientId: CLIENT }))
-    await tick()
-    s.setWhen(false)
-    await tick()
-    expect(received.at(-1)).toMatchObject({ type: 'manifest', tools: [] })
+  it.each([
+    ['BigInt', { n: 10n }],
+    [
+      'a cycle',
+      (() => {
+        const a: Record<string, unknown> = {}
+        a.self = a
+        return a
+      })(),
+    ],
+    ['NaN', { n: Number.NaN }],
+    ['Infinity', { n: Number.POSITIVE_INFINITY }],
+    ['a Map', { m: new Map([[1, 2]]) }],
+    ['a Set', { s: new Set([1]) }],
+    ['a typed array', { b: new Uint8Array(2) }],
+    [
+      'a throwing toJSON',
+      {
+        t: {
+          toJSON: () => {
+            throw new Error('x')
+          },
+        },
+      },
+    ],
+  ])('%s turns the whole result into error "Result not serializable"', (_what, data) => {
+    const failures: unknown[] = []
+    expect(toJsonSafeResult(ok(data), (err) => failures.push(err))).toEqual({
+      status: 'error',
+      message: 'Result not serializable',
+    })
+    expect(failures).toHaveLength(1)
+  })
+
+  it('the copy is detached: mutating the original afterwards does not change it', () => {
+    const data = { list: [{ a: 1 }] }
+    const safe = toJsonSafeResult(ok(data)) as { data: typeof data }
+    data.list[0]!.a = 2
+    expect(safe.data.list[0]!.a).toBe(1)
+  })
+
+  it('in-process tm.call returns data as the tool returned it (documented: no copy)', async () => {
+    const tm = createTestToolmark()
+    const data = { when: new Date(0) }
+    tm.register(tool('d', { run: () => ok(data) }))
+    const r = await tm.call('d', {}, { caller: 'test' })
+    expect(r.status === 'ok' && r.data).toBe(data)
   })
 })
+
+afterEach(() => environment.setIsServer(undefined))
 
 describe('"serialized with JSON semantics (`toJSON` honoured, `undefined` dropped; BigInt, functions, symbols or cycles → `error "Result not serializable"`)"', () => {
   it('a function or symbol value anywhere in the result makes it "Result not serializable"', () => {
@@ -120,16 +161,5 @@ describe('protocol: rev only for unknown_tool / stale; every result is one of th
       .filter((x) => !x.check.ok)
       .map((x) => `${String(x.id)}: ${x.check.ok ? '' : x.check.reason}`)
     expect(invalid).toEqual([])
-  })
-})
-
-describe('types.ts ToolHandle.name "Full name" (the full name is the scope path + . + name)', () => {
-  it('the inert SSR handle reports the full name too', () => {
-    environment.setIsServer(true)
-    const tm = createToolmark()
-    const h = tm
-      .scope('signup')
-      .register({ name: 'fill', description: 'd', hints: { readOnly: true }, run: () => ok() })
-    expect(h.name).toBe('signup.fill')
   })
 })

@@ -1,0 +1,150 @@
+/** The registry `createToolmark` returns, and what `tm.use(consumer)` hands a consumer. */
+import type { ErrorEventCode } from '../codes.ts'
+import type { Manifest, ToolManifest, ToolManifestSummary } from '../protocol/manifest.ts'
+import type { ToolResult } from '../protocol/results.ts'
+import type { ConfirmOutcome, PendingConfirmation } from './confirm.ts'
+import type { ToolmarkEventName, ToolmarkEvents } from './events.ts'
+import type { CallOptions } from './options.ts'
+import type { Caller } from './policy.ts'
+import type { AnySchema, RegisterOptions, Scope, ScopeOptions, ToolDefinition, ToolHandle } from './tool.ts'
+
+/** Registration details for devtools and tours. */
+export interface ToolInfo extends ToolManifestSummary {
+  /** The scope path (`''` at the root). */
+  scope: string
+  /** Visible right now (its scopes' `when` all true). */
+  visible: boolean
+  /** Whether a non-human caller needs the user's approval to run it. */
+  needsConfirmation: boolean
+}
+
+/**
+ * A consumer attached with `tm.use(consumer)`: it gets the registry as a {@link ConsumerHost} and
+ * returns its own cleanup. `tm.use` ref-counts it and never calls it without `document` (SSR).
+ */
+export type ToolmarkConsumer = (host: ConsumerHost) => (() => void) | undefined
+
+/**
+ * Data a consumer attaches to a call it runs (for example `{ traceparent }` from an MCP client).
+ * Observers receive it with that call's events; it never reaches the tool.
+ */
+export type CallMeta = Readonly<Record<string, unknown>>
+
+/** Options of {@link ConsumerHost.run}: a call's options plus its {@link CallMeta}. */
+export interface ConsumerRunOptions extends CallOptions {
+  meta?: CallMeta
+}
+
+/**
+ * Watches calls of every caller. Each handler gets the event and the {@link CallMeta} of the call
+ * (from {@link ConsumerHost.run}), `undefined` when it has none. A throwing handler is logged and
+ * never breaks the call.
+ */
+export interface CallObserver {
+  call?(event: ToolmarkEvents['call'], meta: CallMeta | undefined): void
+  result?(event: ToolmarkEvents['result'], meta: CallMeta | undefined): void
+  confirm?(event: ToolmarkEvents['confirm'], meta: CallMeta | undefined): void
+}
+
+/** What a consumer may add to an error event it reports. */
+export interface ConsumerReport {
+  /** `'error'` (default) or `'warning'`. */
+  level?: 'error' | 'warning'
+  tool?: string
+  callId?: string
+  /** The underlying error, page-side only. */
+  cause?: unknown
+}
+
+/**
+ * What `tm.use(consumer)` hands a consumer: the registry plus the few things every consumer
+ * (bridge, WebMCP, MCP pairing, OpenTelemetry, tours) needs. See the consumers guide.
+ */
+export interface ConsumerHost extends Toolmark {
+  /** Emits an `error` event (never throws, also with `dev: true`: what a consumer sees is data, not config). */
+  report(code: ErrorEventCode, message: string, extra?: ConsumerReport): void
+  /**
+   * Calls `listener` now with the manifest visible to `caller`, then once per published revision
+   * (never twice for the same `rev`). Returns the unsubscribe function.
+   */
+  watch(
+    options: { caller: Caller; detail: 'full' },
+    listener: (manifest: Manifest<ToolManifest>) => void,
+  ): () => void
+  watch(options: { caller: Caller; detail?: 'summary' }, listener: (manifest: Manifest) => void): () => void
+  /** Observes calls, results and confirmations of every caller, with their {@link CallMeta}. */
+  observe(observer: CallObserver): () => void
+  /**
+   * Runs a call for the consumer's caller: `tm.call`, with `meta` handed to observers of this call
+   * until it resolves. Never rejects. Before a result crosses a boundary, pass it through
+   * `toJsonSafeResult` (from `@toolmark/core`).
+   */
+  run(name: string, input: unknown, options: ConsumerRunOptions): Promise<ToolResult>
+  /**
+   * `value` with `'[redacted]'` at `tool`'s sensitive paths (for results a consumer records);
+   * `'[redacted]'` as a whole when the tool is not registered any more or its paths cannot be read.
+   */
+  redact(tool: string, value: unknown): unknown
+}
+
+/** The registry: what `createToolmark(options)` returns. */
+export interface Toolmark {
+  /**
+   * Register a tool (at the root, or in `options.scope`) and bump `rev`. A bad name, a taken name, a
+   * disposed or foreign scope or an underivable schema throws `ToolmarkError` in development; in
+   * production it is an `error` event and the returned handle is inert. Inert without `document` too.
+   */
+  register<S extends AnySchema | undefined = undefined, O = unknown>(
+    tool: ToolDefinition<S, O>,
+    options?: RegisterOptions,
+  ): ToolHandle
+  /** A named group of tools with one lifetime (`when`, `transparent`); a bad name is `invalid_name`. */
+  scope(name: string, options?: ScopeOptions): Scope
+  /**
+   * The tools `caller` may see (without `caller`: every visible tool), sorted by name, with `rev`.
+   * `detail: 'full'` adds the schemas. The same object is returned until `rev` changes.
+   */
+  manifest(options: { caller?: Caller; detail: 'full' }): Manifest<ToolManifest>
+  manifest(options?: { caller?: Caller; detail?: 'summary' }): Manifest
+  /** The full entry (with `inputSchema`) of a tool `caller` may see; `undefined` for any other name. */
+  describe(name: string, options?: { caller?: Caller }): ToolManifest | undefined
+  /**
+   * Run a tool for `options.caller`: lookup, policy, validation, confirmation, the scope's queue, `run`.
+   * Never throws or rejects: bad input or a failing tool is a result (`refused`, `invalid`, `error`, ...).
+   */
+  call(name: string, input: unknown, options: CallOptions): Promise<ToolResult>
+  /**
+   * Answer a deferred confirmation as the user: approve (optionally with an edited input, re-validated)
+   * or reject. Resolves to the tool's outcome; an unknown, used or expired id is `refused
+   * confirmation_expired`. Never rejects.
+   */
+  confirmPending(confirmId: string, outcome: ConfirmOutcome): Promise<ToolResult>
+  /** The open deferred confirmations (redacted input), oldest first. */
+  pendingConfirmations(): readonly PendingConfirmation[]
+  /** Run the restorer a call registered with `ctx.registerUndo`, once; none is `refused undo_unavailable`. */
+  undo(callId: string): Promise<ToolResult>
+  /**
+   * Called with the new `rev` after registration or visibility changes, at most once per microtask.
+   * Returns the unsubscribe function.
+   */
+  subscribe(listener: (rev: number) => void): () => void
+  /** Event listeners (`call`, `result`, `confirm`, `interaction`, `change`, `error`); a throwing listener is logged. */
+  readonly events: {
+    on<E extends ToolmarkEventName>(event: E, listener: (payload: ToolmarkEvents[E]) => void): () => void
+  }
+  /**
+   * Attach a consumer (bridge, WebMCP, MCP, ...) and return its dispose function. The same consumer is
+   * attached once and ref-counted; without `document` (SSR) this does nothing.
+   */
+  use(consumer: ToolmarkConsumer): () => void
+  /** The element of a tool's anchor (or of one parameter's); `null` when there is none or it throws. */
+  anchor(name: string, param?: string): Element | null
+  /** A tool's `state()`, redacted at its sensitive paths; `undefined` for an unknown tool or a throwing `state`. */
+  state(name: string): unknown
+  /** Registration details (scope, visibility, whether it confirms) of a registered tool; else `undefined`. */
+  info(name: string): ToolInfo | undefined
+  /** The current manifest revision; every registration or visibility change bumps it. */
+  readonly rev: number
+  /** Whether this is a development registry (`options.dev`). */
+  readonly dev: boolean
+}
