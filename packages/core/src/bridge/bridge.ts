@@ -1,5 +1,5 @@
 import { toJsonSafeResult } from '../call/serialize.ts'
-import { ERROR_MESSAGES, REFUSED_MESSAGES } from '../codes.ts'
+import { ERROR_MESSAGES, UNKNOWN_TOOL_MESSAGE } from '../codes.ts'
 import { newId } from '../ids.ts'
 import { boundedCopy } from '../protocol/bounded-copy.ts'
 import type { AgentToPageMessage, PageToAgentMessage } from '../protocol/messages.ts'
@@ -202,7 +202,7 @@ function attach(
         id,
         entry
           ? { status: 'ok', data: entry }
-          : { status: 'refused', code: 'unknown_tool', message: REFUSED_MESSAGES.unknown_tool, rev: tm.rev },
+          : { status: 'refused', code: 'unknown_tool', message: UNKNOWN_TOOL_MESSAGE, rev: tm.rev },
       )
       return
     }
