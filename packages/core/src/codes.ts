@@ -84,9 +84,12 @@ export const ERROR_MESSAGES = {
   unsupportedProtocol: 'unsupported protocol',
 } as const
 
+/** The exact `refused` message of `unknown_tool` (alone, so the bridge bundles no other message). */
+export const UNKNOWN_TOOL_MESSAGE = 'Unknown tool'
+
 /** Exact `refused` messages. */
 export const REFUSED_MESSAGES = {
-  unknown_tool: 'Unknown tool',
+  unknown_tool: UNKNOWN_TOOL_MESSAGE,
   stale: 'The tool list changed; use the latest manifest',
   staleForm: 'Form changed since confirmation was requested',
   staleTool: 'Tool changed since confirmation was requested',

@@ -1,23 +1,13 @@
-import { toJsonSafeResult } from '../call/serialize.ts'
-import { ERROR_MESSAGES, REFUSED_MESSAGES } from '../codes.ts'
 import { newId } from '../ids.ts'
-import { boundedCopy } from '../protocol/bounded-copy.ts'
-import type { AgentToPageMessage, PageToAgentMessage } from '../protocol/messages.ts'
-import { DEFAULT_MAX_MESSAGE_BYTES, MAX_DEPTH, PROTOCOL_VERSION } from '../protocol/messages.ts'
-import { validateMessage } from '../protocol/validate.ts'
-import type {
-  ConsumerHost,
-  Manifest,
-  Toolmark,
-  ToolmarkConsumer,
-  ToolmarkEvents,
-  ToolResult,
-} from '../types.ts'
-import { CancelToken } from './cancel-token.ts'
+import { DEFAULT_MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from '../protocol/messages.ts'
+import type { ConsumerHost, Manifest, ToolmarkConsumer } from '../types.ts'
+import { delivery } from './delivery.ts'
+import { inbound } from './inbound.ts'
+import { outbound } from './outbound.ts'
+import { teardown } from './teardown.ts'
 import type { BridgeTransport } from './transport.ts'
 
-/** How many answered call/describe ids the bridge remembers to ignore duplicates (each id is answered once; docs/protocol/v1.md, Rules). */
-export const ANSWERED_ID_MEMORY = 1000
+export { ANSWERED_ID_MEMORY } from './inbound.ts'
 
 export interface BridgeOptions {
   transport: BridgeTransport
@@ -37,40 +27,6 @@ export interface Bridge extends ToolmarkConsumer {
 }
 
 let pageClientId: string | undefined
-
-/**
- * Deferred confirmations outlive a bridge attach (a provider remount, HMR): per registry and
- * clientId we remember which confirmIds our results carried, and keep outcomes that settle while
- * no bridge is attached (at most 100, like the pending cap) to send on the next attach.
- */
-interface ClientState {
-  readonly ours: Set<string>
-  readonly undelivered: Map<string, ToolResult>
-  deliver: ((confirmId: string, result: ToolResult) => void) | undefined
-}
-const clientStates = new WeakMap<Toolmark, Map<string, ClientState>>()
-
-function clientState(tm: Toolmark, clientId: string): ClientState {
-  let byClient = clientStates.get(tm)
-  if (!byClient) {
-    byClient = new Map()
-    clientStates.set(tm, byClient)
-  }
-  let state = byClient.get(clientId)
-  if (!state) {
-    const st: ClientState = { ours: new Set(), undelivered: new Map(), deliver: undefined }
-    state = st
-    byClient.set(clientId, st)
-    tm.events.on('confirm', (event) => {
-      if (event.phase !== 'settled' || event.mode !== 'deferred' || event.result === undefined) return
-      if (!st.ours.delete(event.confirmId)) return
-      if (st.deliver) return st.deliver(event.confirmId, event.result)
-      st.undelivered.set(event.confirmId, event.result)
-      if (st.undelivered.size > 100) st.undelivered.delete(st.undelivered.keys().next().value as string)
-    })
-  }
-  return state
-}
 
 /** This page load's clientId (a full reload gets a new one): minted once with `newId()`, shared by every bridge on the page. */
 export function getClientId(): string {
@@ -108,6 +64,11 @@ export function bridge(options: BridgeOptions): Bridge {
   return Object.assign(consumer, { clientId })
 }
 
+/**
+ * One attach: the transport's messages go through the inbound pipeline (inbound.ts), answers and
+ * `confirmed` leave through one outbound (outbound.ts, delivery.ts), and disposing undoes it all
+ * (teardown.ts). In this order: handlers on, the attach manifest, then what settled while detached.
+ */
 function attach(
   tm: ConsumerHost,
   transport: BridgeTransport,
@@ -115,167 +76,28 @@ function attach(
   onChange: 'manifest' | 'changed',
   maxBytes: number,
 ): () => void {
-  const inflight = new Map<string, { controller: CancelToken; callId: string }>()
-  const answered = new Set<string>()
-  /** callId → protocol id of our in-flight calls (for confirmations that settle early). */
-  const callIds = new Map<string, string>()
-  const state = clientState(tm, clientId)
-  /** Settlements that arrived before their needs_confirmation result went out. */
-  const early = new Map<string, ToolResult>()
-  let disposed = false
-
-  const fail = (message: string, cause?: unknown): void => report(tm, 'transport_failed', message, cause)
-  const send = (message: PageToAgentMessage): void => {
-    if (disposed) return
-    try {
-      const sent = transport.send(message)
-      if (sent && typeof (sent as Promise<void>).then === 'function') {
-        ;(sent as Promise<void>).then(undefined, (err: unknown) => fail('The transport failed to send', err))
-      }
-    } catch (err) {
-      fail('The transport failed to send', err)
-    }
-  }
-  const remember = (id: string): void => {
-    answered.add(id)
-    if (answered.size > ANSWERED_ID_MEMORY) answered.delete(answered.values().next().value as string)
-  }
-  const answer = (id: string, result: ToolResult): void => {
-    remember(id)
-    const safe = toJsonSafeResult(result, (err) => fail('A result was not serializable', err))
-    send({ protocol: PROTOCOL_VERSION, type: 'result', clientId, id, result: safe })
-  }
-  let attached = false
-  const onManifest = ({ rev, tools }: Manifest): void => {
-    if (!attached || onChange === 'manifest')
-      send({ protocol: PROTOCOL_VERSION, type: 'manifest', clientId, rev, tools: tools as never })
-    else send({ protocol: PROTOCOL_VERSION, type: 'changed', clientId, rev })
-  }
-
-  const onMessage = (raw: unknown): void => {
-    if (disposed) return
-    try {
-      receive(raw)
-    } catch (err) {
-      report(tm, 'invalid_message', 'The bridge failed to handle an inbound message', err)
-    }
-  }
-  const receive = (raw: unknown): void => {
-    const copied = boundedCopy(raw, { maxBytes, maxDepth: MAX_DEPTH })
-    if (!copied.ok) return report(tm, 'invalid_message', `Inbound message dropped: ${copied.reason}`)
-    const msg = copied.value as Record<string, unknown> | null
-    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) {
-      return report(tm, 'invalid_message', 'Inbound message dropped: not an object')
-    }
-    // Rule 1: another page's message is ignored silently.
-    if (typeof msg.clientId === 'string' && msg.clientId !== clientId) return
-    // Rule 4, checked before strict validation so a future version's message is answered.
-    if (msg.protocol !== PROTOCOL_VERSION) {
-      const id = msg.id
-      if (typeof id === 'string' && msg.clientId === clientId && !answered.has(id) && !inflight.has(id)) {
-        remember(id)
-        send({
-          protocol: PROTOCOL_VERSION,
-          type: 'result',
-          clientId,
-          id,
-          result: { status: 'error', message: ERROR_MESSAGES.unsupportedProtocol },
-        })
-      } else report(tm, 'invalid_message', 'Inbound message dropped: unsupported protocol')
-      return
-    }
-    const checked = validateMessage(msg, 'toPage')
-    if (!checked.ok) return report(tm, 'invalid_message', `Inbound message dropped: ${checked.reason}`)
-    dispatch(checked.message)
-  }
-
-  const dispatch = (msg: AgentToPageMessage): void => {
-    if (msg.type === 'cancel') {
-      inflight.get(msg.id)?.controller.abort()
-      return
-    }
-    const id = msg.id
-    if (answered.has(id) || inflight.has(id)) return // Rule 2: duplicates are ignored.
-    if (msg.type === 'describe') {
-      const entry = tm.describe(msg.tool, { caller: 'inapp' })
-      answer(
-        id,
-        entry
-          ? { status: 'ok', data: entry }
-          : { status: 'refused', code: 'unknown_tool', message: REFUSED_MESSAGES.unknown_tool, rev: tm.rev },
-      )
-      return
-    }
-    const controller = new CancelToken()
-    const callId = newId()
-    inflight.set(id, { controller, callId })
-    callIds.set(callId, id)
-    const options = { caller: 'inapp' as const, signal: controller.signal, callId }
-    tm.call(msg.tool, msg.input, msg.rev === undefined ? options : { ...options, rev: msg.rev }).then(
-      (result) => {
-        inflight.delete(id)
-        callIds.delete(callId)
-        if (disposed) return
-        answer(id, result)
-        if (result.status === 'needs_confirmation') {
-          const settled = early.get(callId)
-          early.delete(callId)
-          if (settled) sendConfirmed(result.confirmId, settled)
-          else state.ours.add(result.confirmId)
-        }
-      },
-    )
-  }
-
-  const sendConfirmed = (confirmId: string, result: ToolResult): void => {
-    const safe = toJsonSafeResult(result, (err) => fail('A result was not serializable', err))
-    send({ protocol: PROTOCOL_VERSION, type: 'confirmed', clientId, confirmId, result: safe })
-  }
-  /** A settlement for one of our calls whose needs_confirmation result has not gone out yet. */
-  const onConfirm = (event: ToolmarkEvents['confirm']): void => {
-    if (event.phase !== 'settled' || event.mode !== 'deferred' || event.result === undefined) return
-    if (!state.ours.has(event.confirmId) && callIds.has(event.callId)) early.set(event.callId, event.result)
-  }
-
-  const offMessage = transport.onMessage(onMessage)
-  const offError = transport.onError?.((err) => fail('The transport reported an error', err))
-  const offConfirm = tm.events.on('confirm', onConfirm)
+  const out = outbound(tm, transport, clientId)
+  const confirmations = delivery(tm, clientId, out)
+  const messages = inbound(tm, clientId, maxBytes, out, confirmations)
+  const offMessage = transport.onMessage(messages.receive)
+  const offError = transport.onError?.((err) => out.fail('The transport reported an error', err))
   // The attach manifest, then one manifest (or `changed`) per later revision.
-  const offSubscribe = tm.watch({ caller: 'inapp' }, onManifest)
+  let attached = false
+  const offWatch = tm.watch({ caller: 'inapp' }, ({ rev, tools }: Manifest): void => {
+    if (!attached || onChange === 'manifest')
+      out.send({ protocol: PROTOCOL_VERSION, type: 'manifest', clientId, rev, tools: tools as never })
+    else out.send({ protocol: PROTOCOL_VERSION, type: 'changed', clientId, rev })
+  })
   attached = true
-  state.deliver = sendConfirmed
-  for (const [confirmId, result] of state.undelivered) sendConfirmed(confirmId, result)
-  state.undelivered.clear()
-
-  return () => {
-    if (disposed) return
-    disposed = true
-    if (state.deliver === sendConfirmed) state.deliver = undefined
-    offSubscribe()
-    offConfirm()
-    offMessage()
-    offError?.()
-    for (const { controller } of inflight.values()) controller.abort()
-    inflight.clear()
-    try {
-      const closed = transport.close?.()
-      if (closed && typeof (closed as Promise<void>).then === 'function') {
-        ;(closed as Promise<void>).then(undefined, (err: unknown) =>
-          report(tm, 'transport_failed', 'close failed', err),
-        )
-      }
-    } catch (err) {
-      report(tm, 'transport_failed', 'The transport failed to close', err)
-    }
-  }
-}
-
-/** Reports through the registry's error event (the bridge has no dev-throw: inbound is data, not config). */
-function report(
-  tm: ConsumerHost,
-  code: 'invalid_message' | 'transport_failed',
-  message: string,
-  cause?: unknown,
-): void {
-  tm.report(code, message, cause === undefined ? {} : { cause })
+  confirmations.flush()
+  // Detaching: nothing more is sent; confirmations that settle from then on are kept for the next
+  // attach; the subscriptions end; in-flight calls are aborted (their results are not sent).
+  return teardown(transport, out.fail, [
+    out.stop,
+    confirmations.stop,
+    offWatch,
+    offMessage,
+    offError,
+    messages.stop,
+  ])
 }

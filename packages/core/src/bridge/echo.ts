@@ -1,3 +1,4 @@
+import { listeners } from './listeners.ts'
 import type { BridgeTransport } from './transport.ts'
 
 /** The part of a Laravel Echo channel this transport uses (`echo.private(name)`'s return value). */
@@ -76,24 +77,14 @@ export function echoTransport(options: EchoTransportOptions): EchoTransport {
   }
   const postUrl = sameOriginUrl(options.postUrl, options.baseUrl ?? globalThis.location?.href)
 
-  const messageHandlers = new Set<(message: unknown) => void>()
-  const errorHandlers = new Set<(error: unknown) => void>()
+  const messageHandlers = listeners<unknown>()
+  const errors = listeners<unknown>()
   let closed = false
 
-  const report = (error: unknown): void => {
-    for (const handler of [...errorHandlers]) handler(error)
-  }
+  const report = (error: unknown): void => errors.emit(error)
 
   const listener = (payload: unknown): void => {
-    if (closed) return
-    const message = unwrap(payload)
-    for (const handler of [...messageHandlers]) {
-      try {
-        handler(message)
-      } catch (error) {
-        report(error)
-      }
-    }
+    if (!closed) messageHandlers.emit(unwrap(payload), report)
   }
 
   const subscription = echo.private(channel)
@@ -128,23 +119,13 @@ export function echoTransport(options: EchoTransportOptions): EchoTransport {
         throw new Error(`echoTransport: POST ${postUrl} answered HTTP ${response.status}`)
       }
     },
-    onMessage(handler) {
-      messageHandlers.add(handler)
-      return () => {
-        messageHandlers.delete(handler)
-      }
-    },
-    onError(handler) {
-      errorHandlers.add(handler)
-      return () => {
-        errorHandlers.delete(handler)
-      }
-    },
+    onMessage: messageHandlers.add,
+    onError: errors.add,
     close() {
       if (closed) return
       closed = true
       messageHandlers.clear()
-      errorHandlers.clear()
+      errors.clear()
       subscription.stopListening?.(event, listener)
       if (typeof echo.leaveChannel === 'function') echo.leaveChannel(`private-${channel}`)
       else echo.leave?.(channel)

@@ -1,3 +1,4 @@
+import { listeners } from './listeners.ts'
 import type { BridgeTransport } from './transport.ts'
 
 /** The agent end of an in-page channel: talks to the page's bridge in the same JavaScript realm. */
@@ -32,59 +33,42 @@ export interface InPageChannel {
  * event listener.
  */
 export function createInPageChannel(): InPageChannel {
-  const pageHandlers = new Set<(message: unknown) => void>()
-  const agentHandlers = new Set<(message: unknown) => void>()
-  const errorHandlers = new Set<(error: unknown) => void>()
+  const pageHandlers = listeners<unknown>()
+  const agentHandlers = listeners<unknown>()
+  const errors = listeners<unknown>()
+  const reportError = (error: unknown): void => errors.emit(error)
   let closed = false
-
-  const deliver = (handlers: Set<(message: unknown) => void>, message: unknown, report: boolean): void => {
-    queueMicrotask(() => {
-      if (closed) return
-      for (const handler of [...handlers]) {
-        if (!report) {
-          handler(message)
-          continue
-        }
-        try {
-          handler(message)
-        } catch (error) {
-          for (const onError of [...errorHandlers]) onError(error)
-        }
-      }
-    })
-  }
-
-  const subscribe = <T>(set: Set<T>, handler: T): (() => void) => {
-    set.add(handler)
-    return () => {
-      set.delete(handler)
-    }
-  }
 
   const close = (): void => {
     if (closed) return
     closed = true
     pageHandlers.clear()
     agentHandlers.clear()
-    errorHandlers.clear()
+    errors.clear()
   }
 
   const transport: InPageChannel['transport'] = {
     send(message) {
       if (closed) throw new Error('Toolmark in-page channel is closed')
-      deliver(agentHandlers, message, false)
+      // An agent handler that throws is the agent's own bug: it surfaces as an uncaught error.
+      queueMicrotask(() => {
+        if (!closed) agentHandlers.emit(message)
+      })
     },
-    onMessage: (handler) => subscribe(pageHandlers, handler),
-    onError: (handler) => subscribe(errorHandlers, handler),
+    onMessage: pageHandlers.add,
+    onError: errors.add,
     close,
   }
 
   const agent: InPageAgent = {
     send(message) {
       if (closed) throw new Error('Toolmark in-page channel is closed')
-      deliver(pageHandlers, message, true)
+      // A page handler that throws is reported through the transport's onError.
+      queueMicrotask(() => {
+        if (!closed) pageHandlers.emit(message, reportError)
+      })
     },
-    onMessage: (handler) => subscribe(agentHandlers, handler),
+    onMessage: agentHandlers.add,
     close,
   }
 

@@ -1,3 +1,4 @@
+import { listeners } from './listeners.ts'
 import type { BridgeTransport } from './transport.ts'
 
 /** Where outbound envelopes go: a `Window` (iframe `contentWindow`, `window.parent`, an opener). */
@@ -86,8 +87,9 @@ export function postMessageTransport(options: PostMessageTransportOptions): Post
     )
   }
 
-  const handlers = new Set<(message: unknown) => void>()
-  const errorHandlers = new Set<(error: unknown) => void>()
+  const handlers = listeners<unknown>()
+  const errors = listeners<unknown>()
+  const reportError = (error: unknown): void => errors.emit(error)
   let closed = false
 
   const listener = (event: MessageEvent): void => {
@@ -97,14 +99,7 @@ export function postMessageTransport(options: PostMessageTransportOptions): Post
     const data: unknown = event.data
     if (typeof data !== 'object' || data === null || (data as { toolmark?: unknown }).toolmark !== 1) return
     if (!Object.hasOwn(data, 'message')) return
-    const message = (data as { message: unknown }).message
-    for (const handler of [...handlers]) {
-      try {
-        handler(message)
-      } catch (error) {
-        for (const onError of [...errorHandlers]) onError(error)
-      }
-    }
+    handlers.emit((data as { message: unknown }).message, reportError)
   }
   self.addEventListener('message', listener)
 
@@ -117,24 +112,14 @@ export function postMessageTransport(options: PostMessageTransportOptions): Post
       const envelope: PostMessageEnvelope = { toolmark: 1, message }
       target.postMessage(envelope, targetOrigin)
     },
-    onMessage(handler) {
-      handlers.add(handler)
-      return () => {
-        handlers.delete(handler)
-      }
-    },
-    onError(handler) {
-      errorHandlers.add(handler)
-      return () => {
-        errorHandlers.delete(handler)
-      }
-    },
+    onMessage: handlers.add,
+    onError: errors.add,
     close() {
       if (closed) return
       closed = true
       self.removeEventListener('message', listener)
       handlers.clear()
-      errorHandlers.clear()
+      errors.clear()
     },
   }
 }

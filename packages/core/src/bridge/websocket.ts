@@ -1,3 +1,4 @@
+import { listeners } from './listeners.ts'
 import type { BridgeTransport } from './transport.ts'
 
 /** Frames longer than this many UTF-16 code units are dropped unparsed (docs/protocol/v1.md, Inbound limits). */
@@ -90,8 +91,8 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
     throw new TypeError('websocketTransport: maxDelayMs must be a finite number >= 0')
   }
   const terminalCodes = new Set(options.terminalCloseCodes ?? [])
-  const messageHandlers = new Set<(message: unknown) => void>()
-  const errorHandlers = new Set<(error: unknown) => void>()
+  const messageHandlers = listeners<unknown>()
+  const errors = listeners<unknown>()
   const buffer: Outgoing[] = []
   let socket: WebSocketLike | undefined
   let ready = false
@@ -100,15 +101,8 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
   let delay = firstDelay
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  const report = (error: unknown): void => {
-    for (const handler of [...errorHandlers]) {
-      try {
-        handler(error)
-      } catch {
-        // An error handler that throws must not break the socket's event dispatch.
-      }
-    }
-  }
+  // An error handler that throws must not break the socket's event dispatch: its error is dropped.
+  const report = (error: unknown): void => errors.emit(error, ignore)
 
   const stop = (reason: Error, notify: boolean): void => {
     if (stopped) return
@@ -129,7 +123,7 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
           : reason,
       )
     }
-    errorHandlers.clear()
+    errors.clear()
   }
 
   const flush = (ws: WebSocketLike): void => {
@@ -173,13 +167,7 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
       } catch {
         return
       }
-      for (const handler of [...messageHandlers]) {
-        try {
-          handler(message)
-        } catch (error) {
-          report(error)
-        }
-      }
+      messageHandlers.emit(message, report)
     })
 
     ws.addEventListener('error', (event) => {
@@ -256,23 +244,15 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
       }
       enqueue(describe(message, data))
     },
-    onMessage(handler) {
-      messageHandlers.add(handler)
-      return () => {
-        messageHandlers.delete(handler)
-      }
-    },
-    onError(handler) {
-      errorHandlers.add(handler)
-      return () => {
-        errorHandlers.delete(handler)
-      }
-    },
+    onMessage: messageHandlers.add,
+    onError: errors.add,
     close() {
       stop(new Error('websocketTransport: closed'), false)
     },
   }
 }
+
+function ignore(): void {}
 
 function isTerminal(kind: Kind): boolean {
   return kind === 'result' || kind === 'confirmed'

@@ -25,6 +25,76 @@ type Obj = Record<string, unknown>
 
 const MAX_REV = Number.MAX_SAFE_INTEGER
 
+// The strict objects of the protocol, one bit each: every message, every tool result status, an
+// `invalid` result's issues and a `needs_confirmation` result's changes. Manifest entries and hints
+// are not strict (they accept properties a later version adds).
+const CALL = 1
+const DESCRIBE = 2
+const CANCEL = 4
+const MANIFEST = 8
+const CHANGED = 0x10
+const RESULT = 0x20
+const CONFIRMED = 0x40
+const OK = 0x80
+const CANCELLED = 0x100
+const ERROR = 0x200
+const INVALID = 0x400
+const ISSUE = 0x800
+const REFUSED = 0x1000
+const NEEDS_CONFIRMATION = 0x2000
+const CHANGE = 0x4000
+const MESSAGE = CALL | DESCRIBE | CANCEL | MANIFEST | CHANGED | RESULT | CONFIRMED
+
+/**
+ * The allowed-keys table: which strict objects may carry the property `key` (0 for none). Each
+ * object's check is `for (const key in value) if (!(allowedIn(key) & KIND)) return reason`: no
+ * allocation, and a switch compares `key` with constants (most frequent names first).
+ */
+function allowedIn(key: string): number {
+  switch (key) {
+    case 'protocol':
+    case 'type':
+    case 'clientId':
+      return MESSAGE
+    case 'id':
+      return CALL | DESCRIBE | CANCEL | RESULT
+    case 'tool':
+      return CALL | DESCRIBE
+    case 'input':
+      return CALL
+    case 'rev':
+      return CALL | MANIFEST | CHANGED | REFUSED
+    case 'status':
+      return OK | CANCELLED | ERROR | INVALID | REFUSED | NEEDS_CONFIRMATION
+    case 'result':
+      return RESULT | CONFIRMED
+    case 'message':
+      return ERROR | ISSUE | REFUSED
+    case 'path':
+      return ISSUE | CHANGE
+    case 'confirmId':
+      return CONFIRMED | NEEDS_CONFIRMATION
+    case 'tools':
+      return MANIFEST
+    case 'data':
+      return OK
+    case 'by':
+      return CANCELLED
+    case 'issues':
+      return INVALID
+    case 'code':
+      return REFUSED
+    case 'summary':
+    case 'changes':
+      return NEEDS_CONFIRMATION
+    case 'before':
+    case 'after':
+      return CHANGE
+    default:
+      return 0
+  }
+}
+
 /**
  * Validate one inbound or outbound protocol message without dependencies.
  *
@@ -149,20 +219,7 @@ function messageProblem(value: unknown, direction: MessageDirection): string | u
 // ---- agent → page ----
 
 function callProblem(m: Obj): string | undefined {
-  for (const key in m) {
-    switch (key) {
-      case 'protocol':
-      case 'type':
-      case 'clientId':
-      case 'id':
-      case 'tool':
-      case 'input':
-      case 'rev':
-        continue
-      default:
-        return 'call: unknown property'
-    }
-  }
+  for (const key in m) if (!(allowedIn(key) & CALL)) return 'call: unknown property'
   if (!isId(m.clientId)) return 'call: clientId must be a non-empty string of at most 256 characters'
   if (!isId(m.id)) return 'call: id must be a non-empty string of at most 256 characters'
   if (!isToolName(m.tool)) return 'call: tool must match ^[A-Za-z0-9_.-]{1,128}$'
@@ -172,18 +229,7 @@ function callProblem(m: Obj): string | undefined {
 }
 
 function describeProblem(m: Obj): string | undefined {
-  for (const key in m) {
-    switch (key) {
-      case 'protocol':
-      case 'type':
-      case 'clientId':
-      case 'id':
-      case 'tool':
-        continue
-      default:
-        return 'describe: unknown property'
-    }
-  }
+  for (const key in m) if (!(allowedIn(key) & DESCRIBE)) return 'describe: unknown property'
   if (!isId(m.clientId)) return 'describe: clientId must be a non-empty string of at most 256 characters'
   if (!isId(m.id)) return 'describe: id must be a non-empty string of at most 256 characters'
   if (!isToolName(m.tool)) return 'describe: tool must match ^[A-Za-z0-9_.-]{1,128}$'
@@ -191,17 +237,7 @@ function describeProblem(m: Obj): string | undefined {
 }
 
 function cancelProblem(m: Obj): string | undefined {
-  for (const key in m) {
-    switch (key) {
-      case 'protocol':
-      case 'type':
-      case 'clientId':
-      case 'id':
-        continue
-      default:
-        return 'cancel: unknown property'
-    }
-  }
+  for (const key in m) if (!(allowedIn(key) & CANCEL)) return 'cancel: unknown property'
   if (!isId(m.clientId)) return 'cancel: clientId must be a non-empty string of at most 256 characters'
   if (!isId(m.id)) return 'cancel: id must be a non-empty string of at most 256 characters'
   return undefined
@@ -210,18 +246,7 @@ function cancelProblem(m: Obj): string | undefined {
 // ---- page → agent ----
 
 function manifestProblem(m: Obj): string | undefined {
-  for (const key in m) {
-    switch (key) {
-      case 'protocol':
-      case 'type':
-      case 'clientId':
-      case 'rev':
-      case 'tools':
-        continue
-      default:
-        return 'manifest: unknown property'
-    }
-  }
+  for (const key in m) if (!(allowedIn(key) & MANIFEST)) return 'manifest: unknown property'
   if (!isId(m.clientId)) return 'manifest: clientId must be a non-empty string of at most 256 characters'
   if (!isRev(m.rev)) return 'manifest: rev must be an integer >= 0'
   const tools = m.tools
@@ -259,53 +284,21 @@ function isOptionalBoolean(value: unknown): boolean {
 }
 
 function changedProblem(m: Obj): string | undefined {
-  for (const key in m) {
-    switch (key) {
-      case 'protocol':
-      case 'type':
-      case 'clientId':
-      case 'rev':
-        continue
-      default:
-        return 'changed: unknown property'
-    }
-  }
+  for (const key in m) if (!(allowedIn(key) & CHANGED)) return 'changed: unknown property'
   if (!isId(m.clientId)) return 'changed: clientId must be a non-empty string of at most 256 characters'
   if (!isRev(m.rev)) return 'changed: rev must be an integer >= 0'
   return undefined
 }
 
 function resultMessageProblem(m: Obj): string | undefined {
-  for (const key in m) {
-    switch (key) {
-      case 'protocol':
-      case 'type':
-      case 'clientId':
-      case 'id':
-      case 'result':
-        continue
-      default:
-        return 'result: unknown property'
-    }
-  }
+  for (const key in m) if (!(allowedIn(key) & RESULT)) return 'result: unknown property'
   if (!isId(m.clientId)) return 'result: clientId must be a non-empty string of at most 256 characters'
   if (!isId(m.id)) return 'result: id must be a non-empty string of at most 256 characters'
   return toolResultProblem(m.result)
 }
 
 function confirmedProblem(m: Obj): string | undefined {
-  for (const key in m) {
-    switch (key) {
-      case 'protocol':
-      case 'type':
-      case 'clientId':
-      case 'confirmId':
-      case 'result':
-        continue
-      default:
-        return 'confirmed: unknown property'
-    }
-  }
+  for (const key in m) if (!(allowedIn(key) & CONFIRMED)) return 'confirmed: unknown property'
   if (!isId(m.clientId)) return 'confirmed: clientId must be a non-empty string of at most 256 characters'
   if (!isId(m.confirmId)) return 'confirmed: confirmId must be a non-empty string of at most 256 characters'
   return toolResultProblem(m.result)
@@ -317,7 +310,7 @@ function toolResultProblem(r: unknown): string | undefined {
   if (!isObject(r)) return 'result must be an object'
   switch (r.status) {
     case 'ok':
-      for (const key in r) if (key !== 'status' && key !== 'data') return 'ok result: unknown property'
+      for (const key in r) if (!(allowedIn(key) & OK)) return 'ok result: unknown property'
       return undefined
     case 'invalid':
       return invalidProblem(r)
@@ -326,12 +319,12 @@ function toolResultProblem(r: unknown): string | undefined {
     case 'needs_confirmation':
       return needsConfirmationProblem(r)
     case 'cancelled':
-      for (const key in r) if (key !== 'status' && key !== 'by') return 'cancelled result: unknown property'
+      for (const key in r) if (!(allowedIn(key) & CANCELLED)) return 'cancelled result: unknown property'
       return r.by === 'operator' || r.by === 'signal' || r.by === 'policy'
         ? undefined
         : 'cancelled result: by must be operator, signal or policy'
     case 'error':
-      for (const key in r) if (key !== 'status' && key !== 'message') return 'error result: unknown property'
+      for (const key in r) if (!(allowedIn(key) & ERROR)) return 'error result: unknown property'
       return typeof r.message === 'string' ? undefined : 'error result: message must be a string'
     default:
       return 'result: unknown status'
@@ -339,14 +332,13 @@ function toolResultProblem(r: unknown): string | undefined {
 }
 
 function invalidProblem(r: Obj): string | undefined {
-  for (const key in r) if (key !== 'status' && key !== 'issues') return 'invalid result: unknown property'
+  for (const key in r) if (!(allowedIn(key) & INVALID)) return 'invalid result: unknown property'
   const issues = r.issues
   if (!Array.isArray(issues)) return 'invalid result: issues must be an array'
   for (let i = 0; i < issues.length; i++) {
     const issue: unknown = issues[i]
     if (!isObject(issue)) return 'invalid result: each issue must be an object'
-    for (const key in issue)
-      if (key !== 'path' && key !== 'message') return 'invalid result: unknown issue property'
+    for (const key in issue) if (!(allowedIn(key) & ISSUE)) return 'invalid result: unknown issue property'
     if (typeof issue.path !== 'string' || typeof issue.message !== 'string') {
       return 'invalid result: issue path and message must be strings'
     }
@@ -355,11 +347,7 @@ function invalidProblem(r: Obj): string | undefined {
 }
 
 function refusedProblem(r: Obj): string | undefined {
-  for (const key in r) {
-    if (key !== 'status' && key !== 'code' && key !== 'message' && key !== 'rev') {
-      return 'refused result: unknown property'
-    }
-  }
+  for (const key in r) if (!(allowedIn(key) & REFUSED)) return 'refused result: unknown property'
   let revAllowed = false
   switch (r.code) {
     case 'unknown_tool':
@@ -384,9 +372,7 @@ function refusedProblem(r: Obj): string | undefined {
 
 function needsConfirmationProblem(r: Obj): string | undefined {
   for (const key in r) {
-    if (key !== 'status' && key !== 'confirmId' && key !== 'summary' && key !== 'changes') {
-      return 'needs_confirmation result: unknown property'
-    }
+    if (!(allowedIn(key) & NEEDS_CONFIRMATION)) return 'needs_confirmation result: unknown property'
   }
   if (!isId(r.confirmId)) {
     return 'needs_confirmation result: confirmId must be a non-empty string of at most 256 characters'
@@ -398,9 +384,7 @@ function needsConfirmationProblem(r: Obj): string | undefined {
     const change: unknown = changes[i]
     if (!isObject(change)) return 'needs_confirmation result: each change must be an object'
     for (const key in change) {
-      if (key !== 'path' && key !== 'before' && key !== 'after') {
-        return 'needs_confirmation result: unknown change property'
-      }
+      if (!(allowedIn(key) & CHANGE)) return 'needs_confirmation result: unknown change property'
     }
     if (typeof change.path !== 'string') return 'needs_confirmation result: change path must be a string'
   }

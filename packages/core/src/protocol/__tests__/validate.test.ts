@@ -272,3 +272,65 @@ describe('validateMessage and the JSON Schemas agree on mutated messages (proper
     })
   }
 })
+
+describe('unknown properties', () => {
+  const msg = { protocol: 1, clientId: C }
+  const result = (r: object) => ({ ...msg, type: 'result', id: 'i1', result: r })
+  const needsConfirmation = { status: 'needs_confirmation', confirmId: 'k1', summary: 's', changes: [] }
+  /** The exact reason, the direction, a valid message, and where its extra property goes. */
+  const cases: Array<[string, MessageDirection, object, Array<string | number>]> = [
+    ['call: unknown property', 'toPage', call, []],
+    ['describe: unknown property', 'toPage', { ...msg, type: 'describe', id: 'i1', tool: 'a.b' }, []],
+    ['cancel: unknown property', 'toPage', { ...msg, type: 'cancel', id: 'i1' }, []],
+    ['manifest: unknown property', 'toAgent', { ...msg, type: 'manifest', rev: 1, tools: [] }, []],
+    ['changed: unknown property', 'toAgent', { ...msg, type: 'changed', rev: 1 }, []],
+    ['result: unknown property', 'toAgent', result({ status: 'ok' }), []],
+    [
+      'confirmed: unknown property',
+      'toAgent',
+      { ...msg, type: 'confirmed', confirmId: 'k1', result: { status: 'ok' } },
+      [],
+    ],
+    ['ok result: unknown property', 'toAgent', result({ status: 'ok', data: 1 }), ['result']],
+    [
+      'cancelled result: unknown property',
+      'toAgent',
+      result({ status: 'cancelled', by: 'signal' }),
+      ['result'],
+    ],
+    ['error result: unknown property', 'toAgent', result({ status: 'error', message: 'm' }), ['result']],
+    ['invalid result: unknown property', 'toAgent', result({ status: 'invalid', issues: [] }), ['result']],
+    [
+      'invalid result: unknown issue property',
+      'toAgent',
+      result({ status: 'invalid', issues: [{ path: '/a', message: 'm' }] }),
+      ['result', 'issues', 0],
+    ],
+    [
+      'refused result: unknown property',
+      'toAgent',
+      result({ status: 'refused', code: 'busy', message: 'm' }),
+      ['result'],
+    ],
+    ['needs_confirmation result: unknown property', 'toAgent', result(needsConfirmation), ['result']],
+    [
+      'needs_confirmation result: unknown change property',
+      'toAgent',
+      result({ ...needsConfirmation, changes: [{ path: '/a', before: 1, after: 2 }] }),
+      ['result', 'changes', 0],
+    ],
+  ]
+
+  it.each(cases)('%s', (reason, direction, valid, path) => {
+    expect(validateMessage(valid, direction).ok).toBe(true)
+    // A property another strict object allows is still unknown here.
+    for (const extra of ['x', 'tools', 'summary']) {
+      const value = structuredClone(valid) as Record<string | number, unknown>
+      let target = value
+      for (const step of path) target = target[step] as Record<string | number, unknown>
+      if (extra in target) continue
+      target[extra] = 1
+      expect(validateMessage(value, direction)).toEqual({ ok: false, reason })
+    }
+  })
+})
