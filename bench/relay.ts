@@ -31,9 +31,13 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { ToolManifestSummary } from '@toolmark/core'
-import type { Provider, ProviderEvent, ProviderRequest } from '@toolmark-apps/agent-server/src/agent/types.ts'
-import type { RunningServer } from '@toolmark-apps/agent-server/src/server.ts'
-import type { Conversation } from '@toolmark-apps/agent-server/src/store.ts'
+import type {
+  Conversation,
+  Provider,
+  ProviderEvent,
+  ProviderRequest,
+  RunningServer,
+} from '@toolmark-apps/agent-server'
 import type { Browser } from 'playwright-core'
 import { WebSocket, WebSocketServer } from 'ws'
 
@@ -106,8 +110,7 @@ function serveParent(url: string, counts: () => [number, number], close: () => P
 
 /** The agent server alone in this process; counts accepted first manifests (`rebound`) and rejections. */
 async function serverChild(): Promise<void> {
-  const { loadConfig } = await import('@toolmark-apps/agent-server/src/config.ts')
-  const { startServer } = await import('@toolmark-apps/agent-server/src/server.ts')
+  const { loadConfig, startServer } = await import('@toolmark-apps/agent-server')
   const dir = await mkdtemp(join(tmpdir(), 'toolmark-bench-mem-'))
   const config = loadConfig({
     PORT: '0',
@@ -378,8 +381,7 @@ async function withCpu<T>(fn: () => Promise<T>): Promise<[T, number]> {
 
 /** Part 1. Returns the demo's manifest tools (part 2 sends them). */
 async function latency(work: string): Promise<ToolManifestSummary[]> {
-  const { loadConfig } = await import('@toolmark-apps/agent-server/src/config.ts')
-  const { startServer } = await import('@toolmark-apps/agent-server/src/server.ts')
+  const { loadConfig, startServer } = await import('@toolmark-apps/agent-server')
   const { chromium } = await import('playwright-core')
   step('demo assets')
   const dist = await demoDist(work)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { pastTense } from '../src/agent/embedded.ts'
+import { pastTense } from '../src/agent/providers/embedded/embedded.ts'
 import { challengesTools, type DemoState, demoState, settingsTools } from './demo-tools.ts'
 import { type Browser, FakePage, type FakeTool, startTestServer, type TestServer } from './helpers.ts'
 

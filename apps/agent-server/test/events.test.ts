@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type ConversationEvent, ConversationEvents } from '../src/events.ts'
+import { type ConversationEvent, ConversationEvents } from '../src/agent/events.ts'
 
 const busy: ConversationEvent = { type: 'busy', busy: true }
 

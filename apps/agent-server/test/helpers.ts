@@ -3,10 +3,10 @@ import type { ToolManifest, ToolResult } from '@toolmark/core'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import WebSocket from 'ws'
 import type { Provider, ProviderEvent, ProviderRequest } from '../src/agent/types.ts'
-import type { Clock } from '../src/clock.ts'
 import { type Config, loadConfig } from '../src/config.ts'
-import type { Rejection } from '../src/relay.ts'
+import type { Rejection } from '../src/relay/relay.ts'
 import { type RunningServer, startServer } from '../src/server.ts'
+import type { Clock } from '../src/shared/clock.ts'
 
 /** A started server on 127.0.0.1:0 with an in-memory store, plus what it logged and rejected. */
 export interface TestServer {

@@ -1,8 +1,8 @@
 import { wrapUntrusted } from '@toolmark/core/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EXPIRED_RESULT } from '../src/agent/loop.ts'
-import { manualClock } from '../src/clock.ts'
-import { TIMEOUT_RESULT } from '../src/relay.ts'
+import { TIMEOUT_RESULT } from '../src/relay/relay.ts'
+import { manualClock } from '../src/shared/clock.ts'
 import { FakePage, fakeTool, openSocket, ScriptedProvider, startTestServer, toolCall } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []

@@ -2,7 +2,7 @@ import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { Config } from '../src/config.ts'
-import { checkOrigin, isLoopbackName } from '../src/http.ts'
+import { checkOrigin, isLoopbackName } from '../src/http/app.ts'
 import { startTestServer, type TestServer } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
-import { escapeForLog, logString } from '../src/log.ts'
+import { escapeForLog, logString } from '../src/shared/log.ts'
 import {
   FakePage,
   fakeTool,

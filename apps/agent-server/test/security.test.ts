@@ -3,8 +3,8 @@ import type { ToolResult } from '@toolmark/core'
 import { PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ProviderEvent } from '../src/agent/types.ts'
-import { type Clock, manualClock } from '../src/clock.ts'
-import { MAX_INBOUND_BYTES, TIMEOUT_RESULT } from '../src/relay.ts'
+import { MAX_INBOUND_BYTES, TIMEOUT_RESULT } from '../src/relay/relay.ts'
+import { type Clock, manualClock } from '../src/shared/clock.ts'
 import {
   FakePage,
   fakeTool,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { readSse } from '../src/agent/sse.ts'
+import { readSse } from '../src/agent/providers/sse.ts'
 import {
   FakePage,
   fakeTool,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { readSse } from '../src/agent/sse.ts'
-import { manualClock } from '../src/clock.ts'
+import { readSse } from '../src/agent/providers/sse.ts'
 import type { Config } from '../src/config.ts'
+import { manualClock } from '../src/shared/clock.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
 import { Browser, FakePage, openSocket, startTestServer, type TestServer } from './helpers.ts'
 

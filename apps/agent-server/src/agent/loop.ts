@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
-import type { ConversationEvents } from '../events.ts'
-import { escapeForLog } from '../log.ts'
+import type { BoundPage, Relay } from '../relay/relay.ts'
+import { escapeForLog } from '../shared/log.ts'
 import {
   declaredPaths,
   maskAtPaths,
@@ -11,9 +11,9 @@ import {
   scrub,
   secretsAt,
   sensitivePathsOf,
-} from '../redact.ts'
-import type { BoundPage, Relay } from '../relay.ts'
-import type { ChatMessage, ConfirmBinding, Conversation, Store, StoredMessage } from '../store.ts'
+} from '../shared/redact.ts'
+import type { ChatMessage, ConfirmBinding, Conversation, Store, StoredMessage } from '../store/store.ts'
+import type { ConversationEvents } from './events.ts'
 import { toolLine } from './lines.ts'
 import type { AgentMessage, LlmTool, Provider, ToolCall } from './types.ts'
 

@@ -1,6 +1,6 @@
+import type { Provider, ProviderEvent, ProviderRequest } from '../types.ts'
 import { wireHistory } from './history.ts'
 import { errorBody, field, num, readSse, text } from './sse.ts'
-import type { Provider, ProviderEvent, ProviderRequest } from './types.ts'
 
 /** Settings of the OpenAI-compatible Chat Completions provider. */
 export interface OpenAiOptions {

@@ -9,10 +9,10 @@ import {
   type ResultMessage,
   validateMessage,
 } from '@toolmark/core/protocol'
-import { type Clock, systemClock } from './clock.ts'
-import { logString } from './log.ts'
-import { maskText, scrub } from './redact.ts'
-import type { CallBinding, ConfirmBinding, Store } from './store.ts'
+import { type Clock, systemClock } from '../shared/clock.ts'
+import { logString } from '../shared/log.ts'
+import { maskText, scrub } from '../shared/redact.ts'
+import type { CallBinding, ConfirmBinding, Store } from '../store/store.ts'
 
 /** Largest inbound page message the relay parses, in bytes of its JSON text (4 MiB). */
 export const MAX_INBOUND_BYTES = 4 * 1_048_576

@@ -6,12 +6,12 @@ import { bodyLimit } from 'hono/body-limit'
 import { getCookie, setCookie } from 'hono/cookie'
 import { streamSSE } from 'hono/streaming'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { type Agent, MAX_USER_TEXT, toChat } from './agent/loop.ts'
-import type { ConversationEvents } from './events.ts'
-import { escapeForLog } from './log.ts'
+import type { ConversationEvents } from '../agent/events.ts'
+import { type Agent, MAX_USER_TEXT, toChat } from '../agent/loop.ts'
+import { escapeForLog } from '../shared/log.ts'
+import type { Session, Store } from '../store/store.ts'
 import { chatCompletions } from './openai-compat.ts'
 import { SESSION_COOKIE, signSession, verifySession } from './session.ts'
-import type { Session, Store } from './store.ts'
 
 export interface HttpDeps {
   store: Store

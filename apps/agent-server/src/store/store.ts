@@ -1,5 +1,5 @@
 import type { ToolManifestSummary } from '@toolmark/core'
-import type { AgentMessage } from './agent/types.ts'
+import type { AgentMessage } from '../agent/types.ts'
 
 export interface User {
   id: string

@@ -1,5 +1,5 @@
-import { escapeForLog } from './log.ts'
-import type { ChatMessage } from './store.ts'
+import { escapeForLog } from '../shared/log.ts'
+import type { ChatMessage } from '../store/store.ts'
 
 /** What `GET /api/conversations/:id/events` streams (the demo contract). */
 export type ConversationEvent = { type: 'message'; message: ChatMessage } | { type: 'busy'; busy: boolean }

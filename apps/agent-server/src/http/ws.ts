@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
-import { checkOrigin } from './http.ts'
-import { MAX_INBOUND_BYTES, type Relay } from './relay.ts'
+import { MAX_INBOUND_BYTES, type Relay } from '../relay/relay.ts'
+import type { Store } from '../store/store.ts'
+import { checkOrigin } from './app.ts'
 import { readCookie, SESSION_COOKIE, verifySession } from './session.ts'
-import type { Store } from './store.ts'
 
 /** The page's WebSocket path. */
 export const WS_PATH = '/toolmark/ws'

@@ -1,6 +1,6 @@
+import type { Provider, ProviderEvent, ProviderRequest } from '../types.ts'
 import { wireHistory } from './history.ts'
 import { errorBody, field, num, readSse, text } from './sse.ts'
-import type { Provider, ProviderEvent, ProviderRequest } from './types.ts'
 
 /** Settings of the Anthropic Messages API provider. */
 export interface AnthropicOptions {
