@@ -1,21 +1,29 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
-import {
-  type AgentToPageMessage,
-  boundedCopy,
-  type ConfirmedMessage,
-  type ManifestMessage,
-  PROTOCOL_VERSION,
-  type ResultMessage,
-  validateMessage,
-} from '@toolmark/core/protocol'
+import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import { type Clock, systemClock } from '../shared/clock.ts'
-import { logString } from '../shared/log.ts'
-import { maskText, scrub } from '../shared/redact.ts'
-import type { CallBinding, ConfirmBinding, Store } from '../store/store.ts'
+import type { CallBinding, Store } from '../store/store.ts'
+import { type InboundHost, receive } from './inbound.ts'
+import type {
+  BoundPage,
+  Conn,
+  PageConnection,
+  PageRequest,
+  RelayEvents,
+  RequestOutcome,
+  Waiter,
+} from './types.ts'
 
-/** Largest inbound page message the relay parses, in bytes of its JSON text (4 MiB). */
-export const MAX_INBOUND_BYTES = 4 * 1_048_576
+export { MAX_INBOUND_BYTES } from './inbound.ts'
+export type {
+  BoundPage,
+  PageConnection,
+  PageRequest,
+  Rejection,
+  RejectReason,
+  RelayEvents,
+  RequestOutcome,
+} from './types.ts'
 
 /** What the agent sees when a page does not answer before the deadline (server-side only). */
 export const TIMEOUT_RESULT: ToolResult = {
@@ -30,100 +38,6 @@ export const NO_PAGE_RESULT: ToolResult = {
 /** What pending calls resolve with when the relay shuts down. */
 export const SHUTDOWN_RESULT: ToolResult = { status: 'error', message: 'The server is shutting down' }
 
-/** Why an inbound page message was rejected (logged, never handed to the agent). */
-export type RejectReason =
-  | 'invalid' // not JSON, too large/deep, or not a valid page→agent message
-  | 'unknown_id' // a result for an id the server never issued (MUST 4)
-  | 'mismatch' // id/confirmId/clientId bound to another user, conversation or page load (MUST 3)
-  | 'duplicate' // a second result for the same id (MUST 4)
-  | 'late' // a result after the call's deadline (MUST 5)
-  | 'unknown_confirm' // a confirmed whose confirmId no accepted needs_confirmation carried (MUST 3)
-  | 'duplicate_confirm' // a second confirmed for the same confirmId
-  | 'expired_confirm' // a confirmed for a confirmId of a page that is gone (treated as expired)
-  | 'old_rev' // a manifest with a lower rev than the one stored for its clientId (out of order)
-
-/** One rejected inbound message, for logs and tests. Never carries the message's payload. */
-export interface Rejection {
-  reason: RejectReason
-  type: string
-  userId: string
-  conversationId: string
-  clientId?: string
-  id?: string
-  detail?: string
-}
-
-/**
- * A `needs_confirmation` result without `changes` gets `changes: []` before validation: the
- * protocol's deferred flow writes `changes?`, so a page that omits it must not wait out its
- * deadline (the Toolmark page always sends it). `value` is the relay's own bounded copy.
- */
-function defaultChanges(value: unknown): void {
-  if (typeof value !== 'object' || value === null) return
-  const message = value as { type?: unknown; result?: unknown }
-  if (message.type !== 'result' && message.type !== 'confirmed') return
-  const result = message.result
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) return
-  const r = result as Record<string, unknown>
-  if (r.status === 'needs_confirmation' && !Object.hasOwn(r, 'changes')) r.changes = []
-}
-
-/** What a relayed request resolves with. */
-export interface RequestOutcome {
-  callId: string
-  clientId: string | undefined
-  result: ToolResult
-  timedOut: boolean
-}
-
-/** A protocol request the agent loop makes on behalf of one of its tool calls. */
-export type PageRequest =
-  | {
-      kind: 'call'
-      tool: string
-      input: Record<string, unknown>
-      rev?: number
-      /** The input's values at the tool's sensitive paths: cut out of a `needs_confirmation` summary. */
-      secrets?: readonly string[]
-    }
-  | { kind: 'describe'; tool: string }
-
-/** The page a conversation is bound to and the latest manifest it sent. */
-export interface BoundPage {
-  clientId: string
-  rev: number
-  tools: ToolManifestSummary[]
-}
-
-interface RelayEvents {
-  rejected: Rejection
-  confirmed: { binding: ConfirmBinding; result: ToolResult }
-  expired: { conversationId: string; bindings: ConfirmBinding[] }
-  rebound: { conversationId: string; from: string | undefined; to: string }
-}
-
-/** One authenticated socket, bound to a user and a conversation before anything is relayed. */
-export interface PageConnection {
-  /** Handle one inbound text frame; true when it was accepted, false when rejected (and logged). */
-  receive(text: string): boolean
-  /** The socket closed. */
-  close(): void
-}
-
-interface Conn {
-  userId: string
-  conversationId: string
-  send: (text: string) => void
-  clientIds: Set<string>
-  open: boolean
-}
-
-interface Waiter {
-  resolve: (outcome: RequestOutcome) => void
-  timer: unknown
-  secrets: readonly string[]
-}
-
 export interface RelayOptions {
   store: Store
   deadlineMs: number
@@ -135,6 +49,8 @@ export interface RelayOptions {
 /**
  * The server half of bridge protocol v1: it relays agent requests to the bound page and accepts
  * page messages only when they pass every Security MUST (docs/protocol/v1.md, Security MUSTs).
+ * This class owns the sockets and the bindings (ids bound before sending, deadlines, expiry);
+ * `inbound.ts` checks and handles what the page sends.
  */
 export class Relay {
   readonly #store: Store
@@ -149,12 +65,27 @@ export class Relay {
     expired: new Set(),
     rebound: new Set(),
   }
+  readonly #inbound: InboundHost
 
   constructor(options: RelayOptions) {
     this.#store = options.store
     this.#deadlineMs = options.deadlineMs
     this.#clock = options.clock ?? systemClock
     this.#log = options.log ?? ((line) => console.warn(line))
+    this.#inbound = {
+      store: this.#store,
+      clock: this.#clock,
+      log: this.#log,
+      emit: (event, payload) => this.#emit(event, payload),
+      takeWaiter: (callId) => {
+        const waiter = this.#waiters.get(callId)
+        this.#waiters.delete(callId)
+        return waiter
+      },
+      isOpen: (conversationId, clientId) => this.#isOpen(conversationId, clientId),
+      expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
+      timeOut: (binding) => this.#timeOut(binding),
+    }
     // Nobody waits for calls made before a restart: their deadline outcome was never delivered.
     this.#store.timeOutPendingCalls()
   }
@@ -170,7 +101,7 @@ export class Relay {
     const conn: Conn = { userId, conversationId, send, clientIds: new Set(), open: true }
     this.#conns.add(conn)
     return {
-      receive: (text) => conn.open && this.#receive(conn, text),
+      receive: (text) => conn.open && receive(this.#inbound, conn, text),
       close: () => {
         if (!conn.open) return
         conn.open = false
@@ -264,20 +195,6 @@ export class Relay {
     for (const listener of this.#listeners[event]) listener(payload)
   }
 
-  /** Logs and reports a rejected message; returns false (the message was not accepted). */
-  #reject(conn: Conn, rejection: Omit<Rejection, 'userId' | 'conversationId'>): false {
-    const full: Rejection = { ...rejection, userId: conn.userId, conversationId: conn.conversationId }
-    // Ids and details can come from the page: each is escaped, so none can start a new line.
-    this.#log(
-      `[relay] rejected ${full.type} (${full.reason}) conversation=${full.conversationId}` +
-        (full.clientId ? ` clientId=${logString(full.clientId)}` : '') +
-        (full.id ? ` id=${logString(full.id)}` : '') +
-        (full.detail ? `: ${logString(full.detail)}` : ''),
-    )
-    this.#emit('rejected', full)
-    return false
-  }
-
   #isOpen(conversationId: string, clientId: string): boolean {
     for (const conn of this.#conns)
       if (conn.conversationId === conversationId && conn.clientIds.has(clientId)) return true
@@ -319,149 +236,5 @@ export class Relay {
       result: TIMEOUT_RESULT,
       timedOut: true,
     })
-  }
-
-  #receive(conn: Conn, text: string): boolean {
-    if (text.length > MAX_INBOUND_BYTES)
-      return this.#reject(conn, { reason: 'invalid', type: '?', detail: 'too large' })
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      return this.#reject(conn, { reason: 'invalid', type: '?', detail: 'not JSON' })
-    }
-    const copy = boundedCopy(parsed, { maxBytes: MAX_INBOUND_BYTES })
-    if (!copy.ok) return this.#reject(conn, { reason: 'invalid', type: '?', detail: copy.reason })
-    defaultChanges(copy.value)
-    const checked = validateMessage(copy.value, 'toAgent')
-    if (!checked.ok) return this.#reject(conn, { reason: 'invalid', type: '?', detail: checked.reason })
-    const message = checked.message
-    switch (message.type) {
-      case 'manifest':
-        return this.#manifest(conn, message)
-      case 'changed':
-        // The tool list arrives with the next manifest; a `changed` only proves the page is alive.
-        if (!this.#ownsClient(conn, message.clientId, 'changed')) return false
-        conn.clientIds.add(message.clientId)
-        return true
-      case 'result':
-        return this.#result(conn, message)
-      case 'confirmed':
-        return this.#confirmed(conn, message)
-    }
-  }
-
-  /** A clientId is one page load in one conversation: another user's or conversation's is refused. */
-  #ownsClient(conn: Conn, clientId: string, type: string): boolean {
-    const known = this.#store.getManifest(clientId)
-    if (!known || (known.userId === conn.userId && known.conversationId === conn.conversationId)) return true
-    this.#reject(conn, {
-      reason: 'mismatch',
-      type,
-      clientId,
-      detail: 'clientId belongs to another conversation',
-    })
-    return false
-  }
-
-  #manifest(conn: Conn, message: ManifestMessage): boolean {
-    if (!this.#ownsClient(conn, message.clientId, 'manifest')) return false
-    const first = this.#store.getManifest(message.clientId) === undefined
-    conn.clientIds.add(message.clientId)
-    // Revisions only move forward per page load: a late, older manifest never replaces a newer one.
-    const stored = this.#store.putManifest({
-      clientId: message.clientId,
-      userId: conn.userId,
-      conversationId: conn.conversationId,
-      rev: message.rev,
-      tools: message.tools,
-      updatedAt: this.#clock.now(),
-    })
-    if (!stored) {
-      const newer = this.#store.getManifest(message.clientId)?.rev
-      return this.#reject(conn, {
-        reason: 'old_rev',
-        type: 'manifest',
-        clientId: message.clientId,
-        detail: `rev ${message.rev} is older than the stored rev ${newer}`,
-      })
-    }
-    if (!first) return true
-    // A new page load (full reload or new tab) of this user and conversation: future calls go to it (docs/protocol/v1.md, Navigation and full reloads).
-    const previous = this.#store.getActiveClient(conn.conversationId)
-    if (previous === message.clientId) return true
-    this.#store.setActiveClient(conn.conversationId, message.clientId)
-    this.#log(`[relay] conversation=${conn.conversationId} rebound to a new page load`)
-    this.#emit('rebound', { conversationId: conn.conversationId, from: previous, to: message.clientId })
-    if (previous && !this.#isOpen(conn.conversationId, previous)) this.#expire(conn.conversationId, previous)
-    return true
-  }
-
-  #result(conn: Conn, message: ResultMessage): boolean {
-    const base = { type: 'result', id: message.id, clientId: message.clientId }
-    const binding = this.#store.getCall(message.id)
-    if (!binding) return this.#reject(conn, { ...base, reason: 'unknown_id' })
-    if (
-      binding.userId !== conn.userId ||
-      binding.conversationId !== conn.conversationId ||
-      binding.clientId !== message.clientId
-    ) {
-      return this.#reject(conn, { ...base, reason: 'mismatch' })
-    }
-    if (binding.state === 'answered') return this.#reject(conn, { ...base, reason: 'duplicate' })
-    if (binding.state === 'timed_out') return this.#reject(conn, { ...base, reason: 'late' })
-    if (this.#clock.now() > binding.deadlineAt) {
-      this.#timeOut(binding) // the agent sees the timeout and the page gets its cancel first
-      return this.#reject(conn, { ...base, reason: 'late' })
-    }
-    if (!this.#store.settleCall(binding.id, 'answered'))
-      return this.#reject(conn, { ...base, reason: 'duplicate' })
-    conn.clientIds.add(message.clientId)
-    const result = message.result
-    const waiter = this.#waiters.get(binding.id)
-    // Only a call can create a confirmation; a describe answered needs_confirmation binds nothing.
-    if (result.status === 'needs_confirmation' && binding.kind === 'call') {
-      const bound = this.#store.insertConfirm({
-        confirmId: result.confirmId,
-        userId: binding.userId,
-        conversationId: binding.conversationId,
-        clientId: binding.clientId,
-        callId: binding.id,
-        toolCallId: binding.toolCallId,
-        tool: binding.tool,
-        // The page's summary is free text: masked (and the call's secrets cut out) before it is stored.
-        summary: maskText(scrub(result.summary, waiter?.secrets)),
-        createdAt: this.#clock.now(),
-        state: 'pending',
-      })
-      if (!bound)
-        this.#log(`[relay] confirmId reused by conversation=${binding.conversationId}; first binding kept`)
-    }
-    this.#waiters.delete(binding.id)
-    if (!waiter) return true
-    this.#clock.clearTimeout(waiter.timer)
-    waiter.resolve({ callId: binding.id, clientId: binding.clientId, result, timedOut: false })
-    return true
-  }
-
-  #confirmed(conn: Conn, message: ConfirmedMessage): boolean {
-    const base = { type: 'confirmed', id: message.confirmId, clientId: message.clientId }
-    const binding = this.#store.getConfirm(message.confirmId)
-    if (!binding) return this.#reject(conn, { ...base, reason: 'unknown_confirm' })
-    if (
-      binding.userId !== conn.userId ||
-      binding.conversationId !== conn.conversationId ||
-      binding.clientId !== message.clientId
-    ) {
-      return this.#reject(conn, { ...base, reason: 'mismatch' })
-    }
-    if (binding.state === 'used') return this.#reject(conn, { ...base, reason: 'duplicate_confirm' })
-    if (binding.state === 'expired') return this.#reject(conn, { ...base, reason: 'expired_confirm' })
-    if (!this.#store.settleConfirm(binding.confirmId, 'used')) {
-      return this.#reject(conn, { ...base, reason: 'duplicate_confirm' })
-    }
-    conn.clientIds.add(message.clientId)
-    this.#emit('confirmed', { binding: { ...binding, state: 'used' }, result: message.result })
-    return true
   }
 }
