@@ -8,6 +8,7 @@ import { streamSSE } from 'hono/streaming'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ConversationEvents } from '../agent/events.ts'
 import { type Agent, MAX_USER_TEXT, toChat } from '../agent/loop.ts'
+import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Session, Store } from '../store/store.ts'
 import { chatCompletions } from './openai-compat.ts'
@@ -36,11 +37,6 @@ export interface HttpDeps {
 }
 
 type Env = { Variables: { session: Session | undefined } }
-
-/** The JSON body of every 4xx answer: a stable `code` and a sentence a page can show as is. */
-export interface ErrorBody {
-  error: { code: string; message: string }
-}
 
 /** Largest request body accepted on the API, in bytes (a message is at most 4000 characters). */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -171,7 +167,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       session = store.createSession(store.createUser().id)
       issueCookie(c, session)
     }
-    return c.json({ id: store.createConversation(session.userId).id }, 201)
+    return c.json({ id: store.createConversation(session.userId).id } satisfies CreatedBody, 201)
   })
 
   app.get('/api/conversations/:id', (c) => {
@@ -181,7 +177,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       .listMessages(conversation.id)
       .filter((m) => m.visible)
       .map(toChat)
-    return c.json({ id: conversation.id, messages })
+    return c.json({ id: conversation.id, messages } satisfies ConversationBody)
   })
 
   app.post('/api/conversations/:id/messages', async (c) => {
@@ -202,7 +198,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
         `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
       )
     }
-    return c.json({ id: agent.post(conversation, text.trim()).id }, 202)
+    return c.json({ id: agent.post(conversation, text.trim()).id } satisfies CreatedBody, 202)
   })
 
   app.get('/api/conversations/:id/events', (c) => {
@@ -215,7 +211,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       }
       const unsubscribe = events.subscribe(conversation.id, write)
       stream.onAbort(unsubscribe)
-      write({ type: 'busy', busy: agent.busy(conversation.id) })
+      write({ type: 'busy', busy: agent.busy(conversation.id) } satisfies ChatEvent)
       while (!stream.aborted && !stream.closed) {
         await stream.sleep(keepAliveMs)
         chain = chain
