@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolManifest, ToolResult } from '@toolmark/core'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
+import { onTestFinished } from 'vitest'
 import WebSocket from 'ws'
 import type { Provider, ProviderEvent, ProviderRequest } from '../src/agent/types.ts'
 import { type Config, loadConfig } from '../src/config.ts'
@@ -17,9 +18,14 @@ export interface TestServer {
   browser(): Promise<Browser>
 }
 
-export async function startTestServer(
-  options: { provider?: Provider; clock?: Clock; config?: Partial<Config> } = {},
-): Promise<TestServer> {
+/** What a test server is started with: a provider, a manual clock, configuration overrides. */
+export interface TestServerOptions {
+  provider?: Provider
+  clock?: Clock
+  config?: Partial<Config>
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const config: Config = {
     ...loadConfig({ DATA_FILE: ':memory:', PORT: '0', PROVIDER: 'embedded', STATIC_DIR: '/nonexistent' }),
     ...options.config,
@@ -44,6 +50,27 @@ export async function startTestServer(
     },
   }
 }
+
+/**
+ * A file's `server()`: starts a test server with `defaults` (configuration merged with the
+ * call's) and closes it when the test that started it finishes.
+ */
+export function testServers(
+  defaults: TestServerOptions = {},
+): (options?: TestServerOptions) => Promise<TestServer> {
+  return async (options = {}) => {
+    const t = await startTestServer({
+      ...defaults,
+      ...options,
+      config: { ...defaults.config, ...options.config },
+    })
+    onTestFinished(() => t.server.close())
+    return t
+  }
+}
+
+/** A test server with no defaults, closed when the test that started it finishes. */
+export const testServer = testServers()
 
 /** A cookie-keeping HTTP client standing in for one browser. */
 export class Browser {

@@ -5,18 +5,14 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { readSse } from '../src/agent/providers/sse.ts'
 import { SESSION_COOKIE, signSession, verifySession } from '../src/http/session.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
-import { Browser, FakePage, startTestServer } from './helpers.ts'
+import { Browser, FakePage, testServers } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!()
 })
 
-async function server(staticDir = '/nonexistent') {
-  const t = await startTestServer({ config: { staticDir } })
-  cleanup.push(() => t.server.close())
-  return t
-}
+const server = testServers()
 
 describe('session cookie', () => {
   it('is signed, HttpOnly, SameSite=Lax, Path=/ with the TTL as Max-Age, and identifies the same user later', async () => {
@@ -179,7 +175,7 @@ describe('static files', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('serves built assets with an SPA fallback, but not for /api or /toolmark paths', async () => {
-    const t = await server(dir)
+    const t = await server({ config: { staticDir: dir } })
     const asset = await fetch(`${t.server.url}/app.js`)
     expect(asset.headers.get('content-type')).toContain('javascript')
     expect(await asset.text()).toBe('console.log(1)')

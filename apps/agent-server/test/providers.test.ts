@@ -8,7 +8,7 @@ import type { AgentMessage, LlmTool, ProviderEvent, ProviderRequest } from '../s
 import { loadConfig } from '../src/config.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
 import { fixtureServer, type Reply } from './fixture-server.ts'
-import { FakePage, startTestServer } from './helpers.ts'
+import { FakePage, testServer } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -281,8 +281,7 @@ describe('a whole turn through the server with a real-provider adapter', () => {
         : { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${f.url}/v1` }
     const config = loadConfig({ ...env, DATA_FILE: ':memory:', PORT: '0', STATIC_DIR: '/nonexistent' })
     expect(config.provider).toBe(name)
-    const t = await startTestServer({ config })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ config })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     const page = await FakePage.open(t.server.url, browser, conversation, challengesTools(demoState()))
@@ -305,8 +304,7 @@ describe('a provider failure during a turn', () => {
       DATA_FILE: ':memory:',
       PORT: '0',
     })
-    const t = await startTestServer({ config })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ config })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     await browser.say(conversation, 'hello')

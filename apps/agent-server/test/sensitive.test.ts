@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { readSse } from '../src/agent/providers/sse.ts'
-import {
-  FakePage,
-  fakeTool,
-  ScriptedProvider,
-  startTestServer,
-  type TestServer,
-  toolCall,
-} from './helpers.ts'
+import { FakePage, fakeTool, ScriptedProvider, type TestServer, testServer, toolCall } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -67,8 +60,7 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
       () => [{ type: 'text', delta: 'Waiting for your approval.' }],
       () => [{ type: 'text', delta: 'You are welcome.' }],
     ])
-    const t = await startTestServer({ provider })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     const pay = {
@@ -139,8 +131,7 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
       () => [{ type: 'text', delta: `Verified with ${OTP}.` }],
       () => [{ type: 'text', delta: 'ok' }],
     ])
-    const t = await startTestServer({ provider })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     await FakePage.open(t.server.url, browser, conversation, [verify])
@@ -161,8 +152,7 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
       () => [toolCall('tc1', 'page_call', { tool: 'notes.save', input: { deep } })],
       () => [{ type: 'text', delta: 'ok' }],
     ])
-    const t = await startTestServer({ provider })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     await FakePage.open(t.server.url, browser, conversation, [

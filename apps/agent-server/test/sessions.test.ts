@@ -1,22 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { readSse } from '../src/agent/providers/sse.ts'
-import type { Config } from '../src/config.ts'
 import { manualClock } from '../src/shared/clock.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
-import { Browser, FakePage, openSocket, startTestServer, type TestServer } from './helpers.ts'
+import { Browser, FakePage, openSocket, testServers } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!()
 })
 
-async function server(
-  options: { config?: Partial<Config>; clock?: ReturnType<typeof manualClock> } = {},
-): Promise<TestServer> {
-  const t = await startTestServer(options)
-  cleanup.push(() => t.server.close())
-  return t
-}
+const server = testServers()
 
 describe('sessions: created lazily, expired, bounded', () => {
   it('leaves no rows for drive-by requests (favicon, page load, <img>, refused cross-origin POST)', async () => {
