@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolManifest, ToolResult } from '@toolmark/core'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
+import type { EventSourceMessage } from 'eventsource-parser'
+import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { onTestFinished } from 'vitest'
 import WebSocket from 'ws'
 import type { Provider, ProviderEvent, ProviderRequest } from '../src/agent/types.ts'
@@ -71,6 +73,24 @@ export function testServers(
 
 /** A test server with no defaults, closed when the test that started it finishes. */
 export const testServer = testServers()
+
+/** The events of a `text/event-stream` response body (parsed by `eventsource-parser`; comments skipped). */
+export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<EventSourceMessage> {
+  // The cast bridges lib.dom's and Node's stream typings; at runtime it is Node's own TextDecoderStream.
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .pipeThrough(new EventSourceParserStream())
+    .getReader()
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      yield value
+    }
+  } finally {
+    reader.releaseLock()
+  }
+}
 
 /** A cookie-keeping HTTP client standing in for one browser. */
 export class Browser {

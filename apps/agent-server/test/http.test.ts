@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { readSse } from '../src/agent/providers/sse.ts'
 import { SESSION_COOKIE, signSession, verifySession } from '../src/http/session.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
-import { Browser, FakePage, testServers } from './helpers.ts'
+import { Browser, FakePage, readEvents, testServers } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -136,7 +135,7 @@ describe('conversation API', () => {
       subscribed = resolve
     })
     const done = (async () => {
-      for await (const e of readSse(response.body!)) {
+      for await (const e of readEvents(response.body!)) {
         const event = JSON.parse(e.data) as { type: string; busy?: boolean }
         events.push(event)
         subscribed()

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { readSse } from '../src/agent/providers/sse.ts'
-import { FakePage, fakeTool, ScriptedProvider, type TestServer, testServer, toolCall } from './helpers.ts'
+import {
+  FakePage,
+  fakeTool,
+  readEvents,
+  ScriptedProvider,
+  type TestServer,
+  testServer,
+  toolCall,
+} from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -35,7 +42,7 @@ async function chatStream(browser: Awaited<ReturnType<TestServer['browser']>>, i
   cleanup.push(async () => controller.abort())
   const response = await browser.fetch(`/api/conversations/${id}/events`, { signal: controller.signal })
   const events: string[] = []
-  const reader = readSse(response.body!)[Symbol.asyncIterator]()
+  const reader = readEvents(response.body!)[Symbol.asyncIterator]()
   await reader.next()
   void (async () => {
     for (;;) {

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { readSse } from '../src/agent/providers/sse.ts'
 import { manualClock } from '../src/shared/clock.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
-import { Browser, FakePage, openSocket, testServers } from './helpers.ts'
+import { Browser, FakePage, openSocket, readEvents, testServers } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -122,7 +121,7 @@ describe('the chat event stream after a reload', () => {
     const open = async () => {
       const controller = new AbortController()
       const response = await browser.fetch(`/api/conversations/${id}/events`, { signal: controller.signal })
-      const reader = readSse(response.body!)[Symbol.asyncIterator]()
+      const reader = readEvents(response.body!)[Symbol.asyncIterator]()
       await reader.next() // the first event (busy) is written after the stream subscribed
       return { controller, reader }
     }

@@ -1,6 +1,8 @@
+import Anthropic from '@anthropic-ai/sdk'
+import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages'
 import type { Provider, ProviderEvent, ProviderRequest } from '../types.ts'
+import { providerError } from './errors.ts'
 import { wireHistory } from './history.ts'
-import { errorBody, field, num, readSse, text } from './sse.ts'
 
 /** Settings of the Anthropic Messages API provider. */
 export interface AnthropicOptions {
@@ -9,18 +11,15 @@ export interface AnthropicOptions {
   baseUrl?: string
   model: string
   maxTokens?: number
+  /** Retries of a failed request (connection errors, 408, 409, 429, 5xx), with backoff; default 2. */
+  maxRetries?: number
   fetch?: typeof fetch
 }
 
-type Block =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: string }
+type Block = Exclude<MessageParam['content'], string>[number]
 
 /** Builds the Messages API `messages` array: consecutive user-role blocks merged into one message. */
-export function anthropicMessages(
-  request: ProviderRequest,
-): Array<{ role: 'user' | 'assistant'; content: Block[] }> {
+export function anthropicMessages(request: ProviderRequest): MessageParam[] {
   const out: Array<{ role: 'user' | 'assistant'; content: Block[] }> = []
   const push = (role: 'user' | 'assistant', block: Block) => {
     const last = out.at(-1)
@@ -42,75 +41,54 @@ export function anthropicMessages(
 }
 
 /**
- * The Anthropic Messages API with streaming (SSE): text deltas are streamed, `tool_use` blocks are
- * assembled from their `input_json_delta` parts and emitted when the block stops. Tool definitions
- * are sent exactly as given (byte-identical `page_call` / `page_describe`).
+ * The Anthropic Messages API with streaming, on the official SDK (`@anthropic-ai/sdk`: retries
+ * with backoff, typed errors, abort): text deltas are streamed, and each `tool_use` block is
+ * emitted when it stops, with the input the SDK assembled. Tool definitions are sent exactly as
+ * given (byte-identical `page_call` / `page_describe`, so prompt caching holds).
  */
 export class AnthropicProvider implements Provider {
   readonly name = 'anthropic'
   readonly #o: AnthropicOptions
+  readonly #client: Anthropic
 
   constructor(options: AnthropicOptions) {
     this.#o = options
+    this.#client = new Anthropic({
+      apiKey: options.apiKey,
+      // Only what the configuration says: no credentials or base URL read from the environment.
+      authToken: null,
+      baseURL: (options.baseUrl ?? 'https://api.anthropic.com').replace(/\/$/, ''),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    })
   }
 
-  /** Streams one assistant turn; throws on HTTP or stream errors. */
+  /** Streams one assistant turn; throws on HTTP or stream errors (after the SDK's retries). */
   async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-    const body: Record<string, unknown> = {
-      model: this.#o.model,
-      max_tokens: this.#o.maxTokens ?? 1024,
-      system: request.system,
-      messages: anthropicMessages(request),
-      stream: true,
-    }
-    if (request.tools.length > 0) body.tools = request.tools
-    const response = await (this.#o.fetch ?? fetch)(
-      `${(this.#o.baseUrl ?? 'https://api.anthropic.com').replace(/\/$/, '')}/v1/messages`,
+    const stream = this.#client.messages.stream(
       {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
-          'x-api-key': this.#o.apiKey,
-          'anthropic-version': '2023-06-01',
-        },
-        body: JSON.stringify(body),
-        ...(request.signal ? { signal: request.signal } : {}),
+        model: this.#o.model,
+        max_tokens: this.#o.maxTokens ?? 1024,
+        system: request.system,
+        messages: anthropicMessages(request),
+        ...(request.tools.length > 0 ? { tools: request.tools as Tool[] } : {}),
       },
+      request.signal ? { signal: request.signal } : {},
     )
-    if (!response.ok || !response.body)
-      throw new Error(`anthropic: HTTP ${response.status} ${await errorBody(response)}`)
-    const tools = new Map<number, { id: string; name: string; json: string }>()
-    for await (const event of readSse(response.body)) {
-      const data: unknown = JSON.parse(event.data)
-      const index = num(data, 'index')
-      const block = field(data, 'content_block')
-      const delta = field(data, 'delta')
-      switch (text(data, 'type')) {
-        case 'content_block_start':
-          if (block.type === 'tool_use')
-            tools.set(index, { id: text(block, 'id'), name: text(block, 'name'), json: '' })
-          else if (text(block, 'text') !== '') yield { type: 'text', delta: text(block, 'text') }
-          break
-        case 'content_block_delta': {
-          if (delta.type === 'text_delta') yield { type: 'text', delta: text(delta, 'text') }
-          const tool = tools.get(index)
-          if (delta.type === 'input_json_delta' && tool) tool.json += text(delta, 'partial_json')
-          break
-        }
-        case 'content_block_stop': {
-          const tool = tools.get(index)
-          if (!tool) break
-          tools.delete(index)
-          const input: unknown = tool.json === '' ? {} : JSON.parse(tool.json)
-          yield { type: 'tool_call', call: { id: tool.id, name: tool.name, input } }
-          break
-        }
-        case 'error': {
-          const error = field(data, 'error')
-          throw new Error(`anthropic: ${text(error, 'type') || 'error'}: ${text(error, 'message')}`)
+    try {
+      for await (const event of stream) {
+        if (event.type === 'content_block_start' && event.content_block.type === 'text') {
+          if (event.content_block.text !== '') yield { type: 'text', delta: event.content_block.text }
+        } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+          yield { type: 'text', delta: event.delta.text }
+        } else if (event.type === 'content_block_stop') {
+          const block = stream.currentMessage?.content[event.index]
+          if (block?.type === 'tool_use')
+            yield { type: 'tool_call', call: { id: block.id, name: block.name, input: block.input } }
         }
       }
+    } catch (error) {
+      throw providerError(this.name, error, Anthropic)
     }
   }
 }
