@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { getCookie, setCookie } from 'hono/cookie'
 import { streamSSE } from 'hono/streaming'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ConversationEvents } from '../agent/events.ts'
@@ -12,7 +11,7 @@ import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../sha
 import { escapeForLog } from '../shared/log.ts'
 import type { Session, Store } from '../store/store.ts'
 import { chatCompletions } from './openai-compat.ts'
-import { SESSION_COOKIE, signSession, verifySession } from './session.ts'
+import { readSessionCookie, setSessionCookie } from './session.ts'
 
 export interface HttpDeps {
   store: Store
@@ -121,25 +120,20 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   app.route('/', chatCompletions())
 
   const issueCookie = (c: Context, session: Session) =>
-    setCookie(c, SESSION_COOKIE, signSession(session.id, secret), {
-      httpOnly: true,
-      sameSite: 'Lax',
-      path: '/',
-      maxAge: Math.floor(ttl / 1000),
-    })
+    setSessionCookie(c, session.id, secret, Math.floor(ttl / 1000))
 
   app.use('*', async (c, next) => {
     const problem = checkOrigin(c.req.header('host'), c.req.header('origin'), allowedOrigins)
     if (problem) return fail(c, 403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
     // Read the session, never create one here: drive-by requests (a favicon, an <img>) leave no rows.
-    const id = verifySession(getCookie(c, SESSION_COOKIE), secret)
+    const id = await readSessionCookie(c, secret)
     let session = id ? store.getSession(id) : undefined
     const at = now()
     if (session && session.lastSeenAt + ttl <= at) session = undefined // expired; pruned on next create
     if (session && at - session.lastSeenAt >= TOUCH_EVERY_MS) {
       store.touchSession(session.id, at)
       session = { ...session, lastSeenAt: at }
-      issueCookie(c, session)
+      await issueCookie(c, session)
     }
     c.set('session', session)
     await next()
@@ -159,13 +153,13 @@ export function createApp(deps: HttpDeps): Hono<Env> {
     return conversation && conversation.userId === session?.userId ? conversation : undefined
   }
 
-  app.post('/api/conversations', (c) => {
+  app.post('/api/conversations', async (c) => {
     let session = c.get('session')
     if (!session) {
       const at = now()
       store.pruneSessions(at - ttl, maxSessions - 1)
       session = store.createSession(store.createUser().id)
-      issueCookie(c, session)
+      await issueCookie(c, session)
     }
     return c.json({ id: store.createConversation(session.userId).id } satisfies CreatedBody, 201)
   })

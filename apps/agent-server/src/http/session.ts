@@ -1,35 +1,44 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import type { Context } from 'hono'
+import { getSignedCookie, setSignedCookie } from 'hono/cookie'
+import { parseSigned } from 'hono/utils/cookie'
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'tm_session'
 
-/** Signs a session id: `<id>.<base64url HMAC-SHA256(secret, id)>`. */
-export function signSession(id: string, secret: string): string {
-  return `${id}.${createHmac('sha256', secret).update(id).digest('base64url')}`
+/**
+ * Sets the session cookie: `<session id>.<base64 HMAC-SHA256(secret, id)>` (Hono's signed cookie,
+ * URL-encoded), `HttpOnly`, `SameSite=Lax`, `Path=/`, `Max-Age` = `maxAgeSeconds`.
+ */
+export function setSessionCookie(
+  c: Context,
+  sessionId: string,
+  secret: string,
+  maxAgeSeconds: number,
+): Promise<void> {
+  return setSignedCookie(c, SESSION_COOKIE, sessionId, secret, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    path: '/',
+    maxAge: maxAgeSeconds,
+  })
 }
 
-/** The session id inside a signed cookie value, or undefined when it is missing, malformed or forged. */
-export function verifySession(value: string | undefined, secret: string): string | undefined {
-  if (!value || value.length > 512) return undefined
-  const dot = value.lastIndexOf('.')
-  if (dot <= 0) return undefined
-  const id = value.slice(0, dot)
-  const expected = Buffer.from(signSession(id, secret).slice(dot + 1))
-  const given = Buffer.from(value.slice(dot + 1))
-  return given.length === expected.length && timingSafeEqual(given, expected) ? id : undefined
+/** The session id of the request's signed cookie, or undefined when it is missing, malformed or forged. */
+export async function readSessionCookie(c: Context, secret: string): Promise<string | undefined> {
+  return validId(await getSignedCookie(c, secret, SESSION_COOKIE))
 }
 
-/** Reads one cookie from a raw `Cookie` header (first occurrence wins), URL-decoded. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
+/**
+ * The same for a raw `Cookie` header (the WebSocket upgrade has no Hono context): the first
+ * `tm_session` wins, and a value whose signature does not verify counts as no session.
+ */
+export async function sessionIdFromHeader(
+  header: string | undefined,
+  secret: string,
+): Promise<string | undefined> {
   if (!header) return undefined
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq === -1 || part.slice(0, eq).trim() !== name) continue
-    try {
-      return decodeURIComponent(part.slice(eq + 1).trim())
-    } catch {
-      return undefined
-    }
-  }
-  return undefined
+  return validId((await parseSigned(header, secret, SESSION_COOKIE))[SESSION_COOKIE])
 }
+
+const validId = (value: string | false | undefined): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined
