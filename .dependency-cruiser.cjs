@@ -1,5 +1,5 @@
 /**
- * Architecture rules, checked by `pnpm lint` (dependency-cruiser over packages/*\/src).
+ * Architecture rules, checked by `pnpm lint` (dependency-cruiser over packages/*\/src and the agent server).
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -43,6 +43,29 @@ module.exports = {
       from: { path: '^packages/(react|vue|svelte)/src' },
       to: { path: '^packages/(react|vue|svelte)/src', pathNot: '^packages/$1/src' },
     },
+    {
+      name: 'server-no-cycles',
+      comment: 'The reference agent server has no import cycle either.',
+      severity: 'error',
+      from: { path: '^apps/agent-server/src' },
+      to: { circular: true },
+    },
+    // The agent server depends one way: http/ on agent/, agent/ on relay/, relay/ on store/, all on shared/
+    // (type-only imports aside); nothing under a folder imports the composing files at the top.
+    ...[
+      ['shared', 'http|agent|relay|store'],
+      ['store', 'http|agent|relay'],
+      ['relay', 'http|agent'],
+      ['agent', 'http'],
+    ].map(([layer, above]) => ({
+      name: `server-${layer}-depends-down`,
+      severity: 'error',
+      from: { path: `^apps/agent-server/src/${layer}/` },
+      to: {
+        path: `^apps/agent-server/src/((${above})/|[^/]+\\.ts$)`,
+        dependencyTypesNot: ['type-only'],
+      },
+    })),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -26,8 +26,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, HOST, print, QUERY, step, TOOL } from './
 
 /** Part 1. Returns the demo's manifest tools (part 2 sends them). */
 async function latency(work: string): Promise<ToolManifestSummary[]> {
-  const { loadConfig } = await import('@toolmark-apps/agent-server/src/config.ts')
-  const { startServer } = await import('@toolmark-apps/agent-server/src/server.ts')
+  const { loadConfig, startServer } = await import('@toolmark-apps/agent-server')
   const { chromium } = await import('playwright-core')
   step('demo assets')
   const dist = await demoDist(work)

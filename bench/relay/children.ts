@@ -48,8 +48,7 @@ function serveParent(url: string, counts: () => [number, number], close: () => P
 
 /** The agent server alone in this process; counts accepted first manifests (`rebound`) and rejections. */
 async function serverChild(): Promise<void> {
-  const { loadConfig } = await import('@toolmark-apps/agent-server/src/config.ts')
-  const { startServer } = await import('@toolmark-apps/agent-server/src/server.ts')
+  const { loadConfig, startServer } = await import('@toolmark-apps/agent-server')
   const dir = await mkdtemp(join(tmpdir(), 'toolmark-bench-mem-'))
   const config = loadConfig({
     PORT: '0',

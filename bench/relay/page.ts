@@ -5,7 +5,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
-import type { RunningServer } from '@toolmark-apps/agent-server/src/server.ts'
+import type { RunningServer } from '@toolmark-apps/agent-server'
 import type { Browser } from 'playwright-core'
 import { ROOT, TOOL, waitFor } from './shared.ts'
 

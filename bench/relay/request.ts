@@ -3,7 +3,7 @@
 // same Chromium page, whose tiny script echoes each frame (the call's JSON text).
 import { randomUUID } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
-import type { RunningServer } from '@toolmark-apps/agent-server/src/server.ts'
+import type { RunningServer } from '@toolmark-apps/agent-server'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Demo } from './page.ts'
 import {

@@ -1,17 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { pastTense } from '../src/agent/embedded.ts'
+import { describe, expect, it } from 'vitest'
+import { pastTense } from '../src/agent/providers/embedded/embedded.ts'
 import { challengesTools, type DemoState, demoState, settingsTools } from './demo-tools.ts'
-import { type Browser, FakePage, type FakeTool, startTestServer, type TestServer } from './helpers.ts'
+import { type Browser, FakePage, type FakeTool, type TestServer, testServer } from './helpers.ts'
 
 /*
  * The embedded agent against the demo's tool set, served by a fake page over a real ws socket.
  * The agent only sees the rendered manifest and the schemas page_describe returns.
  */
-
-const cleanup: Array<() => Promise<unknown>> = []
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()!()
-})
 
 interface Demo {
   t: TestServer
@@ -25,8 +20,7 @@ interface Demo {
 }
 
 async function demo(tools: (state: DemoState) => FakeTool[] = challengesTools): Promise<Demo> {
-  const t = await startTestServer()
-  cleanup.push(() => t.server.close())
+  const t = await testServer()
   const browser = await t.browser()
   const conversation = await browser.createConversation()
   const state = demoState()

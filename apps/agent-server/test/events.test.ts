@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { type ConversationEvent, ConversationEvents } from '../src/events.ts'
+import { ConversationEvents } from '../src/agent/events.ts'
+import type { ChatEvent } from '../src/shared/contract.ts'
 
-const busy: ConversationEvent = { type: 'busy', busy: true }
+const busy: ChatEvent = { type: 'busy', busy: true }
 
 describe('conversation events', () => {
   it("an old stream's second unsubscribe does not remove the listener of the stream that replaced it", () => {
     const events = new ConversationEvents()
-    const old: ConversationEvent[] = []
-    const fresh: ConversationEvent[] = []
+    const old: ChatEvent[] = []
+    const fresh: ChatEvent[] = []
     const unsubscribeOld = events.subscribe('c1', (e) => old.push(e))
     unsubscribeOld() // the page reloads: the old stream aborts
     events.subscribe('c1', (e) => fresh.push(e)) // the reloaded page opens its stream
@@ -19,8 +20,8 @@ describe('conversation events', () => {
 
   it('keeps the other listeners of a conversation when one unsubscribes', () => {
     const events = new ConversationEvents()
-    const a: ConversationEvent[] = []
-    const b: ConversationEvent[] = []
+    const a: ChatEvent[] = []
+    const b: ChatEvent[] = []
     const offA = events.subscribe('c1', (e) => a.push(e))
     events.subscribe('c1', (e) => b.push(e))
     offA()

@@ -7,14 +7,9 @@ import {
   renderManifest,
   wrapUntrusted,
 } from '@toolmark/core/protocol'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { FOLLOW_UP_PROMPT, SYSTEM_PROMPT } from '../src/agent/loop.ts'
-import { FakePage, fakeTool, ScriptedProvider, startTestServer, toolCall } from './helpers.ts'
-
-const cleanup: Array<() => Promise<unknown>> = []
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()!()
-})
+import { FakePage, fakeTool, ScriptedProvider, testServer, toolCall } from './helpers.ts'
 
 const zeta = fakeTool('zeta.list', 'List zetas', { readOnly: true }, { type: 'object' }, () => ({
   status: 'ok',
@@ -40,8 +35,7 @@ const summary = (t: typeof zeta) => ({
 
 async function setup(script: ScriptedProvider['script']) {
   const provider = new ScriptedProvider(script)
-  const t = await startTestServer({ provider })
-  cleanup.push(() => t.server.close())
+  const t = await testServer({ provider })
   const browser = await t.browser()
   const conversation = await browser.createConversation()
   return { t, provider, browser, conversation }

@@ -13,7 +13,7 @@ export interface Recorded {
 }
 
 /** A reply: a recorded SSE fixture (file in test/fixtures) or a plain HTTP error. */
-export type Reply = { fixture: string } | { status: number; body: string }
+export type Reply = { fixture: string } | { status: number; body: string; headers?: Record<string, string> }
 
 /** Reads a recorded wire-format fixture. */
 export const fixture = (name: string): string =>
@@ -47,7 +47,7 @@ export async function fixtureServer(replies: Reply[]): Promise<{
         return
       }
       if ('status' in reply) {
-        res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body)
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(reply.body)
         return
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolManifest, ToolResult } from '@toolmark/core'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
+import type { EventSourceMessage } from 'eventsource-parser'
+import { EventSourceParserStream } from 'eventsource-parser/stream'
+import { onTestFinished } from 'vitest'
 import WebSocket from 'ws'
 import type { Provider, ProviderEvent, ProviderRequest } from '../src/agent/types.ts'
-import type { Clock } from '../src/clock.ts'
 import { type Config, loadConfig } from '../src/config.ts'
-import type { Rejection } from '../src/relay.ts'
+import type { Rejection } from '../src/relay/relay.ts'
 import { type RunningServer, startServer } from '../src/server.ts'
+import type { Clock } from '../src/shared/clock.ts'
 
 /** A started server on 127.0.0.1:0 with an in-memory store, plus what it logged and rejected. */
 export interface TestServer {
@@ -17,9 +20,14 @@ export interface TestServer {
   browser(): Promise<Browser>
 }
 
-export async function startTestServer(
-  options: { provider?: Provider; clock?: Clock; config?: Partial<Config> } = {},
-): Promise<TestServer> {
+/** What a test server is started with: a provider, a manual clock, configuration overrides. */
+export interface TestServerOptions {
+  provider?: Provider
+  clock?: Clock
+  config?: Partial<Config>
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const config: Config = {
     ...loadConfig({ DATA_FILE: ':memory:', PORT: '0', PROVIDER: 'embedded', STATIC_DIR: '/nonexistent' }),
     ...options.config,
@@ -42,6 +50,45 @@ export async function startTestServer(
       await b.createConversation() // sessions are created lazily, by the first conversation
       return b
     },
+  }
+}
+
+/**
+ * A file's `server()`: starts a test server with `defaults` (configuration merged with the
+ * call's) and closes it when the test that started it finishes.
+ */
+export function testServers(
+  defaults: TestServerOptions = {},
+): (options?: TestServerOptions) => Promise<TestServer> {
+  return async (options = {}) => {
+    const t = await startTestServer({
+      ...defaults,
+      ...options,
+      config: { ...defaults.config, ...options.config },
+    })
+    onTestFinished(() => t.server.close())
+    return t
+  }
+}
+
+/** A test server with no defaults, closed when the test that started it finishes. */
+export const testServer = testServers()
+
+/** The events of a `text/event-stream` response body (parsed by `eventsource-parser`; comments skipped). */
+export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<EventSourceMessage> {
+  // The cast bridges lib.dom's and Node's stream typings; at runtime it is Node's own TextDecoderStream.
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .pipeThrough(new EventSourceParserStream())
+    .getReader()
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      yield value
+    }
+  } finally {
+    reader.releaseLock()
   }
 }
 

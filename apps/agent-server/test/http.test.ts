@@ -1,22 +1,22 @@
+import { createHmac } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { readSse } from '../src/agent/sse.ts'
-import { SESSION_COOKIE, signSession, verifySession } from '../src/session.ts'
+import { SESSION_COOKIE, sessionIdFromHeader } from '../src/http/session.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
-import { Browser, FakePage, startTestServer } from './helpers.ts'
+import { Browser, FakePage, openSocket, readEvents, testServers } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!()
 })
 
-async function server(staticDir = '/nonexistent') {
-  const t = await startTestServer({ config: { staticDir } })
-  cleanup.push(() => t.server.close())
-  return t
-}
+const server = testServers()
+
+/** A cookie value signed the way the server signs it: `<id>.<base64 HMAC-SHA256>`, URL-encoded. */
+const signed = (id: string, secret: string) =>
+  encodeURIComponent(`${id}.${createHmac('sha256', secret).update(id).digest('base64')}`)
 
 describe('session cookie', () => {
   it('is signed, HttpOnly, SameSite=Lax, Path=/ with the TTL as Max-Age, and identifies the same user later', async () => {
@@ -26,7 +26,7 @@ describe('session cookie', () => {
     const header = response.headers.get('set-cookie')!
     expect(header).toMatch(
       new RegExp(
-        `^${SESSION_COOKIE}=[0-9a-f-]{36}\\.[A-Za-z0-9_-]{43}; Max-Age=604800; Path=/; HttpOnly; SameSite=Lax$`,
+        `^${SESSION_COOKIE}=[0-9a-f-]{36}\\.(?:[A-Za-z0-9]|%2B|%2F){43}%3D; Max-Age=604800; Path=/; HttpOnly; SameSite=Lax$`,
       ),
     )
     const browser = new Browser(t.server.url)
@@ -43,25 +43,47 @@ describe('session cookie', () => {
     const [, value] = browser.cookie.split('=') as [string, string]
     const session = value.slice(0, value.lastIndexOf('.'))
     const tampered = new Browser(t.server.url)
-    tampered.cookie = `${SESSION_COOKIE}=${session}.${signSession(session, 'guessed secret').split('.')[1]}`
+    tampered.cookie = `${SESSION_COOKIE}=${signed(session, 'guessed secret')}`
     expect((await tampered.fetch(`/api/conversations/${id}`)).status).toBe(404)
     await tampered.createConversation()
     expect(tampered.cookie).not.toContain(session)
   })
 
-  it('verifySession rejects missing, malformed and oversized values', () => {
-    const signed = signSession('abc', 's')
-    expect(verifySession(signed, 's')).toBe('abc')
+  it('is the HMAC of SESSION_SECRET; a well-formed cookie signed with another secret gets 404 and a 4401 socket', async () => {
+    const t = await server({ config: { sessionSecret: 'known secret' } })
+    const browser = await t.browser()
+    const id = await browser.createConversation()
+    const session = decodeURIComponent(browser.cookie.split('=')[1]!).split('.')[0]!
+    expect(browser.cookie).toBe(`${SESSION_COOKIE}=${signed(session, 'known secret')}`)
+    const forged = `${SESSION_COOKIE}=${signed(session, 'guessed secret')}`
+    expect(
+      (await fetch(`${t.server.url}/api/conversations/${id}`, { headers: { cookie: forged } })).status,
+    ).toBe(404)
+    expect(await (await openSocket(t.server.url, { cookie: forged, conversation: id })).closed).toBe(4401)
+    const { ws } = await openSocket(t.server.url, { cookie: browser.cookie, conversation: id })
+    expect(ws.readyState).toBe(ws.OPEN)
+    ws.close()
+  })
+
+  it('reads the first tm_session of a Cookie header and rejects missing, malformed and forged values', async () => {
+    const good = signed('abc', 's')
+    expect(await sessionIdFromHeader(`${SESSION_COOKIE}=${good}`, 's')).toBe('abc')
+    expect(await sessionIdFromHeader(`other=1; ${SESSION_COOKIE}=${good}; ${SESSION_COOKIE}=x`, 's')).toBe(
+      'abc',
+    )
     for (const bad of [
       undefined,
       '',
-      'abc',
-      '.x',
-      `${signed}x`,
-      signed.replace('abc', 'abd'),
-      'a'.repeat(600),
+      `${SESSION_COOKIE}=abc`,
+      `${SESSION_COOKIE}=.x`,
+      `${SESSION_COOKIE}=${good}x`,
+      `${SESSION_COOKIE}=${good.replace('abc', 'abd')}`,
+      `${SESSION_COOKIE}=${signed('abc', 'another secret')}`,
+      `${SESSION_COOKIE}=${signed('', 's')}`,
+      `${SESSION_COOKIE}=${'a'.repeat(600)}`,
+      `tm_session_2=${good}`,
     ]) {
-      expect(verifySession(bad, 's')).toBeUndefined()
+      expect(await sessionIdFromHeader(bad, 's')).toBeUndefined()
     }
   })
 })
@@ -140,7 +162,7 @@ describe('conversation API', () => {
       subscribed = resolve
     })
     const done = (async () => {
-      for await (const e of readSse(response.body!)) {
+      for await (const e of readEvents(response.body!)) {
         const event = JSON.parse(e.data) as { type: string; busy?: boolean }
         events.push(event)
         subscribed()
@@ -179,7 +201,7 @@ describe('static files', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('serves built assets with an SPA fallback, but not for /api or /toolmark paths', async () => {
-    const t = await server(dir)
+    const t = await server({ config: { staticDir: dir } })
     const asset = await fetch(`${t.server.url}/app.js`)
     expect(asset.headers.get('content-type')).toContain('javascript')
     expect(await asset.text()).toBe('console.log(1)')

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
 import { lintBlocks, phpBlocks } from '../scripts/lint-php-docs.mjs'
-import { maskText } from '../src/redact.ts'
+import { maskText } from '../src/shared/redact.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
 
 /*

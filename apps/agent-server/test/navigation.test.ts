@@ -1,9 +1,9 @@
 import { wrapUntrusted } from '@toolmark/core/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EXPIRED_RESULT } from '../src/agent/loop.ts'
-import { manualClock } from '../src/clock.ts'
-import { TIMEOUT_RESULT } from '../src/relay.ts'
-import { FakePage, fakeTool, openSocket, ScriptedProvider, startTestServer, toolCall } from './helpers.ts'
+import { TIMEOUT_RESULT } from '../src/relay/relay.ts'
+import { manualClock } from '../src/shared/clock.ts'
+import { FakePage, fakeTool, openSocket, ScriptedProvider, testServer, toolCall } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -38,8 +38,7 @@ function callingProvider(tool: string): ScriptedProvider {
 
 async function setup(tool = readTool.name, clock = manualClock()) {
   const provider = callingProvider(tool)
-  const t = await startTestServer({ provider, clock, config: { callDeadlineMs: DEADLINE } })
-  cleanup.push(() => t.server.close())
+  const t = await testServer({ provider, clock, config: { callDeadlineMs: DEADLINE } })
   const browser = await t.browser()
   const conversation = await browser.createConversation()
   const first = await FakePage.open(t.server.url, browser, conversation, [readTool, saveTool])

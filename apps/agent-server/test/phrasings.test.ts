@@ -1,7 +1,7 @@
 import type { ToolManifestSummary } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
-import { plan } from '../src/agent/embedded.ts'
+import { plan } from '../src/agent/providers/embedded/embedded.ts'
 import type { AgentMessage, LlmTool } from '../src/agent/types.ts'
 import { challengesTools, demoState, guidesToolmark, guidesTools, settingsTools } from './demo-tools.ts'
 import type { FakeTool } from './helpers.ts'
@@ -230,7 +230,7 @@ describe('embedded agent: answers in plain words, never raw tool names', () => {
     const { readFile } = await import('node:fs/promises')
     const sources = await Promise.all(
       ['embedded.ts', 'words.ts', 'extract.ts'].map((f) =>
-        readFile(new URL(`../src/agent/${f}`, import.meta.url), 'utf8'),
+        readFile(new URL(`../src/agent/providers/embedded/${f}`, import.meta.url), 'utf8'),
       ),
     )
     for (const name of names) for (const source of sources) expect(source).not.toContain(name)

@@ -1,7 +1,7 @@
 import { renderManifest } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
-import { extractInput, primaryText } from '../src/agent/extract.ts'
-import { chooseTool, parseManifest, stem, words } from '../src/agent/words.ts'
+import { extractInput, primaryText } from '../src/agent/providers/embedded/extract.ts'
+import { chooseTool, parseManifest, stem, words } from '../src/agent/providers/embedded/words.ts'
 import { challengesTools, demoState, settingsTools } from './demo-tools.ts'
 
 const summaries = [...challengesTools(demoState()), ...settingsTools(demoState()).slice(1)].map(

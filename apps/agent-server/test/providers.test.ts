@@ -1,14 +1,13 @@
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AnthropicProvider, anthropicMessages } from '../src/agent/anthropic.ts'
-import { markedResult, wireHistory } from '../src/agent/history.ts'
-import { OpenAiProvider, openAiMessages } from '../src/agent/openai.ts'
-import { readSse } from '../src/agent/sse.ts'
+import { AnthropicProvider, anthropicMessages } from '../src/agent/providers/anthropic.ts'
+import { markedResult, wireHistory } from '../src/agent/providers/history.ts'
+import { OpenAiProvider, openAiMessages } from '../src/agent/providers/openai.ts'
 import type { AgentMessage, LlmTool, ProviderEvent, ProviderRequest } from '../src/agent/types.ts'
 import { loadConfig } from '../src/config.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
 import { fixtureServer, type Reply } from './fixture-server.ts'
-import { FakePage, startTestServer } from './helpers.ts'
+import { FakePage, testServer } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -57,19 +56,11 @@ const history: AgentMessage[] = [
 ]
 const confirmNote = markedResult(history[4] as Extract<AgentMessage, { role: 'tool' }>)
 
-describe('readSse', () => {
-  it('parses LF and CRLF streams, multi-line data, comments, and a last event without a blank line', async () => {
-    const body = new Blob([
-      ': hello\r\nevent: a\r\ndata: 1\r\ndata: 2\r\n\r\ndata: {"x":"é"}\n\nid: 3\ndata: last',
-    ]).stream()
-    const events = []
-    for await (const e of readSse(body)) events.push(e)
-    expect(events).toEqual([
-      { event: 'a', data: '1\n2' },
-      { event: undefined, data: '{"x":"é"}' },
-      { event: undefined, data: 'last' },
-    ])
-  })
+/** A failed reply the SDKs retry at once (`retry-after-ms` is the SDKs' own hint). */
+const retryable = (status: number, body: string): Reply => ({
+  status,
+  body,
+  headers: { 'retry-after-ms': '1' },
 })
 
 describe('wireHistory', () => {
@@ -128,8 +119,9 @@ describe('Anthropic Messages API adapter', () => {
     ])
     const [sent] = f.requests
     expect(sent).toMatchObject({ method: 'POST', path: '/v1/messages' })
-    expect(sent!.headers['x-api-key']).toBe('sk-test')
-    expect(sent!.headers['anthropic-version']).toBe('2023-06-01')
+    // What the official SDK sends: the key as a bearer token and its pinned API version.
+    expect(sent!.headers.authorization).toBe('Bearer sk-test')
+    expect(sent!.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/)
     expect(sent!.body).toMatchObject({ model: 'claude-test', system: 'sys', stream: true, max_tokens: 1024 })
     // The two tool definitions go out byte for byte.
     expect(sent!.raw).toContain(`"tools":${JSON.stringify(tools)}`)
@@ -263,10 +255,48 @@ describe('OpenAI-compatible Chat Completions adapter', () => {
 
   it('throws on an error chunk and on an HTTP error', async () => {
     const f = await fixtures([{ fixture: 'openai-error.sse' }, { status: 429, body: 'slow down' }])
-    const provider = new OpenAiProvider({ apiKey: 'k', baseUrl: f.url, model: 'm' })
+    const provider = new OpenAiProvider({ apiKey: 'k', baseUrl: f.url, model: 'm', maxRetries: 0 })
     await expect(collect(provider.stream(request()))).rejects.toThrow('openai: The server had an error')
     await expect(collect(provider.stream(request()))).rejects.toThrow('openai: HTTP 429 slow down')
   })
+})
+
+describe('retries (the SDKs)', () => {
+  it.each([
+    ['anthropic', 'anthropic-text.sse'],
+    ['openai', 'openai-text.sse'],
+  ] as const)('%s: a 429 and a 503 are retried, then the answer streams', async (name, file) => {
+    const f = await fixtures([retryable(429, 'slow down'), retryable(503, 'busy'), { fixture: file }])
+    const provider =
+      name === 'anthropic'
+        ? new AnthropicProvider({ apiKey: 'k', baseUrl: f.url, model: 'm' })
+        : new OpenAiProvider({ apiKey: 'k', baseUrl: f.url, model: 'm' })
+    expect(
+      await collect(provider.stream({ system: 's', messages: [{ role: 'user', text: 'hi' }], tools })),
+    ).toEqual([
+      { type: 'text', delta: 'I found one challenge: ' },
+      { type: 'text', delta: 'Chess Openings.' },
+    ])
+    expect(f.requests).toHaveLength(3)
+    expect(new Set(f.requests.map((r) => r.raw)).size).toBe(1) // the same request, byte for byte
+  })
+
+  it.each(['anthropic', 'openai'] as const)(
+    '%s: an abort stops the request and is not retried',
+    async (name) => {
+      const f = await fixtures([retryable(503, 'busy'), retryable(503, 'busy'), retryable(503, 'busy')])
+      const provider =
+        name === 'anthropic'
+          ? new AnthropicProvider({ apiKey: 'k', baseUrl: f.url, model: 'm' })
+          : new OpenAiProvider({ apiKey: 'k', baseUrl: f.url, model: 'm' })
+      const controller = new AbortController()
+      controller.abort()
+      await expect(
+        collect(provider.stream({ system: 's', messages: [], tools: [], signal: controller.signal })),
+      ).rejects.toThrow(/abort/i)
+      expect(f.requests).toHaveLength(0)
+    },
+  )
 })
 
 describe('a whole turn through the server with a real-provider adapter', () => {
@@ -281,8 +311,7 @@ describe('a whole turn through the server with a real-provider adapter', () => {
         : { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${f.url}/v1` }
     const config = loadConfig({ ...env, DATA_FILE: ':memory:', PORT: '0', STATIC_DIR: '/nonexistent' })
     expect(config.provider).toBe(name)
-    const t = await startTestServer({ config })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ config })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     const page = await FakePage.open(t.server.url, browser, conversation, challengesTools(demoState()))
@@ -298,15 +327,15 @@ describe('a whole turn through the server with a real-provider adapter', () => {
 
 describe('a provider failure during a turn', () => {
   it('ends the turn with a short notice and logs the error, masked', async () => {
-    const f = await fixtures([{ status: 500, body: 'echo: card 4242 4242 4242 4242' }])
+    // The SDK retries a 500 twice before the turn gives up.
+    const f = await fixtures([1, 2, 3].map(() => retryable(500, 'echo: card 4242 4242 4242 4242')))
     const config = loadConfig({
       ANTHROPIC_API_KEY: 'k',
       ANTHROPIC_BASE_URL: f.url,
       DATA_FILE: ':memory:',
       PORT: '0',
     })
-    const t = await startTestServer({ config })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ config })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     await browser.say(conversation, 'hello')
@@ -321,5 +350,6 @@ describe('a provider failure during a turn', () => {
       '[agent] provider anthropic failed: Error: anthropic: HTTP 500 echo: card **** 4242',
     )
     expect(t.server.agent.busy(conversation)).toBe(false)
+    expect(f.requests).toHaveLength(3)
   })
 })

@@ -5,7 +5,7 @@ import { websocketTransport } from '@toolmark/core/bridge/websocket'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { EXPIRED_RESULT } from '../src/agent/loop.ts'
-import { type Browser, ScriptedProvider, startTestServer, type TestServer, toolCall } from './helpers.ts'
+import { type Browser, ScriptedProvider, type TestServer, testServer, toolCall } from './helpers.ts'
 
 /*
  * The server against the real page side: a core registry with the bridge and websocketTransport
@@ -84,8 +84,7 @@ async function attach(t: TestServer, browser: Browser, conversation: string, tm:
 }
 
 async function setup() {
-  const t = await startTestServer()
-  cleanup.push(() => t.server.close())
+  const t = await testServer()
   const browser = await t.browser()
   const conversation = await browser.createConversation()
   const answer = async (text: string) => {
@@ -172,8 +171,7 @@ describe('sensitive paths published by the real page', () => {
       () => [{ type: 'text', delta: 'Unlocked.' }],
       () => [{ type: 'text', delta: 'ok' }],
     ])
-    const t = await startTestServer({ provider })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     const received: unknown[] = []

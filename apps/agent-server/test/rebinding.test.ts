@@ -1,20 +1,10 @@
 import { request } from 'node:http'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import type { Config } from '../src/config.ts'
-import { checkOrigin, isLoopbackName } from '../src/http.ts'
-import { startTestServer, type TestServer } from './helpers.ts'
+import { checkOrigin, isLoopbackName } from '../src/http/app.ts'
+import { testServers } from './helpers.ts'
 
-const cleanup: Array<() => Promise<unknown>> = []
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()!()
-})
-
-async function server(config: Partial<Config> = {}): Promise<TestServer> {
-  const t = await startTestServer({ config })
-  cleanup.push(() => t.server.close())
-  return t
-}
+const server = testServers()
 
 /** An HTTP request with headers `fetch` will not set (`Host`), as a rebinding attacker's page sends them. */
 function raw(
@@ -115,7 +105,7 @@ describe('DNS rebinding: Host and Origin are checked against an allowlist before
   })
 
   it('accepts a public origin listed in ALLOWED_ORIGINS, over HTTP and WebSocket', async () => {
-    const t = await server({ allowedOrigins: ['https://demo.example.com'] })
+    const t = await server({ config: { allowedOrigins: ['https://demo.example.com'] } })
     const headers = { host: 'demo.example.com', origin: 'https://demo.example.com' }
     const created = await raw(`${t.server.url}/api/conversations`, { method: 'POST', headers })
     expect(created.status).toBe(201)

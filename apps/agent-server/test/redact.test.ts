@@ -9,7 +9,7 @@ import {
   scrub,
   secretsAt,
   sensitivePathsOf,
-} from '../src/redact.ts'
+} from '../src/shared/redact.ts'
 
 describe('masking before anything is persisted', () => {
   it('keeps only the last 4 digits of card-number-like sequences', () => {

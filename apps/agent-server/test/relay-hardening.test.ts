@@ -1,26 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { PROTOCOL_VERSION } from '@toolmark/core/protocol'
-import { afterEach, describe, expect, it } from 'vitest'
-import { escapeForLog, logString } from '../src/log.ts'
-import {
-  FakePage,
-  fakeTool,
-  ScriptedProvider,
-  startTestServer,
-  type TestServer,
-  toolCall,
-} from './helpers.ts'
+import { describe, expect, it } from 'vitest'
+import { escapeForLog, logString } from '../src/shared/log.ts'
+import { FakePage, fakeTool, ScriptedProvider, testServers, toolCall } from './helpers.ts'
 
-const cleanup: Array<() => Promise<unknown>> = []
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()!()
-})
-
-async function server(provider?: ScriptedProvider): Promise<TestServer> {
-  const t = await startTestServer(provider ? { provider } : {})
-  cleanup.push(() => t.server.close())
-  return t
-}
+const server = testServers()
 
 const read = fakeTool('notes.read', 'Read a note', { readOnly: true }, { type: 'object' })
 const save = fakeTool('notes.save', 'Save a note', { consequential: true }, { type: 'object' })
@@ -85,7 +69,7 @@ describe('needs_confirmation without changes', () => {
     const provider = new ScriptedProvider([
       () => [toolCall('tc1', 'page_call', { tool: save.name, input: {} })],
     ])
-    const t = await server(provider)
+    const t = await server({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     const page = await FakePage.open(t.server.url, browser, conversation, [save])

@@ -1,24 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
 import { PROTOCOL_VERSION } from '@toolmark/core/protocol'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ProviderEvent } from '../src/agent/types.ts'
-import { type Clock, manualClock } from '../src/clock.ts'
-import { MAX_INBOUND_BYTES, TIMEOUT_RESULT } from '../src/relay.ts'
-import {
-  FakePage,
-  fakeTool,
-  openSocket,
-  ScriptedProvider,
-  startTestServer,
-  type TestServer,
-  toolCall,
-} from './helpers.ts'
-
-const cleanup: Array<() => Promise<unknown>> = []
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()!()
-})
+import { MAX_INBOUND_BYTES, TIMEOUT_RESULT } from '../src/relay/relay.ts'
+import { type Clock, manualClock } from '../src/shared/clock.ts'
+import { FakePage, fakeTool, openSocket, ScriptedProvider, testServers, toolCall } from './helpers.ts'
 
 const DEADLINE = 15_000
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
@@ -29,11 +16,7 @@ const readTool = fakeTool('notes.read', 'Read a note', { readOnly: true }, { typ
 }))
 const saveTool = fakeTool('notes.save', 'Save a note', { consequential: true }, { type: 'object' })
 
-async function server(options: { provider?: ScriptedProvider; clock?: Clock } = {}): Promise<TestServer> {
-  const t = await startTestServer({ ...options, config: { callDeadlineMs: DEADLINE } })
-  cleanup.push(() => t.server.close())
-  return t
-}
+const server = testServers({ config: { callDeadlineMs: DEADLINE } })
 
 /** A conversation whose agent turn makes one page_call to `tool`; the page answers by hand. */
 async function pendingCall(

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { readSse } from '../src/agent/sse.ts'
 import {
   FakePage,
   fakeTool,
+  readEvents,
   ScriptedProvider,
-  startTestServer,
   type TestServer,
+  testServer,
   toolCall,
 } from './helpers.ts'
 
@@ -42,7 +42,7 @@ async function chatStream(browser: Awaited<ReturnType<TestServer['browser']>>, i
   cleanup.push(async () => controller.abort())
   const response = await browser.fetch(`/api/conversations/${id}/events`, { signal: controller.signal })
   const events: string[] = []
-  const reader = readSse(response.body!)[Symbol.asyncIterator]()
+  const reader = readEvents(response.body!)[Symbol.asyncIterator]()
   await reader.next()
   void (async () => {
     for (;;) {
@@ -67,8 +67,7 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
       () => [{ type: 'text', delta: 'Waiting for your approval.' }],
       () => [{ type: 'text', delta: 'You are welcome.' }],
     ])
-    const t = await startTestServer({ provider })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     const pay = {
@@ -139,8 +138,7 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
       () => [{ type: 'text', delta: `Verified with ${OTP}.` }],
       () => [{ type: 'text', delta: 'ok' }],
     ])
-    const t = await startTestServer({ provider })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     await FakePage.open(t.server.url, browser, conversation, [verify])
@@ -161,8 +159,7 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
       () => [toolCall('tc1', 'page_call', { tool: 'notes.save', input: { deep } })],
       () => [{ type: 'text', delta: 'ok' }],
     ])
-    const t = await startTestServer({ provider })
-    cleanup.push(() => t.server.close())
+    const t = await testServer({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     await FakePage.open(t.server.url, browser, conversation, [

@@ -1,22 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { readSse } from '../src/agent/sse.ts'
-import { manualClock } from '../src/clock.ts'
-import type { Config } from '../src/config.ts'
+import { manualClock } from '../src/shared/clock.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
-import { Browser, FakePage, openSocket, startTestServer, type TestServer } from './helpers.ts'
+import { Browser, FakePage, openSocket, readEvents, testServers } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!()
 })
 
-async function server(
-  options: { config?: Partial<Config>; clock?: ReturnType<typeof manualClock> } = {},
-): Promise<TestServer> {
-  const t = await startTestServer(options)
-  cleanup.push(() => t.server.close())
-  return t
-}
+const server = testServers()
 
 describe('sessions: created lazily, expired, bounded', () => {
   it('leaves no rows for drive-by requests (favicon, page load, <img>, refused cross-origin POST)', async () => {
@@ -129,7 +121,7 @@ describe('the chat event stream after a reload', () => {
     const open = async () => {
       const controller = new AbortController()
       const response = await browser.fetch(`/api/conversations/${id}/events`, { signal: controller.signal })
-      const reader = readSse(response.body!)[Symbol.asyncIterator]()
+      const reader = readEvents(response.body!)[Symbol.asyncIterator]()
       await reader.next() // the first event (busy) is written after the stream subscribed
       return { controller, reader }
     }

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { openSqliteStore } from '../src/sqlite-store.ts'
-import type { CallBinding } from '../src/store.ts'
+import { openSqliteStore } from '../src/store/sqlite.ts'
+import type { CallBinding } from '../src/store/store.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'toolmark-store-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

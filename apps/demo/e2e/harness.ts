@@ -1,18 +1,10 @@
+import type { ChatMessage } from '@toolmark-apps/agent-server/contract'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 
 /** One protocol frame seen on the page's bridge WebSocket. */
 export interface Frame {
   direction: 'sent' | 'received'
   message: Record<string, unknown>
-}
-
-/** A ChatMessage as the server returns it. */
-export interface ChatMessage {
-  id: string
-  role: 'user' | 'assistant' | 'tool'
-  text: string
-  tool?: string
-  at: number
 }
 
 /** Resolves when `predicate` holds for a frame (past or future); rejects after `timeoutMs`. */

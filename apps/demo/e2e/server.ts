@@ -1,9 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../../agent-server/src/config.ts'
-import type { Rejection } from '../../agent-server/src/relay.ts'
-import { type RunningServer, startServer } from '../../agent-server/src/server.ts'
+import { loadConfig, type Rejection, type RunningServer, startServer } from '@toolmark-apps/agent-server'
 
 /** The real agent server (embedded agent, SQLite in a temp file) serving the built demo. */
 export interface DemoServer {

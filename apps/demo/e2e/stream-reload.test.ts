@@ -1,10 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { loadConfig, type RunningServer, startServer } from '@toolmark-apps/agent-server'
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, expect, inject, test } from 'vitest'
-import { loadConfig } from '../../agent-server/src/config.ts'
-import { type RunningServer, startServer } from '../../agent-server/src/server.ts'
 import { DemoPage } from './harness.ts'
 
 /**

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
-import { chatCompletions } from '@toolmark-apps/agent-server/src/openai-compat.ts'
+import { chatCompletions } from '@toolmark-apps/agent-server/openai-compat'
 import { type PusherServer, startPusherServer } from '@toolmark-internal/pusher-server'
 
 /*

@@ -1,5 +1,5 @@
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
-import { chatCompletions } from '@toolmark-apps/agent-server/src/openai-compat.ts'
+import { chatCompletions } from '@toolmark-apps/agent-server/openai-compat'
 import { describe, expect, it } from 'vitest'
 
 /* The agent server's embedded planner behind POST /v1/chat/completions (what the Laravel agent loop calls). */

@@ -4,14 +4,17 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { getRequestListener } from '@hono/node-server'
-import { Agent } from '@toolmark-apps/agent-server/src/agent/loop.ts'
-import { loadConfig } from '@toolmark-apps/agent-server/src/config.ts'
-import { ConversationEvents } from '@toolmark-apps/agent-server/src/events.ts'
-import { createApp } from '@toolmark-apps/agent-server/src/http.ts'
-import { createProvider } from '@toolmark-apps/agent-server/src/providers.ts'
-import { Relay } from '@toolmark-apps/agent-server/src/relay.ts'
-import { openSqliteStore } from '@toolmark-apps/agent-server/src/sqlite-store.ts'
-import { attachWebSocket, WS_PATH } from '@toolmark-apps/agent-server/src/ws.ts'
+import {
+  Agent,
+  attachWebSocket,
+  ConversationEvents,
+  createApp,
+  createProvider,
+  loadConfig,
+  openSqliteStore,
+  Relay,
+  WS_PATH,
+} from '@toolmark-apps/agent-server'
 import next from 'next'
 
 export interface NextDemoOptions {

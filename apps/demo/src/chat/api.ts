@@ -1,22 +1,18 @@
-/** One chat line as the server stores it (see the demo contract). */
-export interface ChatMessage {
-  id: string
-  role: 'user' | 'assistant' | 'tool'
-  text: string
-  tool?: string
-  at: number
-}
+import type {
+  ChatEvent,
+  ChatMessage,
+  ConversationBody,
+  CreatedBody,
+} from '@toolmark-apps/agent-server/contract'
 
-/** A server-sent event on `/api/conversations/:id/events`. */
-export type ChatEvent = { type: 'message'; message: ChatMessage } | { type: 'busy'; busy: boolean }
+export type { ChatEvent, ChatMessage } from '@toolmark-apps/agent-server/contract'
+/** The longest message the agent server accepts, in UTF-16 code units (like `maxlength`). */
+export { MAX_MESSAGE_LENGTH } from '@toolmark-apps/agent-server/contract'
 
 /** localStorage key of the current conversation id (a full reload keeps the conversation). */
 export const CONVERSATION_KEY = 'toolmark-demo:conversation'
 
 const json = { 'content-type': 'application/json', accept: 'application/json' }
-
-/** The longest message the agent server accepts, in UTF-16 code units (like `maxlength`). */
-export const MAX_MESSAGE_LENGTH = 4000
 
 /**
  * Why the server refused a request: its JSON `{ error: { code, message } }` (or an older
@@ -42,7 +38,7 @@ async function createConversation(): Promise<string> {
     credentials: 'same-origin',
   })
   if (!response.ok) throw new Error(await refusalReason(response, 'Could not start a conversation'))
-  const body = (await response.json()) as { id: string }
+  const body = (await response.json()) as CreatedBody
   localStorage.setItem(CONVERSATION_KEY, body.id)
   return body.id
 }
@@ -51,7 +47,7 @@ async function createConversation(): Promise<string> {
  * The conversation to use: the one kept in localStorage when the server still knows it for this
  * session, else a new one.
  */
-export async function ensureConversation(): Promise<{ id: string; messages: ChatMessage[] }> {
+export async function ensureConversation(): Promise<ConversationBody> {
   const kept = localStorage.getItem(CONVERSATION_KEY)
   if (kept) {
     const existing = await fetchConversation(kept)
@@ -61,16 +57,14 @@ export async function ensureConversation(): Promise<{ id: string; messages: Chat
 }
 
 /** The conversation with its messages, or `undefined` when it is not this user's (404). */
-export async function fetchConversation(
-  id: string,
-): Promise<{ id: string; messages: ChatMessage[] } | undefined> {
+export async function fetchConversation(id: string): Promise<ConversationBody | undefined> {
   const response = await fetch(`/api/conversations/${encodeURIComponent(id)}`, {
     headers: json,
     credentials: 'same-origin',
   })
   if (response.status === 404) return undefined
   if (!response.ok) throw new Error(await refusalReason(response, 'Could not load the conversation'))
-  return (await response.json()) as { id: string; messages: ChatMessage[] }
+  return (await response.json()) as ConversationBody
 }
 
 /** Posts a user message; the agent's turn runs on the server and streams back as events. */

@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer } from 'ws'
-import { checkOrigin } from './http.ts'
-import { MAX_INBOUND_BYTES, type Relay } from './relay.ts'
-import { readCookie, SESSION_COOKIE, verifySession } from './session.ts'
-import type { Store } from './store.ts'
+import { type WebSocket, WebSocketServer } from 'ws'
+import { MAX_INBOUND_BYTES, type Relay } from '../relay/relay.ts'
+import type { Store } from '../store/store.ts'
+import { checkOrigin, type OriginProblem } from './app.ts'
+import { sessionIdFromHeader } from './session.ts'
 
 /** The page's WebSocket path. */
 export const WS_PATH = '/toolmark/ws'
@@ -51,34 +51,48 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
       )
       return
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      ws.on('error', () => {})
-      // Host and Origin first (DNS rebinding), before the session or anything else is looked at.
-      const problem = checkOrigin(req.headers.host, req.headers.origin, deps.allowedOrigins)
-      if (problem)
-        return ws.close(CLOSE_FORBIDDEN, problem === 'host' ? 'host not allowed' : 'cross-origin socket')
-      const sessionId = verifySession(readCookie(req.headers.cookie, SESSION_COOKIE), deps.secret)
-      const session = sessionId ? deps.store.getSession(sessionId) : undefined
-      if (
-        !session ||
-        session.lastSeenAt + (deps.sessionTtlMs ?? Number.POSITIVE_INFINITY) <= (deps.now ?? Date.now)()
-      )
-        return ws.close(CLOSE_UNAUTHENTICATED, 'no valid session')
-      const conversation = deps.store.getConversation(url.searchParams.get('conversation') ?? '')
-      if (!conversation || conversation.userId !== session.userId) {
-        return ws.close(CLOSE_FORBIDDEN, 'not your conversation')
-      }
-      const conn = deps.relay.connect(session.userId, conversation.id, (text) => {
-        if (ws.readyState === ws.OPEN) ws.send(text)
-      })
-      alive.set(ws, true)
-      ws.on('pong', () => alive.set(ws, true))
-      ws.on('message', (data, isBinary) => {
-        if (isBinary) return log('[ws] binary frame ignored')
-        conn.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'))
-      })
-      ws.on('close', () => conn.close())
+    // Host and Origin first (DNS rebinding), before the session or anything else is looked at.
+    const problem = checkOrigin(req.headers.host, req.headers.origin, deps.allowedOrigins)
+    // The cookie's signature is verified (asynchronously) before the upgrade completes, so the page
+    // cannot send a frame before the socket's handlers are in place.
+    const onError = () => socket.destroy()
+    socket.on('error', onError)
+    const verified = problem
+      ? Promise.resolve(undefined)
+      : sessionIdFromHeader(req.headers.cookie, deps.secret)
+    verified.then(
+      (sessionId) => {
+        socket.off('error', onError)
+        if (!socket.destroyed) wss.handleUpgrade(req, socket, head, (ws) => bind(ws, url, problem, sessionId))
+      },
+      () => socket.destroy(),
+    )
+  }
+
+  const bind = (ws: WebSocket, url: URL, problem: OriginProblem, sessionId: string | undefined) => {
+    ws.on('error', () => {})
+    if (problem)
+      return ws.close(CLOSE_FORBIDDEN, problem === 'host' ? 'host not allowed' : 'cross-origin socket')
+    const session = sessionId ? deps.store.getSession(sessionId) : undefined
+    if (
+      !session ||
+      session.lastSeenAt + (deps.sessionTtlMs ?? Number.POSITIVE_INFINITY) <= (deps.now ?? Date.now)()
+    )
+      return ws.close(CLOSE_UNAUTHENTICATED, 'no valid session')
+    const conversation = deps.store.getConversation(url.searchParams.get('conversation') ?? '')
+    if (!conversation || conversation.userId !== session.userId) {
+      return ws.close(CLOSE_FORBIDDEN, 'not your conversation')
+    }
+    const conn = deps.relay.connect(session.userId, conversation.id, (text) => {
+      if (ws.readyState === ws.OPEN) ws.send(text)
     })
+    alive.set(ws, true)
+    ws.on('pong', () => alive.set(ws, true))
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return log('[ws] binary frame ignored')
+      conn.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'))
+    })
+    ws.on('close', () => conn.close())
   }
   server.on('upgrade', onUpgrade)
 

@@ -3,15 +3,15 @@ import { join } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { getCookie, setCookie } from 'hono/cookie'
 import { streamSSE } from 'hono/streaming'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { type Agent, MAX_USER_TEXT, toChat } from './agent/loop.ts'
-import type { ConversationEvents } from './events.ts'
-import { escapeForLog } from './log.ts'
+import type { ConversationEvents } from '../agent/events.ts'
+import { type Agent, MAX_USER_TEXT, toChat } from '../agent/loop.ts'
+import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../shared/contract.ts'
+import { escapeForLog } from '../shared/log.ts'
+import type { Session, Store } from '../store/store.ts'
 import { chatCompletions } from './openai-compat.ts'
-import { SESSION_COOKIE, signSession, verifySession } from './session.ts'
-import type { Session, Store } from './store.ts'
+import { readSessionCookie, setSessionCookie } from './session.ts'
 
 export interface HttpDeps {
   store: Store
@@ -36,11 +36,6 @@ export interface HttpDeps {
 }
 
 type Env = { Variables: { session: Session | undefined } }
-
-/** The JSON body of every 4xx answer: a stable `code` and a sentence a page can show as is. */
-export interface ErrorBody {
-  error: { code: string; message: string }
-}
 
 /** Largest request body accepted on the API, in bytes (a message is at most 4000 characters). */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -125,25 +120,20 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   app.route('/', chatCompletions())
 
   const issueCookie = (c: Context, session: Session) =>
-    setCookie(c, SESSION_COOKIE, signSession(session.id, secret), {
-      httpOnly: true,
-      sameSite: 'Lax',
-      path: '/',
-      maxAge: Math.floor(ttl / 1000),
-    })
+    setSessionCookie(c, session.id, secret, Math.floor(ttl / 1000))
 
   app.use('*', async (c, next) => {
     const problem = checkOrigin(c.req.header('host'), c.req.header('origin'), allowedOrigins)
     if (problem) return fail(c, 403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
     // Read the session, never create one here: drive-by requests (a favicon, an <img>) leave no rows.
-    const id = verifySession(getCookie(c, SESSION_COOKIE), secret)
+    const id = await readSessionCookie(c, secret)
     let session = id ? store.getSession(id) : undefined
     const at = now()
     if (session && session.lastSeenAt + ttl <= at) session = undefined // expired; pruned on next create
     if (session && at - session.lastSeenAt >= TOUCH_EVERY_MS) {
       store.touchSession(session.id, at)
       session = { ...session, lastSeenAt: at }
-      issueCookie(c, session)
+      await issueCookie(c, session)
     }
     c.set('session', session)
     await next()
@@ -163,15 +153,15 @@ export function createApp(deps: HttpDeps): Hono<Env> {
     return conversation && conversation.userId === session?.userId ? conversation : undefined
   }
 
-  app.post('/api/conversations', (c) => {
+  app.post('/api/conversations', async (c) => {
     let session = c.get('session')
     if (!session) {
       const at = now()
       store.pruneSessions(at - ttl, maxSessions - 1)
       session = store.createSession(store.createUser().id)
-      issueCookie(c, session)
+      await issueCookie(c, session)
     }
-    return c.json({ id: store.createConversation(session.userId).id }, 201)
+    return c.json({ id: store.createConversation(session.userId).id } satisfies CreatedBody, 201)
   })
 
   app.get('/api/conversations/:id', (c) => {
@@ -181,7 +171,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       .listMessages(conversation.id)
       .filter((m) => m.visible)
       .map(toChat)
-    return c.json({ id: conversation.id, messages })
+    return c.json({ id: conversation.id, messages } satisfies ConversationBody)
   })
 
   app.post('/api/conversations/:id/messages', async (c) => {
@@ -202,7 +192,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
         `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
       )
     }
-    return c.json({ id: agent.post(conversation, text.trim()).id }, 202)
+    return c.json({ id: agent.post(conversation, text.trim()).id } satisfies CreatedBody, 202)
   })
 
   app.get('/api/conversations/:id/events', (c) => {
@@ -215,7 +205,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       }
       const unsubscribe = events.subscribe(conversation.id, write)
       stream.onAbort(unsubscribe)
-      write({ type: 'busy', busy: agent.busy(conversation.id) })
+      write({ type: 'busy', busy: agent.busy(conversation.id) } satisfies ChatEvent)
       while (!stream.aborted && !stream.closed) {
         await stream.sleep(keepAliveMs)
         chain = chain

@@ -1,7 +1,7 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
+import { firstArray } from '../../lines.ts'
+import type { AgentMessage, Provider, ProviderEvent, ProviderRequest, ToolCall } from '../../types.ts'
 import { answerValues, extractInput } from './extract.ts'
-import { firstArray } from './lines.ts'
-import type { AgentMessage, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.ts'
 import {
   chooseTool,
   correct,

@@ -1,15 +1,12 @@
-import { escapeForLog } from './log.ts'
-import type { ChatMessage } from './store.ts'
-
-/** What `GET /api/conversations/:id/events` streams (the demo contract). */
-export type ConversationEvent = { type: 'message'; message: ChatMessage } | { type: 'busy'; busy: boolean }
+import type { ChatEvent } from '../shared/contract.ts'
+import { escapeForLog } from '../shared/log.ts'
 
 /** A per-conversation publish/subscribe hub for the chat's server-sent events. */
 export class ConversationEvents {
-  readonly #listeners = new Map<string, Set<(event: ConversationEvent) => void>>()
+  readonly #listeners = new Map<string, Set<(event: ChatEvent) => void>>()
 
   /** Listen to one conversation; returns the unsubscribe function (calling it again does nothing). */
-  subscribe(conversationId: string, listener: (event: ConversationEvent) => void): () => void {
+  subscribe(conversationId: string, listener: (event: ChatEvent) => void): () => void {
     let set = this.#listeners.get(conversationId)
     if (!set) {
       set = new Set()
@@ -30,7 +27,7 @@ export class ConversationEvents {
   }
 
   /** Deliver an event to the conversation's listeners (a throwing listener does not stop the others). */
-  publish(conversationId: string, event: ConversationEvent): void {
+  publish(conversationId: string, event: ChatEvent): void {
     for (const listener of this.#listeners.get(conversationId) ?? []) {
       try {
         listener(event)

@@ -1,4 +1,4 @@
-import type { AgentMessage } from './types.ts'
+import type { AgentMessage } from '../types.ts'
 
 /** One entry of a provider-ready history: an ordinary message, or a confirmation outcome as marked user text. */
 export type WireMessage = AgentMessage | { role: 'note'; text: string }

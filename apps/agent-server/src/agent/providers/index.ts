@@ -1,8 +1,8 @@
-import { AnthropicProvider } from './agent/anthropic.ts'
-import { EmbeddedProvider } from './agent/embedded.ts'
-import { OpenAiProvider } from './agent/openai.ts'
-import type { Provider } from './agent/types.ts'
-import type { Config } from './config.ts'
+import type { Config } from '../../config.ts'
+import type { Provider } from '../types.ts'
+import { AnthropicProvider } from './anthropic.ts'
+import { EmbeddedProvider } from './embedded/embedded.ts'
+import { OpenAiProvider } from './openai.ts'
 
 /** The provider `config.provider` names (keys are checked by `loadConfig`). */
 export function createProvider(config: Config): Provider {

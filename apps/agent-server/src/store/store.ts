@@ -1,5 +1,6 @@
 import type { ToolManifestSummary } from '@toolmark/core'
-import type { AgentMessage } from './agent/types.ts'
+import type { AgentMessage } from '../agent/types.ts'
+import type { ChatMessage } from '../shared/contract.ts'
 
 export interface User {
   id: string
@@ -18,15 +19,6 @@ export interface Conversation {
   id: string
   userId: string
   createdAt: number
-}
-
-/** The chat message the page renders (the HTTP contract's `ChatMessage`). */
-export interface ChatMessage {
-  id: string
-  role: 'user' | 'assistant' | 'tool'
-  text: string
-  tool?: string
-  at: number
 }
 
 /** A persisted message: what the chat shows plus the (masked) agent-history entry, if any. */

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import { EmbeddedProvider, parseToolContent } from './agent/embedded.ts'
-import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from './agent/types.ts'
+import { EmbeddedProvider, parseToolContent } from '../agent/providers/embedded/embedded.ts'
+import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from '../agent/types.ts'
 
 /*
  * The embedded planner as an OpenAI-compatible Chat Completions endpoint, POST /v1/chat/completions,

@@ -1,0 +1,213 @@
+import {
+  boundedCopy,
+  type ConfirmedMessage,
+  type ManifestMessage,
+  type ResultMessage,
+  validateMessage,
+} from '@toolmark/core/protocol'
+import type { Clock } from '../shared/clock.ts'
+import { logString } from '../shared/log.ts'
+import { maskText, scrub } from '../shared/redact.ts'
+import type { CallBinding, Store } from '../store/store.ts'
+import type { Conn, Rejection, RelayEvents, Waiter } from './types.ts'
+
+/** Largest inbound page message the relay parses, in bytes of its JSON text (4 MiB). */
+export const MAX_INBOUND_BYTES = 4 * 1_048_576
+
+/** What the inbound handlers need from the relay: its store and clock, its events and its bindings. */
+export interface InboundHost {
+  readonly store: Store
+  readonly clock: Clock
+  log(line: string): void
+  emit<K extends keyof RelayEvents>(event: K, payload: RelayEvents[K]): void
+  /** Removes and returns the request waiting for `callId`, if any. */
+  takeWaiter(callId: string): Waiter | undefined
+  /** True when a socket of the conversation still carries `clientId`. */
+  isOpen(conversationId: string, clientId: string): boolean
+  /** Expires the pending confirmIds of a page load that is gone. */
+  expire(conversationId: string, clientId: string): void
+  /** Settles a call at its deadline: the agent gets the timeout, the page a `cancel`. */
+  timeOut(binding: CallBinding): void
+}
+
+/**
+ * A `needs_confirmation` result without `changes` gets `changes: []` before validation: the
+ * protocol's deferred flow writes `changes?`, so a page that omits it must not wait out its
+ * deadline (the Toolmark page always sends it). `value` is the relay's own bounded copy.
+ */
+function defaultChanges(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return
+  const message = value as { type?: unknown; result?: unknown }
+  if (message.type !== 'result' && message.type !== 'confirmed') return
+  const result = message.result
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return
+  const r = result as Record<string, unknown>
+  if (r.status === 'needs_confirmation' && !Object.hasOwn(r, 'changes')) r.changes = []
+}
+
+/** Logs and reports a rejected message; returns false (the message was not accepted). */
+function reject(
+  host: InboundHost,
+  conn: Conn,
+  rejection: Omit<Rejection, 'userId' | 'conversationId'>,
+): false {
+  const full: Rejection = { ...rejection, userId: conn.userId, conversationId: conn.conversationId }
+  // Ids and details can come from the page: each is escaped, so none can start a new line.
+  host.log(
+    `[relay] rejected ${full.type} (${full.reason}) conversation=${full.conversationId}` +
+      (full.clientId ? ` clientId=${logString(full.clientId)}` : '') +
+      (full.id ? ` id=${logString(full.id)}` : '') +
+      (full.detail ? `: ${logString(full.detail)}` : ''),
+  )
+  host.emit('rejected', full)
+  return false
+}
+
+/**
+ * Handles one inbound text frame of an authenticated socket: bounded copy, validation, then the
+ * handler of its type. True when the message was accepted; a rejected one is logged and reported.
+ */
+export function receive(host: InboundHost, conn: Conn, text: string): boolean {
+  if (text.length > MAX_INBOUND_BYTES)
+    return reject(host, conn, { reason: 'invalid', type: '?', detail: 'too large' })
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return reject(host, conn, { reason: 'invalid', type: '?', detail: 'not JSON' })
+  }
+  const copy = boundedCopy(parsed, { maxBytes: MAX_INBOUND_BYTES })
+  if (!copy.ok) return reject(host, conn, { reason: 'invalid', type: '?', detail: copy.reason })
+  defaultChanges(copy.value)
+  const checked = validateMessage(copy.value, 'toAgent')
+  if (!checked.ok) return reject(host, conn, { reason: 'invalid', type: '?', detail: checked.reason })
+  const message = checked.message
+  switch (message.type) {
+    case 'manifest':
+      return manifest(host, conn, message)
+    case 'changed':
+      // The tool list arrives with the next manifest; a `changed` only proves the page is alive.
+      if (!ownsClient(host, conn, message.clientId, 'changed')) return false
+      conn.clientIds.add(message.clientId)
+      return true
+    case 'result':
+      return result(host, conn, message)
+    case 'confirmed':
+      return confirmed(host, conn, message)
+  }
+}
+
+/** A clientId is one page load in one conversation: another user's or conversation's is refused. */
+function ownsClient(host: InboundHost, conn: Conn, clientId: string, type: string): boolean {
+  const known = host.store.getManifest(clientId)
+  if (!known || (known.userId === conn.userId && known.conversationId === conn.conversationId)) return true
+  reject(host, conn, {
+    reason: 'mismatch',
+    type,
+    clientId,
+    detail: 'clientId belongs to another conversation',
+  })
+  return false
+}
+
+function manifest(host: InboundHost, conn: Conn, message: ManifestMessage): boolean {
+  const { store } = host
+  if (!ownsClient(host, conn, message.clientId, 'manifest')) return false
+  const first = store.getManifest(message.clientId) === undefined
+  conn.clientIds.add(message.clientId)
+  // Revisions only move forward per page load: a late, older manifest never replaces a newer one.
+  const stored = store.putManifest({
+    clientId: message.clientId,
+    userId: conn.userId,
+    conversationId: conn.conversationId,
+    rev: message.rev,
+    tools: message.tools,
+    updatedAt: host.clock.now(),
+  })
+  if (!stored) {
+    const newer = store.getManifest(message.clientId)?.rev
+    return reject(host, conn, {
+      reason: 'old_rev',
+      type: 'manifest',
+      clientId: message.clientId,
+      detail: `rev ${message.rev} is older than the stored rev ${newer}`,
+    })
+  }
+  if (!first) return true
+  // A new page load (full reload or new tab) of this user and conversation: future calls go to it (docs/protocol/v1.md, Navigation and full reloads).
+  const previous = store.getActiveClient(conn.conversationId)
+  if (previous === message.clientId) return true
+  store.setActiveClient(conn.conversationId, message.clientId)
+  host.log(`[relay] conversation=${conn.conversationId} rebound to a new page load`)
+  host.emit('rebound', { conversationId: conn.conversationId, from: previous, to: message.clientId })
+  if (previous && !host.isOpen(conn.conversationId, previous)) host.expire(conn.conversationId, previous)
+  return true
+}
+
+function result(host: InboundHost, conn: Conn, message: ResultMessage): boolean {
+  const { store } = host
+  const base = { type: 'result', id: message.id, clientId: message.clientId }
+  const binding = store.getCall(message.id)
+  if (!binding) return reject(host, conn, { ...base, reason: 'unknown_id' })
+  if (
+    binding.userId !== conn.userId ||
+    binding.conversationId !== conn.conversationId ||
+    binding.clientId !== message.clientId
+  ) {
+    return reject(host, conn, { ...base, reason: 'mismatch' })
+  }
+  if (binding.state === 'answered') return reject(host, conn, { ...base, reason: 'duplicate' })
+  if (binding.state === 'timed_out') return reject(host, conn, { ...base, reason: 'late' })
+  if (host.clock.now() > binding.deadlineAt) {
+    host.timeOut(binding) // the agent sees the timeout and the page gets its cancel first
+    return reject(host, conn, { ...base, reason: 'late' })
+  }
+  if (!store.settleCall(binding.id, 'answered')) return reject(host, conn, { ...base, reason: 'duplicate' })
+  conn.clientIds.add(message.clientId)
+  const outcome = message.result
+  const waiter = host.takeWaiter(binding.id)
+  // Only a call can create a confirmation; a describe answered needs_confirmation binds nothing.
+  if (outcome.status === 'needs_confirmation' && binding.kind === 'call') {
+    const bound = store.insertConfirm({
+      confirmId: outcome.confirmId,
+      userId: binding.userId,
+      conversationId: binding.conversationId,
+      clientId: binding.clientId,
+      callId: binding.id,
+      toolCallId: binding.toolCallId,
+      tool: binding.tool,
+      // The page's summary is free text: masked (and the call's secrets cut out) before it is stored.
+      summary: maskText(scrub(outcome.summary, waiter?.secrets)),
+      createdAt: host.clock.now(),
+      state: 'pending',
+    })
+    if (!bound)
+      host.log(`[relay] confirmId reused by conversation=${binding.conversationId}; first binding kept`)
+  }
+  if (!waiter) return true
+  host.clock.clearTimeout(waiter.timer)
+  waiter.resolve({ callId: binding.id, clientId: binding.clientId, result: outcome, timedOut: false })
+  return true
+}
+
+function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessage): boolean {
+  const { store } = host
+  const base = { type: 'confirmed', id: message.confirmId, clientId: message.clientId }
+  const binding = store.getConfirm(message.confirmId)
+  if (!binding) return reject(host, conn, { ...base, reason: 'unknown_confirm' })
+  if (
+    binding.userId !== conn.userId ||
+    binding.conversationId !== conn.conversationId ||
+    binding.clientId !== message.clientId
+  ) {
+    return reject(host, conn, { ...base, reason: 'mismatch' })
+  }
+  if (binding.state === 'used') return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
+  if (binding.state === 'expired') return reject(host, conn, { ...base, reason: 'expired_confirm' })
+  if (!store.settleConfirm(binding.confirmId, 'used')) {
+    return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
+  }
+  conn.clientIds.add(message.clientId)
+  host.emit('confirmed', { binding: { ...binding, state: 'used' }, result: message.result })
+  return true
+}

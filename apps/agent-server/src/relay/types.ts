@@ -1,0 +1,84 @@
+import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
+import type { ConfirmBinding } from '../store/store.ts'
+
+/** Why an inbound page message was rejected (logged, never handed to the agent). */
+export type RejectReason =
+  | 'invalid' // not JSON, too large/deep, or not a valid page→agent message
+  | 'unknown_id' // a result for an id the server never issued (MUST 4)
+  | 'mismatch' // id/confirmId/clientId bound to another user, conversation or page load (MUST 3)
+  | 'duplicate' // a second result for the same id (MUST 4)
+  | 'late' // a result after the call's deadline (MUST 5)
+  | 'unknown_confirm' // a confirmed whose confirmId no accepted needs_confirmation carried (MUST 3)
+  | 'duplicate_confirm' // a second confirmed for the same confirmId
+  | 'expired_confirm' // a confirmed for a confirmId of a page that is gone (treated as expired)
+  | 'old_rev' // a manifest with a lower rev than the one stored for its clientId (out of order)
+
+/** One rejected inbound message, for logs and tests. Never carries the message's payload. */
+export interface Rejection {
+  reason: RejectReason
+  type: string
+  userId: string
+  conversationId: string
+  clientId?: string
+  id?: string
+  detail?: string
+}
+
+/** What a relayed request resolves with. */
+export interface RequestOutcome {
+  callId: string
+  clientId: string | undefined
+  result: ToolResult
+  timedOut: boolean
+}
+
+/** A protocol request the agent loop makes on behalf of one of its tool calls. */
+export type PageRequest =
+  | {
+      kind: 'call'
+      tool: string
+      input: Record<string, unknown>
+      rev?: number
+      /** The input's values at the tool's sensitive paths: cut out of a `needs_confirmation` summary. */
+      secrets?: readonly string[]
+    }
+  | { kind: 'describe'; tool: string }
+
+/** The page a conversation is bound to and the latest manifest it sent. */
+export interface BoundPage {
+  clientId: string
+  rev: number
+  tools: ToolManifestSummary[]
+}
+
+/** What `relay.on(event, listener)` reports. */
+export interface RelayEvents {
+  rejected: Rejection
+  confirmed: { binding: ConfirmBinding; result: ToolResult }
+  expired: { conversationId: string; bindings: ConfirmBinding[] }
+  rebound: { conversationId: string; from: string | undefined; to: string }
+}
+
+/** One authenticated socket, bound to a user and a conversation before anything is relayed. */
+export interface PageConnection {
+  /** Handle one inbound text frame; true when it was accepted, false when rejected (and logged). */
+  receive(text: string): boolean
+  /** The socket closed. */
+  close(): void
+}
+
+/** The relay's record of one socket: who it is bound to and which page loads it has carried. */
+export interface Conn {
+  userId: string
+  conversationId: string
+  send: (text: string) => void
+  clientIds: Set<string>
+  open: boolean
+}
+
+/** A request waiting for its result: how to resolve it, its deadline timer, the secrets of its input. */
+export interface Waiter {
+  resolve: (outcome: RequestOutcome) => void
+  timer: unknown
+  secrets: readonly string[]
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'better-sqlite3'
+import { migrate } from './migrations.ts'
+import {
+  callRow,
+  confirmRow,
+  manifestRow,
+  messageRow,
+  toCall,
+  toConfirm,
+  toConversation,
+  toManifest,
+  toMessage,
+  toSession,
+} from './rows.ts'
+import { prepareStatements } from './statements.ts'
+import type { ConfirmBinding, Store } from './store.ts'
+
+/**
+ * Opens (creating when needed) the SQLite store at `file` (`':memory:'` for a throwaway one):
+ * WAL journal, foreign keys on, migrations applied (`migrations.ts`), every statement prepared
+ * once (`statements.ts`), rows mapped to records and back (`rows.ts`).
+ */
+export function openSqliteStore(file: string, now: () => number = Date.now): Store {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const db = new Database(file)
+  db.pragma('journal_mode = WAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
+  const q = prepareStatements(db)
+
+  const expireConfirms = db.transaction((conversationId: string, clientId: string): ConfirmBinding[] => {
+    const rows = q.pendingConfirms.all(conversationId, clientId)
+    q.expireConfirms.run(conversationId, clientId)
+    return rows.map((r) => ({ ...toConfirm(r), state: 'expired' as const }))
+  })
+
+  const pruneSessions = db.transaction((idleBefore: number, keep: number): number => {
+    const removed = q.expireSessions.run(idleBefore).changes + q.evictSessions.run(keep).changes
+    if (removed > 0) for (const statement of q.orphans) statement.run()
+    return removed
+  })
+
+  const one = <R, T>(row: R | undefined, map: (r: R) => T): T | undefined =>
+    row === undefined ? undefined : map(row)
+
+  return {
+    secret(name, create) {
+      const row = q.getSecret.get(name)
+      if (row) return row.value
+      q.putSecret.run(name, create())
+      return q.getSecret.get(name)!.value
+    },
+    createUser() {
+      const user = { id: randomUUID(), createdAt: now() }
+      q.insertUser.run(user.id, user.createdAt)
+      return user
+    },
+    createSession(userId) {
+      const at = now()
+      const session = { id: randomUUID(), userId, createdAt: at, lastSeenAt: at }
+      q.insertSession.run(session.id, userId, at, at)
+      return session
+    },
+    getSession: (id) => one(q.getSession.get(id), toSession),
+    touchSession(id, at) {
+      q.touchSession.run(at, id)
+    },
+    pruneSessions: (idleBefore, keep) => pruneSessions(idleBefore, keep),
+    countSessions: () => q.countSessions.get()!.n,
+    createConversation(userId) {
+      const conversation = { id: randomUUID(), userId, createdAt: now() }
+      q.insertConversation.run(conversation.id, userId, conversation.createdAt)
+      return conversation
+    },
+    getConversation: (id) => one(q.getConversation.get(id), toConversation),
+    setActiveClient(conversationId, clientId) {
+      q.setActive.run(clientId, conversationId)
+    },
+    getActiveClient: (conversationId) => q.getActive.get(conversationId)?.active_client_id ?? undefined,
+    addMessage(message) {
+      q.insertMessage.run(messageRow(message))
+    },
+    updateMessage(id, text, agent) {
+      q.updateMessage.run(text, agent === undefined ? null : JSON.stringify(agent), id)
+    },
+    listMessages: (conversationId) => q.listMessages.all(conversationId).map(toMessage),
+    insertCall(binding) {
+      q.insertCall.run(callRow(binding))
+    },
+    getCall: (id) => one(q.getCall.get(id), toCall),
+    settleCall: (id, state) => q.settleCall.run(state, id).changes === 1,
+    timeOutPendingCalls: () => q.timeOutPending.run().changes,
+    insertConfirm: (binding) => q.insertConfirm.run(confirmRow(binding)).changes === 1,
+    getConfirm: (confirmId) => one(q.getConfirm.get(confirmId), toConfirm),
+    settleConfirm: (confirmId, state) => q.settleConfirm.run(state, confirmId).changes === 1,
+    expireConfirms: (conversationId, clientId) => expireConfirms(conversationId, clientId),
+    putManifest: (record) => q.putManifest.run(manifestRow(record)).changes === 1,
+    getManifest: (clientId) => one(q.getManifest.get(clientId), toManifest),
+    close() {
+      if (db.open) db.close()
+    },
+  }
+}

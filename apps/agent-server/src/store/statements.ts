@@ -1,0 +1,80 @@
+import type Database from 'better-sqlite3'
+import type { CallRow, ConfirmRow, ConversationRow, ManifestRow, MessageRow, SessionRow } from './rows.ts'
+
+/** Every statement of the SQLite store, prepared once when it opens. */
+export function prepareStatements(db: Database.Database) {
+  return {
+    getSecret: db.prepare<[string], { value: string }>('SELECT value FROM secrets WHERE name = ?'),
+    putSecret: db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)'),
+    insertUser: db.prepare('INSERT INTO users (id, created_at) VALUES (?, ?)'),
+    insertSession: db.prepare(
+      'INSERT INTO sessions (id, user_id, created_at, last_seen_at) VALUES (?, ?, ?, ?)',
+    ),
+    getSession: db.prepare<[string], SessionRow>(
+      'SELECT id, user_id, created_at, last_seen_at FROM sessions WHERE id = ?',
+    ),
+    touchSession: db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?'),
+    expireSessions: db.prepare('DELETE FROM sessions WHERE last_seen_at <= ?'),
+    evictSessions: db.prepare(
+      'DELETE FROM sessions WHERE id IN (SELECT id FROM sessions ORDER BY last_seen_at DESC, rowid DESC LIMIT -1 OFFSET ?)',
+    ),
+    // A user is reachable only through a session: once the last one is gone, so is their data.
+    orphans: [
+      'DELETE FROM messages WHERE conversation_id IN (SELECT id FROM conversations WHERE user_id NOT IN (SELECT user_id FROM sessions))',
+      'DELETE FROM call_bindings WHERE user_id NOT IN (SELECT user_id FROM sessions)',
+      'DELETE FROM confirm_bindings WHERE user_id NOT IN (SELECT user_id FROM sessions)',
+      'DELETE FROM manifests WHERE user_id NOT IN (SELECT user_id FROM sessions)',
+      'DELETE FROM conversations WHERE user_id NOT IN (SELECT user_id FROM sessions)',
+      'DELETE FROM users WHERE id NOT IN (SELECT user_id FROM sessions)',
+    ].map((sql) => db.prepare(sql)),
+    countSessions: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM sessions'),
+    insertConversation: db.prepare('INSERT INTO conversations (id, user_id, created_at) VALUES (?, ?, ?)'),
+    getConversation: db.prepare<[string], ConversationRow>(
+      'SELECT id, user_id, created_at FROM conversations WHERE id = ?',
+    ),
+    setActive: db.prepare('UPDATE conversations SET active_client_id = ? WHERE id = ?'),
+    getActive: db.prepare<[string], { active_client_id: string | null }>(
+      'SELECT active_client_id FROM conversations WHERE id = ?',
+    ),
+    insertMessage: db.prepare<[MessageRow]>(
+      `INSERT INTO messages (id, conversation_id, role, text, tool, at, visible, agent)
+         VALUES (@id, @conversation_id, @role, @text, @tool, @at, @visible, @agent)`,
+    ),
+    updateMessage: db.prepare('UPDATE messages SET text = ?, agent = ? WHERE id = ?'),
+    listMessages: db.prepare<[string], MessageRow>(
+      'SELECT id, conversation_id, role, text, tool, at, visible, agent FROM messages WHERE conversation_id = ? ORDER BY seq',
+    ),
+    insertCall: db.prepare<[CallRow]>(
+      `INSERT INTO call_bindings (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state)
+         VALUES (@id, @user_id, @conversation_id, @client_id, @kind, @tool, @tool_call_id, @deadline_at, @created_at, @state)`,
+    ),
+    getCall: db.prepare<[string], CallRow>('SELECT * FROM call_bindings WHERE id = ?'),
+    settleCall: db.prepare("UPDATE call_bindings SET state = ? WHERE id = ? AND state = 'pending'"),
+    timeOutPending: db.prepare("UPDATE call_bindings SET state = 'timed_out' WHERE state = 'pending'"),
+    insertConfirm: db.prepare<[ConfirmRow]>(
+      `INSERT OR IGNORE INTO confirm_bindings
+         (confirm_id, user_id, conversation_id, client_id, call_id, tool_call_id, tool, summary, created_at, state)
+         VALUES (@confirm_id, @user_id, @conversation_id, @client_id, @call_id, @tool_call_id, @tool, @summary, @created_at, @state)`,
+    ),
+    getConfirm: db.prepare<[string], ConfirmRow>('SELECT * FROM confirm_bindings WHERE confirm_id = ?'),
+    settleConfirm: db.prepare(
+      "UPDATE confirm_bindings SET state = ? WHERE confirm_id = ? AND state = 'pending'",
+    ),
+    pendingConfirms: db.prepare<[string, string], ConfirmRow>(
+      "SELECT * FROM confirm_bindings WHERE conversation_id = ? AND client_id = ? AND state = 'pending'",
+    ),
+    expireConfirms: db.prepare(
+      "UPDATE confirm_bindings SET state = 'expired' WHERE conversation_id = ? AND client_id = ? AND state = 'pending'",
+    ),
+    putManifest: db.prepare<[ManifestRow]>(
+      `INSERT INTO manifests (client_id, user_id, conversation_id, rev, tools, updated_at)
+         VALUES (@client_id, @user_id, @conversation_id, @rev, @tools, @updated_at)
+         ON CONFLICT (client_id) DO UPDATE SET rev = excluded.rev, tools = excluded.tools, updated_at = excluded.updated_at
+         WHERE excluded.rev >= manifests.rev`,
+    ),
+    getManifest: db.prepare<[string], ManifestRow>('SELECT * FROM manifests WHERE client_id = ?'),
+  }
+}
+
+/** The prepared statements of one open store. */
+export type Statements = ReturnType<typeof prepareStatements>
