@@ -47,6 +47,7 @@ export class Entry {
     scope: EntryScope,
     confirmUnannotated: boolean,
     compile: JsonSchemaCompiler | undefined,
+    onInvalidSchema?: (err: unknown) => void,
   ) {
     this.name = name
     this.llmName = llmName(name)
@@ -61,7 +62,7 @@ export class Entry {
     this.validate = schema
       ? (value) => schema['~standard'].validate(value)
       : def.jsonSchema
-        ? jsonSchemaValidator(def.jsonSchema, compile)
+        ? jsonSchemaValidator(def.jsonSchema, compile, onInvalidSchema)
         : undefined
     const hints = { ...def.hints }
     const summary: ToolManifestSummary =

@@ -99,6 +99,10 @@ export class ToolTable {
       scope,
       host.options.confirmUnannotated === true,
       host.options.fromJsonSchema,
+      // An on-demand compile that fails is reported while the tool is still the one registered.
+      (err) => {
+        if (this.tools.get(name) === entry) host.conversionFailed(entry, err)
+      },
     )
     const clash = this.tools.get(name) ?? this.#llmNames.get(entry.llmName)
     if (clash) {

@@ -8,9 +8,10 @@
  * - Without one, registration starts loading `json-schema.ts` (through `compiler-chunk.ts`, a separate
  *   chunk for bundlers) and calls made before it arrives wait for it on the asynchronous validation
  *   path, bounded by the call's signal and deadline like any asynchronous validator. Once it is loaded (by any registry),
- *   later registrations compile at once. An invalid schema is then not thrown at registration: each
- *   call answers `error "Tool failed"` with a `tool_threw` event carrying the `TypeError`. A failed
- *   load is retried by the next call.
+ *   later registrations compile at once. An invalid schema is then not thrown at registration: it is
+ *   reported once, as soon as it is compiled (`onInvalid`: the registry's `schema_conversion_failed`
+ *   event, after the registration has finished), and each call answers `error "Tool failed"` with a
+ *   `tool_threw` event carrying the `TypeError`. A failed load is retried by the next call.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { JsonSchema } from '../types.ts'
@@ -39,8 +40,15 @@ function load(): Promise<JsonSchemaCompiler> {
   return loading
 }
 
-/** A validator for `schema`: compiled now with `compile` (throws for an invalid schema), else on load. */
-export function jsonSchemaValidator(schema: JsonSchema, compile: JsonSchemaCompiler | undefined): Validate {
+/**
+ * A validator for `schema`: compiled now with `compile` (throws for an invalid schema), else on load;
+ * `onInvalid` hears once, on a later microtask, that the loaded compiler rejected the schema.
+ */
+export function jsonSchemaValidator(
+  schema: JsonSchema,
+  compile: JsonSchemaCompiler | undefined,
+  onInvalid?: (err: unknown) => void,
+): Validate {
   if (compile) return bind(compile(schema))
   let ready: Validate | undefined
   let failure: { err: unknown } | undefined
@@ -51,6 +59,7 @@ export function jsonSchemaValidator(schema: JsonSchema, compile: JsonSchemaCompi
         ready = bind(c(schema))
       } catch (err) {
         failure = { err }
+        if (onInvalid) queueMicrotask(() => onInvalid(err))
       }
     }
     if (failure) throw failure.err
@@ -60,7 +69,15 @@ export function jsonSchemaValidator(schema: JsonSchema, compile: JsonSchemaCompi
     try {
       settle(loaded)
     } catch {}
-  } else load().catch(() => {})
+  } else
+    load().then(
+      (c) => {
+        try {
+          settle(c)
+        } catch {}
+      },
+      () => {},
+    )
   return (value) =>
     ready || failure ? settle(loaded as JsonSchemaCompiler)(value) : load().then((c) => settle(c)(value))
 }

@@ -72,14 +72,36 @@ describe('tools declared with only a jsonSchema', () => {
     for (let i = 0; i < 2; i++) {
       expect(await tm.call('j', {}, { caller: 'test' })).toEqual({ status: 'error', message: 'Tool failed' })
     }
-    expect(errors.map((e) => e.code)).toEqual(['tool_threw', 'tool_threw'])
+    // Reported once when the compiler rejects it, then each call is a tool_threw.
+    expect(errors.map((e) => e.code)).toEqual(['schema_conversion_failed', 'tool_threw', 'tool_threw'])
+    expect(errors[0]).toMatchObject({ tool: 'j', message: 'JSON Schema conversion failed for "j"' })
     expect(errors[0]?.cause).toBeInstanceOf(TypeError)
+    expect(errors[1]?.cause).toBeInstanceOf(TypeError)
     // Registered after the compiler arrived: compiled at once, and still not thrown from register.
     expect(() => tm.register({ ...tool(BROKEN), name: 'later' })).not.toThrow()
     expect(await tm.call('later', {}, { caller: 'test' })).toEqual({
       status: 'error',
       message: 'Tool failed',
     })
+  })
+
+  it('an invalid schema is reported (schema_conversion_failed) as soon as the compiler has it, before any call', async () => {
+    const { tm, errors } = registry()
+    tm.register(tool(BROKEN))
+    await vi.waitFor(() => expect(errors.map((e) => e.code)).toEqual(['schema_conversion_failed']))
+    // Registered once the compiler is there: reported on the next microtask, never from register.
+    tm.register({ ...tool(BROKEN), name: 'later' })
+    expect(errors).toHaveLength(1)
+    await Promise.resolve()
+    expect(errors.map((e) => [e.code, e.tool])).toEqual([
+      ['schema_conversion_failed', 'j'],
+      ['schema_conversion_failed', 'later'],
+    ])
+    // A tool disposed before its schema was compiled is not reported.
+    const fresh = registry()
+    fresh.tm.register({ ...tool(BROKEN), name: 'gone' }).dispose()
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(fresh.errors).toEqual([])
   })
 
   it('a call waiting for the compiler is bounded by its signal', async () => {
