@@ -5,6 +5,8 @@
 use App\Http\Controllers\DemoController;
 use Illuminate\Support\Facades\Route;
 
+// No icon: the pages name an empty one (`data:,`); pages without a <link rel="icon"> get 204, not a 404.
+Route::get('/favicon.ico', fn () => response()->noContent());
 Route::get('/login/{name}', [DemoController::class, 'login']);
 Route::get('/login', fn () => response('Sign in at /login/{name}', 401))->name('login');
 
