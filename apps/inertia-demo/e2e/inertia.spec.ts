@@ -416,7 +416,7 @@ describe('deferred confirmation and full reloads', () => {
     expect(await post(page, `/toolmark/bridge/${conversation}`, forged)).toBe(204)
     await until(rejections, (r) => r.includes('mismatch'), 'mismatch logged')
     expect(sql(`select state from toolmark_confirmations where conversation_id = ${conversation}`)).toEqual([
-      { state: 'pending' },
+      { state: 'expired' },
     ])
     // Calls now go to the new page load.
     await say(page, 'list the challenges')
@@ -428,6 +428,49 @@ describe('deferred confirmation and full reloads', () => {
       (rows) => rows.length > 0 && rows.every((r) => r.client_id === second),
       'calls to the new clientId',
     )
+  })
+})
+
+describe('a reload while a card waits', () => {
+  it('expires the card from before the reload and says so in the chat, as the other two demos do', async () => {
+    const { page, conversation } = await signIn('flo')
+    await say(page, 'create a challenge titled Origami')
+    await page.getByTestId('confirm-card').waitFor()
+    await page.reload()
+    const notes = await until(
+      () => page.getByTestId('chat-log').locator('[data-role="tool"] .text').allTextContents(),
+      (lines) => lines.some((line) => line.startsWith('confirmation expired')),
+      'the expiry note',
+    )
+    expect(notes.filter((line) => line.startsWith('confirmation expired'))).toEqual([
+      'confirmation expired: Create challenge "Origami" (the page that asked for it is gone)',
+    ])
+    expect(await page.getByTestId('confirm-card').count()).toBe(0)
+    expect(sql(`select state from toolmark_confirmations where conversation_id = ${conversation}`)).toEqual([
+      { state: 'expired' },
+    ])
+    // The agent's history holds the refusal for the card's tool call (what the model reads next turn).
+    const [row] = sql<{ agent: string }>(
+      `select agent from conversation_messages where conversation_id = ${conversation} and text like 'confirmation expired:%'`,
+    )
+    expect(JSON.parse(JSON.parse(row?.agent ?? '{}').content).result).toEqual({
+      status: 'refused',
+      code: 'confirmation_expired',
+      message: 'The confirmation expired or was already used',
+    })
+    expect(sql("select title from challenges where title = 'Origami'")).toEqual([])
+  })
+
+  it('another user cannot expire the cards of a conversation that is not theirs (403)', async () => {
+    const owner = await signIn('gil')
+    await say(owner.page, 'create a challenge titled Pottery')
+    await owner.page.getByTestId('confirm-card').waitFor()
+    const other = await signIn('hex')
+    const body = { clientId: await clientId(owner.page) }
+    expect(await post(other.page, `/toolmark/gone/${owner.conversation}`, body)).toBe(403)
+    expect(
+      sql(`select state from toolmark_confirmations where conversation_id = ${owner.conversation}`),
+    ).toEqual([{ state: 'pending' }])
   })
 })
 

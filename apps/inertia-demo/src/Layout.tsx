@@ -1,8 +1,9 @@
 import { Link, usePage } from '@inertiajs/react'
-import { useManifest, useToolmark } from '@toolmark/react'
+import { useManifest, usePendingConfirmations, useToolmark } from '@toolmark/react'
 import { type ReactNode, useEffect, useState } from 'react'
 import { ChatPanel } from './ChatPanel.tsx'
 import { type ChatLine, useChat } from './chat.ts'
+import { useGoneSignal } from './gone.ts'
 
 type Shared = {
   chat: ChatLine[]
@@ -28,6 +29,7 @@ export function Layout({ children }: { children?: ReactNode }) {
   const [failure, setFailure] = useState<string | null>(null)
   useEffect(() => tm.events.on('error', (e) => e.code === 'transport_failed' && setFailure(e.code)), [tm])
   const lines = useChat(props.chat, props.toolmark?.userId, props.toolmark?.conversationId)
+  useGoneSignal(props.toolmark?.conversationId, usePendingConfirmations().items.length)
   const path = url.split('?')[0] ?? url
 
   return (
