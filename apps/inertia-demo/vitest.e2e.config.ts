@@ -14,5 +14,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // `expect.poll` waits as long as the spec's `until` (10 s): PHP on a loaded machine can take over the 1 s default.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
   },
 })

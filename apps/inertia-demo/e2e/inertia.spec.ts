@@ -49,11 +49,13 @@ interface Session {
   conversation: number
 }
 
-async function signIn(name: string): Promise<Session> {
+/** Signs `name` in; `watch` sees the page before its first request (to record requests or responses). */
+async function signIn(name: string, watch?: (page: Page) => void): Promise<Session> {
   const context = await browser.newContext()
   contexts.push(context)
   const page = await context.newPage()
   page.on('pageerror', (error) => console.error(`[${name}] ${error.message}`))
+  watch?.(page)
   await page.goto(`${demo.url}/login/${name}`)
   const props = await page.evaluate(
     () => JSON.parse(document.querySelector('script[data-page="app"]')?.textContent ?? '{}').props.toolmark,
@@ -98,7 +100,12 @@ async function expectTools(page: Page, tools: string[]): Promise<void> {
   )
 }
 
-const chat = (page: Page) => page.getByTestId('chat').locator('li').allTextContents()
+/** The texts of the user's and the agent's messages (tool lines aside), oldest first. */
+const chat = (page: Page) =>
+  page
+    .getByTestId('chat-log')
+    .locator('[data-role="user"] .text, [data-role="assistant"] .text')
+    .allTextContents()
 async function say(page: Page, text: string): Promise<void> {
   await page.getByLabel('Message').fill(text)
   await page.getByRole('button', { name: 'Send' }).click()
@@ -131,7 +138,7 @@ beforeAll(async () => {
   ])
 })
 
-// Every open page polls its chat: close them between tests so they do not load the 4 PHP workers.
+// Close the pages between tests: each keeps a socket and answers calls for its conversation.
 afterEach(async () => {
   for (const context of contexts.splice(0)) await context.close()
 })
@@ -169,17 +176,14 @@ describe('page scopes follow Inertia visits', () => {
     await page.getByRole('button', { name: 'Drafts (client-side)' }).click()
     await expectTools(page, ['drafts.list', ...nav])
     expect(new URL(page.url()).pathname).toBe('/drafts')
-    // The chat's partial reloads now fetch /drafts: two of them later the pushed page is still there.
-    const polls: string[] = []
-    page.on('requestfinished', (r) => {
-      if (r.headers()['x-inertia-partial-data'] === 'chat') polls.push(new URL(r.url()).pathname)
-    })
+    // A chat update after the push (the agent's reply over Echo) keeps the pushed page.
+    await say(page, 'list the drafts')
     await until(
-      () => polls,
-      (p) => p.length >= 2,
-      'chat reloads after the push',
+      () => chat(page),
+      (c) => c.length >= 2,
+      'agent reply on the pushed page',
     )
-    expect(polls.slice(0, 2)).toEqual(['/drafts', '/drafts'])
+    expect(new URL(page.url()).pathname).toBe('/drafts')
     await expectTools(page, ['drafts.list', ...nav])
   })
 
@@ -195,8 +199,8 @@ describe('page scopes follow Inertia visits', () => {
     await page.getByRole('button', { name: 'Refresh stats' }).click()
     await until(
       () => reloads,
-      (r) => r.includes('stats') && r.filter((x) => x === 'chat').length >= 3,
-      'partial reloads',
+      (r) => r.includes('stats'),
+      'partial reload',
     )
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(serverRev(id)).toBe(rev)
@@ -206,6 +210,91 @@ describe('page scopes follow Inertia visits', () => {
       'challenges.list',
       'navigate',
     ])
+  })
+})
+
+describe('the chat: as in the other two demos, updated over Echo', () => {
+  it('has their styles, heading, placeholder and suggestions; a suggestion sends itself', async () => {
+    const { page } = await signIn('abe')
+    const chatPanel = page.getByRole('complementary', { name: 'Chat with the agent' })
+    expect(await chatPanel.getByRole('heading').textContent()).toBe('Agent')
+    expect(await page.getByLabel('Message').getAttribute('placeholder')).toBe('Ask the agent…')
+    // apps/demo's stylesheet: its page background and the chat column of its grid.
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe(
+      'rgb(246, 247, 249)',
+    )
+    expect(await chatPanel.evaluate((el) => getComputedStyle(el).gridArea)).toBe('chat')
+    const chips = chatPanel.locator('.suggestions button.chip')
+    expect(await chips.allTextContents()).toEqual([
+      'List the challenges',
+      'Create a challenge called Robotics',
+      'Go to settings',
+    ])
+    await chips.first().click()
+    const lines = await until(
+      () => chat(page),
+      (c) => c.length >= 2,
+      'the suggestion and a reply',
+    )
+    expect(lines[0]).toBe('List the challenges')
+    expect(await page.getByTestId('chat-message').first().locator('.who').textContent()).toBe('You')
+    expect(await chips.count()).toBe(0)
+  })
+
+  it('does not poll: an idle page sends no requests, and the reply arrives over Echo', async () => {
+    const requests: string[] = []
+    const { page } = await signIn('ben', (page) =>
+      page.on('request', (r) => {
+        if (r.resourceType() === 'xhr' || r.resourceType() === 'fetch')
+          requests.push(
+            `${r.method()} ${new URL(r.url()).pathname} ${r.headers()['x-inertia-partial-data'] ?? ''}`,
+          )
+      }),
+    )
+    // Once subscribed, the page reloads its chat prop once (lines stored before it listened).
+    await until(
+      () => requests.filter((r) => r.endsWith(' chat')),
+      (r) => r.length === 1,
+      'the catch-up reload',
+    )
+    const settled = requests.length
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    expect(requests.slice(settled)).toEqual([])
+
+    await say(page, 'list the challenges')
+    const lines = await until(
+      () => chat(page),
+      (c) => c.length >= 2,
+      'agent reply',
+    )
+    expect(lines[0]).toBe('list the challenges')
+    // The reply and the tool line came over the socket: no chat reload since the catch-up.
+    expect(requests.filter((r) => r.endsWith(' chat'))).toHaveLength(1)
+    expect(await page.getByTestId('chat-log').locator('[data-role="tool"]').count()).toBeGreaterThan(0)
+  })
+
+  it('loads no missing file: no 404 on sign-in, visits and a reload (the favicon included)', async () => {
+    const missing: string[] = []
+    const { page } = await signIn('bo', (page) =>
+      page.on('response', (r) => {
+        if (r.status() === 404) missing.push(r.url())
+      }),
+    )
+    await page.getByRole('link', { name: 'Settings' }).click()
+    await expectTools(page, ['navigate', 'settings.theme'])
+    await page.reload()
+    await until(
+      () => pageTools(page),
+      (t) => t.includes('settings.theme'),
+      'tools after reload',
+    )
+    expect(missing).toEqual([])
+    // What a browser fetches for the tab icon: the icon the page names, and /favicon.ico where none is named.
+    const icons = await page.evaluate(async () => {
+      const named = document.querySelector<HTMLLinkElement>('link[rel~="icon"]')?.href ?? '/favicon.ico'
+      return Promise.all([named, '/favicon.ico'].map(async (url) => (await fetch(url)).status))
+    })
+    expect(icons.filter((status) => status === 404)).toEqual([])
   })
 })
 
@@ -264,15 +353,17 @@ describe('deferred confirmation and full reloads', () => {
   it('a card approves; the follow-up turn acknowledges it with no page tools', async () => {
     const { page, conversation } = await signIn('eve')
     await say(page, 'create a challenge titled Robotics')
-    await page.getByTestId('confirmation-card').waitFor()
-    expect(await page.getByTestId('confirmation-summary').textContent()).toBe('Create challenge "Robotics"')
+    await page.getByTestId('confirm-card').waitFor()
+    expect(await page.getByTestId('confirm-card').locator('.summary').textContent()).toBe(
+      'Create challenge "Robotics"',
+    )
     // The agent's turn ends by telling the user a confirmation is waiting.
     await until(
       () => chat(page),
       (c) => c.length === 2,
       'agent says a confirmation is waiting',
     )
-    await page.getByTestId('confirmation-card').getByRole('button', { name: 'Approve' }).click()
+    await page.getByTestId('confirm-card').getByRole('button', { name: 'Approve' }).click()
     await until(
       () => chat(page),
       (c) => c.length === 3,
@@ -293,7 +384,7 @@ describe('deferred confirmation and full reloads', () => {
     const { page, conversation } = await signIn('fay')
     const first = await clientId(page)
     await say(page, 'create a challenge titled Chess')
-    await page.getByTestId('confirmation-card').waitFor()
+    await page.getByTestId('confirm-card').waitFor()
     const [card] = sql<{ confirm_id: string }>(
       `select confirm_id from toolmark_confirmations where conversation_id = ${conversation}`,
     )
@@ -313,7 +404,7 @@ describe('deferred confirmation and full reloads', () => {
       (row) => row?.active_client_id === second,
       'rebind',
     )
-    expect(await page.getByTestId('confirmation-card').count()).toBe(0)
+    expect(await page.getByTestId('confirm-card').count()).toBe(0)
     // The new page load cannot answer the old page's confirmation (bound to the old clientId).
     const forged = {
       protocol: 1,
@@ -325,7 +416,7 @@ describe('deferred confirmation and full reloads', () => {
     expect(await post(page, `/toolmark/bridge/${conversation}`, forged)).toBe(204)
     await until(rejections, (r) => r.includes('mismatch'), 'mismatch logged')
     expect(sql(`select state from toolmark_confirmations where conversation_id = ${conversation}`)).toEqual([
-      { state: 'pending' },
+      { state: 'expired' },
     ])
     // Calls now go to the new page load.
     await say(page, 'list the challenges')
@@ -340,13 +431,63 @@ describe('deferred confirmation and full reloads', () => {
   })
 })
 
+describe('a reload while a card waits', () => {
+  it('expires the card from before the reload and says so in the chat, as the other two demos do', async () => {
+    const { page, conversation } = await signIn('flo')
+    await say(page, 'create a challenge titled Origami')
+    await page.getByTestId('confirm-card').waitFor()
+    await page.reload()
+    const notes = await until(
+      () => page.getByTestId('chat-log').locator('[data-role="tool"] .text').allTextContents(),
+      (lines) => lines.some((line) => line.startsWith('confirmation expired')),
+      'the expiry note',
+    )
+    expect(notes.filter((line) => line.startsWith('confirmation expired'))).toEqual([
+      'confirmation expired: Create challenge "Origami" (the page that asked for it is gone)',
+    ])
+    expect(await page.getByTestId('confirm-card').count()).toBe(0)
+    expect(sql(`select state from toolmark_confirmations where conversation_id = ${conversation}`)).toEqual([
+      { state: 'expired' },
+    ])
+    // The agent's history holds the refusal for the card's tool call (what the model reads next turn).
+    const [row] = sql<{ agent: string }>(
+      `select agent from conversation_messages where conversation_id = ${conversation} and text like 'confirmation expired:%'`,
+    )
+    expect(JSON.parse(JSON.parse(row?.agent ?? '{}').content).result).toEqual({
+      status: 'refused',
+      code: 'confirmation_expired',
+      message: 'The confirmation expired or was already used',
+    })
+    expect(sql("select title from challenges where title = 'Origami'")).toEqual([])
+  })
+
+  it('another user cannot expire the cards of a conversation that is not theirs (403)', async () => {
+    const owner = await signIn('gil')
+    await say(owner.page, 'create a challenge titled Pottery')
+    await owner.page.getByTestId('confirm-card').waitFor()
+    const other = await signIn('hex')
+    const body = { clientId: await clientId(owner.page) }
+    expect(await post(other.page, `/toolmark/gone/${owner.conversation}`, body)).toBe(403)
+    expect(
+      sql(`select state from toolmark_confirmations where conversation_id = ${owner.conversation}`),
+    ).toEqual([{ state: 'pending' }])
+  })
+})
+
 describe('the New challenge form: Inertia useForm as challenge.fill / challenge.submit', () => {
   const approve = async (page: Page) => {
-    const card = page.getByTestId('confirmation-card')
+    const card = page.getByTestId('confirm-card')
     await card.waitFor()
     const shown = {
-      summary: await page.getByTestId('confirmation-summary').textContent(),
-      changes: await card.getByRole('listitem').allTextContents(),
+      summary: await page.getByTestId('confirm-card').locator('.summary').textContent(),
+      changes: await card
+        .locator('.changes > div')
+        .evaluateAll((rows) =>
+          rows.map((row) => [
+            row.querySelector('dt')?.textContent,
+            row.querySelector('dd')?.textContent?.trim(),
+          ]),
+        ),
     }
     await card.getByRole('button', { name: 'Approve' }).click()
     await card.waitFor({ state: 'detached' })
@@ -371,7 +512,7 @@ describe('the New challenge form: Inertia useForm as challenge.fill / challenge.
     // The card shows what the submit sends: the diff since the values were last confirmed.
     expect(await approve(page)).toEqual({
       summary: 'Submit "challenge"',
-      changes: ['title: — → "Kite building"'],
+      changes: [['title', 'Kite building']],
     })
     await expect.poll(() => new URL(page.url()).pathname).toBe('/challenges')
     await expectTools(page, ['challenges.create', 'challenges.delete', 'challenges.list', 'navigate'])

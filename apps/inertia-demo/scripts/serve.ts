@@ -15,7 +15,8 @@ import { type PusherServer, startPusherServer } from '@toolmark-internal/pusher-
  * - the agent server's embedded planner as /v1/chat/completions (unless OPENAI_API_KEY is set);
  * - Laravel 8 (Debian's php-laravel-framework) under `php -S` with 4 workers, on a fresh SQLite
  *   file with the migrations run, plus `php artisan queue:work` for the guide's queued jobs.
- * `pnpm --filter @toolmark-apps/inertia-demo start` runs it (build the page first: `… build`).
+ * `pnpm --filter @toolmark-apps/inertia-demo start` runs it (build the page first: `… build`); the script
+ * `exec`s node, so Ctrl+C reaches it without a shell in between and pnpm reports no failure.
  */
 
 const LARAVEL = fileURLToPath(new URL('../laravel', import.meta.url))
@@ -132,11 +133,36 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   web.stderr?.resume()
   await waitFor(`${url}/login`, web)
 
+  // Each child leads its own process group (`php -S` and its workers): stop the group, forcibly after 5 s
+  // (the queue worker finishes its current job first), and resolve once no process of it is left.
   const stopChild = (child: ChildProcess) =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve()
-      child.once('exit', () => resolve())
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM')
+      if (child.pid === undefined) return resolve()
+      const group = -child.pid
+      const signal = (name: NodeJS.Signals | 0): boolean => {
+        try {
+          process.kill(group, name)
+          return true
+        } catch {
+          return false // no process left in the group
+        }
+      }
+      const force = setTimeout(() => signal('SIGKILL'), 5000)
+      const giveUp = Date.now() + 10_000 // a process that cannot be reaped does not hold the stop forever
+      const gone = () => {
+        if (signal(0) && Date.now() < giveUp) return void setTimeout(gone, 20)
+        clearTimeout(force)
+        resolve()
+      }
+      const leaderGone = () => {
+        signal('SIGKILL') // workers the group leader left behind
+        gone()
+      }
+      if (child.exitCode !== null || child.signalCode !== null) leaderGone()
+      else {
+        child.once('exit', leaderGone)
+        signal('SIGTERM')
+      }
     })
 
   return {
@@ -156,8 +182,23 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const demo = await startDemo()
-  console.info(`Inertia demo on ${demo.url}/login/alice (Ctrl-C stops it)`)
-  const stop = () => void demo.stop().then(() => process.exit(0))
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  console.info(`Inertia demo on ${demo.url}/login/alice (Ctrl+C stops it)`)
+  // Ctrl+C (or SIGTERM) stops PHP, the queue worker and the servers, prints one line and exits 0.
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    demo.stop().then(
+      () => {
+        console.info(`Stopped the Inertia demo (${signal}).`)
+        process.exit(0)
+      },
+      (error: unknown) => {
+        console.error(`The Inertia demo did not stop cleanly (${signal}): ${String(error)}`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
 }

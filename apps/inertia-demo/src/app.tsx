@@ -1,31 +1,21 @@
 import { createInertiaApp, router } from '@inertiajs/react'
 import { createToolmark } from '@toolmark/core'
 import { getClientId } from '@toolmark/core/bridge'
-import { xsrfToken } from '@toolmark/core/bridge/echo'
 import { bindInertia } from '@toolmark/inertia'
 import { InertiaToolmark, pageScoped } from '@toolmark/inertia/react'
 import { ToolmarkProvider } from '@toolmark/react'
-import Echo from 'laravel-echo'
-import Pusher from 'pusher-js'
 import { createRoot } from 'react-dom/client'
+import { createEcho } from './echo.ts'
 import { Layout } from './Layout.tsx'
+// The other two demos' styles (apps/demo), shared as apps/next-demo shares them.
+import '../../demo/src/styles.css'
 
 const tm = createToolmark()
 const inertia = bindInertia(tm, {
   router,
   echo: {
     // Shared props `toolmark: { userId, conversationId, broadcaster }` come from HandleInertiaRequests.
-    echo: (p) =>
-      new Echo({
-        broadcaster: 'reverb',
-        ...(p.broadcaster as { key: string; wsHost: string; wsPort: number }),
-        wssPort: p.broadcaster?.wsPort as number,
-        forceTLS: false,
-        enabledTransports: ['ws'],
-        authEndpoint: '/broadcasting/auth',
-        auth: { headers: { 'X-XSRF-TOKEN': xsrfToken() } },
-        Pusher,
-      }),
+    echo: createEcho,
   },
 })
 // For the end-to-end tests and devtools: the registry and this page load's clientId.

@@ -4,6 +4,7 @@
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Toolmark · Inertia + Laravel</title>
+<link rel="icon" href="data:,">
 <?php foreach ($assets['styles'] as $href): ?><link rel="stylesheet" href="<?= e($href) ?>"><?php endforeach ?>
 <?php foreach ($assets['scripts'] as $src): ?><script type="module" src="<?= e($src) ?>"></script><?php endforeach ?>
 </head>

@@ -49,19 +49,21 @@ export default function Index({ challenges, stats }: { challenges: Challenge[]; 
           </li>
         ))}
       </ul>
-      <Link href="/challenges/new">New challenge</Link>
-      <button type="button" onClick={() => router.reload({ only: ['stats'] })}>
-        Refresh stats
-      </button>
-      <button type="button" onClick={() => router.visit('/settings', { replace: true })}>
-        Settings (replace)
-      </button>
-      <button
-        type="button"
-        onClick={() => router.push({ component: 'Drafts', url: '/drafts', props: (p) => p })}
-      >
-        Drafts (client-side)
-      </button>
+      <div className="row">
+        <Link href="/challenges/new">New challenge</Link>
+        <button type="button" onClick={() => router.reload({ only: ['stats'] })}>
+          Refresh stats
+        </button>
+        <button type="button" onClick={() => router.visit('/settings', { replace: true })}>
+          Settings (replace)
+        </button>
+        <button
+          type="button"
+          onClick={() => router.push({ component: 'Drafts', url: '/drafts', props: (p) => p })}
+        >
+          Drafts (client-side)
+        </button>
+      </div>
     </section>
   )
 }

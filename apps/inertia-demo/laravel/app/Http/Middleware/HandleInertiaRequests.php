@@ -2,6 +2,7 @@
 
 namespace App\Http\Middleware;
 
+use App\Events\ToolmarkChat;
 use App\Stand\Inertia;
 use Closure;
 use Illuminate\Http\Request;
@@ -17,7 +18,7 @@ final class HandleInertiaRequests
     {
         Inertia::share(fn (): array => [
             'auth' => ['user' => $request->user()?->only(['id', 'name'])],
-            // The chat (masked texts only), resolved only when sent; the page polls it with a partial reload.
+            // The chat (masked texts only), resolved only when sent; new lines arrive over Echo (App\Events\ToolmarkChat).
             'chat' => fn (): array => $this->chat($request),
             'toolmark' => $request->user() === null ? null : [
                 'userId' => $request->user()->getKey(),
@@ -40,7 +41,7 @@ final class HandleInertiaRequests
         $conversation = $id === null ? null : $request->user()?->conversations()->find($id);
 
         return $conversation === null ? [] : $conversation->messages()->orderBy('id')
-            ->whereIn('role', ['user', 'assistant'])->get(['id', 'role', 'text'])
+            ->whereIn('role', ToolmarkChat::ROLES)->get(['id', 'role', 'text'])
             ->filter(fn ($m): bool => $m->text !== '')->values()->all();
     }
 }
