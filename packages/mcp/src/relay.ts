@@ -43,6 +43,7 @@ export interface Relay {
 /** The MCP tool that completes a pairing: the user reads the code in the page and gives it here. */
 export const PAIR_TOOL = 'toolmark_pair'
 export const DEFAULT_PORT = 17333
+/** Open connections not paired yet (before and after their hello) allowed at once. */
 const MAX_PENDING = 16
 const MAX_WRONG_CODES = 5
 const HELLO_TIMEOUT_MS = 10_000
@@ -86,6 +87,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[toolmark-mcp] ${line}\n`))
 
   const tabs = new Set<Tab>()
+  /** Every open page socket that is not paired yet, from the upgrade on: what the pairing limit counts. */
+  const unpaired = new Set<WebSocket>()
   /** Resume token → the tab id and origin it may resume (the user allowed it when pairing). */
   const resumable = new Map<string, { id: string; origin: string }>()
   const usedCodes = new Set<string>()
@@ -166,6 +169,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
 
   const paired = (tab: Tab, resume: boolean): void => {
     tab.paired = true
+    unpaired.delete(tab.ws)
     clearTimeout(tab.codeTimer)
     delete tab.code
     let token: string | undefined
@@ -238,8 +242,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         log(`refused a page with Host ${JSON.stringify(info.req.headers.host ?? '')} (DNS rebinding?)`)
         return cb(false, 403, 'Host not allowed')
       }
-      if ([...tabs].filter((t) => !t.paired).length >= MAX_PENDING)
-        return cb(false, 429, 'Too many pending pairings')
+      if (unpaired.size >= MAX_PENDING) return cb(false, 429, 'Too many pending pairings')
       cb(true)
     },
   })
@@ -252,6 +255,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
 
   wss.on('connection', (ws, req) => {
     const origin = normalOrigin(req.headers.origin) as string
+    unpaired.add(ws)
     let tab: Tab | undefined
     let greeted = false
     const helloTimer = setTimeout(() => ws.close(4000, 'No hello'), HELLO_TIMEOUT_MS)
@@ -312,6 +316,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     })
     ws.on('close', () => {
       clearTimeout(helloTimer)
+      unpaired.delete(ws)
       if (!tab) return
       const t = tab
       tabs.delete(t)

@@ -459,4 +459,23 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
     expect(text(gone)).toBe(`The page of tab ${tab2} is closed or no longer paired: list the tools again.`)
     expect(Date.now() - t0).toBeLessThan(2000)
   })
+
+  it('counts every unpaired connection, before and after its hello: 40 sockets hold at most 16 codes', async () => {
+    const pages = await Promise.all(Array.from({ length: 40 }, () => rawPage(server.origin)))
+    const open = pages.filter((p) => p.status === 101)
+    expect(open).toHaveLength(16)
+    expect(pages.filter((p) => p.status === 429)).toHaveLength(24)
+    for (const p of open) p.send({ type: 'hello', v: 1 })
+    const codes = await Promise.all(open.map((p) => p.next()))
+    expect(codes.every((m) => m.type === 'pairing')).toBe(true)
+    expect(new Set(codes.map((m) => m.code)).size).toBe(16)
+    expect((await rawPage(server.origin)).status).toBe(429) // after the hellos as well
+    for (const p of open) p.ws.close()
+    await Promise.all(open.map((p) => p.closed))
+    await until(
+      () => upgrade({ origin: server.origin }),
+      (s) => s === 101,
+      'a free slot once they closed',
+    )
+  })
 })
