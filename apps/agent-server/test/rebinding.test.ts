@@ -127,6 +127,30 @@ describe('DNS rebinding: Host and Origin are checked against an allowlist before
     expect(other.status).toBe(403)
   })
 
+  it('checks Host and Origin on POST /v1/chat/completions too (the OpenAI-compatible planner)', async () => {
+    const t = await server()
+    const port = t.server.port
+    const body = JSON.stringify({ model: 'embedded', messages: [{ role: 'user', content: 'hello' }] })
+    const post = (headers: Record<string, string>) =>
+      raw(`${t.server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      })
+    const rebound = await post({ host: `rebind.attacker.example:${port}` })
+    expect(rebound.status).toBe(403)
+    expect(JSON.parse(rebound.body).error.code).toBe('host_not_allowed')
+    const foreign = await post({ host: `127.0.0.1:${port}`, origin: 'https://evil.example' })
+    expect(foreign.status).toBe(403)
+    expect(JSON.parse(foreign.body).error.code).toBe('cross_origin')
+    const allowed = await post({ host: `127.0.0.1:${port}` })
+    expect(allowed.status).toBe(200)
+    expect(JSON.parse(allowed.body).object).toBe('chat.completion')
+    const sameOrigin = await post({ host: `localhost:${port}`, origin: `http://localhost:${port}` })
+    expect(sameOrigin.status).toBe(200)
+    expect(sameOrigin.setCookie).toBeUndefined() // no session for this route
+  })
+
   it('answers a WebSocket upgrade on another path with a JSON 404', async () => {
     const t = await server()
     const response = await raw(`${t.server.url}/elsewhere`, {

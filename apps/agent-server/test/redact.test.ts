@@ -7,6 +7,8 @@ import {
   maskText,
   maskValue,
   scrub,
+  scrubValue,
+  secretForms,
   secretsAt,
   sensitivePathsOf,
 } from '../src/shared/redact.ts'
@@ -84,6 +86,22 @@ describe('masking before anything is persisted', () => {
     expect(scrub('code 123 for 4111 1111 1111 1111', ['123', '4111 1111 1111 1111'])).toBe(
       'code [redacted] for [redacted]',
     )
+  })
+
+  it('a known secret goes with what the heuristics left of it; scrubValue cuts them out of every string', () => {
+    expect(secretForms(['4242 4242 4242 4242', 'k9x2z', '12'])).toEqual([
+      '4242 4242 4242 4242',
+      '**** 4242',
+      'k9x2z',
+    ])
+    const forms = secretForms(['4242 4242 4242 4242'])
+    expect(
+      scrubValue({ note: 'paid with **** 4242', list: ['4242 4242 4242 4242', 7], n: 4242 }, forms),
+    ).toEqual({
+      note: 'paid with [redacted]',
+      list: ['[redacted]', 7],
+      n: 4242,
+    })
   })
 
   it('reads writeOnly paths from a JSON Schema', () => {

@@ -64,6 +64,28 @@ describe('manifest revisions only move forward per page load', () => {
   })
 })
 
+describe('the rebind log line', () => {
+  it('is written only when a new page load takes over, never for the first page load or a repeated manifest', async () => {
+    const t = await server()
+    const browser = await t.browser()
+    const conversation = await browser.createConversation()
+    const rebound = () => t.logs.filter((l) => l.includes('rebound to a new page load'))
+    const first = await FakePage.open(t.server.url, browser, conversation, [read])
+    expect(t.server.relay.page(conversation)?.clientId).toBe(first.clientId)
+    first.rev = 2
+    await first.sendManifest([read, save])
+    await first.sendManifest()
+    expect(rebound()).toEqual([])
+    const reloaded = await FakePage.open(t.server.url, browser, conversation, [read])
+    expect(t.server.relay.page(conversation)?.clientId).toBe(reloaded.clientId)
+    expect(rebound()).toEqual([`[relay] conversation=${conversation} rebound to a new page load`])
+    await reloaded.sendManifest()
+    expect(rebound()).toHaveLength(1)
+    await first.close()
+    await reloaded.close()
+  })
+})
+
 describe('needs_confirmation without changes', () => {
   it('is accepted as changes: [] (bound, handed to the agent, and confirmable)', async () => {
     const provider = new ScriptedProvider([

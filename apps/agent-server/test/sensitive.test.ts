@@ -104,7 +104,7 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
             input: {
               card: { number: '[redacted]', securityCode: '[redacted]' },
               cardCvc: '[redacted]',
-              amount: '**** 1111',
+              amount: '[redacted]', // '**** 1111', the heuristic's form of a known secret, goes too
               note: 'my CVC is [redacted]', // the exact secret is cut out first
             },
           },
@@ -168,5 +168,57 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
     await browser.say(conversation, 'save it')
     await t.server.agent.idle(conversation)
     expect(leaks(await everything(t, conversation, ''))).toEqual([])
+  })
+
+  it('forgets a value learned to be secret in a later turn: earlier rows, summaries and later prompts lose it', async () => {
+    const CARD = '4242 4242 4242 4242'
+    const input = { card: { number: CARD }, amount: 12 }
+    const provider = new ScriptedProvider([
+      () => [toolCall('tc0', 'page_call', { tool: 'notes.save', input: { text: `card ${CARD}` } })],
+      () => [{ type: 'text', delta: 'Noted, once you approve.' }],
+      () => [toolCall('tc1', 'page_call', { tool: 'billing.pay', input })],
+      () => [{ type: 'text', delta: 'Paid.' }],
+      () => [{ type: 'text', delta: 'You are welcome.' }],
+    ])
+    const t = await testServer({ provider })
+    const browser = await t.browser()
+    const conversation = await browser.createConversation()
+    const save = {
+      ...fakeTool('notes.save', 'Save a note', { consequential: true }, { type: 'object' }),
+      summarize: (i: Record<string, unknown>) => `Save the note "${String(i.text)}"`,
+    }
+    const pay = {
+      ...fakeTool('billing.pay', 'Pay with a card', { readOnly: true }, { type: 'object' }),
+      sensitivePaths: ['card.number'],
+    }
+    const page = await FakePage.open(t.server.url, browser, conversation, [save, pay])
+    const stored = () =>
+      JSON.stringify({
+        rows: t.server.store.listMessages(conversation),
+        confirms: t.server.store.listConfirms(conversation),
+      })
+    // Turn 1: the number is typed and saved in a note, but nothing marks it secret yet (the
+    // heuristics keep `**** 4242`).
+    await browser.say(conversation, `my card is ${CARD}, note it`)
+    await t.server.agent.idle(conversation)
+    expect(stored()).toContain('4242')
+    // Turn 2: a page_call puts it at a sensitive path: now it is known to be secret.
+    await browser.say(conversation, 'pay 12 with it')
+    await t.server.agent.idle(conversation)
+    expect(page.calls[1]!.input).toEqual(input)
+    // The rest of turn 2 keeps its own call's real values, but no longer what turn 1 left.
+    expect(provider.requests[3]!.messages[0]).toEqual({
+      role: 'user',
+      text: 'my card is [redacted], note it',
+    })
+    expect(stored()).not.toContain('4242')
+    expect(t.server.store.listConfirms(conversation)[0]?.summary).toBe('Save the note "card [redacted]"')
+    expect(JSON.stringify(await browser.messages(conversation))).not.toContain('4242')
+    // Turn 3: the model reads the history back from the store.
+    await browser.say(conversation, 'thanks')
+    await t.server.agent.idle(conversation)
+    const next = provider.requests[4]!
+    expect(next.messages.at(-1)).toEqual({ role: 'user', text: 'thanks' })
+    expect(JSON.stringify(next)).not.toContain('4242')
   })
 })

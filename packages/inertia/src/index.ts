@@ -8,6 +8,7 @@ export {
 } from './echo.ts'
 export {
   NAVIGATION_CANCELLED,
+  NAVIGATION_NO_PAGE,
   NAVIGATION_NOT_ALLOWED,
   type NavigationInput,
   type NavigationOutput,

@@ -25,6 +25,11 @@ export interface InertiaVisitCallbacks {
   onCancelToken?: (token: { cancel(): void }) => void
   onSuccess?: (page: InertiaPageLike) => void
   onError?: (errors: Record<string, string>) => void
+  /**
+   * An HTTP error (status 400 or more) or a response that is not an Inertia page; returning `false`
+   * drops it (no error page, no modal).
+   */
+  onHttpException?: (response: { status: number }) => boolean | undefined
   onFinish?: (visit: { cancelled?: boolean; interrupted?: boolean; completed?: boolean }) => void
 }
 

@@ -43,9 +43,12 @@ export interface Relay {
 /** The MCP tool that completes a pairing: the user reads the code in the page and gives it here. */
 export const PAIR_TOOL = 'toolmark_pair'
 export const DEFAULT_PORT = 17333
+/** Open connections not paired yet (before and after their hello) allowed at once. */
 const MAX_PENDING = 16
 const MAX_WRONG_CODES = 5
 const HELLO_TIMEOUT_MS = 10_000
+/** How long a tab's socket has to answer a ping before a resume of that tab counts it as gone. */
+const LIVENESS_TIMEOUT_MS = 5_000
 const MAX_TOOLS_PER_TAB = 500
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])
 const ERROR_STATUSES = new Set(['refused', 'invalid', 'error'])
@@ -84,6 +87,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[toolmark-mcp] ${line}\n`))
 
   const tabs = new Set<Tab>()
+  /** Every open page socket that is not paired yet, from the upgrade on: what the pairing limit counts. */
+  const unpaired = new Set<WebSocket>()
   /** Resume token → the tab id and origin it may resume (the user allowed it when pairing). */
   const resumable = new Map<string, { id: string; origin: string }>()
   const usedCodes = new Set<string>()
@@ -164,6 +169,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
 
   const paired = (tab: Tab, resume: boolean): void => {
     tab.paired = true
+    unpaired.delete(tab.ws)
     clearTimeout(tab.codeTimer)
     delete tab.code
     let token: string | undefined
@@ -236,8 +242,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         log(`refused a page with Host ${JSON.stringify(info.req.headers.host ?? '')} (DNS rebinding?)`)
         return cb(false, 403, 'Host not allowed')
       }
-      if ([...tabs].filter((t) => !t.paired).length >= MAX_PENDING)
-        return cb(false, 429, 'Too many pending pairings')
+      if (unpaired.size >= MAX_PENDING) return cb(false, 429, 'Too many pending pairings')
       cb(true)
     },
   })
@@ -250,31 +255,51 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
 
   wss.on('connection', (ws, req) => {
     const origin = normalOrigin(req.headers.origin) as string
+    unpaired.add(ws)
     let tab: Tab | undefined
+    let greeted = false
     const helloTimer = setTimeout(() => ws.close(4000, 'No hello'), HELLO_TIMEOUT_MS)
+    const hello = async (token: string | undefined): Promise<void> => {
+      const resumed = token === undefined ? undefined : resumable.get(token)
+      if (token !== undefined && resumed?.origin !== origin) resumable.delete(token) // void from another origin
+      if (!resumed || resumed.origin !== origin) {
+        tab = newTab(`t${nextTab++}`, origin, ws)
+        return offerCode(tab)
+      }
+      // A tab whose socket still answers is in use: a window it opened (a same-origin window.open
+      // copies sessionStorage) or a duplicated tab never takes it over. A reloaded page's old socket
+      // is closing: it does not answer, and the new one takes over.
+      const live = [...tabs].find((t) => t.id === resumed.id)
+      const inUse = live !== undefined && (await answersPing(live.ws, LIVENESS_TIMEOUT_MS))
+      if (ws.readyState !== ws.OPEN) return // the new socket left while the old one was asked
+      if (inUse || resumable.get(token!) !== resumed) {
+        if (inUse)
+          log(
+            `tab ${resumed.id} (${origin}) is still open: another page presenting its resume gets a new pairing`,
+          )
+        tab = newTab(`t${nextTab++}`, origin, ws)
+        return offerCode(tab)
+      }
+      resumable.delete(token!) // single use: a fresh one follows
+      for (const t of tabs) {
+        if (t.id !== resumed.id) continue
+        tabs.delete(t)
+        t.ws.terminate()
+      }
+      tab = newTab(resumed.id, origin, ws)
+      goneTabs.delete(tab.id)
+      log(`tab ${tab.id} (${origin}) resumed after a reload`)
+      paired(tab, true)
+    }
     ws.on('message', (data, isBinary) => {
       const msg = isBinary ? undefined : parse(data.toString())
       if (!msg) return ws.close(4002, 'Malformed message')
       if (!tab) {
+        if (greeted) return // the hello is being handled
         if (msg.type !== 'hello') return ws.close(4002, 'Expected hello')
         clearTimeout(helloTimer)
-        const resumed = msg.resume === undefined ? undefined : resumable.get(msg.resume)
-        if (msg.resume !== undefined) resumable.delete(msg.resume) // single use: a fresh one follows
-        if (resumed && resumed.origin === origin) {
-          // The reloaded page's old socket may not have closed yet: the new one takes over.
-          for (const t of tabs) {
-            if (t.id !== resumed.id) continue
-            tabs.delete(t)
-            t.ws.terminate()
-          }
-          tab = newTab(resumed.id, origin, ws)
-          goneTabs.delete(tab.id)
-          log(`tab ${tab.id} (${origin}) resumed after a reload`)
-          paired(tab, true)
-        } else {
-          tab = newTab(`t${nextTab++}`, origin, ws)
-          offerCode(tab)
-        }
+        greeted = true
+        void hello(msg.resume)
         return
       }
       if (!tab.paired) return // nothing but hello before the pairing
@@ -291,6 +316,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     })
     ws.on('close', () => {
       clearTimeout(helloTimer)
+      unpaired.delete(ws)
       if (!tab) return
       const t = tab
       tabs.delete(t)
@@ -395,6 +421,25 @@ export function mcpResult(result: ToolResult, untrusted: boolean): CallToolResul
   }
   if (untrusted) out._meta = { 'toolmark/untrustedContent': true }
   return out
+}
+
+/** Resolves true when `ws` answers a ping, false once it closes or stays silent for `ms`. */
+function answersPing(ws: WebSocket, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (ws.readyState !== ws.OPEN) return resolve(false)
+    const done = (alive: boolean): void => {
+      clearTimeout(timer)
+      ws.off('pong', onPong)
+      ws.off('close', onClose)
+      resolve(alive)
+    }
+    const onPong = (): void => done(true)
+    const onClose = (): void => done(false)
+    const timer = setTimeout(() => done(false), ms)
+    ws.on('pong', onPong)
+    ws.on('close', onClose)
+    ws.ping()
+  })
 }
 
 function errorText(text: string): CallToolResult {

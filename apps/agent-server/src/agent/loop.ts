@@ -10,6 +10,8 @@ import {
   maskText,
   maskValue,
   scrub,
+  scrubValue,
+  secretForms,
   secretsAt,
   sensitivePathsOf,
 } from '../shared/redact.ts'
@@ -130,29 +132,38 @@ export class Agent {
     options: { tool?: string; visible?: boolean } = {},
     secrets: ReadonlySet<string> = new Set(),
   ): StoredMessage {
+    const forms = secretForms(secrets)
     const stored: StoredMessage = {
       id: randomUUID(),
       conversationId,
       role,
-      text: maskText(scrub(text, [...secrets])),
+      text: scrub(maskText(scrub(text, [...secrets])), forms),
       at: Date.now(),
       visible: options.visible ?? true,
     }
     if (options.tool !== undefined) stored.tool = options.tool
-    if (agent) stored.agent = maskAgent(agent, [...secrets])
+    if (agent) stored.agent = forgetAgent(maskAgent(agent, [...secrets]), forms)
     if (this.#closed) return stored // shutting down: the store may be closed already
     this.#o.store.addMessage(stored)
     if (stored.visible) this.#o.events.publish(conversationId, { type: 'message', message: toChat(stored) })
     return stored
   }
 
-  /** The agent history; the message `real` names gets its text as typed (never persisted). */
-  #history(conversationId: string, real?: { id: string; text: string }): AgentMessage[] {
-    return this.#o.store
-      .listMessages(conversationId)
-      .flatMap((m) =>
-        m.agent ? [real && m.id === real.id ? ({ role: 'user', text: real.text } as const) : m.agent] : [],
-      )
+  /**
+   * The agent history and the stored id of each entry; the message `real` names gets its text as
+   * typed (never persisted).
+   */
+  #history(
+    conversationId: string,
+    real?: { id: string; text: string },
+  ): { history: AgentMessage[]; ids: string[] } {
+    const stored = this.#o.store.listMessages(conversationId).filter((m) => m.agent !== undefined)
+    return {
+      history: stored.map((m) =>
+        real && m.id === real.id ? ({ role: 'user', text: real.text } as const) : m.agent!,
+      ),
+      ids: stored.map((m) => m.id),
+    }
   }
 
   async #turn(
@@ -160,9 +171,10 @@ export class Agent {
     real?: { id: string; text: string },
     followUp = false,
   ): Promise<void> {
-    const history = this.#history(conversation.id, real)
+    const { history, ids } = this.#history(conversation.id, real)
     // Values at the sensitive paths of this turn's calls: cut out of everything the turn stores.
     const secrets = new Set<string>()
+    let forgotten = 0
     for (let step = 0; step < MAX_STEPS; step++) {
       if (this.#closed) return
       const page = this.#o.relay.page(conversation.id)
@@ -208,7 +220,15 @@ export class Agent {
         { visible: text.trim() !== '' },
         secrets,
       )
-      if (real) this.#rescrub(real, secrets)
+      if (secrets.size > forgotten) {
+        forgotten = secrets.size
+        this.#forget(conversation.id, secrets, real)
+        // The rest of this turn still sees its own real values; what earlier turns left is scrubbed.
+        const forms = secretForms(secrets)
+        for (let i = 0; i < ids.length; i++) {
+          if (ids[i] !== real?.id) history[i] = forgetAgent(history[i]!, forms)
+        }
+      }
       if (calls.length === 0) return
       for (const call of calls) {
         const { content, line, tool } = await this.#execute(conversation, call, page, secrets)
@@ -244,12 +264,28 @@ export class Agent {
     return { ...call, input: { ...input, input: maskAtPaths(input.input, paths) } }
   }
 
-  /** Re-masks the stored user message once the turn learned exact secret values it may contain. */
-  #rescrub(real: { id: string; text: string }, secrets: ReadonlySet<string>): void {
+  /**
+   * Once the turn knows values to be secret, cuts them (and what the heuristics left of them, such as
+   * `**** 4242`) out of every stored message and confirmation summary of the conversation, earlier
+   * turns included: the user's message of this turn is masked again from its text as typed.
+   */
+  #forget(conversationId: string, secrets: ReadonlySet<string>, real?: { id: string; text: string }): void {
     if (secrets.size === 0 || this.#closed) return
-    const masked = maskText(scrub(real.text, [...secrets]))
-    if (masked === maskText(real.text)) return
-    this.#o.store.updateMessage(real.id, masked, { role: 'user', text: masked })
+    const forms = secretForms(secrets)
+    for (const m of this.#o.store.listMessages(conversationId)) {
+      const mine = real !== undefined && m.id === real.id
+      const text = mine ? scrub(maskText(scrub(real.text, [...secrets])), forms) : scrub(m.text, forms)
+      const agent: AgentMessage | undefined = mine
+        ? { role: 'user', text }
+        : m.agent && forgetAgent(m.agent, forms)
+      if (text !== m.text || JSON.stringify(agent) !== JSON.stringify(m.agent)) {
+        this.#o.store.updateMessage(m.id, text, agent)
+      }
+    }
+    for (const binding of this.#o.store.listConfirms(conversationId)) {
+      const summary = scrub(binding.summary, forms)
+      if (summary !== binding.summary) this.#o.store.updateConfirmSummary(binding.confirmId, summary)
+    }
   }
 
   #learn(clientId: string | undefined, tool: string, result: ToolResult): void {
@@ -354,6 +390,30 @@ function maskAgent(m: AgentMessage, secrets: readonly string[]): AgentMessage {
       return { ...m, text: text(m.text), toolCalls: maskValue(m.toolCalls, { secrets }) as ToolCall[] }
     case 'tool':
       return { ...m, content: maskContent(m.content, secrets) }
+  }
+}
+
+/** The agent-history entry with every known secret form cut out (strings only; ids and names kept). */
+function forgetAgent(m: AgentMessage, forms: readonly string[]): AgentMessage {
+  if (forms.length === 0) return m
+  switch (m.role) {
+    case 'user':
+      return { role: 'user', text: scrub(m.text, forms) }
+    case 'assistant':
+      return {
+        ...m,
+        text: scrub(m.text, forms),
+        toolCalls: m.toolCalls.map((c) => ({ ...c, input: scrubValue(c.input, forms) })),
+      }
+    case 'tool': {
+      let content: string
+      try {
+        content = JSON.stringify(scrubValue(JSON.parse(m.content), forms))
+      } catch {
+        content = scrub(m.content, forms)
+      }
+      return { ...m, content }
+    }
   }
 }
 

@@ -116,15 +116,20 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   const keepAliveMs = deps.sseKeepAliveMs ?? 15_000
   const now = deps.now ?? Date.now
   const app = new Hono<Env>()
-  // The embedded planner as an OpenAI-compatible endpoint (no session: mounted before the session middleware).
-  app.route('/', chatCompletions())
 
   const issueCookie = (c: Context, session: Session) =>
     setSessionCookie(c, session.id, secret, Math.floor(ttl / 1000))
 
+  // Every route, the OpenAI-compatible one included, sits behind the Host/Origin check.
   app.use('*', async (c, next) => {
     const problem = checkOrigin(c.req.header('host'), c.req.header('origin'), allowedOrigins)
     if (problem) return fail(c, 403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
+    await next()
+  })
+  // The embedded planner as an OpenAI-compatible endpoint: no session (mounted before the session middleware).
+  app.route('/', chatCompletions())
+
+  app.use('*', async (c, next) => {
     // Read the session, never create one here: drive-by requests (a favicon, an <img>) leave no rows.
     const id = await readSessionCookie(c, secret)
     let session = id ? store.getSession(id) : undefined

@@ -13,7 +13,8 @@ import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from '.
  * Malformed requests get 400 `{ error: { message, type: 'invalid_request_error' } }`.
  * The wire format has no field for a confirmation's outcome: a second tool message for a call whose
  * first answer was `needs_confirmation` is that outcome, and is read as the result of its confirmId.
- * It serves no data of its own and needs no session: bind the server to loopback.
+ * It serves no data of its own and needs no session; the agent server mounts it behind its Host/Origin
+ * check (a rebinding Host or a foreign Origin gets 403), so bind the server to loopback.
  */
 
 type Json = Record<string, unknown>
@@ -79,7 +80,10 @@ export function fromChatCompletions(body: unknown): {
   return { system, messages, tools }
 }
 
-/** The Hono routes; mount with `app.route('/', chatCompletions())` before session middleware. */
+/**
+ * The Hono routes; mount with `app.route('/', chatCompletions())` behind the Host/Origin check and
+ * before the session middleware.
+ */
 export function chatCompletions(provider: Provider = new EmbeddedProvider()): Hono {
   const app = new Hono()
   app.post('/v1/chat/completions', async (c) => {

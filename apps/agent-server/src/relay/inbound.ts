@@ -138,7 +138,9 @@ function manifest(host: InboundHost, conn: Conn, message: ManifestMessage): bool
   const previous = store.getActiveClient(conn.conversationId)
   if (previous === message.clientId) return true
   store.setActiveClient(conn.conversationId, message.clientId)
-  host.log(`[relay] conversation=${conn.conversationId} rebound to a new page load`)
+  // Only a reload or another tab moves the conversation; the first page load binds it without a log line.
+  if (previous !== undefined)
+    host.log(`[relay] conversation=${conn.conversationId} rebound to a new page load`)
   host.emit('rebound', { conversationId: conn.conversationId, from: previous, to: message.clientId })
   if (previous && !host.isOpen(conn.conversationId, previous)) host.expire(conn.conversationId, previous)
   return true

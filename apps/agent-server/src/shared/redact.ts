@@ -174,6 +174,32 @@ export function scrub(text: string, secrets: readonly string[] = []): string {
   return out
 }
 
+/**
+ * The known secrets plus what the heuristics leave of each (`**** 4242` of a card number): once a
+ * value is known to be secret, none of it is kept, not even the last four digits.
+ */
+export function secretForms(secrets: Iterable<string>): string[] {
+  const out = new Set<string>()
+  for (const secret of secrets) {
+    if (secret.length < 3) continue
+    out.add(secret)
+    const masked = maskText(secret)
+    if (masked !== secret && masked.length >= 3) out.add(masked)
+  }
+  return [...out]
+}
+
+/** A deep copy of a JSON value with {@link scrub} applied to every string value (keys are kept). */
+export function scrubValue(value: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (typeof value === 'string') return scrub(value, secrets)
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= MAX_MASK_DEPTH) return MASKED
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, secrets, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [key, v] of Object.entries(value)) out[key] = scrubValue(v, secrets, depth + 1)
+  return out
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 

@@ -96,6 +96,10 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     timeOutPendingCalls: () => q.timeOutPending.run().changes,
     insertConfirm: (binding) => q.insertConfirm.run(confirmRow(binding)).changes === 1,
     getConfirm: (confirmId) => one(q.getConfirm.get(confirmId), toConfirm),
+    listConfirms: (conversationId) => q.listConfirms.all(conversationId).map(toConfirm),
+    updateConfirmSummary(confirmId, summary) {
+      q.updateConfirmSummary.run(summary, confirmId)
+    },
     settleConfirm: (confirmId, state) => q.settleConfirm.run(state, confirmId).changes === 1,
     expireConfirms: (conversationId, clientId) => expireConfirms(conversationId, clientId),
     putManifest: (record) => q.putManifest.run(manifestRow(record)).changes === 1,

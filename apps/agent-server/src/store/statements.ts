@@ -57,6 +57,10 @@ export function prepareStatements(db: Database.Database) {
          VALUES (@confirm_id, @user_id, @conversation_id, @client_id, @call_id, @tool_call_id, @tool, @summary, @created_at, @state)`,
     ),
     getConfirm: db.prepare<[string], ConfirmRow>('SELECT * FROM confirm_bindings WHERE confirm_id = ?'),
+    listConfirms: db.prepare<[string], ConfirmRow>(
+      'SELECT * FROM confirm_bindings WHERE conversation_id = ? ORDER BY created_at, rowid',
+    ),
+    updateConfirmSummary: db.prepare('UPDATE confirm_bindings SET summary = ? WHERE confirm_id = ?'),
     settleConfirm: db.prepare(
       "UPDATE confirm_bindings SET state = ? WHERE confirm_id = ? AND state = 'pending'",
     ),

@@ -105,6 +105,10 @@ export interface Store {
   /** Binds a confirmId; false when the confirmId is already bound (the first binding wins). */
   insertConfirm(binding: ConfirmBinding): boolean
   getConfirm(confirmId: string): ConfirmBinding | undefined
+  /** Every confirmation binding of the conversation, in creation order. */
+  listConfirms(conversationId: string): ConfirmBinding[]
+  /** Replaces a binding's summary (a later, stricter masking of the same summary). */
+  updateConfirmSummary(confirmId: string, summary: string): void
   /** Moves a confirmation from `pending` to `state`; false when it was not pending. */
   settleConfirm(confirmId: string, state: 'used' | 'expired'): boolean
   /** Expires the pending confirmIds of one page load in one conversation and returns them. */

@@ -36,8 +36,11 @@ export interface McpPairingOptions {
   /** Called on every status change (also once with `connecting`). */
   onStatus?: (status: PairingStatus) => void
   /**
-   * Where the resume token of this tab is kept (default `sessionStorage`: per tab, survives a
-   * reload, gone with the tab). Pass `null` to never resume.
+   * Where the resume token is handed from this page load to the next one in the same tab (default
+   * `sessionStorage`: per tab, survives a reload, gone with the tab). The token is written there only
+   * as the page is hidden (`pagehide`: a reload or a navigation) and taken out as soon as the next
+   * page load reads it; in between it lives in memory. So a window this tab opens, which gets a copy
+   * of `sessionStorage`, never holds it. Pass `null` to never resume.
    */
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null
   /** The WebSocket constructor (default the global one). */
@@ -46,7 +49,10 @@ export interface McpPairingOptions {
   ) => WebSocket
 }
 
-/** The `sessionStorage` key of a tab's resume token: present means a reload may re-pair without a code. */
+/**
+ * The `sessionStorage` key of a tab's resume token: present only from the page's `pagehide` until
+ * the next page load of the tab reads it, which may then re-pair without a code.
+ */
 export const RESUME_STORAGE_KEY = 'toolmark:mcp:resume'
 const STORAGE_KEY = RESUME_STORAGE_KEY
 const MAX_FRAME = 4 * 1_048_576
@@ -100,7 +106,29 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
         host.report('transport_failed', 'The MCP relay WebSocket failed to send', { cause: err })
       }
     }
-    const resume = readStorage(storage)
+    // In a page, the token lives in memory and goes to storage only as the page hides (see `storage`):
+    // a window opened meanwhile copies sessionStorage without it. Without page events, it is stored at once.
+    const page =
+      storage && typeof addEventListener === 'function' && typeof removeEventListener === 'function'
+        ? globalThis
+        : undefined
+    let token = readStorage(storage)
+    /** Leaves the token where the next page load of this tab reads it (or nothing). */
+    const handOn = (): void => (token ? writeStorage(storage, token) : removeStorage(storage))
+    const setToken = (value: string | undefined): void => {
+      token = value
+      if (!page) handOn()
+    }
+    const onPageShow = (event: Event): void => {
+      // Back from the back/forward cache: this page load lives again and keeps its token to itself.
+      if ((event as PageTransitionEvent).persisted) removeStorage(storage)
+    }
+    if (page) {
+      removeStorage(storage)
+      page.addEventListener('pagehide', handOn)
+      page.addEventListener('pageshow', onPageShow)
+    }
+    const resume = token
     ws.addEventListener('open', () =>
       send(resume ? { type: 'hello', v: 1, resume } : { type: 'hello', v: 1 }),
     )
@@ -116,10 +144,10 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
       if (!msg) return host.report('invalid_message', 'The MCP relay sent a malformed message')
       switch (msg.type) {
         case 'pairing':
+          setToken(undefined) // a code means the relay did not resume with the token presented (if any)
           return status({ state: 'pairing', code: msg.code, expiresAt: msg.expiresAt })
         case 'paired':
-          if (msg.resume) writeStorage(storage, msg.resume)
-          else removeStorage(storage)
+          setToken(msg.resume)
           status({ state: 'paired', tab: msg.tab })
           offWatch ??= host.watch({ caller: 'mcp', detail: 'full' }, ({ rev, tools }) =>
             send({ type: 'manifest', rev, tools }),
@@ -131,8 +159,8 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
           inflight.get(msg.id)?.abort()
           return
         case 'error':
-          // The relay refused this page (expired code, unknown resume token): start afresh next time.
-          removeStorage(storage)
+          // The relay refused this page (expired code, too many wrong codes): start afresh next time.
+          setToken(undefined)
           return finish(msg.message)
       }
     })
@@ -170,6 +198,10 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
     }
 
     return () => {
+      // Disposed: the pairing ends with this page load, a reload pairs again with a code.
+      page?.removeEventListener('pagehide', handOn)
+      page?.removeEventListener('pageshow', onPageShow)
+      setToken(undefined)
       finish('disposed')
       try {
         ws.close(1000, 'disposed')

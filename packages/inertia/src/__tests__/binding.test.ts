@@ -1,7 +1,13 @@
 import { router } from '@inertiajs/core'
 import { createToolmark, environment, ok, type Toolmark } from '@toolmark/core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { bindInertia, type InertiaBinding, NAVIGATION_CANCELLED, NAVIGATION_NOT_ALLOWED } from '../index.ts'
+import {
+  bindInertia,
+  type InertiaBinding,
+  NAVIGATION_CANCELLED,
+  NAVIGATION_NO_PAGE,
+  NAVIGATION_NOT_ALLOWED,
+} from '../index.ts'
 import type { InertiaPageLike } from '../types.ts'
 import { wait } from './support/helpers.ts'
 import { type InertiaTestServer, setPageUrl, startInertiaServer } from './support/inertia-server.ts'
@@ -41,6 +47,9 @@ beforeAll(async () => {
     '/challenges/1': { component: 'Challenges/Show', props: { id: 1 } },
     '/challenges/2': { component: 'Challenges/Show', props: { id: 2 } },
     '/settings': { component: 'Settings' },
+    // Not pages of the app: a plain HTML document, and an Inertia error page answered with a 500.
+    '/legacy': { html: '<!doctype html><title>Legacy</title><p>Not an Inertia page</p>' },
+    '/broken': { component: 'Error', props: { status: 500 }, status: 500 },
     // After a POST the same URL shows another component (a "thank you" step), like a wizard.
     '/form': (method) => {
       if (method === 'POST') {
@@ -289,6 +298,84 @@ describe('navigation tool', () => {
     }
     expect((await tm.call('navigate', { url: 3 }, { caller: 'inapp' })).status).toBe('invalid')
     expect(binding.key).toBe('Home')
+  })
+
+  it('visits the URL it checked: a path starting with // is refused, never resolved as another host', async () => {
+    setup()
+    const before = server.requests.length
+    for (const url of [
+      '/.//evil.example/login',
+      `${server.url}//evil.example/login`,
+      '/\\evil.example/login',
+    ]) {
+      expect(await tm.call('navigate', { url }, { caller: 'inapp' }), url).toEqual({
+        status: 'refused',
+        code: 'not_allowed',
+        message: NAVIGATION_NOT_ALLOWED,
+      })
+    }
+    expect(server.requests.length).toBe(before)
+    expect(location.href).toBe(`${server.url}/`)
+    // A full same-origin URL with a query and a hash opens that very URL.
+    const result = await tm.call(
+      'navigate',
+      { url: `${server.url}/challenges?sort=new#top` },
+      { caller: 'inapp' },
+    )
+    expect(result).toEqual({
+      status: 'ok',
+      data: { component: 'Challenges/Index', url: '/challenges?sort=new#top' },
+    })
+    expect(server.requests.at(-1)?.path).toBe('/challenges?sort=new')
+  })
+
+  it('refuses a URL that answers an HTTP error or no Inertia page, and shows no error modal', async () => {
+    setup()
+    let appListener = 0
+    const off = router.on('httpException', () => void appListener++)
+    for (const url of ['/settings%20page', '/legacy', '/broken']) {
+      expect(await tm.call('navigate', { url }, { caller: 'inapp' }), url).toEqual({
+        status: 'refused',
+        code: 'not_allowed',
+        message: NAVIGATION_NO_PAGE,
+      })
+      expect(document.querySelector('dialog'), url).toBeNull() // Inertia's full-screen error modal
+      expect(binding.key).toBe('Home')
+      expect(location.pathname).toBe('/')
+    }
+    off()
+    expect(appListener).toBe(0) // the tool's own visit answered it; the app's listeners never saw it
+    // The page is still usable: the next navigation works.
+    expect((await tm.call('navigate', { url: '/settings' }, { caller: 'inapp' })).status).toBe('ok')
+  })
+
+  it('offers the pages option as an enum, opens a page by name, and keeps url for other paths', async () => {
+    setup({ navigation: { pages: { settings: '/settings', challenges: '/challenges' } } })
+    const tool = tm.manifest({ detail: 'full' }).tools.find((t) => t.name === 'navigate')!
+    expect(tool.inputSchema).toMatchObject({
+      properties: { page: { enum: ['settings', 'challenges'] }, url: { type: 'string' } },
+    })
+    expect(tool.description).toContain('settings, challenges')
+    expect(await tm.call('navigate', { page: 'settings' }, { caller: 'inapp' })).toEqual({
+      status: 'ok',
+      data: { component: 'Settings', url: '/settings' },
+    })
+    expect(await tm.call('navigate', { url: '/challenges/1' }, { caller: 'inapp' })).toMatchObject({
+      status: 'ok',
+      data: { component: 'Challenges/Show' },
+    })
+    expect(await tm.call('navigate', { page: 'settings page' }, { caller: 'inapp' })).toMatchObject({
+      status: 'invalid',
+      issues: [{ path: 'page' }],
+    })
+    expect(await tm.call('navigate', {}, { caller: 'inapp' })).toEqual({
+      status: 'invalid',
+      issues: [{ path: 'page', message: 'Pass page (one of: settings, challenges) or url' }],
+    })
+    expect(await tm.call('navigate', { page: 'settings', url: '/x' }, { caller: 'inapp' })).toEqual({
+      status: 'invalid',
+      issues: [{ path: 'url', message: 'Pass page or url, not both' }],
+    })
   })
 
   it('answers cancelled when another visit interrupts it', async () => {

@@ -177,6 +177,50 @@ function upgrade(headers: { origin?: string; host?: string }): Promise<number> {
   })
 }
 
+type RelayMessage = { type: string; code?: string; tab?: string; resume?: string; message?: string }
+
+/**
+ * A raw page socket (the `ws` client answers pings as a browser does) from an allowed origin: the
+ * upgrade's status (101 or the refusal's) and, once open, the relay's messages in order.
+ */
+function rawPage(origin: string): Promise<{
+  status: number
+  ws: WebSocket
+  send(message: unknown): void
+  next(): Promise<RelayMessage>
+  closed: Promise<void>
+}> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(wsUrl, { origin })
+    const inbox: RelayMessage[] = []
+    const waiters: Array<(m: RelayMessage) => void> = []
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as RelayMessage
+      const waiter = waiters.shift()
+      if (waiter) waiter(message)
+      else inbox.push(message)
+    })
+    const closed = new Promise<void>((done) => ws.once('close', () => done()))
+    const page = {
+      ws,
+      closed,
+      send: (message: unknown) => ws.send(JSON.stringify(message)),
+      next: () =>
+        new Promise<RelayMessage>((got) => {
+          const first = inbox.shift()
+          if (first) got(first)
+          else waiters.push(got)
+        }),
+    }
+    ws.on('unexpected-response', (_req, res) => {
+      resolve({ ...page, status: res.statusCode ?? 0 })
+      ws.terminate()
+    })
+    ws.on('open', () => resolve({ ...page, status: 101 }))
+    ws.on('error', () => {})
+  })
+}
+
 describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', () => {
   it('refuses a wrong Origin, a missing Origin and a rebinding Host on the upgrade', async () => {
     const port = new URL(wsUrl).port
@@ -349,6 +393,63 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
     ).toBe('pairing')
   })
 
+  it('a window opened by a paired tab pairs on its own: the tab keeps its pairing, its tools and its resume', async () => {
+    const [child] = await Promise.all([
+      context.waitForEvent('page'),
+      first.evaluate(() => void window.open(location.href)),
+    ])
+    await child.waitForFunction('window.app !== undefined')
+    const s = await until(
+      () => status(child),
+      (v) => v.state !== 'connecting',
+      'child state',
+    )
+    expect(s.state).toBe('pairing') // a code of its own, never tab1
+    // Its copy of sessionStorage held no token: it never even presented one.
+    expect(stderr).not.toContain('is still open')
+    expect(await status(first)).toEqual({ state: 'paired', tab: tab1 })
+    expect((await call(`${tab1}__search`, { query: 'opener' })).structuredContent).toMatchObject({
+      status: 'ok',
+    })
+    expect((await app(first, (a) => a.runs)).at(-1)).toBe('search:opener')
+    expect(await app(child, (a) => a.runs)).toEqual([])
+    await child.close()
+    // The opener still re-pairs after a reload without a code.
+    await first.reload()
+    expect(
+      await until(
+        () => status(first),
+        (v) => v.state === 'paired',
+        'resumed',
+      ),
+    ).toEqual({ state: 'paired', tab: tab1 })
+  })
+
+  it('a resume token presented while its tab’s socket is open gets a new pairing; once the tab is gone it resumes', async () => {
+    const owner = await rawPage(server.origin)
+    owner.send({ type: 'hello', v: 1 })
+    const { code } = await owner.next()
+    expect((await call('toolmark_pair', { code, allowReload: true })).isError).toBeFalsy()
+    const { tab, resume } = await owner.next()
+    expect(resume).toEqual(expect.any(String))
+
+    const copy = await rawPage(server.origin)
+    copy.send({ type: 'hello', v: 1, resume })
+    expect(await copy.next()).toMatchObject({ type: 'pairing' })
+    expect(owner.ws.readyState).toBe(WebSocket.OPEN)
+    expect(stderr).toContain(`tab ${tab} (${server.origin}) is still open`)
+    copy.ws.close()
+    await copy.closed
+
+    owner.ws.close() // the tab is reloaded: its socket goes, the next page load presents the token
+    await owner.closed
+    const reloaded = await rawPage(server.origin)
+    reloaded.send({ type: 'hello', v: 1, resume })
+    expect(await reloaded.next()).toMatchObject({ type: 'paired', tab })
+    reloaded.ws.close()
+    await reloaded.closed
+  })
+
   it('a page that is gone answers a clear error at once, never a hang', async () => {
     await second.close()
     await until(toolNames, (n) => !n.includes(`${tab2}__search`), 'tools of the closed tab removed')
@@ -357,5 +458,24 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
     expect(gone.isError).toBe(true)
     expect(text(gone)).toBe(`The page of tab ${tab2} is closed or no longer paired: list the tools again.`)
     expect(Date.now() - t0).toBeLessThan(2000)
+  })
+
+  it('counts every unpaired connection, before and after its hello: 40 sockets hold at most 16 codes', async () => {
+    const pages = await Promise.all(Array.from({ length: 40 }, () => rawPage(server.origin)))
+    const open = pages.filter((p) => p.status === 101)
+    expect(open).toHaveLength(16)
+    expect(pages.filter((p) => p.status === 429)).toHaveLength(24)
+    for (const p of open) p.send({ type: 'hello', v: 1 })
+    const codes = await Promise.all(open.map((p) => p.next()))
+    expect(codes.every((m) => m.type === 'pairing')).toBe(true)
+    expect(new Set(codes.map((m) => m.code)).size).toBe(16)
+    expect((await rawPage(server.origin)).status).toBe(429) // after the hellos as well
+    for (const p of open) p.ws.close()
+    await Promise.all(open.map((p) => p.closed))
+    await until(
+      () => upgrade({ origin: server.origin }),
+      (s) => s === 101,
+      'a free slot once they closed',
+    )
   })
 })

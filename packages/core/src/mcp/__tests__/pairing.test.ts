@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import * as z from 'zod'
 import { tick } from '../../__tests__/helpers.ts'
 import { ok } from '../../call/result.ts'
@@ -167,6 +167,43 @@ describe('mcpPairing(): the page side', () => {
     expect(errors.map((e) => e.code)).toEqual(['invalid_message', 'invalid_message', 'invalid_message'])
     ws.receive({ type: 'error', message: 'The pairing code expired: pair again' })
     expect(statuses.at(-1)).toEqual({ state: 'closed', reason: 'The pairing code expired: pair again' })
+    expect(storage.map.has(RESUME_STORAGE_KEY)).toBe(false)
+  })
+
+  it('in a page, keeps the resume token in memory and stores it only as the page hides', () => {
+    const page = new EventTarget()
+    vi.stubGlobal('addEventListener', page.addEventListener.bind(page))
+    vi.stubGlobal('removeEventListener', page.removeEventListener.bind(page))
+    onTestFinished(() => void vi.unstubAllGlobals())
+    const { storage, attach } = setup()
+    storage.map.set(RESUME_STORAGE_KEY, 'old')
+    attach()
+    const ws = FakeSocket.last!
+    ws.open()
+    expect(ws.sent).toEqual([{ type: 'hello', v: 1, resume: 'old' }])
+    // Taken out as soon as it is read: a window this page opens (a copy of sessionStorage) gets none.
+    expect(storage.map.has(RESUME_STORAGE_KEY)).toBe(false)
+    ws.receive({ type: 'paired', tab: 't1', resume: 'new' })
+    expect(storage.map.has(RESUME_STORAGE_KEY)).toBe(false)
+    page.dispatchEvent(new Event('pagehide')) // a reload: the next page load reads it
+    expect(storage.map.get(RESUME_STORAGE_KEY)).toBe('new')
+    // Back from the back/forward cache, the page keeps it to itself again.
+    page.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }))
+    expect(storage.map.has(RESUME_STORAGE_KEY)).toBe(false)
+  })
+
+  it('in a page, a token the relay answered with a new code is not handed on', () => {
+    const page = new EventTarget()
+    vi.stubGlobal('addEventListener', page.addEventListener.bind(page))
+    vi.stubGlobal('removeEventListener', page.removeEventListener.bind(page))
+    onTestFinished(() => void vi.unstubAllGlobals())
+    const { storage, attach } = setup()
+    storage.map.set(RESUME_STORAGE_KEY, 'copied')
+    attach()
+    const ws = FakeSocket.last!
+    ws.open()
+    ws.receive({ type: 'pairing', code: '1234-5678', expiresAt: 1 })
+    page.dispatchEvent(new Event('pagehide'))
     expect(storage.map.has(RESUME_STORAGE_KEY)).toBe(false)
   })
 

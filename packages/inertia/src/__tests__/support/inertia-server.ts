@@ -1,10 +1,14 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** One route's answer: a page (component + props) or a redirect. */
+/**
+ * One route's answer: a page (component + props, status 200 unless `status` says otherwise), a
+ * redirect, or a plain HTML document that is not an Inertia page (no `X-Inertia` header).
+ */
 export type InertiaRoute =
-  | { component: string; props?: Record<string, unknown> }
+  | { component: string; props?: Record<string, unknown>; status?: number }
   | { redirect: string; status?: 302 | 303 }
+  | { html: string; status?: number }
 
 export interface InertiaTestServer {
   url: string
@@ -42,6 +46,10 @@ export async function startInertiaServer(
         .writeHead(route.status ?? (req.method === 'GET' ? 302 : 303), { Location: route.redirect })
         .end()
     }
+    if ('html' in route) {
+      res.writeHead(route.status ?? 200, { 'Content-Type': 'text/html' })
+      return void res.end(route.html)
+    }
     let props: Record<string, unknown> = { errors: {}, ...shared(), ...route.props }
     const partial = req.headers['x-inertia-partial-component']
     const only = req.headers['x-inertia-partial-data']
@@ -51,10 +59,14 @@ export async function startInertiaServer(
     }
     const page = { component: route.component, props, url: url.pathname + url.search, version: '1' }
     if (req.headers['x-inertia'] === 'true') {
-      res.writeHead(200, { 'Content-Type': 'application/json', 'X-Inertia': 'true', Vary: 'X-Inertia' })
+      res.writeHead(route.status ?? 200, {
+        'Content-Type': 'application/json',
+        'X-Inertia': 'true',
+        Vary: 'X-Inertia',
+      })
       return void res.end(JSON.stringify(page))
     }
-    res.writeHead(200, { 'Content-Type': 'text/html' })
+    res.writeHead(route.status ?? 200, { 'Content-Type': 'text/html' })
     res.end(
       `<div id="app"></div><script data-page="app" type="application/json">${JSON.stringify(page)}</script>`,
     )
