@@ -1,7 +1,14 @@
 import { ok } from '../call/result.ts'
 import { ToolmarkError } from '../errors.ts'
 import type { Issue, JsonSchema, RunResult, Scope, ToolContext, Toolmark } from '../types.ts'
-import { type FormHandle, type FormOptions, type FormValues, formTools } from './form.ts'
+import {
+  copyValues,
+  type FormBaseline,
+  type FormHandle,
+  type FormOptions,
+  type FormValues,
+  formTools,
+} from './form.ts'
 
 /** A field the scan left out, and why. */
 export interface SkippedField {
@@ -422,7 +429,22 @@ export function registerDomForm(
   form: HTMLFormElement,
   options: DomFormOptions = {},
 ): DomFormHandle {
-  let scan = scanForm(form)
+  // Once sensitive, a field stays sensitive for the life of the form, by key and by element: a
+  // "show password" toggle (type=password → text) or a re-rendered input never un-redacts it.
+  const sensitiveKeys = new Set<string>()
+  const sensitiveElements = new WeakSet<Element>()
+  const sticky = (s: FormScan): FormScan => {
+    for (const key of s.sensitivePaths) sensitiveKeys.add(key)
+    for (const [key, els] of s.fields) {
+      if (els.some((e) => sensitiveElements.has(e))) sensitiveKeys.add(key)
+      if (sensitiveKeys.has(key)) for (const e of els) sensitiveElements.add(e)
+    }
+    // Present fields in scan order, then those gone for now (a baseline may still hold their values).
+    const present = [...s.fields.keys()].filter((k) => sensitiveKeys.has(k))
+    const gone = [...sensitiveKeys].filter((k) => !s.fields.has(k))
+    return { ...s, sensitivePaths: [...present, ...gone] }
+  }
+  let scan = sticky(scanForm(form))
   const name = options.name ?? scan.toolName ?? (form.getAttribute('name') || form.id)
   const description = options.description ?? scan.toolDescription
   if (!name || !description) {
@@ -432,23 +454,38 @@ export function registerDomForm(
     )
   }
   const source = domSource(form, () => scan, options)
+  // One baseline for the life of the form, not one per re-scan: it moves only after a successful
+  // submit. A field first seen in a later scan joins it with the value it had when it appeared.
+  const baseline: FormBaseline = { values: copyValues(source.getValues()) }
+  const known = new Set(scan.fields.keys())
+  const adopt = (): void => {
+    const now = source.getValues()
+    for (const k of scan.fields.keys()) {
+      if (known.has(k)) continue
+      known.add(k)
+      if (now[k] !== undefined) baseline.values[k] = copyValues(now[k])
+    }
+  }
   let key = ''
   let inner: FormHandle | undefined
   const register = (): void => {
     const sensitive = [...new Set([...scan.sensitivePaths, ...(options.sensitivePaths ?? [])])]
     const fields: Record<string, () => Element | undefined> = {}
     for (const [k, els] of scan.fields) fields[k] = () => els[0]
-    const tools = formTools({
-      name,
-      description,
-      fields: scan.schema,
-      source,
-      sensitivePaths: sensitive,
-      anchors: { form: () => form, fields },
-      ...(options.title === undefined ? {} : { title: options.title }),
-      ...(options.summary === undefined ? {} : { summary: options.summary }),
-      ...(options.destructive === undefined ? {} : { destructive: options.destructive }),
-    })
+    const tools = formTools(
+      {
+        name,
+        description,
+        fields: scan.schema,
+        source,
+        sensitivePaths: sensitive,
+        anchors: { form: () => form, fields },
+        ...(options.title === undefined ? {} : { title: options.title }),
+        ...(options.summary === undefined ? {} : { summary: options.summary }),
+        ...(options.destructive === undefined ? {} : { destructive: options.destructive }),
+      },
+      baseline,
+    )
     // Built before the old tools go: a scan whose schema cannot be used keeps them.
     inner?.dispose()
     const scope = target.scope(name)
@@ -462,7 +499,7 @@ export function registerDomForm(
     if (disposed) return
     let next: FormScan
     try {
-      next = scanForm(form)
+      next = sticky(scanForm(form))
     } catch {
       return // a field that cannot be scanned right now: keep the tools of the last good scan
     }
@@ -471,6 +508,7 @@ export function registerDomForm(
       scan.fields.get(k)?.some((e, i) => e !== els[i]),
     )
     scan = next
+    adopt()
     if (nextKey === key && !elementsChanged) return
     key = nextKey
     try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { registerForm } from '../../forms/index.ts'
+import { type FormValues, registerForm } from '../../forms/index.ts'
 import { createTestToolmark } from '../../testing/index.ts'
-import type { ConfirmRequest, FormValues, Toolmark, ToolResult } from '../../types.ts'
+import type { ConfirmRequest, Toolmark, ToolResult } from '../../types.ts'
 import { ok } from '../result.ts'
 
 /** A promise and its resolver. */
@@ -124,7 +124,7 @@ describe('a tool hidden by its scope’s `when` before its run starts', () => {
       hints: { readOnly: true },
       run: (input: unknown) => {
         runs.push((input as { id: string }).id)
-        return new Promise<void>((r) => holds.push(r))
+        return new Promise<undefined>((r) => holds.push(() => r(undefined)))
       },
     })
     scope.register({

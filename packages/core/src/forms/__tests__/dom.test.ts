@@ -288,6 +288,114 @@ describe('registerDomForm in Chromium', () => {
     expect(out.submits).toBe(0)
   })
 
+  it('a re-scan keeps the baseline: a field shown later joins the card with the earlier changes', async () => {
+    const out = await page.evaluate(async () => {
+      const w = window as unknown as Win
+      document.querySelector('#signup')!.remove()
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        '<form id="pay" name="pay"><input name="payee"><input type="number" name="amount"></form>',
+      )
+      const form = document.querySelector<HTMLFormElement>('#pay')!
+      const sent: Record<string, unknown>[] = []
+      form.addEventListener('submit', (e) => {
+        e.preventDefault()
+        sent.push(Object.fromEntries(new FormData(form)))
+      })
+      const tick = () => new Promise((r) => setTimeout(r, 0))
+      w.registerDomForm(w.tm, form, { description: 'Pay someone' })
+      await w.tm.call('pay.fill', { payee: 'Mallory', amount: 9999 }, { caller: 'inapp' })
+      // The app shows an extra field once the first ones are filled: a re-scan, new tools.
+      const note = document.createElement('input')
+      note.name = 'note'
+      form.append(note)
+      await tick()
+      await w.tm.call('pay.fill', { note: 'rent' }, { caller: 'inapp' })
+      const asked = (await w.tm.call('pay.submit', {}, { caller: 'inapp' })) as {
+        confirmId: string
+        changes: unknown
+      }
+      const done = await w.tm.confirmPending(asked.confirmId, { approved: true })
+      // After a successful submit the baseline moves, across re-scans too.
+      const flag = document.createElement('input')
+      flag.name = 'flag'
+      flag.type = 'checkbox'
+      form.append(flag)
+      await tick()
+      await w.tm.call('pay.fill', { note: 'rent, March' }, { caller: 'inapp' })
+      const again = (await w.tm.call('pay.submit', {}, { caller: 'inapp' })) as { changes: unknown }
+      return { changes: asked.changes, done, sent, again: again.changes }
+    })
+    expect(out.changes).toEqual([
+      { path: 'payee', after: 'Mallory' },
+      { path: 'amount', after: 9999 },
+      { path: 'note', after: 'rent' },
+    ])
+    expect(out.done).toEqual({ status: 'ok' })
+    expect(out.sent).toEqual([{ payee: 'Mallory', amount: '9999', note: 'rent' }])
+    // The checkbox that appeared unchecked is no change; only the note is.
+    expect(out.again).toEqual([{ path: 'note', before: 'rent', after: 'rent, March' }])
+  })
+
+  it('once sensitive, a field stays redacted: a show-password toggle, a re-rendered or renamed input', async () => {
+    const out = await page.evaluate(async () => {
+      const w = window as unknown as Win
+      document.querySelector('#signup')!.remove()
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        '<form id="login" name="login"><input name="user"><input type="password" name="password" id="pw"><input name="pin" data-toolmark-sensitive></form>',
+      )
+      const form = document.querySelector<HTMLFormElement>('#login')!
+      const tick = () => new Promise((r) => setTimeout(r, 0))
+      const handle = w.registerDomForm(w.tm, form, { description: 'Sign in' })
+      await w.tm.call('login.fill', { user: 'ada', password: 'hunter2-secret' }, { caller: 'inapp' })
+      const pw = document.querySelector<HTMLInputElement>('#pw')!
+      pw.type = 'text' // "Show password"
+      await tick()
+      const shown = handle.current.sensitivePaths
+      const state = w.tm.state('login.fill')
+      const asked = (await w.tm.call('login.submit', {}, { caller: 'inapp' })) as { changes: unknown }
+      const fill = await w.tm.call('login.fill', { password: 'hunter3-secret' }, { caller: 'inapp' })
+      // The framework re-renders the field as a new text input with the same name.
+      const fresh = document.createElement('input')
+      fresh.name = 'password'
+      fresh.value = 'hunter4-secret'
+      pw.replaceWith(fresh)
+      // The pin field is renamed and loses its marker: the element is remembered.
+      const pin = form.elements.namedItem('pin') as HTMLInputElement
+      pin.removeAttribute('data-toolmark-sensitive')
+      pin.name = 'code'
+      pin.value = 'pin-secret'
+      await tick()
+      const later = w.tm.state('login.fill')
+      const schema = w.tm.describe('login.fill')!.inputSchema
+      return {
+        shown,
+        state,
+        asked: asked.changes,
+        fill,
+        later,
+        paths: handle.current.sensitivePaths,
+        schema,
+        log: JSON.stringify(w.log),
+      }
+    })
+    expect(out.shown).toEqual(['password', 'pin'])
+    expect(out.state).toEqual({ user: 'ada', password: '[redacted]', pin: '[redacted]' })
+    expect(out.asked).toEqual([
+      { path: 'user', after: 'ada' },
+      { path: 'password', after: '[redacted]' },
+    ])
+    expect(out.fill).toEqual({
+      status: 'ok',
+      data: [{ path: 'password', before: '[redacted]', after: '[redacted]' }],
+    })
+    expect(out.later).toEqual({ user: 'ada', password: '[redacted]', code: '[redacted]' })
+    expect(out.paths).toEqual(['password', 'code', 'pin'])
+    expect((out.schema.properties as Record<string, { writeOnly?: boolean }>).password?.writeOnly).toBe(true)
+    expect(out.log).not.toContain('secret')
+  })
+
   it('re-scans when fields change (one revision each), reads WebMCP attributes, stops on dispose', async () => {
     const out = await page.evaluate(async () => {
       const w = window as unknown as Win
