@@ -1,9 +1,12 @@
 // "@toolmark/core/forms/dom": agent-ready `<form>` elements (scanned schema, live values, re-scan).
 export {
+  type AgentSubmitEvent,
+  agentSubmit,
   type DomFormHandle,
   type DomFormOptions,
   domSource,
   type FormScan,
+  FORM_NOT_SUBMITTED,
   fieldKey,
   registerDomForm,
   type SkippedField,

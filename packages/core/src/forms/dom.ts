@@ -1,4 +1,5 @@
-import { ok } from '../call/result.ts'
+import { error, invalid, ok } from '../call/result.ts'
+import { readableToolName } from '../adapter/card-view.ts'
 import { ToolmarkError } from '../errors.ts'
 import type { Issue, JsonSchema, RunResult, Scope, ToolContext, Toolmark } from '../types.ts'
 import {
@@ -352,12 +353,40 @@ function writeField(els: FormField[], value: unknown): void {
   fire(el)
 }
 
+/** Longest form label used as a tool title. */
+const MAX_TITLE = 80
+
+/**
+ * The form's own label, for the tools' title (what a card is headed with): `aria-label`,
+ * `aria-labelledby`, `title`, else its first `legend` or heading; whitespace collapsed, at most 80
+ * characters.
+ */
+function formLabel(form: HTMLFormElement): string | undefined {
+  const doc = form.ownerDocument
+  const label =
+    form.getAttribute('aria-label')?.replace(/\s+/g, ' ').trim() ||
+    (form.getAttribute('aria-labelledby') ?? '')
+      .split(/\s+/)
+      .map((id) => text(id ? doc.getElementById(id) : null))
+      .filter(Boolean)
+      .join(' ') ||
+    form.getAttribute('title')?.replace(/\s+/g, ' ').trim() ||
+    text(form.querySelector('legend, h1, h2, h3, h4, h5, h6'))
+  if (!label) return undefined
+  return label.length > MAX_TITLE ? `${label.slice(0, MAX_TITLE - 1).trimEnd()}…` : label
+}
+
 /** Options of `registerDomForm`. */
 export interface DomFormOptions {
   /** Scope name of the tools; default the form's `toolname`, `name` or `id`. */
   name?: string
   /** LLM-facing; default the form's `tooldescription`. */
   description?: string
+  /**
+   * User-facing: the tools' title, which heads the confirmation card. Default: the form's label
+   * (`aria-label`, `aria-labelledby`, `title`, its first `legend` or heading), else the name made
+   * readable (`challengeForm` → "Challenge form").
+   */
   title?: string
   /** More sensitive field keys, on top of what the scan finds. */
   sensitivePaths?: readonly string[]
@@ -406,15 +435,98 @@ export function domSource(
         const bad = els.find((e) => e.willValidate && !e.validity.valid)
         if (bad) issues.push({ path: key, message: bad.validationMessage || 'Invalid value' })
       }
-      if (options.validate) issues.push(...(await options.validate(this.getValues(), paths)))
+      if (options.validate) {
+        const own = await options.validate(this.getValues(), paths)
+        // A fill answers for the fields it touched only, whatever the app's rule returns.
+        const touched = (i: Issue): boolean =>
+          !paths || paths.some((p) => i.path === p || i.path.startsWith(`${p}.`))
+        issues.push(...own.filter(touched))
+      }
       return issues
     },
     async submit(values, ctx) {
       if (options.submit) return options.submit(values, ctx)
-      form.requestSubmit()
-      return ok()
+      return requestSubmit(form, scan().fields)
     },
   }
+}
+
+/** The message of a default DOM submit that never reached the form's submit handler. */
+export const FORM_NOT_SUBMITTED = 'The form was not submitted'
+
+/**
+ * The `submit` event of a submit the agent asked for (and the user approved): the app's handler
+ * reports what it did with `respondWith`, as WebMCP's declarative forms do. Get it with `agentSubmit`.
+ */
+export interface AgentSubmitEvent extends SubmitEvent {
+  /** Always true: this submit comes from an agent's `<name>.submit`. */
+  readonly agentInvoked: true
+  /**
+   * Answers the agent's submit with the app's outcome: `ok(...)`, `invalid(issues)` (the app's
+   * validation errors at field paths), `error(...)`; `undefined` is `ok()`. A rejected promise
+   * answers `error "Tool failed"`. Call it at most once, during the event (a second call throws an
+   * `InvalidStateError`).
+   */
+  respondWith(result: RunResult | undefined | Promise<RunResult | undefined>): void
+}
+
+/**
+ * The submit event as an `AgentSubmitEvent` when an agent's approved submit caused it, else
+ * undefined (the user clicked Save). In React pass `event.nativeEvent`.
+ */
+export function agentSubmit(event: Event): AgentSubmitEvent | undefined {
+  return (event as Partial<AgentSubmitEvent>).agentInvoked === true ? (event as AgentSubmitEvent) : undefined
+}
+
+/**
+ * The default DOM submit: `form.requestSubmit()`, so the browser's validation and the app's own
+ * submit handler run as for a click, answered with what happened: the handler's `respondWith`
+ * result; `invalid` at the fields when the browser's validation stopped it; a handler that threw
+ * rejects (`error "Tool failed"`); a submit that never reached the handler is `error
+ * "The form was not submitted"`; otherwise `ok()`.
+ */
+async function requestSubmit(form: HTMLFormElement, fields: Map<string, FormField[]>): Promise<RunResult> {
+  let reached = false
+  let response: Promise<RunResult | undefined> | undefined
+  let failure: { error: unknown } | undefined
+  const view = form.ownerDocument.defaultView
+  const onSubmit = (event: Event): void => {
+    reached = true
+    Object.defineProperties(event, {
+      agentInvoked: { value: true, configurable: true },
+      respondWith: {
+        configurable: true,
+        value: (result: RunResult | undefined | Promise<RunResult | undefined>): void => {
+          if (response !== undefined)
+            throw new DOMException('respondWith was already called for this submit', 'InvalidStateError')
+          response = Promise.resolve(result)
+        },
+      },
+    })
+  }
+  // A listener that throws is reported to the window, not to the dispatcher.
+  const onError = (event: ErrorEvent): void => {
+    failure ??= { error: event.error ?? event.message }
+  }
+  form.addEventListener('submit', onSubmit, { capture: true })
+  view?.addEventListener('error', onError)
+  try {
+    form.requestSubmit()
+  } finally {
+    form.removeEventListener('submit', onSubmit, { capture: true })
+    view?.removeEventListener('error', onError)
+  }
+  if (failure) throw failure.error
+  if (!reached) {
+    const issues: Issue[] = []
+    for (const [key, els] of fields) {
+      const bad = els.find((e) => e.willValidate && !e.validity.valid)
+      if (bad) issues.push({ path: key, message: bad.validationMessage || 'Invalid value' })
+    }
+    return issues.length > 0 ? invalid(issues) : error(FORM_NOT_SUBMITTED)
+  }
+  const result = response === undefined ? undefined : await response
+  return result ?? ok()
 }
 
 /**
@@ -453,6 +565,7 @@ export function registerDomForm(
       'registerDomForm needs a name and a description (options, or the toolname/tooldescription attributes)',
     )
   }
+  const title = options.title ?? formLabel(form) ?? readableToolName(name)
   const source = domSource(form, () => scan, options)
   // One baseline for the life of the form, not one per re-scan: it moves only after a successful
   // submit. A field first seen in a later scan joins it with the value it had when it appeared.
@@ -480,7 +593,7 @@ export function registerDomForm(
         source,
         sensitivePaths: sensitive,
         anchors: { form: () => form, fields },
-        ...(options.title === undefined ? {} : { title: options.title }),
+        title,
         ...(options.summary === undefined ? {} : { summary: options.summary }),
         ...(options.destructive === undefined ? {} : { destructive: options.destructive }),
       },

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { createToolmark } from '../../index.ts'
-import type { registerDomForm, scanForm } from '../dom-index.ts'
+import type { agentSubmit, registerDomForm, scanForm } from '../dom-index.ts'
 import { type BundlePage, openBundle } from './support/browser.ts'
 
 /*
@@ -49,6 +49,7 @@ const HTML = `<!doctype html><html><body>${FORM}<script type="module" src="/page
 type Win = typeof globalThis & {
   createToolmark: typeof createToolmark
   registerDomForm: typeof registerDomForm
+  agentSubmit: typeof agentSubmit
   scanForm: typeof scanForm
   mountReact(el: Element): void
   mountVue(el: Element): void
@@ -394,6 +395,113 @@ describe('registerDomForm in Chromium', () => {
     expect(out.paths).toEqual(['password', 'code', 'pin'])
     expect((out.schema.properties as Record<string, { writeOnly?: boolean }>).password?.writeOnly).toBe(true)
     expect(out.log).not.toContain('secret')
+  })
+
+  it("the agent's submit answers what the app's submit handler did; an empty required form never reaches a card", async () => {
+    const out = await page.evaluate(async () => {
+      const w = window as unknown as Win
+      document.querySelector('#signup')!.remove()
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        '<form id="new" name="challenge" aria-label="New challenge"><input name="name" required><input name="goal"></form>',
+      )
+      const form = document.querySelector<HTMLFormElement>('#new')!
+      const taken = new Set(['Chess'])
+      const seen: string[] = []
+      let crash = false
+      // The app's own handler, as for a click; it reports its outcome to an agent's submit.
+      form.addEventListener('submit', (event) => {
+        event.preventDefault()
+        const name = (form.elements.namedItem('name') as HTMLInputElement).value
+        const agent = w.agentSubmit(event)
+        seen.push(agent ? `agent:${name}` : `user:${name}`)
+        if (crash) throw new Error('handler bug')
+        agent?.respondWith(
+          Promise.resolve(
+            taken.has(name)
+              ? { status: 'invalid', issues: [{ path: 'name', message: `"${name}" is already taken` }] }
+              : (taken.add(name), { status: 'ok', data: { created: name } }),
+          ),
+        )
+      })
+      w.registerDomForm(w.tm, form, { description: 'Create a challenge' })
+      const manifest = w.tm.manifest().tools.map((t) => [t.name, t.title])
+      const empty = await w.tm.call('challenge.submit', {}, { caller: 'inapp' })
+      const pendingAfterEmpty = w.tm.pendingConfirmations().length
+      await w.tm.call('challenge.fill', { name: 'Chess' }, { caller: 'inapp' })
+      const asked = (await w.tm.call('challenge.submit', {}, { caller: 'inapp' })) as { confirmId: string }
+      const card = w.tm.pendingConfirmations()[0]
+      const rejected = await w.tm.confirmPending(asked.confirmId, { approved: true })
+      await w.tm.call('challenge.fill', { name: 'Robots' }, { caller: 'inapp' })
+      const again = (await w.tm.call('challenge.submit', {}, { caller: 'inapp' })) as {
+        confirmId: string
+        changes: unknown
+      }
+      const created = await w.tm.confirmPending(again.confirmId, { approved: true })
+      await w.tm.call('challenge.fill', { name: 'Kites' }, { caller: 'inapp' })
+      crash = true
+      const third = (await w.tm.call('challenge.submit', {}, { caller: 'inapp' })) as { confirmId: string }
+      const crashed = await w.tm.confirmPending(third.confirmId, { approved: true })
+      form.requestSubmit() // the user's own click is no agent submit
+      return {
+        manifest,
+        empty,
+        pendingAfterEmpty,
+        title: card?.title,
+        rejected,
+        changes: again.changes,
+        created,
+        crashed,
+        seen,
+      }
+    })
+    expect(out.manifest).toEqual([
+      ['challenge.fill', 'New challenge'],
+      ['challenge.submit', 'New challenge'],
+    ])
+    expect(out.empty).toMatchObject({
+      status: 'invalid',
+      issues: expect.arrayContaining([{ path: 'name', message: 'Missing required property' }]),
+    })
+    expect(out.pendingAfterEmpty).toBe(0)
+    expect(out.title).toBe('New challenge')
+    expect(out.rejected).toEqual({
+      status: 'invalid',
+      issues: [{ path: 'name', message: '"Chess" is already taken' }],
+    })
+    // The rejected submit did not move the baseline: the card still lists the name from empty.
+    expect(out.changes).toEqual([{ path: 'name', after: 'Robots' }])
+    expect(out.created).toEqual({ status: 'ok', data: { created: 'Robots' } })
+    expect(out.crashed).toEqual({ status: 'error', message: 'Tool failed' })
+    expect(out.seen).toEqual(['agent:Chess', 'agent:Robots', 'agent:Kites', 'user:Kites'])
+  })
+
+  it('a default submit the browser validation stops answers invalid at the field', async () => {
+    const out = await page.evaluate(async () => {
+      const w = window as unknown as Win
+      document.querySelector('#signup')!.remove()
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        '<form id="f" name="f"><input name="code" data-check></form>',
+      )
+      const form = document.querySelector<HTMLFormElement>('#f')!
+      let submits = 0
+      form.addEventListener('submit', (e) => {
+        e.preventDefault()
+        submits++
+      })
+      const input = form.elements.namedItem('code') as HTMLInputElement
+      w.registerDomForm(w.tm, form, { description: 'Send a code' })
+      await w.tm.call('f.fill', { code: 'abc' }, { caller: 'inapp' })
+      const asked = (await w.tm.call('f.submit', {}, { caller: 'inapp' })) as { confirmId: string }
+      // The app's script marks the field invalid after the card opened.
+      input.setCustomValidity('Codes are digits')
+      const result = await w.tm.confirmPending(asked.confirmId, { approved: true })
+      return { result, submits, heading: w.tm.manifest().tools[1]?.title }
+    })
+    expect(out.result).toEqual({ status: 'invalid', issues: [{ path: 'code', message: 'Codes are digits' }] })
+    expect(out.submits).toBe(0)
+    expect(out.heading).toBe('F')
   })
 
   it('re-scans when fields change (one revision each), reads WebMCP attributes, stops on dispose', async () => {
