@@ -6,6 +6,8 @@ export {
   type DomFormOptions,
   domSource,
   type FormScan,
+  FIELD_DISABLED,
+  FIELD_READ_ONLY,
   FORM_NOT_SUBMITTED,
   fieldKey,
   registerDomForm,

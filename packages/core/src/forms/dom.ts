@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { error, invalid, ok } from '../call/result.ts'
 import { readableToolName } from '../adapter/card-view.ts'
 import { ToolmarkError } from '../errors.ts'
@@ -72,6 +73,7 @@ const OBSERVED = [
   'tooldescription',
   'toolparamdescription',
   'data-toolmark-sensitive',
+  'readonly',
 ]
 
 /** A field's key: its `name`, with `[`, `]` and `.` (not allowed in a path segment) turned into `_`. */
@@ -82,15 +84,24 @@ export function fieldKey(name: string): string {
     .replace(/_+$/, '')
 }
 
+/** Longest piece of page text (a label, a description, an option's text) copied into a schema. */
+const MAX_TEXT = 200
+
+/** Whitespace collapsed and at most `MAX_TEXT` characters (an ellipsis marks a cut). */
+function clip(raw: string): string {
+  const t = raw.replace(/\s+/g, ' ').trim()
+  return t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT - 1).trimEnd()}…` : t
+}
+
 function text(el: Element | null | undefined): string {
-  return (el?.textContent ?? '').replace(/\s+/g, ' ').trim()
+  return clip(el?.textContent ?? '')
 }
 
 /** The user-facing label and the description of a field (label, aria-*, title, WebMCP). */
 function describe(el: FormField): { title?: string; description?: string } {
   const doc = el.ownerDocument
   const label =
-    el.getAttribute('aria-label')?.trim() ||
+    clip(el.getAttribute('aria-label') ?? '') ||
     (el.getAttribute('aria-labelledby') ?? '')
       .split(/\s+/)
       .map((id) => text(id ? doc.getElementById(id) : null))
@@ -102,8 +113,10 @@ function describe(el: FormField): { title?: string; description?: string } {
     .map((id) => text(id ? doc.getElementById(id) : null))
     .filter(Boolean)
     .join(' ')
-  const explicit = el.getAttribute('toolparamdescription')?.trim()
-  const parts = explicit ? [explicit] : [label, describedBy, el.title?.trim()].filter((p) => p)
+  const explicit = clip(el.getAttribute('toolparamdescription') ?? '')
+  const parts = explicit
+    ? [explicit]
+    : [label, describedBy, clip(el.getAttribute('title') ?? '')].filter((p) => p)
   const out: { title?: string; description?: string } = {}
   if (label) out.title = label
   const description = [...new Set(parts)].join('. ')
@@ -154,8 +167,27 @@ function compiles(pattern: string): boolean {
   }
 }
 
-/** The schema of one field (or of a radio / checkbox group). */
+/** The message of a fill that names a `readonly` field (it sets nothing). */
+export const FIELD_READ_ONLY = 'This field is read-only'
+/** The message of a fill that names a disabled field (it sets nothing). */
+export const FIELD_DISABLED = 'This field is disabled'
+
+/** Input types on which `readonly` has effect (browsers ignore it on checkboxes, radios, ranges, colors). */
+const NOT_READONLY = new Set(['checkbox', 'radio', 'range', 'color'])
+
+/** The user cannot type into it: `readonly` on a text-like input or a textarea. */
+function isReadOnly(el: FormField): boolean {
+  if (el instanceof HTMLTextAreaElement) return el.readOnly
+  return el instanceof HTMLInputElement && el.readOnly && !NOT_READONLY.has(el.type)
+}
+
+/** The schema of one field (or of a radio / checkbox group); `readOnly: true` on a `readonly` field. */
 function fieldSchema(els: FormField[]): JsonSchema {
+  const schema = fieldSchemaOf(els)
+  return els.every(isReadOnly) ? { ...schema, readOnly: true } : schema
+}
+
+function fieldSchemaOf(els: FormField[]): JsonSchema {
   const el = els[0] as FormField
   const { title, description } = describe(el)
   const schema: JsonSchema = {}
@@ -409,6 +441,50 @@ export interface DomFormHandle extends FormHandle {
   rescan(): void
 }
 
+/** Why a fill may not set these elements (disabled or `readonly`), or undefined when it may. */
+function lockedIssue(els: FormField[]): string | undefined {
+  if (els.every((e) => e.matches(':disabled'))) return FIELD_DISABLED
+  if (els.every(isReadOnly)) return FIELD_READ_ONLY
+  return undefined
+}
+
+/**
+ * The fields of a fill input that the form does not let anyone type into: `readonly` ones, and
+ * disabled ones (left out of the schema, so named here rather than as unknown properties).
+ */
+function lockedFields(input: unknown, scan: FormScan): Issue[] {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return []
+  const issues: Issue[] = []
+  for (const key of Object.keys(input)) {
+    const els = scan.fields.get(key)
+    const why = els
+      ? lockedIssue(els)
+      : scan.skipped.some((f) => f.reason === 'disabled' && fieldKey(f.name) === key)
+        ? FIELD_DISABLED
+        : undefined
+    if (why) issues.push({ path: key, message: why })
+  }
+  return issues
+}
+
+/** The fill's validator, refusing locked fields first (with their own message), then the schema. */
+function refuseLocked<T>(
+  schema: StandardSchemaV1<unknown, T>,
+  scan: () => FormScan,
+): StandardSchemaV1<unknown, T> {
+  const std = schema['~standard']
+  return {
+    '~standard': {
+      ...std,
+      validate(value) {
+        const issues = lockedFields(value, scan())
+        if (issues.length > 0) return { issues: issues.map((i) => ({ message: i.message, path: [i.path] })) }
+        return std.validate(value)
+      },
+    },
+  }
+}
+
 /** A form source over a scanned `<form>`. */
 export function domSource(
   form: HTMLFormElement,
@@ -425,7 +501,8 @@ export function domSource(
       const fields = scan().fields
       for (const [key, value] of Object.entries(values)) {
         const els = fields.get(key)
-        if (els) writeField(els, value)
+        // Never write what the user could not type: a field locked since the fill was validated.
+        if (els && lockedIssue(els) === undefined) writeField(els, value)
       }
     },
     async validate(paths) {
@@ -602,8 +679,14 @@ export function registerDomForm(
     // Built before the old tools go: a scan whose schema cannot be used keeps them.
     inner?.dispose()
     const scope = target.scope(name)
-    scope.register(tools.fill)
-    scope.register(tools.submit)
+    // Their schema (labels, descriptions, option text) and their results (the form's values) are
+    // read from the page: untrusted content, which agents wrap as data, never instructions.
+    scope.register({
+      ...tools.fill,
+      ...(tools.fill.input === undefined ? {} : { input: refuseLocked(tools.fill.input, () => scan) }),
+      hints: { ...tools.fill.hints, untrustedContent: true },
+    })
+    scope.register({ ...tools.submit, hints: { ...tools.submit.hints, untrustedContent: true } })
     inner = { name: scope.path, scope, dispose: () => scope.dispose() }
   }
   const fingerprint = (s: FormScan): string =>
