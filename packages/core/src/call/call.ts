@@ -1,6 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { clock } from '../clock.ts'
-import { REFUSED_MESSAGES } from '../codes.ts'
 import { DeferredConfirmations } from '../confirm/deferred.ts'
 import { askInline, changesOf, showInput, summaryOf, threw } from '../confirm/flow.ts'
 import type { PendingRecord } from '../confirm/pending.ts'

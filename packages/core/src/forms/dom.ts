@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { error, invalid, ok } from '../call/result.ts'
 import { readableToolName } from '../adapter/card-view.ts'
+import { error, invalid, ok } from '../call/result.ts'
 import { ToolmarkError } from '../errors.ts'
 import type { Issue, JsonSchema, RunResult, Scope, ToolContext, Toolmark } from '../types.ts'
 import {
