@@ -64,6 +64,8 @@ export class Run implements Timed, ToolContext, Turn {
   readonly #callerSignal: AbortSignal | undefined
   #controller: AbortController | undefined
   #started = false
+  /** True while the constructor runs: a plain call starting at once was just looked up (visible). */
+  #atOnce = false
   #settled = false
   #aborted = false
   #abandoned = false
@@ -103,7 +105,9 @@ export class Run implements Timed, ToolContext, Turn {
       signal.addEventListener('abort', this.#onCallerAbort, { once: true })
     }
     entry.scope.queue.enter()
+    this.#atOnce = approval === undefined
     entry.scope.queue.whenTurn(this)
+    this.#atOnce = false
   }
 
   /** The call id, minted on first use (most fast calls never need one). */
@@ -193,8 +197,9 @@ export class Run implements Timed, ToolContext, Turn {
     if (this.#aborted || this.#callerSignal?.aborted) return CANCELLED_SIGNAL
     const entry = this.#entry
     const approval = this.#approval
-    // A hidden tool is not callable: answered as if it had gone before the call arrived.
-    if (entry.disposed || !entry.scope.visible())
+    // A hidden tool is not callable: answered as if it had gone before the call arrived. A plain call
+    // that starts at once was looked up (visible) a moment ago: its `when` is not evaluated twice.
+    if (entry.disposed || (!this.#atOnce && !entry.scope.visible()))
       return approval ? STALE_APPROVAL : gone(this.#tm, entry.name, this.#rev)
     if (approval === undefined) return undefined
     if (approval.expired()) return EXPIRED_APPROVAL
