@@ -63,6 +63,8 @@ describe('forms and tours in the demo', () => {
     const card = page.locator('[data-testid="confirm-card"][data-tool="challengeForm.submit"]')
     await card.waitFor()
     expect(await card.textContent()).toContain('Robotics')
+    // Headed with the form's label, not the tool's dotted name.
+    expect(await card.locator('strong').first().textContent()).toBe('New challenge')
     expect(await tab.challengeNames()).not.toContain('Robotics')
     await card.getByTestId('confirm-approve').click()
     // The form's own submit handler ran (as the user would): the challenge exists, the form is empty.
@@ -70,6 +72,18 @@ describe('forms and tours in the demo', () => {
     await page.waitForFunction(
       () => (document.querySelector('[data-testid="create-name"]') as HTMLInputElement).value === '',
     )
+  })
+
+  test('an empty New challenge form is answered invalid at once: no card, nothing created', async () => {
+    await tab.fresh()
+    await tab.waitForTool('challengeForm.fill')
+    const before = await tab.challengeNames()
+    expect(await agentCall('challengeForm.submit', {})).toEqual({
+      status: 'invalid',
+      issues: [{ path: 'name', message: 'Enter a name' }],
+    })
+    expect(await tab.page.locator('[data-testid="confirm-card"]').count()).toBe(0)
+    expect(await tab.challengeNames()).toEqual(before)
   })
 
   test('a submit approved after the user edited the form is refused stale and creates nothing', async () => {

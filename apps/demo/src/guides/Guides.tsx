@@ -48,6 +48,9 @@ export function Guides({ page }: { page: Page }): ReactNode {
       name: 'challengeForm',
       description: 'create a challenge by filling in the New challenge form (name required)',
       summary: (values) => `Create challenge "${String(values.name)}"`,
+      // The app requires a name: an empty form is answered invalid, before any card.
+      validate: (values) =>
+        String(values.name ?? '').trim() === '' ? [{ path: 'name', message: 'Enter a name' }] : [],
     })
     return () => handle.dispose()
   }, [tm, page])

@@ -14,6 +14,7 @@ const EXAMPLES = {
   '../../../../docs/guides/forms.md': [
     './guides/forms-core.ts',
     './guides/forms-dom.ts',
+    './guides/forms-dom-submit.ts',
     './guides/forms-wizard.ts',
     '../../../react/src/forms/__tests__/guide.example.tsx',
     '../../../vue/src/forms/__tests__/guide.example.ts',

@@ -15,7 +15,7 @@ export interface ConfirmationCardView {
   /** Full tool name. */
   tool: string
   title: string | undefined
-  /** `title`, else the tool name. */
+  /** `title`, else the tool name made readable (`challengeForm.submit` → "Challenge form: submit"). */
   heading: string
   summary: string
   target: string | undefined
@@ -45,6 +45,25 @@ export interface ConfirmationCardView {
   expired: boolean
 }
 
+/** camelCase, snake_case and kebab-case boundaries inside a name segment. */
+const WORD_BREAK = /([a-z0-9])(?=[A-Z])|[_-]+/g
+
+/**
+ * A dotted tool name as words, for a heading when the tool has no title: each segment split at its
+ * camelCase, `_` and `-` boundaries, the last segment after a colon, the first letter capitalized
+ * (`challengeForm.submit` → "Challenge form: submit", `delete` → "Delete").
+ */
+export function readableToolName(name: string): string {
+  const parts = name
+    .split('.')
+    .map((segment) => segment.replace(WORD_BREAK, '$1 ').trim().toLowerCase())
+    .filter((segment) => segment !== '')
+  if (parts.length === 0) return name
+  const last = parts.pop() as string
+  const text = parts.length === 0 ? last : `${parts.join(' ')}: ${last}`
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
 /** Derives the card view; pure, so each framework only supplies a ticking `now`. */
 export function cardView(data: ConfirmationCardData, now: number): ConfirmationCardView {
   const secondsLeft = Math.max(0, Math.ceil((data.expiresAt - now) / 1000))
@@ -56,7 +75,7 @@ export function cardView(data: ConfirmationCardData, now: number): ConfirmationC
     confirmId: data.confirmId,
     tool: data.tool,
     title: data.title,
-    heading: data.title ?? data.tool,
+    heading: data.title ?? readableToolName(data.tool),
     summary: data.summary,
     target: data.target,
     changes: data.changes,

@@ -8,6 +8,7 @@ export {
   cardView,
   DESTRUCTIVE_WARNING,
   REJECT_ATTRIBUTE,
+  readableToolName,
   UNDOABLE_NOTE,
 } from './card-view.ts'
 export { liveDefinition, optionalKey, type StructuralParts, schemaKey } from './live-definition.ts'

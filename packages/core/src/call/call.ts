@@ -1,6 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { clock } from '../clock.ts'
-import { REFUSED_MESSAGES } from '../codes.ts'
 import { DeferredConfirmations } from '../confirm/deferred.ts'
 import { askInline, changesOf, showInput, summaryOf, threw } from '../confirm/flow.ts'
 import type { PendingRecord } from '../confirm/pending.ts'
@@ -21,9 +20,17 @@ import {
   ok,
   refused,
   STALE_APPROVAL,
+  STALE_FORM_APPROVAL,
   TOOL_FAILED,
 } from './result.ts'
-import { Run } from './run.ts'
+import { type Approval, Run } from './run.ts'
+
+/** The answers of an approved run that never started (the confirmation settles with them itself). */
+const STALE_OR_EXPIRED: ReadonlySet<ToolResult> = new Set([
+  STALE_APPROVAL,
+  STALE_FORM_APPROVAL,
+  EXPIRED_APPROVAL,
+])
 
 /**
  * The call pipeline: lookup → rev/stale → policy → validate → confirm → queue → run. `call`
@@ -134,8 +141,9 @@ export class Pipeline {
       )
     })
     if (stopped !== undefined) return stopped
-    // The registration may have changed while the validator ran: never run a replacement.
-    if (entry.disposed) return gone(tm, entry.name, rev)
+    // The registration may have changed (or its scope been hidden) while the validator ran: never
+    // run a replacement, never ask to confirm a tool the caller can no longer see.
+    if (entry.disposed || !entry.scope.visible()) return gone(tm, entry.name, rev)
     return this.#validated(entry, checked, callId, caller, signal, rev, wait.deadline)
   }
 
@@ -201,25 +209,11 @@ export class Pipeline {
       signal,
     })
     if (!outcome.approved) return outcome.result
-    // A form whose values changed while the prompt was open is refused, as for a deferred approval.
-    if (snapshot !== undefined) {
-      try {
-        if (JSON.stringify(entry.def.snapshot?.()) !== snapshot)
-          return refused('stale', REFUSED_MESSAGES.staleForm)
-      } catch (err) {
-        return threw(this.#tm, entry, callId, 'snapshot', err)
-      }
-    }
-    return this.execute(
-      entry,
-      outcome.input,
-      callId,
-      caller,
-      signal,
-      clock.mono() + left,
-      undefined,
-      outcome.expired,
-    )
+    // The approved run checks again, when it starts, that the form still holds what the card showed.
+    return this.execute(entry, outcome.input, callId, caller, signal, clock.mono() + left, undefined, {
+      expired: outcome.expired,
+      snapshot,
+    })
   }
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */
@@ -231,7 +225,7 @@ export class Pipeline {
     signal?: AbortSignal,
     deadline?: number,
     rev?: number,
-    approvalExpired?: () => boolean,
+    approval?: Approval,
   ): ToolResult | Promise<ToolResult> {
     if (entry.scope.queue.full) return refused('busy')
     // A tool that settles synchronously (free queue, sync run) is answered without a promise.
@@ -250,7 +244,7 @@ export class Pipeline {
       },
       deadline,
       rev,
-      approvalExpired,
+      approval,
     )
     if (settled !== undefined) return settled
     return new Promise<ToolResult>((r) => {
@@ -286,9 +280,9 @@ export class Pipeline {
       undefined,
       undefined,
       undefined,
-      () => tm.pending.isExpired(rec),
+      { expired: () => tm.pending.isExpired(rec), snapshot: rec.snapshot },
     )
-    if (events && result !== STALE_APPROVAL && result !== EXPIRED_APPROVAL) {
+    if (events && !STALE_OR_EXPIRED.has(result)) {
       this.#emitResult(rec.entry, rec.callId, 'human', result, t0)
     }
     return result

@@ -1,6 +1,6 @@
 import { clock, later } from '../clock.ts'
 import { ERROR_MESSAGES } from '../codes.ts'
-import { askInline } from '../confirm/flow.ts'
+import { askInline, threw } from '../confirm/flow.ts'
 import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
@@ -10,12 +10,28 @@ import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, To
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
-import { cancelled, EXPIRED_APPROVAL, error, isRunResult, ok, STALE_APPROVAL } from './result.ts'
+import {
+  cancelled,
+  EXPIRED_APPROVAL,
+  error,
+  isRunResult,
+  ok,
+  STALE_APPROVAL,
+  STALE_FORM_APPROVAL,
+} from './result.ts'
 
 const CANCELLED_SIGNAL: ToolResult = Object.freeze(cancelled('signal'))
 
 /** How a run that cannot start is answered when its tool is gone: a plain call's refusal. */
 export type GoneAnswer = (name: string, rev: number | undefined) => ToolResult
+
+/** What the run of an approved confirmation checks again when it starts. */
+export interface Approval {
+  /** Whether the approval has expired. */
+  expired(): boolean
+  /** JSON of the tool's `snapshot()` when the user was asked (form tools), else undefined. */
+  readonly snapshot: string | undefined
+}
 
 const FILES: ToolFiles = Object.freeze({
   resolve(): never {
@@ -30,8 +46,10 @@ const FILES: ToolFiles = Object.freeze({
  * tool settles with later is reported as `late_result`.
  *
  * The handler starts only if, at that moment, the call is not aborted, its registration is still
- * the one that was called (or approved), and an approval has not expired (`#cannotStart`): whatever
- * awaited before (validation, the queue, a confirmation), nothing runs that should not.
+ * the one that was called (or approved) and visible (a scope's `when` can hide it), an approval has
+ * not expired, and a form the user approved still holds the values the card showed
+ * (`#cannotStart`): whatever awaited before (validation, the queue, a confirmation), nothing runs
+ * that should not.
  */
 export class Run implements Timed, ToolContext, Turn {
   deadline: number
@@ -46,13 +64,15 @@ export class Run implements Timed, ToolContext, Turn {
   readonly #callerSignal: AbortSignal | undefined
   #controller: AbortController | undefined
   #started = false
+  /** True while the constructor runs: a plain call starting at once was just looked up (visible). */
+  #atOnce = false
   #settled = false
   #aborted = false
   #abandoned = false
   #cancelGrace: (() => void) | undefined
   #onCallerAbort: (() => void) | undefined
   readonly #rev: number | undefined
-  readonly #approvalExpired: (() => boolean) | undefined
+  readonly #approval: Approval | undefined
 
   constructor(
     tm: CallHost,
@@ -66,12 +86,12 @@ export class Run implements Timed, ToolContext, Turn {
     deadline?: number,
     /** The revision a plain call carried, for the answer when its tool is gone before it starts. */
     rev?: number,
-    /** Set for an approved confirmation: whether the approval has expired. */
-    approvalExpired?: () => boolean,
+    /** Set for an approved confirmation: what its run checks again when it starts. */
+    approval?: Approval,
   ) {
     this.#tm = tm
     this.#rev = rev
-    this.#approvalExpired = approvalExpired
+    this.#approval = approval
     this.#entry = entry
     this.#input = input
     this.#callId = callId
@@ -85,7 +105,9 @@ export class Run implements Timed, ToolContext, Turn {
       signal.addEventListener('abort', this.#onCallerAbort, { once: true })
     }
     entry.scope.queue.enter()
+    this.#atOnce = approval === undefined
     entry.scope.queue.whenTurn(this)
+    this.#atOnce = false
   }
 
   /** The call id, minted on first use (most fast calls never need one). */
@@ -174,9 +196,23 @@ export class Run implements Timed, ToolContext, Turn {
   #cannotStart(): ToolResult | undefined {
     if (this.#aborted || this.#callerSignal?.aborted) return CANCELLED_SIGNAL
     const entry = this.#entry
-    const expired = this.#approvalExpired
-    if (entry.disposed) return expired ? STALE_APPROVAL : gone(this.#tm, entry.name, this.#rev)
-    if (expired?.()) return EXPIRED_APPROVAL
+    const approval = this.#approval
+    // A hidden tool is not callable: answered as if it had gone before the call arrived. A plain call
+    // that starts at once was looked up (visible) a moment ago: its `when` is not evaluated twice.
+    if (entry.disposed || (!this.#atOnce && !entry.scope.visible()))
+      return approval ? STALE_APPROVAL : gone(this.#tm, entry.name, this.#rev)
+    if (approval === undefined) return undefined
+    if (approval.expired()) return EXPIRED_APPROVAL
+    if (approval.snapshot !== undefined) {
+      // A fill or the user may have changed the form while the approved run waited its turn.
+      let now: string | undefined
+      try {
+        now = JSON.stringify(entry.def.snapshot?.())
+      } catch (err) {
+        return threw(this.#tm, entry, this.#callId, 'snapshot', err)
+      }
+      if (now !== approval.snapshot) return STALE_FORM_APPROVAL
+    }
     return undefined
   }
 

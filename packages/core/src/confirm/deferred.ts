@@ -1,4 +1,12 @@
-import { cancelled, EXPIRED_APPROVAL, invalid, refused, STALE_APPROVAL, TOOL_FAILED } from '../call/result.ts'
+import {
+  cancelled,
+  EXPIRED_APPROVAL,
+  invalid,
+  refused,
+  STALE_APPROVAL,
+  STALE_FORM_APPROVAL,
+  TOOL_FAILED,
+} from '../call/result.ts'
 import { clock } from '../clock.ts'
 import { REFUSED_MESSAGES } from '../codes.ts'
 import { newId } from '../ids.ts'
@@ -7,6 +15,11 @@ import type { Caller, ConfirmOutcome, FieldChange, PendingConfirmation, ToolResu
 import { acceptEdit, cardData, changesOf, showInput, summaryOf, threw } from './flow.ts'
 import type { ConfirmHost } from './host.ts'
 import type { PendingRecord } from './pending.ts'
+
+/** A tool that can no longer be approved: its registration is gone or its scope is hidden. */
+function gone(entry: Entry): boolean {
+  return entry.disposed || !entry.scope.visible()
+}
 
 /** Runs an approved deferred confirmation as caller `human`, through the scope's queue. */
 export type RunApproved = (rec: PendingRecord, input: unknown) => ToolResult | Promise<ToolResult>
@@ -102,7 +115,7 @@ export class DeferredConfirmations {
         tm.emitter.emit('interaction', { kind: 'rejected', confirmId, tool: name })
         return this.#settle(rec, cancelled('operator'), 'rejected')
       }
-      if (rec.entry.disposed) {
+      if (gone(rec.entry)) {
         tm.pending.remove(rec)
         return this.#settle(rec, refused('stale', REFUSED_MESSAGES.staleTool), 'stale')
       }
@@ -116,7 +129,7 @@ export class DeferredConfirmations {
       // Single use: the first approval to get here consumes it; a concurrent one sees it gone.
       if (!tm.pending.remove(rec)) return refused('confirmation_expired')
       if (tm.pending.isExpired(rec)) return this.#settle(rec, refused('confirmation_expired'), 'expired')
-      if (rec.entry.disposed) return this.#settle(rec, refused('stale', REFUSED_MESSAGES.staleTool), 'stale')
+      if (gone(rec.entry)) return this.#settle(rec, refused('stale', REFUSED_MESSAGES.staleTool), 'stale')
       if (rec.snapshot !== undefined) {
         let now: string | undefined
         try {
@@ -131,9 +144,11 @@ export class DeferredConfirmations {
       }
       tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: name })
       // The approved run still waits its turn in the scope's queue: it starts only if the tool is
-      // still the one approved and the approval has not expired meanwhile.
+      // still the one approved and visible, the approval has not expired and the form still holds
+      // the values the card showed.
       const result = await this.#runApproved(rec, value)
-      if (result === STALE_APPROVAL) return this.#settle(rec, result, 'stale')
+      if (result === STALE_APPROVAL || result === STALE_FORM_APPROVAL)
+        return this.#settle(rec, result, 'stale')
       if (result === EXPIRED_APPROVAL) return this.#settle(rec, result, 'expired')
       return this.#settle(rec, result, 'approved')
     } catch (err) {

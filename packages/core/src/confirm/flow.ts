@@ -166,10 +166,10 @@ export function askInline(
       expire: expired,
     }
     const isExpired = (): boolean => tm.pending.isExpired(rec)
-    /** Ends the request when it can no longer be approved: expired, tool gone or call aborted. */
+    /** Ends the request when it can no longer be approved: expired, tool gone or hidden, call aborted. */
     const ended = (): boolean => {
       if (isExpired()) expired()
-      else if (entry.disposed)
+      else if (entry.disposed || !entry.scope.visible())
         end({ approved: false, reason: 'stale', result: refused('stale', REFUSED_MESSAGES.staleTool) })
       else if (a.signal?.aborted) onAbort()
       return done

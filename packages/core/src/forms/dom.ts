@@ -1,7 +1,16 @@
-import { ok } from '../call/result.ts'
+import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { readableToolName } from '../adapter/card-view.ts'
+import { error, invalid, ok } from '../call/result.ts'
 import { ToolmarkError } from '../errors.ts'
 import type { Issue, JsonSchema, RunResult, Scope, ToolContext, Toolmark } from '../types.ts'
-import { type FormHandle, type FormOptions, type FormValues, formTools } from './form.ts'
+import {
+  copyValues,
+  type FormBaseline,
+  type FormHandle,
+  type FormOptions,
+  type FormValues,
+  formTools,
+} from './form.ts'
 
 /** A field the scan left out, and why. */
 export interface SkippedField {
@@ -64,6 +73,7 @@ const OBSERVED = [
   'tooldescription',
   'toolparamdescription',
   'data-toolmark-sensitive',
+  'readonly',
 ]
 
 /** A field's key: its `name`, with `[`, `]` and `.` (not allowed in a path segment) turned into `_`. */
@@ -74,15 +84,24 @@ export function fieldKey(name: string): string {
     .replace(/_+$/, '')
 }
 
+/** Longest piece of page text (a label, a description, an option's text) copied into a schema. */
+const MAX_TEXT = 200
+
+/** Whitespace collapsed and at most `MAX_TEXT` characters (an ellipsis marks a cut). */
+function clip(raw: string): string {
+  const t = raw.replace(/\s+/g, ' ').trim()
+  return t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT - 1).trimEnd()}…` : t
+}
+
 function text(el: Element | null | undefined): string {
-  return (el?.textContent ?? '').replace(/\s+/g, ' ').trim()
+  return clip(el?.textContent ?? '')
 }
 
 /** The user-facing label and the description of a field (label, aria-*, title, WebMCP). */
 function describe(el: FormField): { title?: string; description?: string } {
   const doc = el.ownerDocument
   const label =
-    el.getAttribute('aria-label')?.trim() ||
+    clip(el.getAttribute('aria-label') ?? '') ||
     (el.getAttribute('aria-labelledby') ?? '')
       .split(/\s+/)
       .map((id) => text(id ? doc.getElementById(id) : null))
@@ -94,8 +113,10 @@ function describe(el: FormField): { title?: string; description?: string } {
     .map((id) => text(id ? doc.getElementById(id) : null))
     .filter(Boolean)
     .join(' ')
-  const explicit = el.getAttribute('toolparamdescription')?.trim()
-  const parts = explicit ? [explicit] : [label, describedBy, el.title?.trim()].filter((p) => p)
+  const explicit = clip(el.getAttribute('toolparamdescription') ?? '')
+  const parts = explicit
+    ? [explicit]
+    : [label, describedBy, clip(el.getAttribute('title') ?? '')].filter((p) => p)
   const out: { title?: string; description?: string } = {}
   if (label) out.title = label
   const description = [...new Set(parts)].join('. ')
@@ -146,8 +167,27 @@ function compiles(pattern: string): boolean {
   }
 }
 
-/** The schema of one field (or of a radio / checkbox group). */
+/** The message of a fill that names a `readonly` field (it sets nothing). */
+export const FIELD_READ_ONLY = 'This field is read-only'
+/** The message of a fill that names a disabled field (it sets nothing). */
+export const FIELD_DISABLED = 'This field is disabled'
+
+/** Input types on which `readonly` has effect (browsers ignore it on checkboxes, radios, ranges, colors). */
+const NOT_READONLY = new Set(['checkbox', 'radio', 'range', 'color'])
+
+/** The user cannot type into it: `readonly` on a text-like input or a textarea. */
+function isReadOnly(el: FormField): boolean {
+  if (el instanceof HTMLTextAreaElement) return el.readOnly
+  return el instanceof HTMLInputElement && el.readOnly && !NOT_READONLY.has(el.type)
+}
+
+/** The schema of one field (or of a radio / checkbox group); `readOnly: true` on a `readonly` field. */
 function fieldSchema(els: FormField[]): JsonSchema {
+  const schema = fieldSchemaOf(els)
+  return els.every(isReadOnly) ? { ...schema, readOnly: true } : schema
+}
+
+function fieldSchemaOf(els: FormField[]): JsonSchema {
   const el = els[0] as FormField
   const { title, description } = describe(el)
   const schema: JsonSchema = {}
@@ -345,12 +385,40 @@ function writeField(els: FormField[], value: unknown): void {
   fire(el)
 }
 
+/** Longest form label used as a tool title. */
+const MAX_TITLE = 80
+
+/**
+ * The form's own label, for the tools' title (what a card is headed with): `aria-label`,
+ * `aria-labelledby`, `title`, else its first `legend` or heading; whitespace collapsed, at most 80
+ * characters.
+ */
+function formLabel(form: HTMLFormElement): string | undefined {
+  const doc = form.ownerDocument
+  const label =
+    form.getAttribute('aria-label')?.replace(/\s+/g, ' ').trim() ||
+    (form.getAttribute('aria-labelledby') ?? '')
+      .split(/\s+/)
+      .map((id) => text(id ? doc.getElementById(id) : null))
+      .filter(Boolean)
+      .join(' ') ||
+    form.getAttribute('title')?.replace(/\s+/g, ' ').trim() ||
+    text(form.querySelector('legend, h1, h2, h3, h4, h5, h6'))
+  if (!label) return undefined
+  return label.length > MAX_TITLE ? `${label.slice(0, MAX_TITLE - 1).trimEnd()}…` : label
+}
+
 /** Options of `registerDomForm`. */
 export interface DomFormOptions {
   /** Scope name of the tools; default the form's `toolname`, `name` or `id`. */
   name?: string
   /** LLM-facing; default the form's `tooldescription`. */
   description?: string
+  /**
+   * User-facing: the tools' title, which heads the confirmation card. Default: the form's label
+   * (`aria-label`, `aria-labelledby`, `title`, its first `legend` or heading), else the name made
+   * readable (`challengeForm` → "Challenge form").
+   */
   title?: string
   /** More sensitive field keys, on top of what the scan finds. */
   sensitivePaths?: readonly string[]
@@ -373,6 +441,50 @@ export interface DomFormHandle extends FormHandle {
   rescan(): void
 }
 
+/** Why a fill may not set these elements (disabled or `readonly`), or undefined when it may. */
+function lockedIssue(els: FormField[]): string | undefined {
+  if (els.every((e) => e.matches(':disabled'))) return FIELD_DISABLED
+  if (els.every(isReadOnly)) return FIELD_READ_ONLY
+  return undefined
+}
+
+/**
+ * The fields of a fill input that the form does not let anyone type into: `readonly` ones, and
+ * disabled ones (left out of the schema, so named here rather than as unknown properties).
+ */
+function lockedFields(input: unknown, scan: FormScan): Issue[] {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return []
+  const issues: Issue[] = []
+  for (const key of Object.keys(input)) {
+    const els = scan.fields.get(key)
+    const why = els
+      ? lockedIssue(els)
+      : scan.skipped.some((f) => f.reason === 'disabled' && fieldKey(f.name) === key)
+        ? FIELD_DISABLED
+        : undefined
+    if (why) issues.push({ path: key, message: why })
+  }
+  return issues
+}
+
+/** The fill's validator, refusing locked fields first (with their own message), then the schema. */
+function refuseLocked<T>(
+  schema: StandardSchemaV1<unknown, T>,
+  scan: () => FormScan,
+): StandardSchemaV1<unknown, T> {
+  const std = schema['~standard']
+  return {
+    '~standard': {
+      ...std,
+      validate(value) {
+        const issues = lockedFields(value, scan())
+        if (issues.length > 0) return { issues: issues.map((i) => ({ message: i.message, path: [i.path] })) }
+        return std.validate(value)
+      },
+    },
+  }
+}
+
 /** A form source over a scanned `<form>`. */
 export function domSource(
   form: HTMLFormElement,
@@ -389,7 +501,8 @@ export function domSource(
       const fields = scan().fields
       for (const [key, value] of Object.entries(values)) {
         const els = fields.get(key)
-        if (els) writeField(els, value)
+        // Never write what the user could not type: a field locked since the fill was validated.
+        if (els && lockedIssue(els) === undefined) writeField(els, value)
       }
     },
     async validate(paths) {
@@ -399,15 +512,98 @@ export function domSource(
         const bad = els.find((e) => e.willValidate && !e.validity.valid)
         if (bad) issues.push({ path: key, message: bad.validationMessage || 'Invalid value' })
       }
-      if (options.validate) issues.push(...(await options.validate(this.getValues(), paths)))
+      if (options.validate) {
+        const own = await options.validate(this.getValues(), paths)
+        // A fill answers for the fields it touched only, whatever the app's rule returns.
+        const touched = (i: Issue): boolean =>
+          !paths || paths.some((p) => i.path === p || i.path.startsWith(`${p}.`))
+        issues.push(...own.filter(touched))
+      }
       return issues
     },
     async submit(values, ctx) {
       if (options.submit) return options.submit(values, ctx)
-      form.requestSubmit()
-      return ok()
+      return requestSubmit(form, scan().fields)
     },
   }
+}
+
+/** The message of a default DOM submit that never reached the form's submit handler. */
+export const FORM_NOT_SUBMITTED = 'The form was not submitted'
+
+/**
+ * The `submit` event of a submit the agent asked for (and the user approved): the app's handler
+ * reports what it did with `respondWith`, as WebMCP's declarative forms do. Get it with `agentSubmit`.
+ */
+export interface AgentSubmitEvent extends SubmitEvent {
+  /** Always true: this submit comes from an agent's `<name>.submit`. */
+  readonly agentInvoked: true
+  /**
+   * Answers the agent's submit with the app's outcome: `ok(...)`, `invalid(issues)` (the app's
+   * validation errors at field paths), `error(...)`; `undefined` is `ok()`. A rejected promise
+   * answers `error "Tool failed"`. Call it at most once, during the event (a second call throws an
+   * `InvalidStateError`).
+   */
+  respondWith(result: RunResult | undefined | Promise<RunResult | undefined>): void
+}
+
+/**
+ * The submit event as an `AgentSubmitEvent` when an agent's approved submit caused it, else
+ * undefined (the user clicked Save). In React pass `event.nativeEvent`.
+ */
+export function agentSubmit(event: Event): AgentSubmitEvent | undefined {
+  return (event as Partial<AgentSubmitEvent>).agentInvoked === true ? (event as AgentSubmitEvent) : undefined
+}
+
+/**
+ * The default DOM submit: `form.requestSubmit()`, so the browser's validation and the app's own
+ * submit handler run as for a click, answered with what happened: the handler's `respondWith`
+ * result; `invalid` at the fields when the browser's validation stopped it; a handler that threw
+ * rejects (`error "Tool failed"`); a submit that never reached the handler is `error
+ * "The form was not submitted"`; otherwise `ok()`.
+ */
+async function requestSubmit(form: HTMLFormElement, fields: Map<string, FormField[]>): Promise<RunResult> {
+  let reached = false
+  let response: Promise<RunResult | undefined> | undefined
+  let failure: { error: unknown } | undefined
+  const view = form.ownerDocument.defaultView
+  const onSubmit = (event: Event): void => {
+    reached = true
+    Object.defineProperties(event, {
+      agentInvoked: { value: true, configurable: true },
+      respondWith: {
+        configurable: true,
+        value: (result: RunResult | undefined | Promise<RunResult | undefined>): void => {
+          if (response !== undefined)
+            throw new DOMException('respondWith was already called for this submit', 'InvalidStateError')
+          response = Promise.resolve(result)
+        },
+      },
+    })
+  }
+  // A listener that throws is reported to the window, not to the dispatcher.
+  const onError = (event: ErrorEvent): void => {
+    failure ??= { error: event.error ?? event.message }
+  }
+  form.addEventListener('submit', onSubmit, { capture: true })
+  view?.addEventListener('error', onError)
+  try {
+    form.requestSubmit()
+  } finally {
+    form.removeEventListener('submit', onSubmit, { capture: true })
+    view?.removeEventListener('error', onError)
+  }
+  if (failure) throw failure.error
+  if (!reached) {
+    const issues: Issue[] = []
+    for (const [key, els] of fields) {
+      const bad = els.find((e) => e.willValidate && !e.validity.valid)
+      if (bad) issues.push({ path: key, message: bad.validationMessage || 'Invalid value' })
+    }
+    return issues.length > 0 ? invalid(issues) : error(FORM_NOT_SUBMITTED)
+  }
+  const result = response === undefined ? undefined : await response
+  return result ?? ok()
 }
 
 /**
@@ -422,7 +618,22 @@ export function registerDomForm(
   form: HTMLFormElement,
   options: DomFormOptions = {},
 ): DomFormHandle {
-  let scan = scanForm(form)
+  // Once sensitive, a field stays sensitive for the life of the form, by key and by element: a
+  // "show password" toggle (type=password → text) or a re-rendered input never un-redacts it.
+  const sensitiveKeys = new Set<string>()
+  const sensitiveElements = new WeakSet<Element>()
+  const sticky = (s: FormScan): FormScan => {
+    for (const key of s.sensitivePaths) sensitiveKeys.add(key)
+    for (const [key, els] of s.fields) {
+      if (els.some((e) => sensitiveElements.has(e))) sensitiveKeys.add(key)
+      if (sensitiveKeys.has(key)) for (const e of els) sensitiveElements.add(e)
+    }
+    // Present fields in scan order, then those gone for now (a baseline may still hold their values).
+    const present = [...s.fields.keys()].filter((k) => sensitiveKeys.has(k))
+    const gone = [...sensitiveKeys].filter((k) => !s.fields.has(k))
+    return { ...s, sensitivePaths: [...present, ...gone] }
+  }
+  let scan = sticky(scanForm(form))
   const name = options.name ?? scan.toolName ?? (form.getAttribute('name') || form.id)
   const description = options.description ?? scan.toolDescription
   if (!name || !description) {
@@ -431,29 +642,51 @@ export function registerDomForm(
       'registerDomForm needs a name and a description (options, or the toolname/tooldescription attributes)',
     )
   }
+  const title = options.title ?? formLabel(form) ?? readableToolName(name)
   const source = domSource(form, () => scan, options)
+  // One baseline for the life of the form, not one per re-scan: it moves only after a successful
+  // submit. A field first seen in a later scan joins it with the value it had when it appeared.
+  const baseline: FormBaseline = { values: copyValues(source.getValues()) }
+  const known = new Set(scan.fields.keys())
+  const adopt = (): void => {
+    const now = source.getValues()
+    for (const k of scan.fields.keys()) {
+      if (known.has(k)) continue
+      known.add(k)
+      if (now[k] !== undefined) baseline.values[k] = copyValues(now[k])
+    }
+  }
   let key = ''
   let inner: FormHandle | undefined
   const register = (): void => {
     const sensitive = [...new Set([...scan.sensitivePaths, ...(options.sensitivePaths ?? [])])]
     const fields: Record<string, () => Element | undefined> = {}
     for (const [k, els] of scan.fields) fields[k] = () => els[0]
-    const tools = formTools({
-      name,
-      description,
-      fields: scan.schema,
-      source,
-      sensitivePaths: sensitive,
-      anchors: { form: () => form, fields },
-      ...(options.title === undefined ? {} : { title: options.title }),
-      ...(options.summary === undefined ? {} : { summary: options.summary }),
-      ...(options.destructive === undefined ? {} : { destructive: options.destructive }),
-    })
+    const tools = formTools(
+      {
+        name,
+        description,
+        fields: scan.schema,
+        source,
+        sensitivePaths: sensitive,
+        anchors: { form: () => form, fields },
+        title,
+        ...(options.summary === undefined ? {} : { summary: options.summary }),
+        ...(options.destructive === undefined ? {} : { destructive: options.destructive }),
+      },
+      baseline,
+    )
     // Built before the old tools go: a scan whose schema cannot be used keeps them.
     inner?.dispose()
     const scope = target.scope(name)
-    scope.register(tools.fill)
-    scope.register(tools.submit)
+    // Their schema (labels, descriptions, option text) and their results (the form's values) are
+    // read from the page: untrusted content, which agents wrap as data, never instructions.
+    scope.register({
+      ...tools.fill,
+      ...(tools.fill.input === undefined ? {} : { input: refuseLocked(tools.fill.input, () => scan) }),
+      hints: { ...tools.fill.hints, untrustedContent: true },
+    })
+    scope.register({ ...tools.submit, hints: { ...tools.submit.hints, untrustedContent: true } })
     inner = { name: scope.path, scope, dispose: () => scope.dispose() }
   }
   const fingerprint = (s: FormScan): string =>
@@ -462,7 +695,7 @@ export function registerDomForm(
     if (disposed) return
     let next: FormScan
     try {
-      next = scanForm(form)
+      next = sticky(scanForm(form))
     } catch {
       return // a field that cannot be scanned right now: keep the tools of the last good scan
     }
@@ -471,6 +704,7 @@ export function registerDomForm(
       scan.fields.get(k)?.some((e, i) => e !== els[i]),
     )
     scan = next
+    adopt()
     if (nextKey === key && !elementsChanged) return
     key = nextKey
     try {

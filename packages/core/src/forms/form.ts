@@ -219,13 +219,6 @@ export function copyValues<V>(values: V): V {
 }
 
 /**
- * Turns a form into two registry tools: `fill` (sets some or all fields; not consequential;
- * returns the `FieldChange[]` diff) and `submit` (consequential; its confirmation shows the diff
- * since the values were last submitted; an approval after the values changed is refused `stale`).
- * Sensitive fields read `'[redacted]'` in diffs, cards, `state()` and events. Throws
- * `ToolmarkError('schema_conversion_failed')` when the fields schema cannot be used.
- */
-/**
  * The confirmation and run of a form's or a wizard's submit tool, and its baseline: the card shows
  * the diff since the last successful submit, the summary sees the values with sensitive fields
  * `'[redacted]'` (so it cannot show a secret), a changed form is refused stale (`snapshot`), and a
@@ -236,32 +229,52 @@ export function submitHooks<V extends FormValues>(
   summary: FormOptions<V>['summary'],
   label: string,
   patterns: () => SensitivePatterns,
+  baseline: FormBaseline<V> = { values: copyValues(source.getValues()) },
 ): Pick<ToolDefinition, 'summary' | 'changes' | 'snapshot' | 'run'> & {
   baseline(): V
   resetBaseline(): void
 } {
-  let baseline = copyValues(source.getValues())
   return {
     summary: () =>
       typeof summary === 'function'
         ? summary(redactInput(source.getValues(), patterns()).value as V)
         : (summary ?? `Submit "${label}"`),
-    changes: () => diffValues(baseline, source.getValues(), patterns()),
+    changes: () => diffValues(baseline.values, source.getValues(), patterns()),
     snapshot: () => source.getValues(),
     async run(_input, ctx) {
       const values = copyValues(source.getValues())
       const result = await source.submit(values, ctx)
-      if (result === undefined || result.status === 'ok') baseline = values
+      if (result === undefined || result.status === 'ok') baseline.values = values
       return result
     },
-    baseline: () => copyValues(baseline),
+    baseline: () => copyValues(baseline.values),
     resetBaseline: () => {
-      baseline = copyValues(source.getValues())
+      baseline.values = copyValues(source.getValues())
     },
   }
 }
 
-export function formTools<V extends FormValues = FormValues>(options: FormOptions<V>): FormTools<V> {
+/**
+ * Where a form's baseline lives (the values its submit diff starts from). Pass one to `formTools` to
+ * keep it across re-registrations of the same form: `registerDomForm` does so across re-scans, so a
+ * field added later never hides the changes made before it appeared.
+ */
+export interface FormBaseline<V extends FormValues = FormValues> {
+  values: V
+}
+
+/**
+ * Turns a form into two registry tools: `fill` (sets some or all fields; not consequential;
+ * returns the `FieldChange[]` diff) and `submit` (consequential; its confirmation shows the diff
+ * since the values were last submitted; an approval after the values changed is refused `stale`).
+ * Sensitive fields read `'[redacted]'` in diffs, cards, `state()` and events. Throws
+ * `ToolmarkError('schema_conversion_failed')` when the fields schema cannot be used.
+ */
+export function formTools<V extends FormValues = FormValues>(
+  options: FormOptions<V>,
+  /** Keep the submit's baseline here (default: a new one from the current values). */
+  baseline?: FormBaseline<V>,
+): FormTools<V> {
   const { source } = options
   const schema = fieldsSchema(options.fields)
   const whole = compile(schema, 'form')
@@ -270,7 +283,11 @@ export function formTools<V extends FormValues = FormValues>(options: FormOption
   const sensitive = (): SensitivePatterns => readSensitivePaths(options.sensitivePaths)
   const redacted = (): unknown => redactInput(source.getValues(), sensitive()).value
   const label = options.title ?? options.name
-  const { baseline, resetBaseline, ...submitting } = submitHooks(source, options.summary, label, sensitive)
+  const {
+    baseline: readBaseline,
+    resetBaseline,
+    ...submitting
+  } = submitHooks(source, options.summary, label, sensitive, baseline)
   const anchors =
     options.anchors === undefined
       ? undefined
@@ -307,7 +324,7 @@ export function formTools<V extends FormValues = FormValues>(options: FormOption
     hints: options.destructive ? { destructive: true } : { consequential: true },
     ...submitting,
   } as FormTools<V>['submit']
-  return { fill, submit, baseline, resetBaseline }
+  return { fill, submit, baseline: readBaseline, resetBaseline }
 }
 
 /**

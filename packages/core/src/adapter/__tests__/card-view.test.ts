@@ -1,7 +1,14 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ConfirmationCardData } from '../../types.ts'
-import { attachCard, cardView, DESTRUCTIVE_WARNING, REJECT_ATTRIBUTE, UNDOABLE_NOTE } from '../index.ts'
+import {
+  attachCard,
+  cardView,
+  DESTRUCTIVE_WARNING,
+  REJECT_ATTRIBUTE,
+  readableToolName,
+  UNDOABLE_NOTE,
+} from '../index.ts'
 
 const data: ConfirmationCardData = {
   confirmId: 'c1',
@@ -16,12 +23,12 @@ const data: ConfirmationCardData = {
 }
 
 describe('cardView', () => {
-  it('labels destructive cards Delete with the warning, and falls back to the tool name', () => {
+  it('labels destructive cards Delete with the warning, and falls back to the tool name made readable', () => {
     const view = cardView(data, 1_000_000 - 61_500)
     expect(view).toMatchObject({
       confirmId: 'c1',
       tool: 'challenges.delete',
-      heading: 'challenges.delete',
+      heading: 'Challenges: delete',
       approveLabel: 'Delete',
       rejectLabel: 'Reject',
       warning: DESTRUCTIVE_WARNING,
@@ -33,6 +40,12 @@ describe('cardView', () => {
       expiresAt: 1_000_000,
     })
     expect(DESTRUCTIVE_WARNING).toBe('This action cannot be undone.')
+  })
+
+  it('a heading without a title never shows the raw dotted name', () => {
+    expect(cardView({ ...data, tool: 'challengeForm.submit' }, 0).heading).toBe('Challenge form: submit')
+    expect(readableToolName('app.user_settings.save-all')).toBe('App user settings: save all')
+    expect(readableToolName('delete')).toBe('Delete')
   })
 
   it('labels other cards Approve without a warning and reports expiry at zero', () => {

@@ -4,7 +4,7 @@ import { createElement, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createApp, h, ref, vModelCheckbox, vModelSelect, vModelText, withDirectives } from 'vue'
 import { createToolmark } from '../../../index.ts'
-import { registerDomForm, scanForm } from '../../dom-index.ts'
+import { agentSubmit, registerDomForm, scanForm } from '../../dom-index.ts'
 
 function ReactForm() {
   const [title, setTitle] = useState('')
@@ -86,5 +86,5 @@ function mountVue(el: Element): void {
   createApp(VueForm).mount(el)
 }
 
-Object.assign(window, { createToolmark, registerDomForm, scanForm, mountReact, mountVue })
+Object.assign(window, { createToolmark, registerDomForm, agentSubmit, scanForm, mountReact, mountVue })
 ;(window as unknown as { ready: boolean }).ready = true
