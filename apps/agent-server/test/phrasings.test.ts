@@ -436,6 +436,13 @@ describe('embedded agent: lists, partial requests and tools of other pages', () 
     ['show me the challenges', inertiaIndexTools(), 'challenges.list', {}],
     ['list the challenges', challenges, 'challenges.search', { query: '' }],
     ['what challenges are there?', inertiaIndexTools(), 'challenges.list', {}],
+    ['create a challenge titled Robotics', inertiaIndexTools(), 'challenges.create', { title: 'Robotics' }],
+    [
+      'fill the new challenge form with title "Kite building"',
+      inertiaCreateTools(),
+      'challenge.fill',
+      { title: 'Kite building' },
+    ],
   ])('"%s" (case %#)', (message, tools, tool, input) => {
     expect(run(message, tools)).toEqual({ tool, input })
   })
