@@ -34,7 +34,7 @@ export function clauses(message: string): string[] {
   for (const m of message.matchAll(/\s*(?:;|,?\s+(?:and\s+)?then\s+|,?\s+and\s+|,\s*)/g)) {
     const before = message.slice(0, m.index)
     if ((before.match(/"/g)?.length ?? 0) % 2 === 1) continue
-    const next = /^(?:(?:also|please)\s+)?([A-Za-z]+)/.exec(message.slice(m.index + m[0].length))
+    const next = /^\s*(?:(?:also|please)\s+)?([A-Za-z]+)/.exec(message.slice(m.index + m[0].length))
     if (!next || !COMMANDS.has(next[1]!.toLowerCase())) continue
     out.push(message.slice(start, m.index))
     start = m.index + m[0].length
@@ -163,14 +163,20 @@ export function offeringPage(
   return best?.page
 }
 
+/** Words after which a value may be a secret: an echo stops there. */
+const SECRET = /\b(?:password|passcode|passphrase|pin|secret|token|key|cvc|cvv|code)\b/i
+
 /**
  * A part as the agent repeats it back: without "please" or "can you", cut before a colon, a
- * digit (never repeat a card number) or a trailing "to …" / "with …", in the user's own words seen
- * from the agent ("my card" → "your card").
+ * digit (never repeat a card number), after a word like "password" (never repeat a secret) and
+ * before a trailing "to …" / "with …", in the user's own words seen from the agent ("my card" →
+ * "your card").
  */
 export function echo(part: string): string {
   let s = part.trim().replace(POLITE, '')
   s = s.split(/[:;?!]|\d/)[0]!
+  const secret = SECRET.exec(s)
+  if (secret) s = s.slice(0, secret.index + secret[0].length)
   const cut = /\s(?:to|with|using|by)\s/.exec(s)
   if (cut && s.slice(0, cut.index).trim().split(/\s+/).length >= 2) s = s.slice(0, cut.index)
   s = s
