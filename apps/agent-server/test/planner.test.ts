@@ -163,6 +163,8 @@ describe('embedded planner: the requests in a message', () => {
     ['set my password hunter2', 'set your password'],
     ['change my email to a@example.org', 'change your email'],
     ['tell me a joke', 'tell you a joke'],
+    ['', 'do that'],
+    [`sing ${'la '.repeat(40)}`, 'do that'],
   ])('repeats "%s" back as "%s", never a value that may be secret', (part, said) => {
     expect(echo(part)).toBe(said)
   })

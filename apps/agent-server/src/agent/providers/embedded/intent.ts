@@ -170,7 +170,7 @@ const SECRET = /\b(?:password|passcode|passphrase|pin|secret|token|key|cvc|cvv|c
  * A part as the agent repeats it back: without "please" or "can you", cut before a colon, a
  * digit (never repeat a card number), after a word like "password" (never repeat a secret) and
  * before a trailing "to …" / "with …", in the user's own words seen from the agent ("my card" →
- * "your card").
+ * "your card"); "do that" when nothing short is left.
  */
 export function echo(part: string): string {
   let s = part.trim().replace(POLITE, '')
@@ -185,5 +185,6 @@ export function echo(part: string): string {
     .replace(/\bmine\b/gi, 'yours')
     .replace(/\bme\b/gi, 'you')
     .replace(/\bI\b/g, 'you')
+  if (s === '' || s.length > 80) return 'do that'
   return /^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s
 }
