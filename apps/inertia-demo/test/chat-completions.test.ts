@@ -144,9 +144,7 @@ describe('POST /v1/chat/completions', () => {
         status: 'invalid',
         issues: [{ path: 'title', message: 'The title has already been taken.' }],
       }),
-    ).toBe(
-      'Nothing was saved. The page did not accept the title: The title has already been taken.',
-    )
+    ).toBe('Nothing was saved. The page did not accept the title: The title has already been taken.')
     expect(await followUp({ status: 'cancelled', by: 'operator' })).toBe(
       'Understood: you rejected it, so nothing was changed.',
     )

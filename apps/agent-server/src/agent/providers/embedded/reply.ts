@@ -93,9 +93,13 @@ export function pastTense(summary: string): string {
 
 /** What the manifest and the describe say about the tool that ran. */
 export interface ToolFacts {
+  /** The tool's name (only to recognize summaries that repeat it; never shown). */
   name: string
+  /** Its user-facing title, as the page wrote it. */
   title?: string | undefined
+  /** Its description. */
   description: string
+  /** It changes nothing (`readOnly` hint): a refusal of its input saved nothing to mention. */
   readOnly: boolean
   /** It opens pages (see `isNavigation`). */
   navigation: boolean
