@@ -164,6 +164,8 @@ describe('embedded planner: the requests in a message', () => {
     ['change my email to a@example.org', 'change your email'],
     ['tell me a joke', 'tell you a joke'],
     ['', 'do that'],
+    ['I want to change my card', 'change your card'],
+    ["what's on the settings page?", 'answer that'],
     [`sing ${'la '.repeat(40)}`, 'do that'],
   ])('repeats "%s" back as "%s", never a value that may be secret', (part, said) => {
     expect(echo(part)).toBe(said)

@@ -45,7 +45,11 @@ export function clauses(message: string): string[] {
 }
 
 const POLITE =
-  /^(?:(?:please|ok|okay|now|so|and|also)[\s,]+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?/i
+  /^(?:(?:please|ok|okay|now|so|and|also)[\s,]+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:i(?:'d| would)? (?:want|need|like|wish) to\s+)?/i
+
+/** A question rather than a request ("what's on…", "where can I…"): repeated back as "answer that". */
+const ASKS =
+  /^(?:what|what's|where|which|who|whom|whose|how|why|when|is|are|do|does|did|can|could|will|would|should|am)\b/i
 
 /**
  * A part that asks to go somewhere: "go to…", "take me to…", "bring me back to…", or "open / show
@@ -170,10 +174,11 @@ const SECRET = /\b(?:password|passcode|passphrase|pin|secret|token|key|cvc|cvv|c
  * A part as the agent repeats it back: without "please" or "can you", cut before a colon, a
  * digit (never repeat a card number), after a word like "password" (never repeat a secret) and
  * before a trailing "to …" / "with …", in the user's own words seen from the agent ("my card" →
- * "your card"); "do that" when nothing short is left.
+ * "your card"); "answer that" for a question, "do that" when nothing short is left.
  */
 export function echo(part: string): string {
   let s = part.trim().replace(POLITE, '')
+  if (ASKS.test(s)) return 'answer that'
   s = s.split(/[:;?!]|\d/)[0]!
   const secret = SECRET.exec(s)
   if (secret) s = s.slice(0, secret.index + secret[0].length)

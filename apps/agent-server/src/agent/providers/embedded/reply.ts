@@ -216,7 +216,7 @@ function objectText(data: Record<string, unknown>, facts: ToolFacts, untrusted: 
     const head = untrusted ? quote(data[labelKey] as string) : (data[labelKey] as string)
     return sentence(details.length > 0 ? `${head}: ${details.join('; ')}` : head)
   }
-  if (details.length === 0) return facts.title ? `${pastTense(facts.title)}.` : 'Done.'
+  if (details.length === 0) return 'Done.'
   if (!facts.readOnly && !untrusted)
     return sentence(`Done: ${andList(rest.map(([k, v]) => `the ${fieldWords(k)} is now ${String(v)}`))}`)
   return sentence(facts.title ? `${facts.title}: ${details.join('; ')}` : details.join('; '))
@@ -254,7 +254,8 @@ export function outcomeText(facts: ToolFacts, input: unknown, parsed: Parsed): s
     const where = destination(input, r.data)
     return where ? `Opened ${where}.` : 'Opened the page.'
   }
-  if (r.data === undefined) return facts.title ? `${pastTense(facts.title)}.` : 'Done.'
+  // No data: the title says what the tool is, not what this call did ("Plan a challenge" for its "next").
+  if (r.data === undefined) return 'Done.'
   if (isObject(r.data)) return `${prefix}${objectText(r.data, facts, parsed.untrusted)}`
   const value = typeof r.data === 'string' ? quote(r.data) : JSON.stringify(r.data)
   return prefix ? `${prefix}${value}.` : `Done: ${value}.`
