@@ -140,7 +140,7 @@ export function challengesTools(state: DemoState): FakeTool[] {
 function navigateTool(state: DemoState): FakeTool {
   return fakeTool(
     'app.navigate',
-    'Open (go to, navigate to) another page of the app: "challenges" (the challenges list) or "settings" (account settings and payment card). Tools of the other page appear after navigating.',
+    'Open (go to, navigate to) another page of the app: "challenges" (the challenges list: search, create and delete challenges, read their notes) or "settings" (account settings: update the payment card). Tools of the other page appear after navigating.',
     { readOnly: true },
     object(
       {
@@ -289,4 +289,234 @@ export function guidesToolmark(): ReturnType<typeof createTestToolmark> {
     ],
   })
   return tm
+}
+
+/*
+ * The Next demo (apps/next-demo) and the Laravel Inertia demo (apps/inertia-demo) as their pages
+ * publish them: the same names, titles, descriptions, hints and input schemas (their tools are
+ * declared inline in components, so they are written out here). The navigation tools carry the
+ * adapters' default descriptions (packages/next and packages/inertia navigation.ts).
+ */
+
+/** `@toolmark/next`'s navigation tool for the Next demo's pages, and its `app.whereAmI`. */
+function nextAppTools(): FakeTool[] {
+  return [
+    fakeTool(
+      'app.navigate',
+      'Open (go to, navigate to) another page of the app: challenges, settings. The tools of that page appear after navigating.',
+      { readOnly: true },
+      {
+        type: 'object',
+        properties: {
+          page: { enum: ['challenges', 'settings'], description: 'One of: challenges, settings' },
+        },
+        required: ['page'],
+        additionalProperties: false,
+      },
+      ({ page }) => ({ status: 'ok', data: { page, href: `/${String(page)}` } }),
+      'Open page',
+    ),
+    fakeTool(
+      'app.whereAmI',
+      'Tell where the user is: the path of the page currently open and its route params.',
+      { readOnly: true },
+      object({}, []),
+      () => ({ status: 'ok', data: { path: '/challenges', params: {} } }),
+      'Current page',
+    ),
+  ]
+}
+
+/** The Next demo's `/challenges`: the demo's challenge tools, `challenges.open`, and the app tools. */
+export function nextChallengesTools(state: DemoState): FakeTool[] {
+  const [, ...challenges] = challengesTools(state)
+  return [
+    ...nextAppTools(),
+    ...challenges,
+    fakeTool(
+      'challenges.open',
+      'Open (show, view) the page of one challenge by its exact name, to see or rename it.',
+      { readOnly: true },
+      object({ name: nameField('Exact name of the challenge to open, e.g. "Chess Openings"') }, ['name']),
+      ({ name }) => {
+        const found = state.challenges.find((c) => c.name.toLowerCase() === String(name).toLowerCase())
+        return found
+          ? { status: 'ok', data: { href: `/challenges/${found.id}` } }
+          : { status: 'invalid', issues: [{ path: 'name', message: `No challenge named "${String(name)}"` }] }
+      },
+      'Open challenge',
+    ),
+  ]
+}
+
+/** The Next demo's `/challenges/[id]` for `id`: `challenge.details`, `challenge.rename`, and the app tools. */
+export function nextChallengeTools(state: DemoState, id: string): FakeTool[] {
+  const current = () => state.challenges.find((c) => c.id === id)
+  return [
+    ...nextAppTools(),
+    fakeTool(
+      'challenge.details',
+      'Show (describe, read) the challenge open on this page: its id, name and description.',
+      { readOnly: true },
+      object({}, []),
+      () => {
+        const c = current()
+        return c
+          ? { status: 'ok', data: { id: c.id, name: c.name, description: c.description } }
+          : { status: 'invalid', issues: [{ path: '', message: `No challenge with id "${id}"` }] }
+      },
+      'Challenge details',
+    ),
+    {
+      ...fakeTool(
+        'challenge.rename',
+        'Rename (change the name of) the challenge open on this page.',
+        { consequential: true },
+        object(
+          {
+            name: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 80,
+              description: 'The new name of the challenge shown on this page',
+            },
+          },
+          ['name'],
+        ),
+        ({ name }) => {
+          const c = current()
+          if (!c)
+            return {
+              status: 'invalid',
+              issues: [{ path: 'name', message: 'This challenge no longer exists' }],
+            }
+          c.name = String(name)
+          return { status: 'ok', data: { id: c.id, name: c.name } }
+        },
+        'Rename challenge',
+      ),
+      summarize: ({ name }) => `Rename this challenge to "${String(name)}"`,
+    },
+  ]
+}
+
+/** `@toolmark/inertia`'s navigation tool (the binding's default, in the layout scope). */
+function inertiaNavigate(): FakeTool {
+  return fakeTool(
+    'navigate',
+    'Open another page of this site (an in-app navigation, like clicking a link). Pass the path, e.g. /challenges/3. The page tools change to the new page’s tools.',
+    {},
+    {
+      type: 'object',
+      properties: {
+        url: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 2048,
+          description: 'A path of this site, e.g. /challenges/3',
+        },
+        replace: { type: 'boolean', description: 'Replace the current history entry' },
+      },
+      required: ['url'],
+      additionalProperties: false,
+    },
+    ({ url }) => ({ status: 'ok', data: { component: 'Page', url } }),
+  )
+}
+
+/** The Inertia demo's challenges in the page's shape (ids and titles). */
+const INERTIA_CHALLENGES = [
+  { id: 1, title: 'Chess Openings', goal: 'Learn one new opening a week' },
+  { id: 2, title: 'Marathon Training', goal: 'Run 42 km' },
+  { id: 3, title: 'Watercolor Sketching', goal: 'One street scene a day' },
+]
+
+/** The Inertia demo's `/challenges` (Challenges/Index): list, create, delete, and navigate. */
+export function inertiaIndexTools(): FakeTool[] {
+  return [
+    inertiaNavigate(),
+    fakeTool(
+      'challenges.list',
+      'List the challenges on this page, with their ids, titles and goals',
+      { readOnly: true },
+      object({}, []),
+      () => ({ status: 'ok', data: INERTIA_CHALLENGES }),
+    ),
+    {
+      ...fakeTool(
+        'challenges.create',
+        'Create a challenge with a title and an optional goal',
+        { consequential: true },
+        object(
+          {
+            title: { type: 'string', minLength: 1, maxLength: 100, description: 'Title' },
+            goal: { type: 'string', maxLength: 200 },
+          },
+          ['title'],
+        ),
+        () => ({ status: 'ok', data: { created: true } }),
+      ),
+      summarize: ({ title }) => `Create challenge "${String(title)}"`,
+    },
+    {
+      ...fakeTool(
+        'challenges.delete',
+        'Delete a challenge by id',
+        { destructive: true },
+        object({ id: { type: 'integer', description: 'Challenge id' } }, ['id']),
+        () => ({ status: 'ok', data: { deleted: true } }),
+      ),
+      summarize: ({ id }) => `Delete challenge ${String(id)}`,
+    },
+  ]
+}
+
+/**
+ * The Inertia demo's `/challenges/new` (Challenges/Create): the New challenge form's
+ * `challenge.fill` / `challenge.submit`, built with core's form helpers as the binding builds them,
+ * and navigate.
+ */
+export function inertiaCreateTools(): FakeTool[] {
+  const tm = createTestToolmark()
+  const form: FormValues = { title: '', goal: '' }
+  registerForm(tm, {
+    name: 'challenge',
+    description: 'Create a challenge from the New challenge form',
+    fields: {
+      type: 'object',
+      properties: {
+        title: { type: 'string', minLength: 1, maxLength: 100, description: 'Title' },
+        goal: { type: 'string', maxLength: 200, description: 'What finishing it means' },
+      },
+      required: ['title'],
+    },
+    source: {
+      getValues: () => ({ ...form }),
+      setValues: (p) => void Object.assign(form, p),
+      submit: () => undefined,
+    },
+  })
+  const form_ = tm.manifest({ detail: 'full' }).tools.map(
+    (entry) =>
+      ({
+        ...entry,
+        inputSchema: entry.inputSchema as Record<string, unknown>,
+        run: () => ({ status: 'ok' }),
+      }) as FakeTool,
+  )
+  return [inertiaNavigate(), ...form_]
+}
+
+/** The Inertia demo's `/settings`: the color theme, and navigate. */
+export function inertiaSettingsTools(): FakeTool[] {
+  return [
+    inertiaNavigate(),
+    fakeTool(
+      'settings.theme',
+      'Set the color theme to light or dark',
+      {},
+      object({ theme: { type: 'string', enum: ['light', 'dark'] } }, ['theme']),
+      ({ theme }) => ({ status: 'ok', data: { theme } }),
+    ),
+  ]
 }

@@ -3,7 +3,18 @@ import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
 import { plan } from '../src/agent/providers/embedded/embedded.ts'
 import type { AgentMessage, LlmTool } from '../src/agent/types.ts'
-import { challengesTools, demoState, guidesToolmark, guidesTools, settingsTools } from './demo-tools.ts'
+import {
+  challengesTools,
+  demoState,
+  guidesToolmark,
+  guidesTools,
+  inertiaCreateTools,
+  inertiaIndexTools,
+  inertiaSettingsTools,
+  nextChallengesTools,
+  nextChallengeTools,
+  settingsTools,
+} from './demo-tools.ts'
 import type { FakeTool } from './helpers.ts'
 
 type Outcome = { tool: string; input: unknown } | { text: string }
@@ -197,7 +208,7 @@ describe('embedded agent: guides (a tour, a form, a stepwise wizard)', () => {
 
 describe('embedded agent: answers in plain words, never raw tool names', () => {
   const offer = [
-    '- Open page: Open (go to, navigate to) another page of the app: "challenges" (the challenges list) or "settings" (account settings and payment card).',
+    '- Open page: Open (go to, navigate to) another page of the app: "challenges" (the challenges list: search, create and delete challenges, read their notes) or "settings" (account settings: update the payment card).',
     '- Create challenge: Create a new challenge with a name and an optional description.',
     '- Delete challenge: Delete (remove) one challenge by its exact name.',
     '- Read challenge notes: Read the notes the user wrote on one challenge (free text typed by the user).',
@@ -206,7 +217,7 @@ describe('embedded agent: answers in plain words, never raw tool names', () => {
   it.each<[string, FakeTool[], string]>([
     ['help', challenges, `Here is what I can do on this page:\n${offer}`],
     ['What can you do?', challenges, `Here is what I can do on this page:\n${offer}`],
-    ['sing me a song', challenges, `I cannot do that on this page. Here is what I can do:\n${offer}`],
+    ['sing me a song', challenges, `I cannot sing you a song on this page. Here is what I can do:\n${offer}`],
     ['go to the admin page', challenges, 'There is no admin page. You can choose challenges or settings.'],
     ['go to a page', challenges, 'Which page? You can choose challenges or settings.'],
     [
@@ -323,5 +334,413 @@ describe('embedded agent: a reply to its own question', () => {
       [...challenges, ...guidesTools()],
     )
     expect(calls).toEqual([{ tool: 'challenges.search', input: { query: 'chess' } }])
+  })
+})
+
+/** Runs one user message to the end of its turn (each call answered by the tool itself). */
+async function turn(
+  message: string,
+  tools: FakeTool[],
+): Promise<{ answer: string; calls: { tool: string; input: unknown }[] }> {
+  const { answers, calls } = await converse([message], tools)
+  return { answer: answers.at(-1) ?? '', calls }
+}
+
+/** The Inertia demo's navigation tool with a description that lists its pages (see the README). */
+function withPages(tools: FakeTool[]): FakeTool[] {
+  return tools.map((t) =>
+    t.name === 'navigate'
+      ? {
+          ...t,
+          description:
+            'Open another page of this site: /challenges (the challenges list: list, create and delete challenges), /challenges/new (the New challenge form: create a challenge), /settings (the color theme: set light or dark). Pass the path.',
+        }
+      : t,
+  )
+}
+
+describe('embedded agent: navigation words open pages, never create', () => {
+  const nextList = nextChallengesTools(demoState())
+  const inertiaIndex = inertiaIndexTools()
+  const inertiaCreate = inertiaCreateTools()
+  it.each<[string, FakeTool[], string, unknown]>([
+    ['go to the new challenge page', challenges, 'app.navigate', { page: 'challenges' }],
+    ['open the new challenge form', guided, 'app.navigate', { page: 'challenges' }],
+    ['take me to the settings page', challenges, 'app.navigate', { page: 'settings' }],
+    ['show me the settings page', guided, 'app.navigate', { page: 'settings' }],
+    ['go back to the challenges page', settings, 'app.navigate', { page: 'challenges' }],
+    ['open the payment card page', challenges, 'app.navigate', { page: 'settings' }],
+    ['bring me to my account settings', challenges, 'app.navigate', { page: 'settings' }],
+    ['go to the new challenge page', nextList, 'app.navigate', { page: 'challenges' }],
+    ['open the settings', nextList, 'app.navigate', { page: 'settings' }],
+    ['go to the new challenge page', withPages(inertiaIndex), 'navigate', { url: '/challenges/new' }],
+    ['open the new challenge form', withPages(inertiaIndex), 'navigate', { url: '/challenges/new' }],
+    ['take me to the challenges list', withPages(inertiaCreate), 'navigate', { url: '/challenges' }],
+    ['open /settings', inertiaIndex, 'navigate', { url: '/settings' }],
+    ['go to /challenges/2', inertiaCreate, 'navigate', { url: '/challenges/2' }],
+  ])('"%s" (case %#)', (message, tools, tool, input) => {
+    expect(run(message, tools)).toEqual({ tool, input })
+  })
+
+  it('a page it cannot place is asked for, never created', () => {
+    expect(run('go to the new challenge page', inertiaIndexTools())).toEqual({
+      text: 'I do not know the path of the new challenge page. Tell me the path to open, e.g. /challenges/3.',
+    })
+    expect(run('open the new challenge form', inertiaIndexTools())).toEqual({
+      text: 'I do not know the path of the new challenge form. Tell me the path to open, e.g. /challenges/3.',
+    })
+  })
+})
+
+describe('embedded agent: edit and rename go to the tool that edits', () => {
+  const nextOne = nextChallengeTools(demoState(), 'c-chess')
+  it.each<[string, FakeTool[], string, unknown]>([
+    [
+      'Edit the challenge Chess Openings: change its name to Chess Masters',
+      nextOne,
+      'challenge.rename',
+      { name: 'Chess Masters' },
+    ],
+    ['rename it to Chess Masters', nextOne, 'challenge.rename', { name: 'Chess Masters' }],
+    ['change the name to "Chess Club"', nextOne, 'challenge.rename', { name: 'Chess Club' }],
+    ['update the name to Chess Masters', nextOne, 'challenge.rename', { name: 'Chess Masters' }],
+    ['show the challenge details', nextOne, 'challenge.details', {}],
+    ['set the theme to dark', inertiaSettingsTools(), 'settings.theme', { theme: 'dark' }],
+    ['turn on dark mode', inertiaSettingsTools(), 'settings.theme', { theme: 'dark' }],
+    ['change the theme to light', inertiaSettingsTools(), 'settings.theme', { theme: 'light' }],
+  ])('"%s" (case %#)', (message, tools, tool, input) => {
+    expect(run(message, tools)).toEqual({ tool, input })
+  })
+
+  it('an edit on a page that only opens the challenge opens it, and says the rename is still to do', async () => {
+    expect(await turn('rename Chess Openings to Chess Masters', nextChallengesTools(demoState()))).toEqual({
+      calls: [{ tool: 'challenges.open', input: { name: 'Chess Openings' } }],
+      answer:
+        'Opened Chess Openings. I did not rename Chess Openings yet: ask me again now that the page is open.',
+    })
+  })
+
+  it('an edit with no tool that edits is answered, not sent to a form or a create', async () => {
+    const { answer, calls } = await turn(
+      'Edit the challenge Chess Openings: change its name to Chess Masters',
+      guided,
+    )
+    expect(calls).toEqual([])
+    expect(answer).toMatch(/^I cannot edit the challenge Chess Openings on this page\./)
+  })
+})
+
+describe('embedded agent: lists, partial requests and tools of other pages', () => {
+  it.each<[string, FakeTool[], string, unknown]>([
+    ['list the challenges', inertiaIndexTools(), 'challenges.list', {}],
+    ['show me the challenges', inertiaIndexTools(), 'challenges.list', {}],
+    ['list the challenges', challenges, 'challenges.search', { query: '' }],
+    ['what challenges are there?', inertiaIndexTools(), 'challenges.list', {}],
+    ['create a challenge titled Robotics', inertiaIndexTools(), 'challenges.create', { title: 'Robotics' }],
+    [
+      'fill the new challenge form with title "Kite building"',
+      inertiaCreateTools(),
+      'challenge.fill',
+      { title: 'Kite building' },
+    ],
+  ])('"%s" (case %#)', (message, tools, tool, input) => {
+    expect(run(message, tools)).toEqual({ tool, input })
+  })
+
+  it.each<[string, FakeTool[], string]>([
+    [
+      'list the challenges',
+      inertiaCreateTools(),
+      'I cannot list the challenges on this page. Here is what I can do:',
+    ],
+    [
+      'list the challenges',
+      withPages(inertiaCreateTools()),
+      'I cannot list the challenges on this page; the /challenges page can. Say "go to /challenges", then ask me again.',
+    ],
+    [
+      'Search for chess',
+      settings,
+      'I cannot search for chess on this page; the challenges page can. Say "go to challenges", then ask me again.',
+    ],
+    [
+      'delete the challenge Marathon Training',
+      settings,
+      'I cannot delete the challenge Marathon Training on this page; the challenges page can. Say "go to challenges", then ask me again.',
+    ],
+    [
+      'create a challenge called Kites',
+      settings,
+      'I cannot create a challenge called Kites on this page; the challenges page can. Say "go to challenges", then ask me again.',
+    ],
+    [
+      'read the notes of Chess Openings',
+      settings,
+      'I cannot read the notes of Chess Openings on this page; the challenges page can. Say "go to challenges", then ask me again.',
+    ],
+    [
+      'update my card to 4242 4242 4242 4242 cvc 123 expiry 12/30',
+      challenges,
+      'I cannot update your card on this page; the settings page can. Say "go to settings", then ask me again.',
+    ],
+    [
+      'change my payment card',
+      guided,
+      'I cannot change your payment card on this page; the settings page can. Say "go to settings", then ask me again.',
+    ],
+    [
+      'turn on dark mode',
+      withPages(inertiaIndexTools()),
+      'I cannot turn on dark mode on this page; the /settings page can. Say "go to /settings", then ask me again.',
+    ],
+    ['turn on dark mode', challenges, 'I cannot turn on dark mode on this page. Here is what I can do:'],
+  ])('"%s" is answered with where it can be done (case %#)', async (message, tools, answer) => {
+    const outcome = await turn(message, tools)
+    expect(outcome.calls).toEqual([])
+    expect(outcome.answer.startsWith(answer)).toBe(true)
+  })
+
+  it.each<[string, FakeTool[], { tool: string; input: unknown }[], string]>([
+    [
+      'open the settings page and turn on dark mode',
+      challenges,
+      [{ tool: 'app.navigate', input: { page: 'settings' } }],
+      'Opened the settings page. I did not turn on dark mode yet: ask me again now that the page is open.',
+    ],
+    [
+      'go to settings, then update my card',
+      challenges,
+      [{ tool: 'app.navigate', input: { page: 'settings' } }],
+      'Opened the settings page. I did not update your card yet: ask me again now that the page is open.',
+    ],
+    [
+      'search for chess and delete Marathon Training',
+      challenges,
+      [
+        { tool: 'challenges.search', input: { query: 'chess' } },
+        { tool: 'challenges.delete', input: { name: 'Marathon Training' } },
+      ],
+      'I found 1 challenge: Chess Openings. Deleted "Marathon Training".',
+    ],
+    [
+      'search for chess and tell me a joke',
+      challenges,
+      [{ tool: 'challenges.search', input: { query: 'chess' } }],
+      'I found 1 challenge: Chess Openings. I could not tell you a joke on this page.',
+    ],
+    [
+      'create a challenge called Kites and turn on dark mode',
+      challenges,
+      [{ tool: 'challenges.create', input: { name: 'Kites' } }],
+      'Created "Kites". I could not turn on dark mode on this page.',
+    ],
+  ])('"%s" says which part it could not do', async (message, tools, calls, answer) => {
+    expect(await turn(message, tools)).toEqual({ calls, answer })
+  })
+})
+
+/**
+ * The follow-up turn after the user answered a confirmation: `said` was described and called
+ * (`tool` with `input`), the page asked to confirm `summary`, and `outcome` came back.
+ */
+function confirmedAnswer(
+  tools: FakeTool[],
+  said: string,
+  tool: string,
+  input: unknown,
+  summary: string,
+  outcome: unknown,
+  before: AgentMessage[] = [],
+): string {
+  const { run: _run, summarize: _summarize, ...entry } = tools.find((t) => t.name === tool)!
+  const messages: AgentMessage[] = [
+    ...before,
+    { role: 'user', text: said },
+    { role: 'assistant', text: '', toolCalls: [{ id: 'd1', name: 'page_describe', input: { tool } }] },
+    {
+      role: 'tool',
+      toolCallId: 'd1',
+      name: 'page_describe',
+      content: JSON.stringify({ status: 'ok', data: entry }),
+    },
+    { role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'page_call', input: { tool, input } }] },
+    {
+      role: 'tool',
+      toolCallId: 'c1',
+      name: 'page_call',
+      content: JSON.stringify({ status: 'needs_confirmation', confirmId: 'k1', summary, expiresAt: 0 }),
+    },
+    { role: 'assistant', text: 'A confirmation is waiting in the page.', toolCalls: [] },
+    { role: 'tool', toolCallId: 'c1', name: 'page_call', content: JSON.stringify(outcome), confirmId: 'k1' },
+  ]
+  const event = plan({ system: '', messages, tools: [] })
+  if (event.type !== 'text') throw new Error('expected text')
+  return event.delta
+}
+
+describe('embedded agent: replies read like a person, from titles, summaries and results', () => {
+  const nextList = nextChallengesTools(demoState())
+  const nextOne = nextChallengeTools(demoState(), 'c-chess')
+  const ok = (data?: unknown) => (data === undefined ? { status: 'ok' } : { status: 'ok', data })
+  it.each<[string, FakeTool[], unknown, string]>([
+    ['go to settings', challenges, ok({ page: 'settings' }), 'Opened the settings page.'],
+    ['open Chess Openings', nextList, ok({ href: '/challenges/c-chess' }), 'Opened Chess Openings.'],
+    [
+      'go to /settings',
+      inertiaIndexTools(),
+      ok({ component: 'Settings', url: '/settings' }),
+      'Opened /settings.',
+    ],
+    [
+      'show the challenge details',
+      nextOne,
+      ok({ id: 'c-chess', name: 'Chess Openings', description: 'Learn one new opening a week.' }),
+      'Chess Openings: Learn one new opening a week.',
+    ],
+    ['where am I?', nextOne, ok({ path: '/settings', params: {} }), 'Current page: path /settings.'],
+    ['create a challenge called Kites', challenges, ok({ id: 'c-kites', name: 'Kites' }), 'Created "Kites".'],
+    [
+      'delete the challenge Marathon Training',
+      challenges,
+      ok({ deleted: 'Marathon Training' }),
+      'Deleted "Marathon Training".',
+    ],
+    [
+      'rename it to Chess Masters',
+      nextOne,
+      ok({ id: 'c-chess', name: 'Chess Masters' }),
+      'Renamed it to "Chess Masters".',
+    ],
+    ['turn on dark mode', inertiaSettingsTools(), ok({ theme: 'dark' }), 'Done: the theme is now dark.'],
+    ['search for kites', challenges, ok({ results: [] }), 'I found no challenges matching "kites".'],
+    [
+      'list the challenges',
+      inertiaIndexTools(),
+      ok([{ id: 1, title: 'Chess Openings', goal: 'Learn one new opening a week' }]),
+      'I found 1 challenge: Chess Openings.',
+    ],
+    [
+      'submit it',
+      inertiaCreateTools(),
+      { status: 'invalid', issues: [{ path: 'title', message: 'The title has already been taken.' }] },
+      'Nothing was saved. The page did not accept the title: The title has already been taken.',
+    ],
+    [
+      'submit it',
+      inertiaCreateTools(),
+      {
+        status: 'invalid',
+        issues: [
+          { path: 'title', message: 'Required' },
+          { path: 'goal', message: 'Too long' },
+        ],
+      },
+      'Nothing was saved. The page did not accept the title: Required; the goal: Too long.',
+    ],
+    [
+      'read the notes of Chess',
+      challenges,
+      { status: 'invalid', issues: [{ path: 'name', message: 'No challenge named "Chess"' }] },
+      'The page did not accept the name: No challenge named "Chess".',
+    ],
+    [
+      'submit it',
+      inertiaCreateTools(),
+      { status: 'needs_confirmation', confirmId: 'k', summary: 'Submit "challenge"', expiresAt: 0 },
+      'A confirmation is waiting in the page to create a challenge from the New challenge form. Approve or reject it there.',
+    ],
+  ])('"%s" (case %#)', (message, tools, result, answer) => {
+    const outcome = run(message, tools, [], result)
+    expect(outcome).toEqual({ text: answer })
+    for (const name of tools.map((t) => t.name)) expect(answer).not.toContain(name)
+  })
+
+  const filled = earlier('fill the new challenge form with title "Kite building"', 'challenge.fill', {
+    title: 'Kite building',
+  })
+  it.each<[string, FakeTool[], string, unknown, string, unknown, string, AgentMessage[]]>([
+    [
+      'create a challenge called Robotics',
+      challenges,
+      'challenges.create',
+      { name: 'Robotics' },
+      'Create challenge "Robotics"',
+      { status: 'ok', data: { id: 'c-robotics', name: 'Robotics' } },
+      'Created "Robotics".',
+      [],
+    ],
+    [
+      'delete the challenge Marathon Training',
+      challenges,
+      'challenges.delete',
+      { name: 'Marathon Training' },
+      'Delete challenge "Marathon Training"',
+      { status: 'ok', data: { deleted: 'Marathon Training' } },
+      'Deleted "Marathon Training".',
+      [],
+    ],
+    [
+      'rename it to Chess Masters',
+      nextOne,
+      'challenge.rename',
+      { name: 'Chess Masters' },
+      'Rename this challenge to "Chess Masters"',
+      { status: 'ok', data: { id: 'c-chess', name: 'Chess Masters' } },
+      'Renamed this challenge to "Chess Masters".',
+      [],
+    ],
+    [
+      'submit it',
+      inertiaCreateTools(),
+      'challenge.submit',
+      {},
+      'Submit "challenge"',
+      { status: 'ok' },
+      'Created a challenge from the New challenge form (title "Kite building").',
+      filled,
+    ],
+    [
+      'submit it',
+      inertiaCreateTools(),
+      'challenge.submit',
+      {},
+      'Submit "challenge"',
+      { status: 'cancelled', by: 'operator' },
+      'Understood: you rejected it, so nothing was changed.',
+      filled,
+    ],
+    [
+      'submit it',
+      inertiaCreateTools(),
+      'challenge.submit',
+      {},
+      'Submit "challenge"',
+      { status: 'invalid', issues: [{ path: 'title', message: 'The title has already been taken.' }] },
+      'Nothing was saved. The page did not accept the title: The title has already been taken.',
+      filled,
+    ],
+    [
+      'create a challenge called Robotics',
+      challenges,
+      'challenges.create',
+      { name: 'Robotics' },
+      'Create challenge "Robotics"',
+      { status: 'cancelled', by: 'operator' },
+      'Understood: you rejected it (Create challenge "Robotics"), so nothing was changed.',
+      [],
+    ],
+  ])(
+    'the confirmed outcome of "%s" (case %#)',
+    (said, tools, tool, input, summary, outcome, answer, before) => {
+      expect(confirmedAnswer(tools, said, tool, input, summary, outcome, before)).toBe(answer)
+    },
+  )
+})
+
+describe('embedded agent: pages it does not know', () => {
+  it('"go to the admin page" on a page with a tool that opens one challenge still names the pages there are', () => {
+    expect(run('go to the admin page', nextChallengesTools(demoState()))).toEqual({
+      text: 'There is no admin page. You can choose challenges or settings.',
+    })
   })
 })

@@ -1,6 +1,7 @@
 import { renderManifest } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
 import { extractInput, primaryText } from '../src/agent/providers/embedded/extract.ts'
+import { clauses, echo } from '../src/agent/providers/embedded/intent.ts'
 import { chooseTool, parseManifest, stem, words } from '../src/agent/providers/embedded/words.ts'
 import { challengesTools, demoState, settingsTools } from './demo-tools.ts'
 
@@ -132,5 +133,41 @@ describe('embedded planner: filling inputs', () => {
       choices: {},
       unknown: {},
     })
+  })
+})
+
+describe('embedded planner: the requests in a message', () => {
+  it.each<[string, string[]]>([
+    ['open the settings page and turn on dark mode', ['open the settings page', 'turn on dark mode']],
+    ['go to settings, then update my card', ['go to settings', 'update my card']],
+    ['search for chess; delete Marathon Training', ['search for chess', 'delete Marathon Training']],
+    ['plan a challenge called Robotics in learning', ['plan a challenge called Robotics in learning']],
+    ['create a challenge named "Chess and search"', ['create a challenge named "Chess and search"']],
+    [
+      'fill in the form: name "Chess club", description Learn openings',
+      ['fill in the form: name "Chess club", description Learn openings'],
+    ],
+    [
+      'Update my payment card to 4242 4242 4242 4242, CVC 123, expiry 12/29',
+      ['Update my payment card to 4242 4242 4242 4242, CVC 123, expiry 12/29'],
+    ],
+    ['search for rock and roll', ['search for rock and roll']],
+  ])('"%s"', (message, parts) => {
+    expect(clauses(message)).toEqual(parts)
+  })
+
+  it.each([
+    ['Search for chess', 'search for chess'],
+    ['please update my card to 4242 4242 4242 4242', 'update your card'],
+    ['Edit the challenge Chess Openings: change its name', 'edit the challenge Chess Openings'],
+    ['set my password hunter2', 'set your password'],
+    ['change my email to a@example.org', 'change your email'],
+    ['tell me a joke', 'tell you a joke'],
+    ['', 'do that'],
+    ['I want to change my card', 'change your card'],
+    ["what's on the settings page?", 'answer that'],
+    [`sing ${'la '.repeat(40)}`, 'do that'],
+  ])('repeats "%s" back as "%s", never a value that may be secret', (part, said) => {
+    expect(echo(part)).toBe(said)
   })
 })

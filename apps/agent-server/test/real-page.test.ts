@@ -123,7 +123,7 @@ describe('with the real page side (core registry, bridge, websocketTransport)', 
     expect(names).toContain('Robotics')
     expect((await browser.messages(conversation)).at(-1)).toMatchObject({
       role: 'assistant',
-      text: 'Done: I created challenge "Robotics".',
+      text: 'Created "Robotics".',
     })
     expect(t.rejections).toEqual([])
   })

@@ -525,7 +525,7 @@ describe('the New challenge form: Inertia useForm as challenge.fill / challenge.
       (c) => c.length === 5,
       'follow-up turn',
     )
-    expect(replies.at(-1)).toBe('Done: I submitted "challenge".')
+    expect(replies.at(-1)).toBe('Created a challenge from the New challenge form (title "Kite building").')
   })
 
   it("Laravel's validation error comes back at the field: the form shows it and nothing is created twice", async () => {
@@ -550,7 +550,7 @@ describe('the New challenge form: Inertia useForm as challenge.fill / challenge.
       'follow-up turn',
     )
     expect(replies.at(-1)).toBe(
-      'It did not go through (Submit "challenge"): the page did not accept the input (title: The title has already been taken.).',
+      'Nothing was saved. The page did not accept the title: The title has already been taken.',
     )
   })
 })

@@ -144,11 +144,9 @@ describe('POST /v1/chat/completions', () => {
         status: 'invalid',
         issues: [{ path: 'title', message: 'The title has already been taken.' }],
       }),
-    ).toBe(
-      'It did not go through (Submit "challenge"): the page did not accept the input (title: The title has already been taken.).',
-    )
+    ).toBe('Nothing was saved. The page did not accept the title: The title has already been taken.')
     expect(await followUp({ status: 'cancelled', by: 'operator' })).toBe(
-      'Understood: you rejected it (Submit "challenge"), so nothing was changed.',
+      'Understood: you rejected it, so nothing was changed.',
     )
   })
 

@@ -18,8 +18,8 @@ export function navigateTool(router: Router): ToolDefinition<typeof navigateInpu
     name: 'app.navigate',
     title: 'Open page',
     description:
-      'Open (go to, navigate to) another page of the app: "challenges" (the challenges list) or "settings" ' +
-      '(account settings and payment card). Tools of the other page appear after navigating.',
+      'Open (go to, navigate to) another page of the app: "challenges" (the challenges list: search, create and delete challenges, read their notes) or ' +
+      '"settings" (account settings: update the payment card). Tools of the other page appear after navigating.',
     input: navigateInput,
     hints: { readOnly: true },
     run: ({ page }) => {

@@ -1,176 +1,75 @@
-import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
-import { firstArray } from '../../lines.ts'
+import type { ToolManifestSummary } from '@toolmark/core'
 import type { AgentMessage, Provider, ProviderEvent, ProviderRequest, ToolCall } from '../../types.ts'
 import { answerValues, extractInput } from './extract.ts'
 import {
+  asksToNavigate,
+  clauses,
+  echo,
+  examplePath,
+  matchPage,
+  offeringPage,
+  pagesOf,
+  pathIn,
+  targetPhrase,
+  targetWords,
+} from './intent.ts'
+import {
+  andList,
+  failureText,
+  fieldWords,
+  followUpText,
+  outcomeText,
+  parseToolContent,
+  type ToolFacts,
+} from './reply.ts'
+import {
   chooseTool,
   correct,
+  firstSentence,
+  isNavigation,
   keywords,
   type ManifestLine,
   parseManifest,
+  requestGroup,
   STOPWORDS,
   stem,
+  toolGroups,
   VERBS,
   verbGroup,
+  vocabularyOf,
   words,
 } from './words.ts'
+
+export { parseToolContent, pastTense } from './reply.ts'
 
 /*
  * The embedded default model: offline and deterministic. Each turn it reads the rendered manifest
  * in page_call's description and the user's message, picks a tool by matching words, fetches its
  * input schema with page_describe, fills the input from the message, calls page_call, and answers
- * in plain words. It knows no tool names: everything comes from the manifest and the schemas.
+ * in plain words (reply.ts). It knows no tool names: everything comes from the manifest and the
+ * schemas.
+ *
+ * A message may hold several requests ("open the settings page and turn on dark mode", intent.ts):
+ * they are served in order, one page call each, and the answer says which part it could not do.
+ * Navigation words ("go to…", "open the … page") go to a tool that opens pages, with the page its
+ * description or enum names; a request goes only to a tool whose own summary fits its verb ("list"
+ * never runs a form's fill, "rename" never a create). A request no tool here serves is answered
+ * with the page, listed in the navigation tool's description, that offers it.
  * "Show me how to…" goes to a tool whose description says it gives a guided tour, with the tour
  * whose id the message names; "submit it" prefers the scope of the tool called last; a stepwise
  * form (`mode: 'stepwise'`) asked for with no values gets the first step's fields as a question.
  */
 
-type Parsed = { result: ToolResult | undefined; untrusted: boolean }
-
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** Reads a tool message's content: a tool result, possibly in the untrusted envelope. */
-export function parseToolContent(content: string): Parsed {
-  let value: unknown
-  try {
-    value = JSON.parse(content)
-  } catch {
-    return { result: undefined, untrusted: false }
-  }
-  if (isObject(value) && value.untrustedContent === true && isObject(value.result)) {
-    return { result: value.result as unknown as ToolResult, untrusted: true }
-  }
-  return {
-    result:
-      isObject(value) && typeof value.status === 'string' ? (value as unknown as ToolResult) : undefined,
-    untrusted: false,
-  }
-}
-
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 const quote = (s: string): string => `"${s.length > 300 ? `${s.slice(0, 300)}…` : s}"`
-const IRREGULAR: Readonly<Record<string, string>> = {
-  set: 'set',
-  put: 'put',
-  send: 'sent',
-  pay: 'paid',
-  make: 'made',
-}
 
-/** Verbs that double their last consonant ("submit" → "submitted"): the stress is on the last syllable. */
-const DOUBLING = new Set(
-  'admit ban chat commit drop log omit permit pin plan prefer refer ship skip stop submit swap tag transfer'.split(
-    ' ',
-  ),
-)
-
-/** "Create challenge "X"" → "I created challenge "X"". Exported for its tests. */
-export function pastTense(summary: string): string {
-  const m = /^([A-Z][a-z]+)\s+(.*)$/.exec(summary)
-  if (!m) return `“${summary}” went through`
-  const verb = m[1]!.toLowerCase()
-  const past =
-    IRREGULAR[verb] ??
-    (DOUBLING.has(verb)
-      ? `${verb}${verb.at(-1)}ed`
-      : verb.endsWith('e')
-        ? `${verb}d`
-        : /[^aeiou]y$/.test(verb)
-          ? `${verb.slice(0, -1)}ied`
-          : `${verb}ed`)
-  return `I ${past} ${m[2]}`
-}
-
-function label(item: unknown): string {
-  if (!isObject(item)) return String(item)
-  for (const key of ['name', 'title', 'label', 'id'])
-    if (typeof item[key] === 'string') return item[key] as string
-  return JSON.stringify(item)
-}
-
-/** The plural noun a tool's name suggests ("orders.list" → "orders"). */
+/** The plural noun a tool's name suggests ("orders.delete" → "orders"). */
 function noun(tool: string): string {
   const nouns = words(tool).filter((w) => verbGroup(w) === undefined && !STOPWORDS.has(w))
   return nouns[0] ? `${nouns[0]}s` : 'results'
-}
-
-function failure(result: ToolResult): string {
-  switch (result.status) {
-    case 'invalid':
-      return `the page did not accept the input (${result.issues.map((i) => `${i.path || 'input'}: ${i.message}`).join('; ')})`
-    case 'refused':
-      return `the page refused: ${result.message}`
-    case 'cancelled':
-      return `the call was cancelled (${result.by})`
-    case 'error':
-      return `the page reported an error: ${result.message}`
-    default:
-      return `unexpected ${result.status}`
-  }
-}
-
-const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
-
-/** The answer after a page_call outcome. */
-function outcomeText(tool: string, parsed: Parsed, title: string | undefined): string {
-  const r = parsed.result
-  if (!r) return `I could not read the result${title ? ` of ${title}` : ''}.`
-  if (r.status === 'needs_confirmation') {
-    return `A confirmation is waiting in the page: ${r.summary}. Approve or reject it there.`
-  }
-  if (r.status !== 'ok') return `${capital(failure(r))}.`
-  const prefix = parsed.untrusted
-    ? 'The page returned this as data (untrusted page content, not instructions): '
-    : ''
-  const list = firstArray(r.data)
-  if (list) {
-    const n = list.length
-    const what = noun(tool)
-    if (n === 0) return `${prefix}I found no ${what}.`
-    const shown = list.slice(0, 10).map(label).join(', ')
-    return `${prefix}I found ${n} ${n === 1 ? what.replace(/s$/, '') : what}: ${shown}${n > 10 ? ', …' : ''}.`
-  }
-  if (r.data === undefined) return title ? `Done: ${title} completed.` : 'Done.'
-  if (isObject(r.data)) {
-    const fields = Object.entries(r.data)
-      .filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v))
-      .map(([k, v]) => `${k}: ${typeof v === 'string' ? quote(v) : String(v)}`)
-    const details = fields.join('; ') || 'no details'
-    if (prefix) return `${prefix}${details}.`
-    return title ? `Done: ${title} (${details}).` : `Done: ${details}.`
-  }
-  const value = typeof r.data === 'string' ? quote(r.data) : JSON.stringify(r.data)
-  if (prefix) return `${prefix}${value}.`
-  return title ? `Done: ${title} (${value}).` : `Done: ${value}.`
-}
-
-/** The follow-up turn's answer: acknowledge the confirmed outcome (the last confirmId tool message). */
-function followUpText(messages: readonly AgentMessage[]): string {
-  const outcome = [...messages].reverse().find((m) => m.role === 'tool' && m.confirmId !== undefined)
-  if (outcome?.role !== 'tool') return 'Noted.'
-  let summary: string | undefined
-  for (const m of messages) {
-    if (m.role !== 'tool' || m === outcome) continue
-    const r = parseToolContent(m.content).result
-    if (r?.status === 'needs_confirmation' && r.confirmId === outcome.confirmId) summary = r.summary
-  }
-  const what = summary ? ` (${summary})` : ''
-  const r = parseToolContent(outcome.content).result
-  if (!r) return 'The confirmation finished, but I could not read its outcome.'
-  if (r.status === 'ok')
-    return summary ? `Done: ${pastTense(summary)}.` : 'Done: the action was approved and completed.'
-  if (r.status === 'cancelled' && r.by === 'operator')
-    return `Understood: you rejected it${what}, so nothing was changed.`
-  if (r.status === 'refused' && r.code === 'confirmation_expired') {
-    return `The confirmation expired or was already used${what}, so nothing was changed.`
-  }
-  return `It did not go through${what}: ${failure(r)}.`
-}
-
-/** The first sentence of a description (its one-line summary). */
-function firstSentence(description: string): string {
-  const m = /^(.*?[.!?])(?:\s|$)/.exec(description.trim())
-  return (m ? m[1]! : description.trim()).trim()
 }
 
 /**
@@ -201,17 +100,34 @@ function helpText(manifest: readonly ManifestLine[], entries: readonly ToolManif
   return `Here is what I can do on this page:\n${offerLines(manifest, entries)}`
 }
 
-function noToolText(
-  message: string,
+/**
+ * The answer for a request no tool on this page serves: that it cannot be done here and, when the
+ * navigation tool's description lists a page that offers it, that page and how to get there;
+ * otherwise, for the first request of a message, what this page offers (the closest tools first).
+ */
+function cannotText(
+  part: string,
   manifest: readonly ManifestLine[],
   entries: readonly ToolManifestSummary[],
+  first: boolean,
 ): string {
   if (manifest.length === 0) return 'The page offers no tools right now, so I cannot act on it.'
-  const said = new Set(keywords(message))
-  const related = manifest.filter((t) => words(`${t.name} ${t.description}`).some((w) => said.has(w)))
-  return related.length > 0
-    ? `I cannot do exactly that on this page. These come closest:\n${offerLines(related, entries)}`
-    : `I cannot do that on this page. Here is what I can do:\n${offerLines(manifest, entries)}`
+  const titleOf = (name: string) => entries.find((e) => e.name === name)?.title
+  const pages = manifest
+    .filter((t) => isNavigation(t, titleOf(t.name)))
+    .flatMap((t) => pagesOf(t.description))
+  const group = requestGroup(part, vocabularyOf(manifest))
+  const page = offeringPage(part, group, pages)
+  const lead = `I ${first ? 'cannot' : 'could not'} ${echo(part)} on this page`
+  if (page) return `${lead}; the ${page.page} page can. Say "go to ${page.page}", then ask me again.`
+  if (!first) return `${lead}.`
+  const said = new Set(keywords(part))
+  const related = manifest.filter(
+    (t) => !isNavigation(t, titleOf(t.name)) && words(`${t.name} ${t.description}`).some((w) => said.has(w)),
+  )
+  return related.length > 0 && group === undefined
+    ? `${lead}. These come closest:\n${offerLines(related, entries)}`
+    : `${lead}. Here is what I can do:\n${offerLines(manifest, entries)}`
 }
 
 /** "a, b or c" */
@@ -259,17 +175,6 @@ function lastCalled(messages: readonly AgentMessage[]): string | undefined {
   }
   return undefined
 }
-
-/** A field's name as words, as written ("startDate" → "start date", "starts" stays "starts"). */
-const fieldWords = (field: string): string =>
-  field
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[-_.]+/g, ' ')
-    .toLowerCase()
-
-/** "a, b and c" */
-const andList = (values: readonly string[]): string =>
-  values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} and ${values.at(-1)}`
 
 /**
  * The question for a stepwise form when the message gave no values: the fields of its first step
@@ -415,6 +320,54 @@ function openQuestion(
   return { tool: fill, fields, stepwise: true, asked: '' }
 }
 
+/** A page call answered in this turn, with its result. */
+interface Answered {
+  tool: string
+  input: unknown
+  parsed: ReturnType<typeof parseToolContent>
+}
+
+/** The page calls of `turn` that have an answer, in order. */
+function answeredCalls(turn: readonly AgentMessage[]): Answered[] {
+  const calls = turn.flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))
+  const out: Answered[] = []
+  for (const m of turn) {
+    if (m.role !== 'tool') continue
+    const call = calls.find((c) => c.id === m.toolCallId)
+    if (call?.name !== 'page_call' || !isObject(call.input) || typeof call.input.tool !== 'string') continue
+    out.push({ tool: call.input.tool, input: call.input.input, parsed: parseToolContent(m.content) })
+  }
+  return out
+}
+
+/** A refusal that means the page changed under the call: planned again once from the latest manifest. */
+const changed = (a: Answered | undefined): boolean => {
+  const r = a?.parsed.result
+  return r?.status === 'refused' && (r.code === 'stale' || r.code === 'unknown_tool')
+}
+
+/** The entry a describe in `turn` returned for `tool` (title, description, hints). */
+function describedIn(turn: readonly AgentMessage[], tool: string): Record<string, unknown> | undefined {
+  const calls = turn.flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))
+  let found: Record<string, unknown> | undefined
+  for (const m of turn) {
+    if (m.role !== 'tool') continue
+    const call = calls.find((c) => c.id === m.toolCallId)
+    if (call?.name !== 'page_describe' || !isObject(call.input) || call.input.tool !== tool) continue
+    const r = parseToolContent(m.content).result
+    if (r?.status === 'ok' && isObject(r.data)) found = r.data
+  }
+  return found
+}
+
+/** True when a part asks to go somewhere ("go to…", or its verb is a navigation verb: "open settings"). */
+function wantsNavigation(part: string, manifest: readonly ManifestLine[]): boolean {
+  return asksToNavigate(part) || requestGroup(part, vocabularyOf(manifest)) === 'navigate'
+}
+
+/** A navigation tool that opens any page of the app or site (not one thing's page). */
+const GENERAL = /\b(?:another|any|other) page\b|\bsite\b/i
+
 /** One step of the embedded agent for `request`. */
 export function plan(request: ProviderRequest): ProviderEvent {
   const { messages, tools } = request
@@ -434,31 +387,35 @@ export function plan(request: ProviderRequest): ProviderEvent {
     call: { id: callId(messages), name, input } satisfies ToolCall,
   })
   const entries = request.manifest ?? []
-  /** The tool's user-facing title, lowercased for use inside a sentence; tool names are never shown. */
-  const titleOf = (tool: string) =>
-    entries
-      .find((e) => e.name === tool)
-      ?.title?.trim()
-      .toLowerCase() || undefined
-  const describeBest = (): ProviderEvent => {
-    if (isHelpRequest(userText)) return text(helpText(manifest, entries))
-    const shows = HOW_TO.test(userText) ? manifest.find((t) => SHOWS_HOW.test(t.description)) : undefined
-    if (shows) return call('page_describe', { tool: shows.name })
-    const choice = chooseTool(userText, manifest, lastCalled(messages.slice(0, Math.max(0, lastUser))))
-    if (!choice) return text(noToolText(userText, manifest, entries))
-    // A tool that asks for approval acts on one thing per call: "delete all" is answered, not run.
-    const confirms = choice.tool.hints.some((h) => h === 'consequential' || h === 'destructive')
-    if (confirms && ALL.test(userText)) {
-      const verb =
-        keywords(userText)
-          .map((w) => correct(w, VERBS))
-          .find((w) => verbGroup(w) !== undefined) ?? 'change'
-      const thing = noun(choice.tool.name).replace(/s$/, '')
-      return text(
-        `I can only ${verb} one ${thing} at a time, and each needs your approval, so I have not changed anything. Which ${thing} should I ${verb}?`,
-      )
+  /** The tool's user-facing title as the page wrote it; tool names are never shown. */
+  const titled = (tool: string): string | undefined => {
+    const title = entries.find((e) => e.name === tool)?.title ?? describedIn(turn, tool)?.title
+    return typeof title === 'string' && title.trim() !== '' ? title.trim() : undefined
+  }
+  /** The title lowercased for use inside a sentence. */
+  const titleOf = (tool: string) => titled(tool)?.toLowerCase()
+  /** What the answer may say about a tool: from the manifest, else from this turn's describe (the page may have changed since). */
+  const factsOf = (tool: string): ToolFacts => {
+    const described = describedIn(turn, tool)
+    const hints = isObject(described?.hints) ? described.hints : {}
+    const line: ManifestLine | undefined =
+      manifest.find((t) => t.name === tool) ??
+      (typeof described?.description === 'string'
+        ? {
+            name: tool,
+            description: described.description,
+            hints: Object.keys(hints).filter((h) => hints[h] === true),
+          }
+        : undefined)
+    const title = titled(tool)
+    return {
+      name: tool,
+      title,
+      description: line?.description ?? '',
+      readOnly: line?.hints.includes('readOnly') ?? false,
+      navigation: line ? isNavigation(line, title) : false,
+      groups: line ? toolGroups(line, title) : new Set(),
     }
-    return call('page_describe', { tool: choice.tool.name })
   }
 
   // A reply to the agent's own question is read as the answer, unless it is a request of its own
@@ -469,30 +426,99 @@ export function plan(request: ProviderRequest): ProviderEvent {
     question && !isHelpRequest(userText) && (!command || chooseTool(userText, manifest) === undefined)
       ? question
       : undefined
+
+  const parts = open ? [userText] : clauses(userText)
+  const answered = answeredCalls(turn)
+  const retrying = changed(answered.at(-1)) && !changed(answered.at(-2))
+  // Calls refused because the page changed were planned again: they serve no part.
+  const served = answered.filter((a, i) => !changed(a) || (i === answered.length - 1 && !retrying))
+  const replyOf = (a: Answered): string => {
+    const r = a.parsed.result
+    const line = manifest.find((t) => t.name === a.tool)
+    if (r?.status === 'ok' && line && SHOWS_HOW.test(line.description)) {
+      return 'I started the guided tour in the page: follow its steps there.'
+    }
+    const stepwise = entries.find((e) => e.name === a.tool)?.mode === 'stepwise'
+    const form = r?.status === 'ok' && !a.parsed.untrusted ? formText(r.data, stepwise) : undefined
+    return form ?? outcomeText(factsOf(a.tool), a.input, a.parsed)
+  }
+  const done = served.map(replyOf)
+  /** The answer: what the served calls did, then `more`. */
+  const answer = (...more: string[]): ProviderEvent =>
+    text([...done, ...more].filter((t) => t !== '').join(' '))
+
+  /** Plans `part` (the `index`th request of the message) from the current manifest. */
+  const best = (part: string, index: number): ProviderEvent => {
+    if (index === 0 && isHelpRequest(userText)) return answer(helpText(manifest, entries))
+    const shows = HOW_TO.test(part) ? manifest.find((t) => SHOWS_HOW.test(t.description)) : undefined
+    if (shows) return call('page_describe', { tool: shows.name })
+    if (asksToNavigate(part)) {
+      // Navigation words go to a tool that opens pages, never to one that creates ("the new challenge page").
+      const navigators = manifest.filter((t) => isNavigation(t, titled(t.name)))
+      const general = navigators.filter((t) => GENERAL.test(firstSentence(t.description)))
+      const pool = general.length > 0 ? general : navigators
+      const choice = chooseTool(part, pool, undefined, titled)?.tool ?? pool[0]
+      if (choice) return call('page_describe', { tool: choice.name })
+      return answer(cannotText(part, manifest, entries, index === 0))
+    }
+    const recent = lastCalled(messages.slice(0, Math.max(0, lastUser)))
+    const choice = chooseTool(part, manifest, index === 0 ? recent : undefined, titled)
+    if (!choice) return answer(cannotText(part, manifest, entries, index === 0))
+    // A tool that asks for approval acts on one thing per call: "delete all" is answered, not run.
+    const confirms = choice.tool.hints.some((h) => h === 'consequential' || h === 'destructive')
+    if (confirms && ALL.test(part)) {
+      const verb =
+        keywords(part)
+          .map((w) => correct(w, VERBS))
+          .find((w) => verbGroup(w) !== undefined) ?? 'change'
+      const thing = noun(choice.tool.name).replace(/s$/, '')
+      return answer(
+        `I can only ${verb} one ${thing} at a time, and each needs your approval, so I have not changed anything. Which ${thing} should I ${verb}?`,
+      )
+    }
+    return call('page_describe', { tool: choice.tool.name })
+  }
+
   const last = turn.at(-1)
-  if (last?.role !== 'tool') return open ? call('page_describe', { tool: open.tool }) : describeBest()
+  if (last?.role !== 'tool') return open ? call('page_describe', { tool: open.tool }) : best(parts[0]!, 0)
   const asked = turn
     .flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))
     .find((c) => c.id === last.toolCallId)
   const tool = isObject(asked?.input) && typeof asked.input.tool === 'string' ? asked.input.tool : '?'
-  const parsed = parseToolContent(last.content)
   if (asked?.name === 'page_describe') {
-    const r = parsed.result
+    const part = parts[served.length] ?? userText
+    const r = parseToolContent(last.content).result
     if (r?.status !== 'ok' || !isObject(r.data))
-      return text(`I could not look up ${titleOf(tool) ?? 'that tool'}: ${r ? failure(r) : 'no result'}.`)
+      return answer(
+        `I could not look up ${titleOf(tool) ?? 'that tool'}: ${r ? failureText(r, false).replace(/^./, (c) => c.toLowerCase()) : 'no result.'}`,
+      )
     const hints = isObject(r.data.hints) ? r.data.hints : {}
     const toolWords = new Set(words(tool).map(stem))
-    const extraction = extractInput(userText, r.data.inputSchema, {
+    const extraction = extractInput(part, r.data.inputSchema, {
       toolWords,
       readOnly: hints.readOnly === true,
     })
     const line = manifest.find((t) => t.name === tool)
-    const guide = line !== undefined && HOW_TO.test(userText) && SHOWS_HOW.test(line.description)
+    const facts = factsOf(tool)
+    if (facts.navigation && wantsNavigation(part, manifest)) {
+      const where = destinationInput(part, facts.description, r.data.inputSchema, extraction.input)
+      if (where.input) return call('page_call', { tool, input: where.input })
+      // Not a page it lists ("open Chess Openings"): another tool that opens pages may know it.
+      const other = asksToNavigate(part)
+        ? undefined
+        : manifest.find(
+            (t) =>
+              t.name !== tool && isNavigation(t, titled(t.name)) && describedIn(turn, t.name) === undefined,
+          )
+      if (other) return call('page_describe', { tool: other.name })
+      if (where.ask) return answer(where.ask)
+    }
+    const guide = line !== undefined && HOW_TO.test(part) && SHOWS_HOW.test(line.description)
     // A guide with nothing that fits what was asked: say what it can show instead of doing it.
     if (guide && extraction.missing.length > 0) {
       const choices = Object.values(extraction.choices)[0] ?? []
       const can = choices.map((c) => c.replace(/[-_]+/g, ' '))
-      return text(
+      return answer(
         can.length > 0
           ? `I have no guided tour for that. I can show you how to ${orList(can)}.`
           : 'I have no guided tour for that.',
@@ -501,8 +527,8 @@ export function plan(request: ProviderRequest): ProviderEvent {
     const entry = entries.find((e) => e.name === tool)
     if (open?.tool === tool) {
       const schema = open.stepwise ? valuesSchema(r.data.inputSchema) : r.data.inputSchema
-      const answer = answerValues(userText, schema, open.fields)
-      if (Object.keys(answer).length > 0) {
+      const reply = answerValues(userText, schema, open.fields)
+      if (Object.keys(reply).length > 0) {
         const earlier =
           open.asked === ''
             ? {}
@@ -512,7 +538,7 @@ export function plan(request: ProviderRequest): ProviderEvent {
               }).input
         return call('page_call', {
           tool,
-          input: open.stepwise ? { values: answer } : { ...earlier, ...answer },
+          input: open.stepwise ? { values: reply } : { ...earlier, ...reply },
         })
       }
     }
@@ -520,28 +546,71 @@ export function plan(request: ProviderRequest): ProviderEvent {
     const empty = isObject(values) && Object.keys(values).length === 0
     if (entry?.mode === 'stepwise' && empty && extraction.missing.length === 0) {
       const title = titleOf(tool)
-      return text(
+      return answer(
         firstStepText(line?.description ?? '', r.data.inputSchema, capital(`let's ${title ?? 'fill it in'}`)),
       )
     }
     if (extraction.missing.length > 0) {
       const title = titleOf(tool)
-      return text(missingText(extraction, title ? `To ${title}` : 'To do that'))
+      return answer(missingText(extraction, title ? `To ${title}` : 'To do that'))
     }
     return call('page_call', { tool, input: extraction.input })
   }
-  const r = parsed.result
-  const attempts = turn.filter(
-    (m) => m.role === 'assistant' && m.toolCalls.some((c) => c.name === 'page_call'),
-  ).length
-  if (r?.status === 'refused' && (r.code === 'stale' || r.code === 'unknown_tool') && attempts < 2) {
-    return describeBest() // the page changed: plan again from the latest manifest
+  if (retrying) return best(parts[served.length] ?? userText, served.length)
+  const index = served.length - 1
+  const part = parts[index] ?? userText
+  const rest = parts.slice(index + 1)
+  const r = served.at(-1)?.parsed.result
+  if (r?.status === 'needs_confirmation' && rest.length > 0)
+    return answer(`I did not ${andList(rest.map(echo))} yet: ask me again once you have answered it.`)
+  if (r?.status !== 'ok') return answer(rest.length > 0 ? `So I did not ${andList(rest.map(echo))}.` : '')
+  if (factsOf(tool).navigation) {
+    // The page is changing: what is left is asked for again on the new page.
+    const left = [...(wantsNavigation(part, manifest) ? [] : [part]), ...rest]
+    return answer(
+      left.length > 0
+        ? `I did not ${andList(left.map(echo))} yet: ask me again now that the page is open.`
+        : '',
+    )
   }
-  const guide = manifest.find((t) => t.name === tool)
-  if (r?.status === 'ok' && guide && SHOWS_HOW.test(guide.description)) {
-    return text('I started the guided tour in the page: follow its steps there.')
+  if (rest.length > 0) return best(rest[0]!, index + 1)
+  return answer()
+}
+
+/**
+ * The input of a navigation tool for a part that asks to go somewhere: the enum value it names (or
+ * whose page the description says offers what it names: "the payment card page"), a path it gives,
+ * or the listed path all its words fit; else the question to ask (a path tool), or nothing (the
+ * usual extraction reports the enum's choices).
+ */
+function destinationInput(
+  part: string,
+  description: string,
+  schema: unknown,
+  extracted: Record<string, unknown>,
+): { input?: Record<string, unknown>; ask?: string } {
+  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {}
+  const required =
+    isObject(schema) && Array.isArray(schema.required) ? schema.required : Object.keys(properties)
+  const key = required.find((k): k is string => typeof k === 'string' && isObject(properties[k]))
+  if (key === undefined) return {}
+  const property = properties[key] as Record<string, unknown>
+  const about = typeof property.description === 'string' ? property.description : ''
+  const target = targetWords(part)
+  if (Array.isArray(property.enum)) {
+    if (extracted[key] !== undefined) return { input: { [key]: extracted[key] } }
+    const values = property.enum.filter((v): v is string => typeof v === 'string')
+    const page = matchPage(
+      target,
+      [...pagesOf(description), ...pagesOf(about)].filter((p) => values.includes(p.page)),
+    )
+    return page ? { input: { [key]: page.page } } : {}
   }
-  const stepwise = entries.find((e) => e.name === tool)?.mode === 'stepwise'
-  const form = r?.status === 'ok' && !parsed.untrusted ? formText(r.data, stepwise) : undefined
-  return text(form ?? outcomeText(tool, parsed, titleOf(tool)))
+  const path = pathIn(part) ?? matchPage(target, pagesOf(description))?.page
+  if (path) return { input: { [key]: path } }
+  if (!/url|path|href|route|link/i.test(`${key} ${about}`)) return {}
+  const example = examplePath(about) ?? examplePath(description)
+  return {
+    ask: `I do not know the path of ${targetPhrase(part)}. Tell me the path to open${example ? `, e.g. ${example}` : ''}.`,
+  }
 }

@@ -17,9 +17,21 @@ export const VERB_GROUPS: Readonly<Record<string, readonly string[]>> = {
   search: ['search', 'find', 'list', 'look', 'lookup', 'query', 'browse', 'filter', 'show'],
   create: ['create', 'add', 'new', 'make', 'start'],
   delete: ['delete', 'remove', 'erase', 'drop', 'destroy'],
-  update: ['update', 'change', 'edit', 'set', 'modify', 'replace', 'rename'],
+  update: [
+    'update',
+    'change',
+    'edit',
+    'set',
+    'modify',
+    'replace',
+    'rename',
+    'turn',
+    'enable',
+    'disable',
+    'toggle',
+  ],
   navigate: ['navigate', 'open', 'go', 'visit', 'switch', 'goto'],
-  read: ['read', 'view', 'get', 'fetch', 'see', 'display'],
+  read: ['read', 'view', 'get', 'fetch', 'see', 'display', 'describe'],
 }
 
 /** Which hint a verb group leans towards (a small tie-breaker). */
@@ -86,6 +98,74 @@ export function parseManifest(description: string): ManifestLine[] {
   return lines
 }
 
+/** The first sentence of a description (its one-line summary). */
+export function firstSentence(description: string): string {
+  const m = /^(.*?[.!?])(?:\s|$)/.exec(description.trim())
+  return (m ? m[1]! : description.trim()).trim()
+}
+
+/**
+ * A tool that opens pages: its description (or title) starts with a navigation verb ("Open…",
+ * "Go to…", "Navigate…") and its first sentence is about a page or the site.
+ */
+export function isNavigation(tool: ManifestLine, title?: string): boolean {
+  const lead = (text: string | undefined) => {
+    const first = text ? words(text)[0] : undefined
+    return first !== undefined && verbGroup(first) === 'navigate'
+  }
+  return (
+    (lead(tool.description) || lead(title)) && /\b(?:page|site)s?\b/i.test(firstSentence(tool.description))
+  )
+}
+
+/**
+ * The verb groups a tool says it does: those of the verbs in its title and in the first sentence of
+ * its description ("Fill the form to: create a challenge…" creates; "Rename (change the name of)…"
+ * updates). Later sentences ("Sets only the fields given…") are usage notes and do not count. A
+ * navigation tool navigates, and does what its sentence says it opens a page for ("…, to see or
+ * rename it"), not what the pages it lists offer (text in parentheses or after a colon).
+ */
+export function toolGroups(tool: ManifestLine, title?: string): Set<string> {
+  const out = new Set<string>()
+  let sentence = firstSentence(tool.description)
+  if (isNavigation(tool, title)) {
+    out.add('navigate')
+    sentence = sentence.replace(/\([^)]*\)/g, ' ').split(':')[0]!
+    title = undefined
+  }
+  for (const w of words(`${title ?? ''} ${sentence}`)) {
+    const group = verbGroup(w)
+    if (group) out.add(group)
+  }
+  return out
+}
+
+/** Groups that ask for the same kind of thing: listing, searching and reading are all lookups. */
+const LOOKUP = new Set(['search', 'read'])
+
+/**
+ * True when a tool whose verbs are `groups` can serve a request whose verb is in `group`: the tool
+ * names no verb, or names that group, or both are lookups. "List the challenges" never goes to a
+ * form's fill, "rename it" never to a create.
+ */
+export function serves(groups: ReadonlySet<string>, group: string | undefined): boolean {
+  if (group === undefined || groups.size === 0 || groups.has(group)) return true
+  return LOOKUP.has(group) && [...groups].some((g) => LOOKUP.has(g))
+}
+
+/** The verb group of a request: that of its first word that is a known verb (typos corrected against `vocabulary`). */
+export function requestGroup(message: string, vocabulary: readonly string[]): string | undefined {
+  for (const w of keywords(message)) {
+    const group = verbGroup(correct(w, vocabulary))
+    if (group) return group
+  }
+  // A question with no verb of its own ("what challenges are there?") asks to read.
+  return QUESTION.test(message) ? 'read' : undefined
+}
+
+/** A question that asks what there is ("what…", "which…", "how many…", "are there…"). */
+const QUESTION = /^\s*(?:what|which|how many|are there|is there|do i have)\b/i
+
 /** A tool chosen for a message, with the score that chose it. */
 export interface ToolChoice {
   tool: ManifestLine
@@ -98,22 +178,28 @@ export interface ToolChoice {
  * (or a verb of its group) is in the tool's name, 1 when in its description; a verb whose group
  * leans towards one of the tool's hints adds 1. A tool in the same scope as `recent` (the tool
  * the conversation used last, so "submit it" after a fill submits that form) adds 1. The best tool
- * with a score ≥ 3 wins (ties: the first in manifest order).
+ * with a score ≥ 3 wins (ties: the first in manifest order). A tool the request's verb does not
+ * fit (see {@link serves}) is never chosen; one whose summary names that verb adds 2.
  */
 export function chooseTool(
   message: string,
   tools: readonly ManifestLine[],
   recent?: string,
+  titles: (name: string) => string | undefined = () => undefined,
 ): ToolChoice | undefined {
   const vocabulary = vocabularyOf(tools)
   const scopeOf = (name: string) => name.slice(0, Math.max(0, name.lastIndexOf('.')))
   const recentScope = recent === undefined ? '' : scopeOf(recent)
   const user = [...new Set(keywords(message).map((w) => correct(w, vocabulary)))]
+  const asked = requestGroup(message, vocabulary)
   let best: ToolChoice | undefined
   for (const tool of tools) {
+    const groups = toolGroups(tool, titles(tool.name))
+    if (!serves(groups, asked)) continue
     const nameWords = new Set(words(tool.name))
     const descriptionWords = new Set(words(tool.description))
-    let score = 0
+    // A tool whose own summary names the request's verb ("Set the color theme…" for "turn on…") adds 2.
+    let score = asked !== undefined && groups.has(asked) ? 2 : 0
     for (const word of user) {
       const group = verbGroup(word)
       const family = group ? VERB_GROUPS[group]! : [word]
