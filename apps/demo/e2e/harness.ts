@@ -114,6 +114,26 @@ export class DemoPage {
     return frame.message.clientId as string
   }
 
+  /**
+   * The result the page sent for the first agent call of `tool` at or after frame index `from` (waits
+   * for both).
+   */
+  async toolResult(tool: string, from = 0): Promise<Record<string, unknown>> {
+    const call = await this.waitForFrame(
+      ({ direction, message }) =>
+        direction === 'received' && message.type === 'call' && message.tool === tool,
+      15_000,
+      from,
+    )
+    const result = await this.waitForFrame(
+      ({ direction, message }) =>
+        direction === 'sent' && message.type === 'result' && message.id === call.message.id,
+      15_000,
+      from,
+    )
+    return result.message.result as Record<string, unknown>
+  }
+
   /** Loads `path` and waits for the chat and a manifest with the page's tools. Returns the clientId. */
   async goto(path = '/'): Promise<string> {
     const from = this.frames.length
