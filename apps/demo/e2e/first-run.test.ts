@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { DemoPage } from './harness.ts'
+import { DemoPage, iconStatus } from './harness.ts'
 import { type DemoServer, startDemoServer } from './server.ts'
 
 /*
@@ -259,6 +259,7 @@ test('no request fails while the demo loads and navigates (no favicon 404)', asy
   // The browser asks for the icon after the load: wait until it is idle.
   await page.waitForLoadState('networkidle')
   expect(failed).toEqual([])
+  expect(await iconStatus(page)).toMatchObject({ status: 200 })
   await context.close()
 })
 

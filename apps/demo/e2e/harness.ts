@@ -1,6 +1,21 @@
 import type { ChatMessage } from '@toolmark-apps/agent-server/contract'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 
+/**
+ * The icon a browser shows in the tab answers: the page's `<link rel="icon">` (a `data:` URL needs no
+ * request) or, without one, `/favicon.ico`, which a headed browser asks for (headless Chromium does not,
+ * so watching the requests alone would miss a 404). Returns the URL and the HTTP status (200 for `data:`).
+ */
+export async function iconStatus(page: Page): Promise<{ url: string; status: number }> {
+  const declared = await page.evaluate(
+    () => document.querySelector<HTMLLinkElement>('link[rel~="icon"]')?.href ?? null,
+  )
+  const url = declared ?? new URL('/favicon.ico', page.url()).href
+  if (url.startsWith('data:')) return { url, status: 200 }
+  const response = await page.context().request.get(url)
+  return { url, status: response.status() }
+}
+
 /** One protocol frame seen on the page's bridge WebSocket. */
 export interface Frame {
   direction: 'sent' | 'received'
