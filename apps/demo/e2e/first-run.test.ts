@@ -194,6 +194,18 @@ describe('the page’s data and the conversation survive a reload together', () 
       'Watercolor Sketching',
     ])
 
+    // An entry the page cannot read is ignored: the seed data, and the page keeps working.
+    await page.evaluate(
+      (key) => localStorage.setItem(key, '{"version":1,"challenges":"nope"}'),
+      `toolmark-demo:data:${await tab.conversationId()}`,
+    )
+    await tab.reload()
+    expect(await tab.challengeNames()).toEqual([
+      'Chess Openings',
+      'Marathon Training',
+      'Watercolor Sketching',
+    ])
+
     // Forgetting the conversation forgets its data too: never one without the other.
     await tab.fresh()
     expect(await tab.challengeNames()).toEqual([
