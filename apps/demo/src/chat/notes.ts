@@ -6,7 +6,9 @@ import type { ChatMessage } from './api.ts'
  * `page-…`, kept with the page's data (see `keepPageData`), so a reload shows them again.
  */
 export interface PageNotes {
+  /** The lines, oldest first (a new array after every change, for `useSyncExternalStore`). */
   getNotes(): readonly ChatMessage[]
+  /** Calls `listener` after every change; returns a function that stops it. */
   subscribe(listener: () => void): () => void
   /** Adds a line at the current time. */
   add(text: string): ChatMessage
