@@ -40,4 +40,7 @@ cat <<EOF2
   Press Ctrl+C to stop.
 
 EOF2
-exec "${PNPM[@]}" --filter @toolmark-apps/next-demo start
+# Node runs the server directly (no pnpm wrapper, which would report Ctrl+C as a failed command): Ctrl+C
+# reaches it once, and it closes the agent's sockets and store and Next's server and prints one line.
+cd apps/next-demo
+exec node --conditions=@toolmark/source --import tsx scripts/start.ts

@@ -85,7 +85,7 @@ cat <<EOF
   Open it and type in the chat on the right:
     Search for chess                              the agent calls challenges.search; results appear in the chat
     Create a challenge called Robotics            a confirmation card appears: Approve (or Reject)
-    Delete the challenge Marathon Training        a Delete card ("This action cannot be undone."); then Undo on the page
+    Delete the challenge Marathon Training        a Delete card ("This action can be undone from the page."); then Undo on the page
     What do the notes of Chess Openings say?      untrusted user text: the agent does not obey the injection in it
     Go to settings                                the agent navigates; the tool list changes
     then: Update my payment card to 4242 4242 4242 4242, CVC 123, expiry 12/29

@@ -73,8 +73,33 @@ const webmcpNames = (): Promise<string[]> =>
     ).map((t) => t.name),
   )
 
+/**
+ * Approves the card of `caller` after checking what the user sees when it appears: it is inside the
+ * viewport without scrolling, and it is the chat's card (Reject first, one primary button).
+ */
 async function approveExternal(caller: 'webmcp' | 'mcp'): Promise<void> {
   const card = page.locator(`[data-testid="external-confirm"][data-caller="${caller}"]`)
+  await card.waitFor()
+  const viewport = page.viewportSize()!
+  const shown = await card.locator('[data-testid="confirm-card"]').evaluate((el) => {
+    const { top, bottom, left, right } = el.getBoundingClientRect()
+    const buttons = [...el.querySelectorAll('button')]
+    return {
+      top,
+      bottom,
+      left,
+      right,
+      buttons: buttons.map((b) => b.textContent),
+      primary: buttons.filter((b) => !b.classList.contains('secondary')).length,
+    }
+  })
+  // Within a pixel: the boxes have fractional edges.
+  expect(shown.top).toBeGreaterThanOrEqual(-1)
+  expect(shown.bottom).toBeLessThanOrEqual(viewport.height + 1)
+  expect(shown.left).toBeGreaterThanOrEqual(-1)
+  expect(shown.right).toBeLessThanOrEqual(viewport.width + 1)
+  expect(shown.buttons).toEqual(['Reject', 'Approve'])
+  expect(shown.primary).toBe(1)
   await card.getByRole('button', { name: 'Approve' }).click()
   await card.waitFor({ state: 'detached' })
 }

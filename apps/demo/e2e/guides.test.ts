@@ -1,6 +1,7 @@
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { DemoPage } from './harness.ts'
+import { box, overlap } from './layout.ts'
 import { type DemoServer, startDemoServer } from './server.ts'
 
 /*
@@ -124,8 +125,11 @@ describe('forms and tours in the demo', () => {
     expect(await page.getByTestId('create-name').inputValue()).toBe('Robotics')
     expect(await dialog.textContent()).toContain('name: Robotics')
     await dialog.locator('[data-action=run]').click()
-    const inline = page.locator('[data-testid="confirmation-card"]')
+    const inline = page.getByTestId('guides').getByTestId('confirm-card')
     await inline.waitFor()
+    // The tour's dialog never covers the card it waits for; it is the chat's card (Reject first).
+    expect(overlap(await box(inline), await box(dialog))).toBe(false)
+    expect(await inline.getByRole('button').allInnerTexts()).toEqual(['Reject', 'Approve'])
     await inline.getByRole('button', { name: 'Approve' }).click()
     await page.locator('[data-testid="challenge-item"][data-name="Robotics"]').waitFor()
     await dialog.waitFor({ state: 'detached' })

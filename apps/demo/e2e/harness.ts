@@ -1,6 +1,21 @@
 import type { ChatMessage } from '@toolmark-apps/agent-server/contract'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 
+/**
+ * The icon a browser shows in the tab answers: the page's `<link rel="icon">` (a `data:` URL needs no
+ * request) or, without one, `/favicon.ico`, which a headed browser asks for (headless Chromium does not,
+ * so watching the requests alone would miss a 404). Returns the URL and the HTTP status (200 for `data:`).
+ */
+export async function iconStatus(page: Page): Promise<{ url: string; status: number }> {
+  const declared = await page.evaluate(
+    () => document.querySelector<HTMLLinkElement>('link[rel~="icon"]')?.href ?? null,
+  )
+  const url = declared ?? new URL('/favicon.ico', page.url()).href
+  if (url.startsWith('data:')) return { url, status: 200 }
+  const response = await page.context().request.get(url)
+  return { url, status: response.status() }
+}
+
 /** One protocol frame seen on the page's bridge WebSocket. */
 export interface Frame {
   direction: 'sent' | 'received'
@@ -112,6 +127,26 @@ export class DemoPage {
       from,
     )
     return frame.message.clientId as string
+  }
+
+  /**
+   * The result the page sent for the first agent call of `tool` at or after frame index `from` (waits
+   * for both).
+   */
+  async toolResult(tool: string, from = 0): Promise<Record<string, unknown>> {
+    const call = await this.waitForFrame(
+      ({ direction, message }) =>
+        direction === 'received' && message.type === 'call' && message.tool === tool,
+      15_000,
+      from,
+    )
+    const result = await this.waitForFrame(
+      ({ direction, message }) =>
+        direction === 'sent' && message.type === 'result' && message.id === call.message.id,
+      15_000,
+      from,
+    )
+    return result.message.result as Record<string, unknown>
   }
 
   /** Loads `path` and waits for the chat and a manifest with the page's tools. Returns the clientId. */

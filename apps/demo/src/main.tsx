@@ -7,16 +7,18 @@ import { createRoot } from 'react-dom/client'
 import { ExternalAgents } from './agents/ExternalAgents.tsx'
 import { createExternalAgents } from './agents/external.ts'
 import { App } from './app/App.tsx'
+import { keepPageData } from './app/pageData.ts'
 import { createRouter } from './app/router.ts'
 import { createChallengeStore } from './challenges/store.ts'
 import { ensureConversation } from './chat/api.ts'
+import { createPageNotes } from './chat/notes.ts'
 import { inlineConfirms } from './guides/confirm.ts'
 import { createSettingsStore } from './settings/store.ts'
 import './styles.css'
 
 /**
- * Boots one page load: finds (or starts) the conversation, creates the registry and the bridge once,
- * then renders. `<ToolmarkProvider consumers>` attaches the bridge while the app is mounted (StrictMode's
+ * Boots one page load: finds (or starts) the conversation, puts back the page data kept for it,
+ * creates the registry and the bridge once, then renders. `<ToolmarkProvider consumers>` attaches the bridge while the app is mounted (StrictMode's
  * simulated remount keeps it attached once, so the page load keeps one clientId).
  */
 async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
@@ -33,8 +35,11 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
     router: createRouter(),
     challenges: createChallengeStore(),
     settings: createSettingsStore(),
+    notes: createPageNotes(),
     conversation,
   }
+  // The page's data belongs to the conversation: a reload keeps both, a new conversation starts fresh.
+  keepPageData(model, conversation.id)
   root.render(
     <StrictMode>
       <ToolmarkProvider toolmark={tm} consumers={consumers}>

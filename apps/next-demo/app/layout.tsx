@@ -3,7 +3,8 @@ import type { ReactNode } from 'react'
 import '../../demo/src/styles.css'
 import { Providers } from '../src/Providers.tsx'
 
-export const metadata: Metadata = { title: 'Challenges (Next.js)' }
+// An empty icon, as the Vite demo's `<link rel="icon" href="data:,">`: no request for /favicon.ico.
+export const metadata: Metadata = { title: 'Challenges (Next.js)', icons: { icon: 'data:,' } }
 
 /** The root layout: it persists across client navigations, so the tab's registry and clientId do too. */
 export default function RootLayout({ children }: { children: ReactNode }): ReactNode {

@@ -6,11 +6,21 @@ import { startNextDemo } from './server.ts'
 const dev = process.argv.includes('--dev')
 const demo = await startNextDemo({ dev, env: { PORT: '3000', ...process.env } })
 console.log(`ready ${demo.url}`)
-const stop = (): void => {
+// Ctrl+C (or SIGTERM) closes the agent's sockets and store and Next's server, prints one line, exits 0.
+let stopping = false
+const stop = (signal: NodeJS.Signals): void => {
+  if (stopping) return
+  stopping = true
   demo.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
+    () => {
+      console.log(`Stopped the Next demo (${signal}).`)
+      process.exit(0)
+    },
+    (error: unknown) => {
+      console.error(`The Next demo did not stop cleanly (${signal}): ${String(error)}`)
+      process.exit(1)
+    },
   )
 }
-process.once('SIGINT', stop)
-process.once('SIGTERM', stop)
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)

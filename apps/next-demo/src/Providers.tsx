@@ -6,9 +6,11 @@ import { RouteScope, ToolmarkProvider, useNavigationTool, useRouteTool } from '@
 import Link from 'next/link'
 import { useParams, usePathname } from 'next/navigation'
 import { type ReactNode, Suspense, useEffect, useMemo, useState } from 'react'
+import { Shell } from '../../demo/src/app/Shell.tsx'
+import { UndoToast } from '../../demo/src/challenges/UndoToast.tsx'
 import { ChatPanel } from '../../demo/src/chat/ChatPanel.tsx'
 import { type Conversation, conversation } from './conversation.ts'
-import { StoresProvider } from './stores.tsx'
+import { StoresProvider, useStores } from './stores.tsx'
 
 /** Opens the bridge once the conversation is known (in the browser only, once per tab). */
 async function connect(_tm: Toolmark) {
@@ -19,7 +21,10 @@ async function connect(_tm: Toolmark) {
 
 const dev = process.env.NODE_ENV !== 'production'
 
-/** Everything the root layout wraps the pages in: registry, stores, app-level tools, nav and chat. */
+/**
+ * Everything the root layout wraps the pages in: registry, stores, app-level tools, and the Vite demo's
+ * layout (`<Shell>`: nav, page, chat, Undo row; two tabs below 760 px).
+ */
 export function Providers({ children }: { children: ReactNode }): ReactNode {
   return (
     <ToolmarkProvider options={{ dev }} connect={connect}>
@@ -30,18 +35,21 @@ export function Providers({ children }: { children: ReactNode }): ReactNode {
             <AppTools />
           </RouteScope>
         </Suspense>
-        <div className="layout">
-          <header className="topbar">
-            <span className="brand">Challenges</span>
-            <nav>
-              <Suspense fallback={<Links />}>
-                <Links current />
-              </Suspense>
-            </nav>
-          </header>
-          <main>{children}</main>
-          <Chat />
-        </div>
+        <Shell
+          nav={
+            <Suspense fallback={<Links />}>
+              <Links current />
+            </Suspense>
+          }
+          chat={<Chat />}
+          toast={
+            <Suspense fallback={null}>
+              <Toast />
+            </Suspense>
+          }
+        >
+          {children}
+        </Shell>
       </StoresProvider>
     </ToolmarkProvider>
   )
@@ -97,8 +105,15 @@ function NavLink({
   )
 }
 
+/** The Undo bar after a deletion, on the challenges pages. */
+function Toast(): ReactNode {
+  const { challenges, notes } = useStores()
+  return usePathname().startsWith('/challenges') ? <UndoToast store={challenges} notes={notes} /> : null
+}
+
 /** The demo's chat panel, once the conversation is loaded (client only). */
 function Chat(): ReactNode {
+  const { notes } = useStores()
   const [current, setCurrent] = useState<Conversation>()
   useEffect(() => {
     let live = true
@@ -110,6 +125,6 @@ function Chat(): ReactNode {
       live = false
     }
   }, [])
-  if (!current) return <aside className="chat" aria-label="Chat with the agent" />
-  return <ChatPanel conversationId={current.id} initialMessages={current.messages} />
+  if (!current) return <aside className="chat" id="pane-chat" aria-label="Chat with the agent" />
+  return <ChatPanel conversationId={current.id} initialMessages={current.messages} notes={notes} />
 }

@@ -1,7 +1,8 @@
 import type { ConfirmQueue } from '@toolmark/core'
 import { mcpPairing, type PairingStatus, RESUME_STORAGE_KEY } from '@toolmark/core/mcp'
-import { ConfirmationCard, useConfirmQueue, useToolmark } from '@toolmark/react'
+import { useConfirmQueue, useToolmark } from '@toolmark/react'
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
+import { ConfirmCard } from '../chat/ConfirmCard.tsx'
 import './external.css'
 
 /**
@@ -15,7 +16,8 @@ function relayUrl(): string {
 
 /**
  * "Pair with a desktop MCP client" and the inline confirmations of agents outside the app (WebMCP
- * in the browser, desktop MCP): their calls wait here for Approve/Reject.
+ * in the browser, desktop MCP): their calls wait here for Approve/Reject, on the same cards as the chat's
+ * (Reject first, one primary button), each scrolled into view when it appears.
  */
 export function ExternalAgents({ queue }: { queue: ConfirmQueue }): ReactNode {
   const tm = useToolmark()
@@ -62,7 +64,8 @@ export function ExternalAgents({ queue }: { queue: ConfirmQueue }): ReactNode {
           <p className="external-caller">
             {item.caller === 'mcp' ? 'Desktop MCP client' : 'Browser agent (WebMCP)'} asks:
           </p>
-          <ConfirmationCard confirmation={item} />
+          {/* It appears below the app: brought into view at once, so the user sees it without scrolling. */}
+          <ConfirmCard confirmation={item} scrollIntoView="nearest" />
         </div>
       ))}
     </aside>

@@ -1,58 +1,17 @@
 import type { Issue, ToolResult } from '@toolmark/core'
 import { ToolScope, useTool, useToolmark } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useMemo, useState, useSyncExternalStore } from 'react'
-import type { Challenge, ChallengeStore, DeletedChallenge } from './store.ts'
+import type { Challenge, ChallengeStore } from './store.ts'
 import { createTool, deleteTool, notesTool, searchTool } from './tools.ts'
 
 const issuesText = (issues: readonly Issue[]): string => issues.map((issue) => issue.message).join('; ')
 
-/** A short line for a failed human call. */
-function failure(result: ToolResult): string | undefined {
+/** A short line for a failed human call (`undefined` when it succeeded). */
+export function failure(result: ToolResult): string | undefined {
   if (result.status === 'ok') return undefined
   if (result.status === 'invalid') return issuesText(result.issues)
   if (result.status === 'refused' || result.status === 'error') return result.message
   return `Not done (${result.status})`
-}
-
-/**
- * The Undo bar after a deletion (by hand or approved from the chat). It has its own row in the layout,
- * below the page and the chat, so it never covers a card, the chat input or the list.
- */
-export function UndoToast({ store }: { store: ChallengeStore }): ReactNode {
-  const { lastDeleted } = useSyncExternalStore(store.subscribe, store.getState)
-  return lastDeleted ? <UndoBar key={lastDeleted.callId} deleted={lastDeleted} store={store} /> : null
-}
-
-function UndoBar({ deleted, store }: { deleted: DeletedChallenge; store: ChallengeStore }): ReactNode {
-  const tm = useToolmark()
-  const [error, setError] = useState<string>()
-  const undo = async (): Promise<void> => {
-    const problem = failure(await tm.undo(deleted.callId))
-    // On failure the bar stays with the reason until dismissed.
-    if (problem) setError(problem)
-    else store.setLastDeleted(undefined)
-  }
-  return (
-    <output className="toast" data-testid="undo-toast">
-      <span>Deleted “{deleted.challenge.name}”.</span>
-      <button type="button" data-testid="undo-delete" onClick={undo}>
-        Undo
-      </button>
-      <button
-        type="button"
-        className="link"
-        aria-label="Dismiss"
-        onClick={() => store.setLastDeleted(undefined)}
-      >
-        ×
-      </button>
-      {error && (
-        <span className="form-error" role="alert">
-          {error}
-        </span>
-      )}
-    </output>
-  )
 }
 
 /**

@@ -35,6 +35,8 @@ export interface ChallengeStore {
   restore(challenge: Challenge, index: number): boolean
   /** Remembers (or clears) the last deletion for the Undo toast. */
   setLastDeleted(deleted: DeletedChallenge | undefined): void
+  /** Replaces the whole list (data kept from an earlier page load); clears the Undo toast. */
+  replace(challenges: readonly Challenge[]): void
 }
 
 /** The demo's starting data: the notes of "Chess Openings" try a prompt injection on purpose. */
@@ -126,6 +128,9 @@ export function createChallengeStore(seed: readonly Challenge[] = SEED_CHALLENGE
     },
     setLastDeleted(lastDeleted) {
       set({ lastDeleted })
+    },
+    replace(challenges) {
+      set({ challenges: challenges.map((c) => ({ ...c })), lastDeleted: undefined })
     },
   }
 }

@@ -1,5 +1,13 @@
 import { usePendingConfirmations } from '@toolmark/react'
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
+import {
+  type FormEvent,
+  type ReactNode,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react'
 import {
   type ChatMessage,
   fetchConversation,
@@ -8,6 +16,7 @@ import {
   subscribeToConversation,
 } from './api.ts'
 import { ConfirmCard } from './ConfirmCard.tsx'
+import type { PageNotes } from './notes.ts'
 
 /** Things to type that show each feature of the demo. */
 export const SUGGESTIONS = [
@@ -19,6 +28,13 @@ export const SUGGESTIONS = [
 ] as const
 
 const ROLE_LABEL: Record<ChatMessage['role'], string> = { user: 'You', assistant: 'Agent', tool: 'Tool' }
+
+const NO_NOTES: readonly ChatMessage[] = []
+const noNotes = (): readonly ChatMessage[] => NO_NOTES
+const subscribeNone = (): (() => void) => () => {}
+
+/** A line the page added itself (`PageNotes`), not one the server sent. */
+const fromPage = (message: ChatMessage): boolean => message.id.startsWith('page-')
 
 /** The character counter shows from this many characters on (90% of the limit). */
 export const COUNTER_FROM = Math.floor(MAX_MESSAGE_LENGTH * 0.9)
@@ -33,14 +49,23 @@ function merge(messages: ChatMessage[], message: ChatMessage): ChatMessage[] {
 
 /**
  * The chat with the server's agent: history from GET, new messages and the busy flag from the event
- * stream, and the page's pending confirmations as cards below the last message.
+ * stream, the page's own lines (`notes`, e.g. an undo from the page) in time order among them, and the
+ * page's pending confirmations as cards below the last message.
  */
 export function ChatPanel(props: {
   conversationId: string
   initialMessages: readonly ChatMessage[]
+  /** Lines the page adds to the chat by itself, shown as "Page" lines. */
+  notes?: PageNotes
 }): ReactNode {
-  const { conversationId } = props
-  const [messages, setMessages] = useState<ChatMessage[]>(() => [...props.initialMessages])
+  const { conversationId, notes } = props
+  const [received, setMessages] = useState<ChatMessage[]>(() => [...props.initialMessages])
+  const pageNotes = useSyncExternalStore(
+    notes?.subscribe ?? subscribeNone,
+    notes?.getNotes ?? noNotes,
+    notes?.getNotes ?? noNotes,
+  )
+  const messages = useMemo(() => pageNotes.reduce(merge, received), [received, pageNotes])
   const [busy, setBusy] = useState(false)
   const [text, setText] = useState('')
   const [error, setError] = useState<string>()
@@ -109,8 +134,9 @@ export function ChatPanel(props: {
             className={`chat-message ${message.role}`}
             data-testid="chat-message"
             data-role={message.role}
+            data-source={fromPage(message) ? 'page' : 'server'}
           >
-            <span className="who">{ROLE_LABEL[message.role]}</span>
+            <span className="who">{fromPage(message) ? 'Page' : ROLE_LABEL[message.role]}</span>
             <span className="text">{message.text}</span>
           </li>
         ))}

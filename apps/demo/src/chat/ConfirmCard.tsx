@@ -1,6 +1,6 @@
-import type { ToolResult } from '@toolmark/core'
-import { type PendingConfirmationItem, useConfirmationCard } from '@toolmark/react'
-import { type ReactNode, useState } from 'react'
+import type { ConfirmationCardData, ToolResult } from '@toolmark/core'
+import { useConfirmationCard } from '@toolmark/react'
+import { type ReactNode, useCallback, useRef, useState } from 'react'
 
 const REDACTED = '[redacted]'
 
@@ -21,26 +21,53 @@ export function flattenInput(input: unknown, prefix = ''): Array<[string, unknow
   )
 }
 
+/**
+ * What a card answers: a deferred item (`usePendingConfirmations().items`, whose answers resolve with the
+ * tool's result) or an inline request (`useConfirmQueue().items`, WebMCP, MCP and tours, whose answers
+ * return whether the request was still open).
+ */
+export type CardConfirmation = ConfirmationCardData & {
+  approve(): Promise<ToolResult> | boolean
+  reject(reason?: string): Promise<ToolResult> | boolean
+}
+
 /** A short line for an answer the registry did not carry out (expired, invalid, failed). */
-function problemOf(result: ToolResult): string | undefined {
+function problemOf(result: ToolResult | boolean): string | undefined {
+  if (result === false) return 'This request is no longer open.'
+  if (result === true) return undefined
   if (result.status === 'refused' || result.status === 'error') return result.message
   if (result.status === 'invalid') return result.issues.map((issue) => issue.message).join('; ')
   return undefined
 }
 
 /**
- * A deferred confirmation as a card in the chat: tool, target, summary, the (redacted) changes or input,
+ * A confirmation as a card (in the chat, and for agents outside the app in the page): tool, target, summary, the (redacted) changes or input,
  * Approve/Reject (Delete for destructive tools, with "This action cannot be undone." unless the tool is
  * undoable) and the time left before it expires. Built on `useConfirmationCard` from @toolmark/react:
  * an alertdialog named by its heading and described by its summary; Escape inside it rejects.
  */
 export function ConfirmCard(props: {
-  confirmation: PendingConfirmationItem
+  confirmation: CardConfirmation
   /** Take focus (on Reject) when the card appears: it answers the message the user just sent. */
   autoFocus?: boolean
+  /**
+   * Scroll the card into view when it appears, to this edge (`'nearest'`: the smallest scroll that
+   * shows it): for cards outside the chat, which the user would otherwise not see.
+   */
+  scrollIntoView?: ScrollLogicalPosition
 }): ReactNode {
   const { confirmation, autoFocus = false } = props
   const view = useConfirmationCard(confirmation, { reject: () => answer(false), autoFocus })
+  const scrollTo = useRef(props.scrollIntoView)
+  const { cardRef } = view
+  const ref = useCallback(
+    (element: HTMLElement | null) => {
+      const detach = cardRef(element)
+      if (element && scrollTo.current) element.scrollIntoView?.({ block: scrollTo.current })
+      return detach
+    },
+    [cardRef],
+  )
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string>()
   const rows: Array<[string, unknown, unknown?]> =
@@ -58,7 +85,7 @@ export function ConfirmCard(props: {
 
   return (
     <article
-      ref={view.cardRef}
+      ref={ref}
       className={view.destructive ? 'confirm-card destructive' : 'confirm-card'}
       data-testid="confirm-card"
       data-tool={confirmation.tool}

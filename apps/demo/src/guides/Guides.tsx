@@ -1,8 +1,9 @@
 import { registerDomForm } from '@toolmark/core/forms/dom'
 import { createTourRunner, domOverlay, type Tour, type TourRunner } from '@toolmark/core/tour'
-import { ConfirmationCard, useConfirmQueue, useToolmark } from '@toolmark/react'
+import { useConfirmQueue, useToolmark } from '@toolmark/react'
 import { type ReactNode, useEffect, useState } from 'react'
 import type { Page } from '../app/router.ts'
+import { ConfirmCard } from '../chat/ConfirmCard.tsx'
 import { inlineConfirms } from './confirm.ts'
 import { PlanWizard } from './PlanWizard.tsx'
 
@@ -27,8 +28,9 @@ export const CREATE_TOUR: Tour = {
 /**
  * The demo's guides: the New challenge form as `challengeForm.fill` / `.submit` (DOM-scanned, so
  * the agent's fill updates the React state and its submit shows a diff card), the tour runner with
- * its `tour.start` tool and a "Show me how" button, the "Plan a challenge" wizard, and the inline
- * confirmation cards tours wait for.
+ * its `tour.start` tool (on every page: a tour starts anywhere and navigates) and a "Show me how"
+ * button, the "Plan a challenge" wizard, and the inline confirmation cards tours wait for. The button
+ * and the wizard belong to the challenges page and show only there.
  */
 export function Guides({ page }: { page: Page }): ReactNode {
   const tm = useToolmark()
@@ -55,17 +57,23 @@ export function Guides({ page }: { page: Page }): ReactNode {
     return () => handle.dispose()
   }, [tm, page])
 
+  const tourCards = inline.items.filter((item) => item.caller === 'tour')
+  // The guides are about the challenges page: elsewhere only a running tour's card shows.
+  if (page !== 'challenges' && tourCards.length === 0) return null
   return (
-    <aside className="guides" aria-label="Guides">
-      <button type="button" data-testid="tour-create" onClick={() => void runner?.start(CREATE_TOUR.id)}>
-        Show me how to create a challenge
-      </button>
-      <PlanWizard />
-      {inline.items
-        .filter((item) => item.caller === 'tour')
-        .map((item) => (
-          <ConfirmationCard key={item.confirmId} confirmation={item} />
-        ))}
+    <aside className="guides" aria-label="Guides" data-testid="guides">
+      {page === 'challenges' && (
+        <>
+          <button type="button" data-testid="tour-create" onClick={() => void runner?.start(CREATE_TOUR.id)}>
+            Show me how to create a challenge
+          </button>
+          <PlanWizard />
+        </>
+      )}
+      {/* At the top of the pane: the tour's dialog sits at the bottom of the window and must not cover it. */}
+      {tourCards.map((item) => (
+        <ConfirmCard key={item.confirmId} confirmation={item} scrollIntoView="start" />
+      ))}
     </aside>
   )
 }

@@ -10,12 +10,17 @@ export interface SettingsStore {
   subscribe(listener: () => void): () => void
   /** Keeps the last four digits and the expiry of `card`; the rest is dropped here. */
   saveCard(card: { number: string; expiry: string }): SavedCard
+  /** Puts back a card kept from an earlier page load (already reduced to last four and expiry). */
+  restoreCard(card: SavedCard | undefined): void
 }
 
 /** Creates an empty settings store. */
 export function createSettingsStore(): SettingsStore {
   let card: SavedCard | undefined
   const listeners = new Set<() => void>()
+  const emit = (): void => {
+    for (const listener of [...listeners]) listener()
+  }
   return {
     getCard: () => card,
     subscribe(listener) {
@@ -24,8 +29,12 @@ export function createSettingsStore(): SettingsStore {
     },
     saveCard({ number, expiry }) {
       card = { last4: number.replace(/\D/g, '').slice(-4), expiry }
-      for (const listener of [...listeners]) listener()
+      emit()
       return card
+    },
+    restoreCard(saved) {
+      card = saved && { last4: saved.last4, expiry: saved.expiry }
+      emit()
     },
   }
 }
