@@ -77,6 +77,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     sessionTtlMs: config.sessionTtlMs,
     keepAliveMs: config.sseKeepAliveMs,
     now,
+    ...(options.clock ? { clock: options.clock } : {}),
   })
   // The bridge's HTTP transport (SSE + POST) answers its two paths; everything else is the app's.
   const bridgePaths = new Set([EVENTS_PATH, MESSAGES_PATH])

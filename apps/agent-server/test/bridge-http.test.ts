@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { AgentToPageMessage } from '@toolmark/core/protocol'
 import type { EventSourceMessage } from 'eventsource-parser'
 import { describe, expect, it } from 'vitest'
-import { REPLAY_WINDOW } from '../src/http/bridge-http.ts'
+import { REPLAY_WINDOW, RESUME_GRACE_MS } from '../src/http/bridge-http.ts'
 import { TIMEOUT_RESULT } from '../src/relay/relay.ts'
 import { manualClock } from '../src/shared/clock.ts'
 import {
@@ -147,6 +147,57 @@ describe('bridge over HTTP: resume after a dropped stream', () => {
     expect(ready.event).toBe('ready')
     expect(JSON.parse(ready.data).stream).not.toBe(id)
     resumed.abort.abort()
+  })
+})
+
+describe('bridge over HTTP: a stream that does not come back', () => {
+  /** A page connection with a manifest whose stream the server dropped, on a manual clock. */
+  async function dropped() {
+    const clock = manualClock()
+    const t = await server({ clock })
+    const browser = await t.browser()
+    const conversation = await browser.createConversation()
+    const first = await stream(browser, conversation)
+    const { stream: id } = JSON.parse((await first.next()).data) as { stream: string }
+    await manifest(browser, id)
+    t.server.dropBridgeStreams()
+    await expect(first.next()).rejects.toThrow('the stream ended')
+    const describe = () =>
+      void t.server.relay.request(
+        {
+          userId: t.server.store.getConversation(conversation)!.userId,
+          conversationId: conversation,
+          toolCallId: 'd',
+        },
+        { kind: 'describe', tool: readTool.name },
+      )
+    return { t, clock, browser, conversation, id, describe }
+  }
+
+  it(`keeps the page connection for ${RESUME_GRACE_MS} ms: a resume just before then gets what was sent`, async () => {
+    const { clock, browser, conversation, id, describe } = await dropped()
+    clock.advance(RESUME_GRACE_MS - 1)
+    describe()
+    const resumed = await stream(browser, conversation, `${id}:0`)
+    const event = await resumed.next()
+    expect([event.event, event.id]).toEqual([undefined, `${id}:1`])
+    resumed.abort.abort()
+  })
+
+  it('then closes it, as a closed socket: a resume starts a new one, and POSTs to the old one are 404', async () => {
+    const { clock, browser, conversation, id } = await dropped()
+    clock.advance(RESUME_GRACE_MS)
+    const resumed = await stream(browser, conversation, `${id}:0`)
+    const ready = await resumed.next()
+    expect(ready.event).toBe('ready')
+    expect(JSON.parse(ready.data).stream).not.toBe(id)
+    resumed.abort.abort()
+    const post = await browser.fetch('/toolmark/messages', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-toolmark-stream': id },
+      body: '{}',
+    })
+    expect(post.status).toBe(404)
   })
 })
 

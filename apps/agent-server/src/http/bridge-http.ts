@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
+import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
 import type { Store } from '../store/store.ts'
 import { checkOrigin, ORIGIN_REFUSED } from './app.ts'
@@ -35,6 +36,8 @@ export interface BridgeHttpDeps {
   replayWindow?: number
   /** Time source (tests). Default `Date.now`. */
   now?: () => number
+  /** Timers of the resume grace (tests use a manual clock). Default the system clock. */
+  clock?: Clock
 }
 
 /** One event of a page connection: its number and text, and whether a stream ever carried it. */
@@ -58,7 +61,7 @@ class PageStream {
   evicted = 0
   write: ((event: Kept) => void) | undefined
   detach: (() => void) | undefined
-  grace: ReturnType<typeof setTimeout> | undefined
+  grace: unknown
   conn!: PageConnection
 
   constructor(
@@ -68,7 +71,9 @@ class PageStream {
   ) {}
 
   push(text: string): void {
-    if (text.includes('"type":"cancel"')) {
+    // The relay writes `protocol` then `type` first (relay.ts), so the prefix names the message's type.
+    const kind = /^\{"protocol":1,"type":"(call|describe|cancel)"/.exec(text)?.[1]
+    if (kind === 'cancel') {
       // A request whose deadline passed before any stream carried it is withdrawn, never delivered:
       // the agent already has the timeout, so the page must not run it now.
       const id = (JSON.parse(text) as { id?: unknown }).id
@@ -78,9 +83,8 @@ class PageStream {
         return
       }
     }
-    const type = /^\{"protocol":1,"type":"(call|describe)"/.test(text)
     const event: Kept = { n: ++this.seq, text, written: false }
-    if (type) event.requestId = (JSON.parse(text) as { id: string }).id
+    if (kind === 'call' || kind === 'describe') event.requestId = (JSON.parse(text) as { id: string }).id
     this.kept.push(event)
     while (this.kept.length > this.window) this.evicted = (this.kept.shift() as Kept).n
     this.write?.(event)
@@ -118,11 +122,12 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   const graceMs = deps.resumeGraceMs ?? RESUME_GRACE_MS
   const keepAliveMs = deps.keepAliveMs ?? 15_000
   const now = deps.now ?? Date.now
+  const clock = deps.clock ?? systemClock
   const streams = new Map<string, PageStream>()
   const app = new Hono()
 
   const end = (stream: PageStream): void => {
-    if (stream.grace !== undefined) clearTimeout(stream.grace)
+    if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
     streams.delete(stream.id)
     stream.detach?.()
     stream.conn.close()
@@ -167,7 +172,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     }
     const page = stream as PageStream
     page.detach?.() // a stream still attached (the browser did not notice its drop yet) gives way
-    if (page.grace !== undefined) clearTimeout(page.grace)
+    if (page.grace !== undefined) clock.clearTimeout(page.grace)
     page.grace = undefined
 
     return streamSSE(c, async (sse) => {
@@ -186,8 +191,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
         if (page.detach === detach) page.detach = undefined
         void chain.then(() => sse.close())
         if (streams.get(page.id) === page && page.write === undefined) {
-          page.grace = setTimeout(() => end(page), graceMs)
-          page.grace.unref?.()
+          page.grace = clock.setTimeout(() => end(page), graceMs)
         }
       }
       page.write = send
