@@ -29,6 +29,11 @@ const budgets = [
   },
   { name: '@toolmark/core/bridge', code: "export * from '@toolmark/core/bridge'", max: 5.5 * KiB },
   {
+    name: '@toolmark/core/bridge/http (SSE + POST transport)',
+    code: "export * from '@toolmark/core/bridge/http'",
+    max: 2 * KiB,
+  },
+  {
     name: '@toolmark/core/forms (form tools + wizards), on top of core',
     code: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
     base: "export * from '@toolmark/core'",

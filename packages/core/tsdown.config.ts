@@ -6,6 +6,7 @@ export default defineConfig({
     'protocol/index': 'src/protocol/index.ts',
     'bridge/index': 'src/bridge/index.ts',
     'bridge/echo': 'src/bridge/echo.ts',
+    'bridge/http': 'src/bridge/http.ts',
     'bridge/websocket': 'src/bridge/websocket.ts',
     'bridge/post-message': 'src/bridge/post-message.ts',
     'bridge/in-page': 'src/bridge/in-page.ts',

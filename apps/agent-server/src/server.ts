@@ -8,6 +8,7 @@ import { createProvider } from './agent/providers/index.ts'
 import type { Provider } from './agent/types.ts'
 import type { Config } from './config.ts'
 import { createApp } from './http/app.ts'
+import { bridgeHttp, EVENTS_PATH, MESSAGES_PATH } from './http/bridge-http.ts'
 import { attachWebSocket } from './http/ws.ts'
 import { Relay } from './relay/relay.ts'
 import type { Clock } from './shared/clock.ts'
@@ -34,6 +35,8 @@ export interface RunningServer {
   relay: Relay
   agent: Agent
   provider: Provider
+  /** Ends every live bridge event stream from the server side; their pages resume (tests, e2e). */
+  dropBridgeStreams(): void
   /** Stops accepting, closes sockets and streams, settles pending calls, closes the store. */
   close(): Promise<void>
 }
@@ -66,7 +69,22 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     now,
     ...(options.log ? { log: options.log } : {}),
   })
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server
+  const http = bridgeHttp({
+    store,
+    relay,
+    secret,
+    allowedOrigins: config.allowedOrigins,
+    sessionTtlMs: config.sessionTtlMs,
+    keepAliveMs: config.sseKeepAliveMs,
+    now,
+    ...(options.clock ? { clock: options.clock } : {}),
+  })
+  // The bridge's HTTP transport (SSE + POST) answers its two paths; everything else is the app's.
+  const bridgePaths = new Set([EVENTS_PATH, MESSAGES_PATH])
+  const server = createAdaptorServer({
+    fetch: (request, env) =>
+      bridgePaths.has(new URL(request.url).pathname) ? http.app.fetch(request, env) : app.fetch(request, env),
+  }) as Server
   const ws = attachWebSocket(server, {
     store,
     relay,
@@ -87,6 +105,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   } catch (error) {
     // Port in use or not allowed: release everything opened so far, the SQLite file included.
     ws.close()
+    http.close()
     relay.close()
     await agent.close()
     if (!options.store) store.close()
@@ -102,9 +121,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     relay,
     agent,
     provider,
+    dropBridgeStreams: () => http.dropStreams(),
     close() {
       closing ??= (async () => {
         ws.close()
+        http.close()
         relay.close()
         await agent.close()
         await new Promise<void>((resolve) => {

@@ -144,6 +144,133 @@ export function openSocket(
   })
 }
 
+/** The two ways a page reaches the server: one WebSocket, or an SSE stream plus POSTs. */
+export type Transport = 'websocket' | 'http'
+/** Every transport, for `describe.each`: a suite that runs over both holds the server to one set of rules. */
+export const TRANSPORTS: readonly Transport[] = ['websocket', 'http']
+
+/** What a fake page needs from its connection, whichever the transport. */
+interface PageLink {
+  send(text: string): void
+  /** Resolves once the server has handled everything sent so far. */
+  flush(): Promise<void>
+  close(): Promise<void>
+  onMessage(handler: (text: string) => void): void
+}
+
+class WebSocketLink implements PageLink {
+  constructor(readonly ws: WebSocket) {}
+  send(text: string): void {
+    this.ws.send(text)
+  }
+  flush(): Promise<void> {
+    // ping/pong is ordered after every frame sent before it
+    return new Promise((resolve) => {
+      this.ws.once('pong', () => resolve())
+      this.ws.ping()
+    })
+  }
+  async close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.CLOSED) return
+    const done = new Promise((resolve) => this.ws.once('close', resolve))
+    this.ws.close()
+    await done
+  }
+  onMessage(handler: (text: string) => void): void {
+    this.ws.on('message', (data) => handler(String(data)))
+  }
+}
+
+/** A page over the HTTP transport: the SSE stream read with `eventsource-parser`, POSTs one at a time. */
+export class HttpLink implements PageLink {
+  /** The status of every POST, in order. */
+  readonly statuses: number[] = []
+  #chain: Promise<void> = Promise.resolve()
+  #handlers: Array<(text: string) => void> = []
+  /** Resolves when the server ends the stream. */
+  readonly ended: Promise<void>
+
+  private constructor(
+    readonly url: string,
+    readonly cookie: string | undefined,
+    readonly stream: string,
+    events: AsyncGenerator<EventSourceMessage>,
+    readonly abort: AbortController,
+  ) {
+    this.ended = (async () => {
+      try {
+        for await (const event of events)
+          if (event.event === undefined) for (const h of this.#handlers) h(event.data)
+      } catch {}
+    })()
+  }
+
+  /** Opens the event stream; the HTTP status when the server refuses it. */
+  static async open(
+    url: string,
+    options: { cookie?: string; conversation: string; origin?: string },
+  ): Promise<HttpLink | number> {
+    const headers: Record<string, string> = { accept: 'text/event-stream' }
+    if (options.cookie) headers.cookie = options.cookie
+    if (options.origin) headers.origin = options.origin
+    const abort = new AbortController()
+    const response = await fetch(`${url}/toolmark/events?conversation=${options.conversation}`, {
+      headers,
+      signal: abort.signal,
+    })
+    if (!response.ok || !response.body) {
+      await response.body?.cancel()
+      return response.status
+    }
+    const events = readEvents(response.body)
+    const ready = (await events.next()).value as EventSourceMessage | undefined
+    if (ready?.event !== 'ready') throw new Error('the stream did not start with a ready event')
+    const { stream } = JSON.parse(ready.data) as { stream: string }
+    return new HttpLink(url, options.cookie, stream, events, abort)
+  }
+
+  send(text: string): void {
+    this.#chain = this.#chain.then(async () => {
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'x-toolmark-stream': this.stream,
+      }
+      if (this.cookie) headers.cookie = this.cookie
+      const response = await fetch(`${this.url}/toolmark/messages`, { method: 'POST', headers, body: text })
+      await response.body?.cancel()
+      this.statuses.push(response.status)
+    })
+  }
+  flush(): Promise<void> {
+    // each POST is answered after the relay handled it
+    return this.#chain
+  }
+  async close(): Promise<void> {
+    this.abort.abort()
+    await this.ended
+  }
+  onMessage(handler: (text: string) => void): void {
+    this.#handlers.push(handler)
+  }
+}
+
+/**
+ * Opens a page connection and reports how the server refused it, in WebSocket close codes: an HTTP
+ * stream refused with 401 or 403 counts as 4401 or 4403 (the page's transport stops on either).
+ * 0 when the connection was accepted.
+ */
+export async function refusal(
+  transport: Transport,
+  url: string,
+  options: { cookie?: string; conversation: string; origin?: string },
+): Promise<number> {
+  if (transport === 'websocket') return (await openSocket(url, options)).closed
+  const link = await HttpLink.open(url, options)
+  if (typeof link === 'number') return link === 401 || link === 403 ? 4000 + link : link
+  await link.close()
+  return 0
+}
+
 type Handler = (input: Record<string, unknown>) => ToolResult
 
 /** A tool of the fake page: its full manifest entry and what a call returns. */
@@ -154,7 +281,7 @@ export interface FakeTool extends ToolManifest {
 }
 
 /**
- * A page over a real `ws` socket: it sends protocol messages, records what the server sends,
+ * A page over a real `ws` socket (or the HTTP transport's stream and POSTs): it sends protocol messages, records what the server sends,
  * and (with `autoAnswer`) answers describes and calls from its tool list. Consequential and
  * destructive tools answer `needs_confirmation`; `approve`/`reject` send the `confirmed`.
  */
@@ -169,11 +296,11 @@ export class FakePage {
     []
 
   private constructor(
-    readonly ws: WebSocket,
+    readonly link: PageLink,
     public tools: FakeTool[],
   ) {
-    ws.on('message', (data) => {
-      const message = JSON.parse(String(data)) as AgentToPageMessage
+    link.onMessage((data) => {
+      const message = JSON.parse(data) as AgentToPageMessage
       if (message.clientId !== this.clientId) return // rule 1: other pages' messages are ignored
       this.inbox.push(message)
       const waiter = this.#waiters.find((w) => w.match(message))
@@ -190,10 +317,17 @@ export class FakePage {
     browser: Browser,
     conversation: string,
     tools: FakeTool[],
-    options: { manifest?: boolean } = {},
+    options: { manifest?: boolean; transport?: Transport } = {},
   ): Promise<FakePage> {
-    const { ws } = await openSocket(url, { cookie: browser.cookie, conversation })
-    const page = new FakePage(ws, tools)
+    let link: PageLink
+    if (options.transport === 'http') {
+      const opened = await HttpLink.open(url, { cookie: browser.cookie, conversation })
+      if (typeof opened === 'number') throw new Error(`the event stream was refused: HTTP ${opened}`)
+      link = opened
+    } else {
+      link = new WebSocketLink((await openSocket(url, { cookie: browser.cookie, conversation })).ws)
+    }
+    const page = new FakePage(link, tools)
     if (options.manifest !== false) await page.sendManifest()
     return page
   }
@@ -218,16 +352,19 @@ export class FakePage {
     await this.flush()
   }
 
-  send(message: unknown): void {
-    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message))
+  /** The page's WebSocket (a page over the WebSocket transport only). */
+  get ws(): WebSocket {
+    if (!(this.link instanceof WebSocketLink)) throw new Error('this page is not on a WebSocket')
+    return this.link.ws
   }
 
-  /** Resolves once the server has handled everything sent so far (ping/pong is ordered after it). */
+  send(message: unknown): void {
+    this.link.send(typeof message === 'string' ? message : JSON.stringify(message))
+  }
+
+  /** Resolves once the server has handled everything sent so far. */
   flush(): Promise<void> {
-    return new Promise((resolve) => {
-      this.ws.once('pong', () => resolve())
-      this.ws.ping()
-    })
+    return this.link.flush()
   }
 
   /** The next message (already received or future) that matches. */
@@ -260,11 +397,8 @@ export class FakePage {
     await this.flush()
   }
 
-  async close(): Promise<void> {
-    if (this.ws.readyState === WebSocket.CLOSED) return
-    const done = new Promise((resolve) => this.ws.once('close', resolve))
-    this.ws.close()
-    await done
+  close(): Promise<void> {
+    return this.link.close()
   }
 
   #answer(message: AgentToPageMessage): void {

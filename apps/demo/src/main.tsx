@@ -1,5 +1,6 @@
 import { createToolmark } from '@toolmark/core'
 import { bridge } from '@toolmark/core/bridge'
+import { httpTransport } from '@toolmark/core/bridge/http'
 import { websocketTransport } from '@toolmark/core/bridge/websocket'
 import { ToolmarkProvider } from '@toolmark/react'
 import { StrictMode } from 'react'
@@ -26,11 +27,16 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
   // One inline queue for every caller that waits in the page (tours, WebMCP, desktop MCP).
   const external = createExternalAgents(inlineConfirms)
   const tm = createToolmark({ dev: import.meta.env.DEV, confirm: inlineConfirms.handler })
-  const url = `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?conversation=${encodeURIComponent(conversation.id)}`
-  const consumers = [
-    bridge({ transport: websocketTransport({ url, terminalCloseCodes: [4401, 4403] }) }),
-    ...external.consumers,
-  ]
+  const query = `conversation=${encodeURIComponent(conversation.id)}`
+  // `?transport=http`: the bridge over Server-Sent Events and POST, for hosts without WebSockets.
+  const transport =
+    new URLSearchParams(location.search).get('transport') === 'http'
+      ? httpTransport({ streamUrl: `/toolmark/events?${query}`, postUrl: '/toolmark/messages' })
+      : websocketTransport({
+          url: `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?${query}`,
+          terminalCloseCodes: [4401, 4403],
+        })
+  const consumers = [bridge({ transport }), ...external.consumers]
   const model = {
     router: createRouter(),
     challenges: createChallengeStore(),

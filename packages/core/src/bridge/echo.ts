@@ -1,4 +1,5 @@
 import { listeners } from './listeners.ts'
+import { sameOriginUrl } from './same-origin.ts'
 import type { BridgeTransport } from './transport.ts'
 
 /** The part of a Laravel Echo channel this transport uses (`echo.private(name)`'s return value). */
@@ -75,7 +76,11 @@ export function echoTransport(options: EchoTransportOptions): EchoTransport {
   if (bare === '' || /^(client-|pusher:|pusher_internal:)/.test(bare)) {
     throw new TypeError(`echoTransport: event ${JSON.stringify(event)} is not a server broadcast event name`)
   }
-  const postUrl = sameOriginUrl(options.postUrl, options.baseUrl ?? globalThis.location?.href)
+  const postUrl = sameOriginUrl(
+    'echoTransport: postUrl',
+    options.postUrl,
+    options.baseUrl ?? globalThis.location?.href,
+  )
 
   const messageHandlers = listeners<unknown>()
   const errors = listeners<unknown>()
@@ -168,25 +173,4 @@ function unwrap(payload: unknown): unknown {
 
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function sameOriginUrl(postUrl: unknown, base: string | undefined): string {
-  const fail = (why: string): never => {
-    throw new TypeError(`echoTransport: postUrl ${JSON.stringify(postUrl)} ${why}`)
-  }
-  if (typeof postUrl !== 'string' || postUrl === '') return fail('must be a non-empty string')
-  let url: URL
-  try {
-    url = base === undefined ? new URL(postUrl) : new URL(postUrl, base)
-  } catch {
-    return fail(
-      base === undefined ? 'must be an absolute URL when there is no location' : 'is not a valid URL',
-    )
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('must be an http(s) URL')
-  if (url.username !== '' || url.password !== '') return fail('must not carry credentials')
-  if (base !== undefined && url.origin !== new URL(base).origin) {
-    return fail(`must be same-origin with ${new URL(base).origin} (cross-origin would leak results)`)
-  }
-  return url.href
 }

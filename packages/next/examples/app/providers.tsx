@@ -2,7 +2,7 @@
 import { bridge } from '@toolmark/core/bridge'
 import { websocketTransport } from '@toolmark/core/bridge/websocket'
 import { RouteScope, ToolmarkProvider, useNavigationTool } from '@toolmark/next'
-import type { ReactNode } from 'react'
+import { type ReactNode, Suspense } from 'react'
 
 // Runs in an effect, once per tab, never on the server.
 function connect() {
@@ -18,9 +18,11 @@ function AppTools() {
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <ToolmarkProvider options={{ dev: process.env.NODE_ENV !== 'production' }} connect={connect}>
-      <RouteScope name="app" params={[]}>
-        <AppTools />
-      </RouteScope>
+      <Suspense fallback={null}>
+        <RouteScope name="app" params={[]}>
+          <AppTools />
+        </RouteScope>
+      </Suspense>
       {children}
     </ToolmarkProvider>
   )

@@ -1,0 +1,192 @@
+import { listeners } from './listeners.ts'
+import { sameOriginUrl } from './same-origin.ts'
+import type { BridgeTransport } from './transport.ts'
+
+/** Inbound events longer than this many UTF-16 code units are dropped unparsed (as over WebSocket). */
+export const MAX_EVENT_LENGTH = 4 * 1048576
+/** Request header naming the server's page connection on every POST; a cross-site form cannot send it. */
+export const STREAM_HEADER = 'X-Toolmark-Stream'
+/** Name of the stream's first event: its data is `{ "stream": "<id>" }`, a new page connection. */
+export const READY_EVENT = 'ready'
+
+/** The part of an `EventSource` this transport uses: the browser's and the `eventsource` package's both fit. */
+export interface EventSourceLike {
+  readonly readyState: number
+  close(): void
+  addEventListener(type: 'message' | typeof READY_EVENT, listener: (event: MessageEventLike) => void): void
+  addEventListener(type: 'error', listener: (event: unknown) => void): void
+}
+
+/** The part of a `MessageEvent` of an `EventSource` this transport reads. */
+export interface MessageEventLike {
+  readonly data: unknown
+  readonly lastEventId: string
+}
+
+/** An `EventSource` constructor (`globalThis.EventSource`, or `EventSource` from the `eventsource` package). */
+export type EventSourceConstructorLike = new (url: string) => EventSourceLike
+
+/** Options of {@link httpTransport}. */
+export interface HttpTransportOptions {
+  /** Same-origin URL of the server's event stream (server → page), e.g. `/toolmark/events?conversation=…`. */
+  streamUrl: string
+  /** Same-origin URL the page POSTs its messages to, e.g. `/toolmark/messages`. */
+  postUrl: string
+  /** Extra request headers of every POST (a CSRF token, say), read on every send. */
+  headers?: () => Record<string, string>
+  /**
+   * The page URL both URLs are resolved and checked against. Default `globalThis.location?.href`;
+   * without either, they must be absolute http(s) URLs.
+   */
+  baseUrl?: string
+  /** `EventSource` implementation; defaults to `globalThis.EventSource`. */
+  EventSource?: EventSourceConstructorLike
+}
+
+/** The transport returned by {@link httpTransport}. */
+export interface HttpTransport extends BridgeTransport {
+  onError(handler: (error: unknown) => void): () => void
+  close(): void
+}
+
+interface Outgoing {
+  body: string
+  resolve: () => void
+  reject: (error: unknown) => void
+}
+
+const CLOSED = 2
+
+/**
+ * Bridge transport for hosts without WebSockets: Server-Sent Events (server → page) and `POST`
+ * (page → server), both same-origin.
+ *
+ * - Inbound: one `EventSource` on `streamUrl`. The server's first event, `ready`, names its page
+ *   connection (`{ "stream": id }`); each message event carries the protocol message as JSON text and
+ *   the id `<stream>:<n>` (n counts up from 1). After a dropped connection the `EventSource`
+ *   reconnects by itself with `Last-Event-ID`, and the server replays what followed (within its
+ *   replay window); an event whose id this transport already had is dropped, so nothing is handed to
+ *   the bridge twice. Events longer than 4 × 1048576 UTF-16 code units and non-JSON data are dropped;
+ *   everything else is parsed once and handed to the bridge unvalidated.
+ * - Outbound: `fetch(postUrl, { method: 'POST', credentials: 'same-origin', redirect: 'error' })` with
+ *   JSON and the `X-Toolmark-Stream` header (a custom header: a cross-site form cannot send it, and
+ *   a cross-site script cannot without a CORS preflight the server refuses), plus `headers()`. Sends
+ *   wait for the first `ready`, then go one at a time in order; each `send` resolves when the server
+ *   answered 2xx and rejects on a network failure, a redirect or any other status.
+ * - When the `EventSource` gives up (the server refused the stream: no session, not your
+ *   conversation, a foreign origin), the transport stops: `onError` gets the reason, queued sends
+ *   reject, and later sends throw.
+ *
+ * Throws a `TypeError` at construction when no `EventSource` is available, or when a URL is not
+ * same-origin with `baseUrl` (default `location.href`), is not http(s), is relative with no base, or
+ * carries credentials.
+ */
+export function httpTransport(options: HttpTransportOptions): HttpTransport {
+  const Impl = options.EventSource ?? (globalThis as { EventSource?: EventSourceConstructorLike }).EventSource
+  if (typeof Impl !== 'function') {
+    throw new TypeError('httpTransport: no EventSource implementation; pass the `EventSource` option')
+  }
+  const base = options.baseUrl ?? globalThis.location?.href
+  const streamUrl = sameOriginUrl('httpTransport: streamUrl', options.streamUrl, base)
+  const postUrl = sameOriginUrl('httpTransport: postUrl', options.postUrl, base)
+  const messageHandlers = listeners<unknown>()
+  const errors = listeners<unknown>()
+  const queue: Outgoing[] = []
+  let stream: string | undefined
+  let seen = 0
+  let posting = false
+  let stopped: Error | undefined
+
+  const report = (error: unknown): void => errors.emit(error, ignore)
+
+  const stop = (reason: Error, notify: boolean): void => {
+    if (stopped) return
+    stopped = reason
+    source.close()
+    for (const item of queue.splice(0)) item.reject(reason)
+    messageHandlers.clear()
+    if (notify) report(reason)
+    errors.clear()
+  }
+
+  const pump = async (): Promise<void> => {
+    if (posting) return
+    posting = true
+    while (stream !== undefined && queue.length > 0 && !stopped) {
+      const item = queue.shift() as Outgoing
+      try {
+        const response = await fetch(postUrl, {
+          method: 'POST',
+          credentials: 'same-origin',
+          redirect: 'error',
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json',
+            [STREAM_HEADER]: stream,
+            ...options.headers?.(),
+          },
+          body: item.body,
+        })
+        // Release the connection: the answer's body is not used.
+        await response.body?.cancel().catch(ignore)
+        if (response.ok) item.resolve()
+        else item.reject(new Error(`httpTransport: POST ${postUrl} answered HTTP ${response.status}`))
+      } catch (error) {
+        item.reject(new Error(`httpTransport: POST ${postUrl} failed`, { cause: error }))
+      }
+    }
+    posting = false
+  }
+
+  const source = new Impl(streamUrl)
+  source.addEventListener(READY_EVENT, (event) => {
+    if (stopped) return
+    let id: unknown
+    try {
+      id = (JSON.parse(String(event.data)) as { stream?: unknown }).stream
+    } catch {}
+    if (typeof id !== 'string' || id === '') return
+    stream = id
+    seen = 0
+    void pump()
+  })
+  source.addEventListener('message', (event) => {
+    if (stopped) return
+    const at = event.lastEventId.lastIndexOf(':')
+    const n = Number(event.lastEventId.slice(at + 1))
+    if (at < 0 || event.lastEventId.slice(0, at) !== stream || !(n > seen)) return
+    seen = n
+    const data = event.data
+    if (typeof data !== 'string' || data.length > MAX_EVENT_LENGTH) return
+    let message: unknown
+    try {
+      message = JSON.parse(data)
+    } catch {
+      return
+    }
+    messageHandlers.emit(message, report)
+  })
+  source.addEventListener('error', (event) => {
+    if (stopped || source.readyState !== CLOSED) return
+    stop(new Error('httpTransport: the event stream was refused or failed for good', { cause: event }), true)
+  })
+
+  return {
+    send(message) {
+      if (stopped) throw new Error('httpTransport: transport stopped', { cause: stopped })
+      const body = JSON.stringify(message)
+      if (typeof body !== 'string') throw new TypeError('httpTransport: message is not JSON-serializable')
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ body, resolve, reject })
+        void pump()
+      })
+    },
+    onMessage: messageHandlers.add,
+    onError: errors.add,
+    close() {
+      stop(new Error('httpTransport: closed'), false)
+    },
+  }
+}
+
+function ignore(): void {}
