@@ -1,0 +1,6 @@
+<?php
+
+return [
+    'default' => 'recording',
+    'connections' => ['recording' => ['driver' => 'recording']],
+];
