@@ -44,8 +44,7 @@ class ToolmarkServiceProvider extends ServiceProvider
     {
         $this->loadMigrationsFrom(__DIR__.'/../database/migrations');
         if ($this->app->runningInConsole()) {
-            $this->publishes([__DIR__.'/../config/toolmark.php' => config_path('toolmark.php')], 'toolmark-config');
-            $this->publishes([__DIR__.'/../database/migrations' => database_path('migrations')], 'toolmark-migrations');
+            $this->offerPublishing();
             $this->commands([InstallCommand::class, PruneCommand::class]);
         }
 
@@ -73,6 +72,13 @@ class ToolmarkServiceProvider extends ServiceProvider
         if (config('toolmark.chat_events', true)) {
             ConversationMessage::created(fn (ConversationMessage $line) => DB::afterCommit(fn () => self::broadcastChat($line)));
         }
+    }
+
+    /** `vendor:publish --tag=toolmark-config` and `--tag=toolmark-migrations` (what toolmark:install runs), into the app's paths. */
+    public function offerPublishing(): void
+    {
+        $this->publishes([__DIR__.'/../config/toolmark.php' => config_path('toolmark.php')], 'toolmark-config');
+        $this->publishes([__DIR__.'/../database/migrations' => database_path('migrations')], 'toolmark-migrations');
     }
 
     /**

@@ -56,6 +56,7 @@ class AgentLoop
 
             return;
         }
+        $sentAny = false;
         foreach ($calls as $call) {
             $kind = match ($call['name']) {
                 'page_call' => 'call',
@@ -75,11 +76,12 @@ class AgentLoop
             if ($sent === null) {
                 $this->answer($conversation, $call['id'], (string) $tool, Toolmark::NO_PAGE);
             }
+            $sentAny = $sentAny || $sent !== null;
         }
-        $pending = DB::table('toolmark_calls')->where('conversation_id', $conversation->id)
-            ->where('origin', 'agent')->where('state', 'pending')->exists();
-        if (! $pending && $this->inlineSteps < self::MAX_INLINE_STEPS) {
-            // Every call was answered here (refused by the Gate, or no page): the model sees why.
+        // Nothing went to the page (every call was refused by the Gate, or no page is connected):
+        // no result will continue the turn, so the next step runs now and the model sees why.
+        // When a call was sent, its result (or deadline) continues the turn instead.
+        if (! $sentAny && $this->inlineSteps < self::MAX_INLINE_STEPS) {
             $this->inlineSteps++;
             $this->step($conversation->refresh());
         }
