@@ -27,14 +27,14 @@ final class InstallCommand extends Command
         $this->line('   and start a conversation after sign-in: Toolmark::startConversation($user, $request);');
         $this->line('3. Enable broadcasting (Reverb or Pusher) and Broadcast::routes(); run a queue worker');
         $this->line('   that honours delays (php artisan queue:work): the call deadlines are delayed jobs.');
-        $this->line('4. On the page (resources/js/app.ts):');
+        $this->line('4. On the page (resources/js/app.tsx), bind the registry to Inertia with the Echo bridge:');
+        $this->line("       import { router } from '@inertiajs/react'");
+        $this->line("       import { bindInertia } from '@toolmark/inertia'");
         $this->line("       import Echo from 'laravel-echo'");
         $this->line("       import Pusher from 'pusher-js'");
-        $this->line("       import { connectEcho } from '@toolmark/inertia'");
-        $this->line("       import { router } from '@inertiajs/react'");
-        $this->line('       connectEcho(tm, {');
+        $this->line('       const inertia = bindInertia(tm, {');
         $this->line('         router,');
-        $this->line("         echo: (p) => new Echo({ broadcaster: 'reverb', ...p.broadcaster, Pusher }),");
+        $this->line("         echo: { echo: (p) => new Echo({ broadcaster: 'reverb', ...p.broadcaster, Pusher }) },");
         $this->line('       })');
         $this->line("   The page listens on private-toolmark.{user}.{conversation} and POSTs to /{$bridge}.");
 

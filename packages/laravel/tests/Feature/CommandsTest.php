@@ -27,7 +27,7 @@ final class CommandsTest extends TestCase
                 "{$base}/database/migrations/2026_01_01_000000_create_toolmark_tables.php",
             );
             $this->assertStringContainsString("'toolmark' => fn () => \\Toolmark\\Laravel\\Facades\\Toolmark::sharedProps(\$request),", $output);
-            $this->assertStringContainsString("connectEcho(tm, {", $output);
+            $this->assertStringContainsString("const inertia = bindInertia(tm, {", $output);
             $this->assertStringContainsString('php artisan queue:work', $output);
 
             // Run again, an edited config stays unless --force.
