@@ -4,6 +4,7 @@ namespace Toolmark\Laravel\Tests\Feature;
 
 use Illuminate\Http\Request;
 use Toolmark\Laravel\Facades\Toolmark;
+use Toolmark\Laravel\Http\Middleware\ShareToolmarkProps;
 use Toolmark\Laravel\Tests\TestCase;
 
 /** What the app shares with Inertia for @toolmark/inertia, and the chat endpoint's owner check. */
@@ -33,6 +34,17 @@ final class SharedPropsTest extends TestCase
             Toolmark::sharedProps($request),
         );
         $this->assertNull(Toolmark::sharedProps($this->request(null)), 'a guest gets no bridge');
+    }
+
+    public function test_the_middleware_shares_the_props_through_inertia(): void
+    {
+        require_once __DIR__.'/../Stand/Inertia.php';
+        $ada = $this->user();
+        $request = $this->request($ada);
+        $chat = Toolmark::startConversation($ada, $request);
+        $response = $this->app->make(ShareToolmarkProps::class)->handle($request, fn () => response('page'));
+        $this->assertSame('page', $response->getContent());
+        $this->assertSame($chat->id, (\Inertia\Inertia::$shared['toolmark'])()['conversationId']);
     }
 
     public function test_a_conversation_id_in_the_session_that_is_not_the_users_is_not_shared(): void
