@@ -83,7 +83,7 @@ final class AgentLoopTest extends TestCase
 
     private function runQueue(): void
     {
-        $this->assertSame(0, $this->artisan('queue:work', ['--stop-when-empty' => true]));
+        $this->assertSame(0, $this->artisan('queue:work', ['--stop-when-empty' => true, '--sleep' => 0]));
     }
 
     public function test_a_turn_its_step_after_needs_confirmation_and_the_follow_up_after_confirmed(): void

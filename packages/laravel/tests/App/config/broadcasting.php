@@ -2,5 +2,8 @@
 
 return [
     'default' => 'recording',
-    'connections' => ['recording' => ['driver' => 'recording']],
+    'connections' => [
+        'recording' => ['driver' => 'recording'],
+        'redis' => ['driver' => 'redis', 'connection' => 'default'],
+    ],
 ];
