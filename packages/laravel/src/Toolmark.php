@@ -8,6 +8,7 @@ use Illuminate\Contracts\Auth\Authenticatable;
 use Illuminate\Contracts\Events\Dispatcher;
 use Illuminate\Http\Request;
 use Illuminate\Support\Facades\DB;
+use Illuminate\Support\Facades\Route;
 use Illuminate\Support\Str;
 use Toolmark\Laravel\Events\CallRequested;
 use Toolmark\Laravel\Events\ToolmarkMessage;
@@ -188,14 +189,14 @@ class Toolmark
             return null;
         }
         $conversation = $this->currentConversation($request);
-        $bridge = config('toolmark.routes.bridge');
 
         return [
             'userId' => $user->getAuthIdentifier(),
             'conversationId' => $conversation?->id,
             'channel' => $conversation === null ? null : "toolmark.{$user->getAuthIdentifier()}.{$conversation->id}",
-            'postUrl' => $conversation === null || ! is_string($bridge) ? null
-                : '/'.ltrim(str_replace('{conversation}', (string) $conversation->id, $bridge), '/'),
+            // The bridge route wherever it is registered (a prefix group with Route::toolmark() included).
+            'postUrl' => $conversation === null || ! Route::has('toolmark.bridge') ? null
+                : route('toolmark.bridge', ['conversation' => $conversation->id], false),
             'broadcaster' => (array) config('toolmark.broadcaster', []),
         ];
     }

@@ -93,6 +93,7 @@ class ToolmarkServiceProvider extends ServiceProvider
                 Route::post($path, $controller)->name("toolmark.{$key}");
             }
         }
+        Route::getRoutes()->refreshNameLookups(); // names given after a route was added are found by route()
     }
 
     /**

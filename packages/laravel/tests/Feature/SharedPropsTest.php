@@ -47,6 +47,19 @@ final class SharedPropsTest extends TestCase
         $this->assertSame($chat->id, (\Inertia\Inertia::$shared['toolmark'])()['conversationId']);
     }
 
+    public function test_route_toolmark_places_the_routes_in_a_group_of_the_apps_and_the_props_follow(): void
+    {
+        \Illuminate\Support\Facades\Route::prefix('app')->middleware(['web', 'auth'])->group(fn () => \Illuminate\Support\Facades\Route::toolmark());
+        $ada = $this->user();
+        $request = $this->request($ada);
+        $chat = Toolmark::startConversation($ada, $request);
+        $this->assertSame("/app/toolmark/bridge/{$chat->id}", Toolmark::sharedProps($request)['postUrl']);
+        $this->actingAs($ada)->withSession(['_token' => 't'])
+            ->call('POST', "/app/toolmark/bridge/{$chat->id}", [], [], [], ['HTTP_X_CSRF_TOKEN' => 't'], json_encode(['protocol' => 1, 'type' => 'manifest', 'clientId' => 'p-1', 'rev' => 1, 'tools' => []]))
+            ->assertNoContent();
+        $this->assertSame('p-1', $chat->refresh()->active_client_id);
+    }
+
     public function test_a_conversation_id_in_the_session_that_is_not_the_users_is_not_shared(): void
     {
         $ada = $this->user('ada');
