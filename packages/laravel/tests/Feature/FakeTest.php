@@ -14,6 +14,7 @@ use Toolmark\Laravel\Events\CallRequested;
 use Toolmark\Laravel\Events\ConfirmationRequested;
 use Toolmark\Laravel\Events\ConfirmationResolved;
 use Toolmark\Laravel\Facades\Toolmark;
+use Toolmark\Laravel\Testing\ScriptedModel;
 use Toolmark\Laravel\Tests\TestCase;
 
 /** Toolmark::call, the package's Laravel events, the Gate, and Toolmark::fake() with its assertions. */
@@ -73,16 +74,10 @@ final class FakeTest extends TestCase
         $fake = Toolmark::fake()
             ->respond('challenges.list', ['status' => 'ok', 'data' => []])
             ->respond('challenges.delete', fn (array $input): array => ['status' => 'needs_confirmation', 'confirmId' => "del-{$input['id']}", 'summary' => 'Delete']);
-        $this->app->instance(AgentModel::class, $model = new class implements AgentModel {
-            public int $turns = 0;
-
-            public function complete(string $system, array $messages, array $tools): array
-            {
-                return ++$this->turns === 1
-                    ? ['text' => '', 'tool_calls' => [['id' => 't1', 'name' => 'page_call', 'input' => ['tool' => 'challenges.delete', 'input' => ['id' => 3]]]]]
-                    : ['text' => 'Confirm it in the page.', 'tool_calls' => []];
-            }
-        });
+        $this->app->instance(AgentModel::class, $model = new ScriptedModel([
+            ScriptedModel::pageCall('challenges.delete', ['id' => 3], 't1'),
+            'Confirm it in the page.',
+        ]));
         config(['queue.default' => 'sync']); // the app's tests usually run jobs at once
         $ada = $this->user();
         $chat = $this->conversation($ada);
@@ -99,7 +94,7 @@ final class FakeTest extends TestCase
         $this->assertSame('del-3', DB::table('toolmark_confirmations')->value('confirm_id'), 'answered through the real bridge checks');
         $this->assertSame('Confirm it in the page.', $chat->messages()->where('role', 'assistant')->latest('id')->value('text'), 'and the agent loop went on');
         // The page answered while the step was still sending: that answer continues the turn, the step does not run again.
-        $this->assertSame(2, $model->turns);
+        $this->assertCount(2, $model->requests);
 
         foreach ([
             fn () => $fake->assertToolCalled('challenges.list'),
