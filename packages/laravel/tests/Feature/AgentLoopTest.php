@@ -144,6 +144,16 @@ final class AgentLoopTest extends TestCase
         $this->assertSame([], $this->rejections());
     }
 
+    public function test_a_model_that_cannot_be_reached_ends_the_turn_with_a_chat_line(): void
+    {
+        config(['toolmark.llm.base_url' => 'http://127.0.0.1:1/v1']);
+        $this->say('Pay with 4242 4242 4242 4242');
+        $line = $this->chat->messages()->latest('id')->first();
+        $this->assertSame(['assistant', AgentLoop::MODEL_FAILED, null], [$line->role, $line->text, $line->agent]);
+        $this->assertSame(0, DB::table('conversation_messages')->whereNotNull('secret_text')->count(), 'the turn is over');
+        $this->assertStringContainsString('toolmark: the model request failed', (string) file_get_contents(storage_path('logs/laravel.log')));
+    }
+
     public function test_the_toolmark_call_gate_refuses_a_tool_and_the_model_is_told_not_allowed(): void
     {
         \Illuminate\Support\Facades\Gate::define('toolmark.call', fn ($user, string $tool): bool => $tool !== 'challenges.create');
