@@ -33,6 +33,7 @@ class Bridge
         'message' => 'The confirmation expired or was already used',
     ];
 
+    /** Built by the container. */
     public function __construct(private readonly Toolmark $toolmark) {}
 
     /**

@@ -34,6 +34,7 @@ class Toolmark
     /** What the agent is told when no page is connected to the conversation. */
     public const NO_PAGE = ['status' => 'error', 'message' => 'No page is connected to this conversation'];
 
+    /** Built by the container (the `Toolmark` facade resolves the singleton). */
     public function __construct(
         protected Dispatcher $events,
         protected Gate $gate,

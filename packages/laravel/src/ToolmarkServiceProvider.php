@@ -25,6 +25,7 @@ use Toolmark\Laravel\Models\ConversationMessage;
  */
 class ToolmarkServiceProvider extends ServiceProvider
 {
+    /** Merges the config and binds the manager, the bridge, the agent loop and its model (unless the app bound one). */
     public function register(): void
     {
         $this->mergeConfigFrom(__DIR__.'/../config/toolmark.php', 'toolmark');
@@ -40,6 +41,7 @@ class ToolmarkServiceProvider extends ServiceProvider
         ));
     }
 
+    /** Migrations, publishing and commands, the routes, the private channel and the chat broadcasts. */
     public function boot(): void
     {
         $this->loadMigrationsFrom(__DIR__.'/../database/migrations');

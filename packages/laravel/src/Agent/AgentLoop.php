@@ -31,6 +31,7 @@ class AgentLoop
 
     private int $inlineSteps = 0;
 
+    /** Built by the container with the bound AgentModel. */
     public function __construct(
         private readonly AgentModel $model,
         private readonly Toolmark $toolmark,

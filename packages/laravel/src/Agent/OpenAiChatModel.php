@@ -12,6 +12,7 @@ use Toolmark\Laravel\Llm;
  */
 final class OpenAiChatModel implements AgentModel
 {
+    /** The endpoint (`…/v1`), the API key (sent as a Bearer token), the model name and the timeout in seconds. */
     public function __construct(
         private readonly string $baseUrl,
         private readonly string $apiKey,
@@ -19,6 +20,7 @@ final class OpenAiChatModel implements AgentModel
         private readonly int $timeout = 60,
     ) {}
 
+    /** One streamed Chat Completions request; see AgentModel::complete(). */
     public function complete(string $system, array $messages, array $tools): array
     {
         $body = ['model' => $this->model, 'stream' => true, 'messages' => $this->messages($system, $messages)];

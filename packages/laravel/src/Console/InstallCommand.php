@@ -13,6 +13,7 @@ final class InstallCommand extends Command
     /** @var string */
     protected $description = 'Publish the Toolmark config and migrations and print the Echo and Inertia wiring';
 
+    /** Publishes (keeping edited files unless --force) and prints the next steps; exit 0. */
     public function handle(): int
     {
         foreach (['toolmark-config', 'toolmark-migrations'] as $tag) {

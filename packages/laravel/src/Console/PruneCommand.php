@@ -19,6 +19,7 @@ final class PruneCommand extends Command
     /** @var string */
     protected $description = 'Expire old confirmations and delete old Toolmark calls';
 
+    /** Exit 0 with the counts, 1 for a bad --days. */
     public function handle(): int
     {
         $days = $this->option('days') ?? config('toolmark.prune_calls_after_days', 7);

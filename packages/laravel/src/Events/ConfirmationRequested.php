@@ -5,6 +5,7 @@ namespace Toolmark\Laravel\Events;
 /** A page answered a call with needs_confirmation: a card waits for the user; its confirmId is bound. */
 final class ConfirmationRequested
 {
+    /** The summary is masked. */
     public function __construct(
         public readonly int $conversationId,
         public readonly string $callId,

@@ -19,17 +19,20 @@ final class ToolmarkChat implements ShouldBroadcastNow
     /** The roles the chat shows. */
     public const ROLES = ['user', 'assistant', 'tool'];
 
+    /** The chat line of the conversation owned by the user with this id. */
     public function __construct(
         public readonly int $userId,
         public readonly int $conversationId,
         public readonly ConversationMessage $line,
     ) {}
 
+    /** The conversation's private channel `toolmark.{user}.{conversation}`. */
     public function broadcastOn(): PrivateChannel
     {
         return new PrivateChannel("toolmark.{$this->userId}.{$this->conversationId}");
     }
 
+    /** The page listens to `.toolmark.chat`. */
     public function broadcastAs(): string
     {
         return 'toolmark.chat';

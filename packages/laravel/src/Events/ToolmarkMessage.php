@@ -19,11 +19,13 @@ final class ToolmarkMessage implements ShouldBroadcastNow
         public readonly array $message,
     ) {}
 
+    /** The conversation's private channel `toolmark.{user}.{conversation}`. */
     public function broadcastOn(): PrivateChannel
     {
         return new PrivateChannel("toolmark.{$this->userId}.{$this->conversationId}");
     }
 
+    /** The page listens to `.toolmark.message`. */
     public function broadcastAs(): string
     {
         return 'toolmark.message';

@@ -29,6 +29,7 @@ final class ContinueAgentTurn implements ShouldQueue
         public readonly array $result,
     ) {}
 
+    /** Appends the answer, then runs the next step if no call of the agent is pending. */
     public function handle(AgentLoop $loop): void
     {
         $ready = DB::transaction(function () use ($loop): ?Conversation {

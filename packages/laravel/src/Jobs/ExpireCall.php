@@ -23,8 +23,10 @@ final class ExpireCall implements ShouldQueue
     use InteractsWithQueue;
     use Queueable;
 
+    /** The call whose deadline this is. */
     public function __construct(public readonly string $callId) {}
 
+    /** Times the call out if it is still pending; does nothing otherwise (a retried job included). */
     public function handle(Toolmark $toolmark): void
     {
         $binding = DB::transaction(function () {

@@ -16,8 +16,10 @@ final class RunFollowUpTurn implements ShouldQueue
     use InteractsWithQueue;
     use Queueable;
 
+    /** The conversation whose confirmation was answered. */
     public function __construct(public readonly int $conversationId) {}
 
+    /** Runs the one follow-up step (no page tools); nothing if the conversation is gone. */
     public function handle(AgentLoop $loop): void
     {
         $conversation = Conversation::query()->find($this->conversationId);

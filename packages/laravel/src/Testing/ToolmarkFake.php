@@ -43,6 +43,7 @@ class ToolmarkFake extends Toolmark
         return $this;
     }
 
+    /** Binds and records the call; answers it at once when `respond()` scripted its tool. */
     public function send(
         Conversation $conversation,
         string $toolCallId,
@@ -72,11 +73,13 @@ class ToolmarkFake extends Toolmark
         return $id;
     }
 
+    /** Records the agent → page message instead of broadcasting it. */
     public function deliver(int $userId, int $conversationId, array $message): void
     {
         $this->messages[] = $message;
     }
 
+    /** Records confirmation requests, then fires the event as usual. */
     public function notify(object $event): void
     {
         if ($event instanceof ConfirmationRequested) {

@@ -15,6 +15,7 @@ use Toolmark\Laravel\Models\Conversation;
  */
 final class BridgeController
 {
+    /** 403 unless the user owns the conversation; otherwise 204, accepted or rejected. */
     public function __invoke(Request $request, Conversation $conversation, Bridge $bridge): Response
     {
         $user = $request->user();

@@ -16,6 +16,7 @@ use Toolmark\Laravel\Models\Conversation;
  */
 final class MessageController
 {
+    /** 403 unless the user owns the conversation, 422 for a missing or too long text, else 202 `{id}`. */
     public function __invoke(Request $request, Conversation $conversation, AgentLoop $loop): JsonResponse
     {
         $user = $request->user();

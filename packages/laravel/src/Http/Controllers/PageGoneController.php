@@ -14,6 +14,7 @@ use Toolmark\Laravel\Models\Conversation;
  */
 final class PageGoneController
 {
+    /** 403 unless the user owns the conversation; otherwise 204. */
     public function __invoke(Request $request, Conversation $conversation, Bridge $bridge): Response
     {
         $user = $request->user();

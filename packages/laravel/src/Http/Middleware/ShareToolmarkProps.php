@@ -15,8 +15,10 @@ use Toolmark\Laravel\Toolmark;
  */
 final class ShareToolmarkProps
 {
+    /** Built by the container. */
     public function __construct(private readonly Toolmark $toolmark) {}
 
+    /** Shares the prop (resolved only when Inertia sends props), then goes on. */
     public function handle(Request $request, Closure $next): mixed
     {
         if (class_exists('Inertia\\Inertia')) {
