@@ -7,6 +7,7 @@ use Illuminate\Contracts\Debug\ExceptionHandler;
 use Illuminate\Contracts\Http\Kernel as HttpKernelContract;
 use Illuminate\Database\Schema\Blueprint;
 use Illuminate\Foundation\Application;
+use Illuminate\Foundation\Bootstrap\LoadConfiguration;
 use Illuminate\Foundation\Exceptions\Handler;
 use Illuminate\Foundation\Testing\TestCase as LaravelTestCase;
 use Illuminate\Support\Facades\DB;
@@ -46,10 +47,21 @@ abstract class TestCase extends LaravelTestCase
         $app->singleton(ConsoleKernel::class, AppConsoleKernel::class);
         $app->singleton(ExceptionHandler::class, Handler::class);
         $app->singleton(RecordingBroadcaster::class);
+        $app->afterBootstrapping(LoadConfiguration::class, function (Application $app): void {
+            foreach ($this->config() as $key => $value) {
+                $app['config']->set($key, $value);
+            }
+        });
         $app->make(ConsoleKernel::class)->bootstrap();
         $this->broadcasts = $app->make(RecordingBroadcaster::class);
 
         return $app;
+    }
+
+    /** @return array<string, mixed> config the test app has before its providers register (an app's config/*.php) */
+    protected function config(): array
+    {
+        return [];
     }
 
     protected function setUp(): void
