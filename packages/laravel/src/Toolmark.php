@@ -120,7 +120,7 @@ class Toolmark
         }
         $this->deliver((int) $conversation->user_id, (int) $conversation->id, $message);
         $this->scheduleDeadline($id, $deadlineMs);
-        $this->notify(new CallRequested((int) $conversation->id, $id, $kind, $tool, $input, $origin));
+        $this->notify(new CallRequested((int) $conversation->id, $id, $kind, $tool, Mask::value($input), $origin));
 
         return $id;
     }

@@ -5,7 +5,7 @@ namespace Toolmark\Laravel\Events;
 /** A call or describe was bound and sent to the page (by the agent loop or `Toolmark::call`). */
 final class CallRequested
 {
-    /** @param array<string, mixed> $input the input as sent (not masked: do not log it as is) */
+    /** @param array<string, mixed> $input the input, masked (the page gets it as the model wrote it) */
     public function __construct(
         public readonly int $conversationId,
         public readonly string $callId,

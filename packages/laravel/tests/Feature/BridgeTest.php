@@ -67,6 +67,15 @@ final class BridgeTest extends TestCase
         $this->assertSame('page-2', $this->chat->refresh()->active_client_id);
     }
 
+    public function test_a_page_load_bound_to_one_conversation_cannot_send_manifests_for_another(): void
+    {
+        $second = $this->conversation($this->ada, null);
+        $this->page($this->ada, $second, 'page-1', 9)->assertNoContent();
+        $this->assertSame(['mismatch'], $this->rejections());
+        $this->assertNull($second->refresh()->active_client_id);
+        $this->assertSame(1, (int) DB::table('toolmark_pages')->where('client_id', 'page-1')->value('rev'));
+    }
+
     public function test_a_call_is_bound_to_user_conversation_and_page_load_before_it_is_broadcast_with_a_uuid_v4(): void
     {
         $seen = null;

@@ -29,6 +29,7 @@ final class FakeTest extends TestCase
         $ada = $this->user();
         $chat = $this->conversation($ada);
         $id = Toolmark::call($chat, 'challenges.list', ['q' => 'chess']);
+        Toolmark::call($chat, 'billing.update', ['number' => '4242 4242 4242 4242', 'cvc' => '123']);
         $this->assertSame(['type' => 'call', 'tool' => 'challenges.list', 'input' => ['q' => 'chess']], array_intersect_key(
             json_decode(json_encode($this->broadcasts->messages()[0]), true),
             ['type' => 1, 'tool' => 1, 'input' => 1],
@@ -36,8 +37,11 @@ final class FakeTest extends TestCase
         $this->bridge($ada, $chat, ['protocol' => 1, 'type' => 'result', 'clientId' => 'page-1', 'id' => $id, 'result' => ['status' => 'ok', 'data' => 'card 4242 4242 4242 4242']])->assertNoContent();
         $this->assertInstanceOf(CallRequested::class, $events[0]);
         $this->assertSame('app', $events[0]->origin);
-        $this->assertInstanceOf(CallCompleted::class, $events[1]);
-        $this->assertSame(['status' => 'ok', 'data' => 'card **** 4242'], $events[1]->result, 'events carry masked results');
+        $this->assertSame(['q' => 'chess'], $events[0]->input);
+        $this->assertSame(['number' => '**** 4242', 'cvc' => '[redacted]'], $events[1]->input, 'events carry masked inputs');
+        $this->assertSame('4242 4242 4242 4242', $this->broadcasts->messages()[1]['input']->number, 'the page gets the input as written');
+        $this->assertInstanceOf(CallCompleted::class, $events[2]);
+        $this->assertSame(['status' => 'ok', 'data' => 'card **** 4242'], $events[2]->result, 'events carry masked results');
         $this->assertSame(0, DB::table('jobs')->where('payload', 'like', '%ContinueAgentTurn%')->count(), 'an app call is not part of an agent turn');
         $this->assertSame(0, $chat->messages()->count());
     }
