@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the tests and the demo need on a fresh machine with only Node.js and npm:
-# pnpm (pinned), Debian's Chromium, php-cli, php-laravel-framework and php-sqlite3 (browser tests,
-# the PHP doc lint and the Inertia demo's Laravel backend; needs root or sudo), then the workspace's
-# packages from the lockfile. Safe to run again: it skips what is there.
+# pnpm (pinned), Debian's Chromium, php-cli, php-laravel-framework, php-sqlite3, phpunit, php-redis and
+# redis-server (browser tests, the PHP doc lint, the Laravel package's tests and the Inertia demo's
+# backend; needs root or sudo), then the workspace's packages from the lockfile. Safe to run again: it skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
@@ -20,6 +20,10 @@ if [ "${1:-}" != "--no-system" ]; then
   # Laravel 8 from Debian, with SQLite: the Inertia demo's backend and the server-declared tools' test.
   [ -f /usr/share/php/Illuminate/autoload.php ] || missing+=(php-laravel-framework)
   php -m 2>/dev/null | grep -qx pdo_sqlite || missing+=(php-sqlite3)
+  # PHPUnit 9 from Debian: the tests of the Laravel package (packages/laravel), and Redis for its Redis test.
+  command -v phpunit >/dev/null 2>&1 || missing+=(phpunit)
+  php -m 2>/dev/null | grep -qx redis || missing+=(php-redis)
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "› installing ${missing[*]} from Debian"
     SUDO=""

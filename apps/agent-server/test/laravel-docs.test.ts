@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
 import { lintBlocks, phpBlocks } from '../scripts/lint-php-docs.mjs'
@@ -9,31 +10,35 @@ import { maskText } from '../src/shared/redact.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
 
 /*
- * docs/guides/laravel-reference.md: every ```php block passes `php -l`, and the framework-free
- * classes (ToolmarkLlm, Mask) behave like the TypeScript they mirror. Without php on PATH these
- * checks fail in CI (CI=true) and are reported, not run, on a developer machine.
+ * The Laravel docs and package: every ```php block of docs/framework/laravel.md, the package README
+ * and the Laravel reference passes `php -l`, and the package's framework-free classes (Llm, Mask)
+ * behave like the TypeScript they mirror. Without php on PATH these checks fail in CI (CI=true) and
+ * are reported, not run, on a developer machine.
  */
 
-const doc = readFileSync(new URL('../../../docs/guides/laravel-reference.md', import.meta.url), 'utf8')
-const blocks = phpBlocks(doc)
+const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8')
+const DOCS = ['docs/framework/laravel.md', 'packages/laravel/README.md', 'docs/guides/laravel-reference.md']
+const blocks = DOCS.flatMap((doc) => phpBlocks(read(doc)).map((block) => ({ ...block, doc })))
 const hasPhp = !spawnSync('php', ['--version']).error
 
 /** Runs the check when php exists; in CI a missing php is a failure. */
 function withPhp(check: () => void): void {
   if (hasPhp) return check()
   if (process.env.CI === 'true') throw new Error('php is required in CI (apt-get install php-cli)')
-  console.warn('php is not installed: the Laravel reference PHP checks did not run')
+  console.warn('php is not installed: the Laravel PHP checks did not run')
 }
 
-/** Runs one doc block plus `driver` in php, feeding `input` as JSON on stdin; returns stdout. */
-function runPhp(marker: string, driver: string, input: unknown): string {
-  const block = blocks.find((b) => b.code.includes(marker))
-  if (!block) throw new Error(`no php block contains ${marker}`)
+/** Runs one of the package's classes (`packages/laravel/src/<file>`) plus `driver` in php, feeding `input` as JSON on stdin; returns stdout. */
+function runPhp(file: string, driver: string, input: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'php-run-'))
   try {
-    const file = join(dir, 'run.php')
-    writeFileSync(file, `${block.code}\n$in = json_decode(stream_get_contents(STDIN), true);\n${driver}\n`)
-    const run = spawnSync('php', ['-d', 'display_errors=stderr', file], {
+    const script = join(dir, 'run.php')
+    const source = fileURLToPath(new URL(`../../../packages/laravel/src/${file}`, import.meta.url))
+    writeFileSync(
+      script,
+      `<?php\nrequire ${JSON.stringify(source)};\nuse Toolmark\\Laravel\\Llm;\nuse Toolmark\\Laravel\\Mask;\n$in = json_decode(stream_get_contents(STDIN), true);\n${driver}\n`,
+    )
+    const run = spawnSync('php', ['-d', 'display_errors=stderr', script], {
       input: JSON.stringify(input),
       encoding: 'utf8',
     })
@@ -44,30 +49,22 @@ function runPhp(marker: string, driver: string, input: unknown): string {
   }
 }
 
-describe('Laravel reference', () => {
-  it('has the php blocks the guide promises, each a complete file', () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(12)
-    for (const block of blocks) expect(block.code.startsWith('<?php\n')).toBe(true)
-    for (const needle of [
-      "Broadcast::channel(\n    'toolmark.{user}.{conversation}'",
-      'implements ShouldBroadcastNow',
-      "return 'toolmark.message';",
-      "Schema::create('toolmark_calls'",
-      'final class ExpireToolmarkCall implements ShouldQueue',
-      'final class RunFollowUpTurn implements ShouldQueue',
-    ]) {
-      expect(blocks.some((b) => b.code.includes(needle))).toBe(true)
-    }
+describe('toolmark/laravel', () => {
+  it('the Laravel guide and the package README have php blocks, each a complete file', () => {
+    expect(blocks.filter((b) => b.doc === 'docs/framework/laravel.md').length).toBeGreaterThanOrEqual(4)
+    for (const block of blocks)
+      expect(block.code.startsWith('<?php\n'), `${block.doc}:${block.line}`).toBe(true)
   })
 
   it('every php block passes php -l', () => {
     withPhp(() => {
-      const failed = lintBlocks(blocks).filter((r) => !r.ok)
-      expect(failed.map((r) => `line ${r.line}: ${r.output}`)).toEqual([])
+      const results = lintBlocks(blocks).map((r, i) => ({ ...r, doc: blocks[i]?.doc }))
+      const failed = results.filter((r) => !r.ok)
+      expect(failed.map((r) => `${r.doc}:${r.line}: ${r.output}`)).toEqual([])
     })
   })
 
-  it('ToolmarkLlm renders page_call, page_describe and the untrusted envelope byte for byte like core', () => {
+  it('Llm renders page_call, page_describe and the untrusted envelope byte for byte like core', () => {
     withPhp(() => {
       const summaries = challengesTools(demoState()).map(({ name, llmName, description, hints }) => ({
         name,
@@ -97,10 +94,10 @@ describe('Laravel reference', () => {
       const manifests = [summaries, [], tricky]
       const out = JSON.parse(
         runPhp(
-          'final class ToolmarkLlm',
-          `$out = array_map(fn ($t) => ToolmarkLlm::json(ToolmarkLlm::pageCallTool($t)), $in['manifests']);
-           $out[] = ToolmarkLlm::json(ToolmarkLlm::pageDescribeTool());
-           $out[] = ToolmarkLlm::json(ToolmarkLlm::wrapUntrusted($in['result']));
+          'Llm.php',
+          `$out = array_map(fn ($t) => Llm::json(Llm::pageCallTool($t)), $in['manifests']);
+           $out[] = Llm::json(Llm::pageDescribeTool());
+           $out[] = Llm::json(Llm::wrapUntrusted($in['result']));
            echo json_encode($out);`,
           { manifests, result },
         ),
@@ -121,7 +118,7 @@ describe('Laravel reference', () => {
         'Run 42 km on 12/30, id 12345678-1234-4123-8123-123456789abc',
       ]
       const out = JSON.parse(
-        runPhp('final class Mask', 'echo json_encode(array_map(fn ($s) => Mask::text($s), $in));', samples),
+        runPhp('Mask.php', 'echo json_encode(array_map(fn ($s) => Mask::text($s), $in));', samples),
       )
       expect(out).toEqual(samples.map(maskText))
     })

@@ -14,7 +14,7 @@ import { type PusherServer, startPusherServer } from '@toolmark-internal/pusher-
  * - the Pusher protocol server (@toolmark-internal/pusher-server, what Reverb does);
  * - the agent server's embedded planner as /v1/chat/completions (unless OPENAI_API_KEY is set);
  * - Laravel 8 (Debian's php-laravel-framework) under `php -S` with 4 workers, on a fresh SQLite
- *   file with the migrations run, plus `php artisan queue:work` for the guide's queued jobs.
+ *   file with the migrations run, plus `php artisan queue:work` for toolmark/laravel's queued jobs.
  * `pnpm --filter @toolmark-apps/inertia-demo start` runs it (build the page first: `… build`); the script
  * `exec`s node, so Ctrl+C reaches it without a shell in between and pnpm reports no failure.
  */

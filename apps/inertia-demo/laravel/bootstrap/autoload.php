@@ -1,11 +1,12 @@
 <?php
 
-// PSR-4 for App\ (app/), plus the guide's files that hold two classes each.
+// No Composer here: PSR-4 for App\ (app/), plus the one file that holds two classes, and the
+// toolmark/laravel package through its path autoloader (a real app gets both from Composer's
+// vendor/autoload.php after `composer require toolmark/laravel`).
+require __DIR__.'/../../../../packages/laravel/autoload.php';
+
 spl_autoload_register(function (string $class): void {
     $shared = [
-        'App\\Models\\ConversationMessage' => 'Models/Conversation.php',
-        'App\\Toolmark\\AgentModel' => 'Toolmark/AgentLoop.php',
-        'App\\Jobs\\RunFollowUpTurn' => 'Jobs/ContinueAgentTurn.php',
         'App\\Database\\ImmediatePdo' => 'Database/ImmediateSqliteConnector.php',
     ];
     if (! str_starts_with($class, 'App\\')) {

@@ -29,6 +29,8 @@ return [
         Illuminate\Translation\TranslationServiceProvider::class,
         Illuminate\Validation\ValidationServiceProvider::class,
         Illuminate\View\ViewServiceProvider::class,
+        // Composer's package discovery adds this from toolmark/laravel's composer.json; without Composer, list it.
+        Toolmark\Laravel\ToolmarkServiceProvider::class,
         App\Providers\AppServiceProvider::class,
         App\Providers\RouteServiceProvider::class,
     ],

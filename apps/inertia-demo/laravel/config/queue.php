@@ -1,7 +1,7 @@
 <?php
 
 return [
-    // The guide's jobs (deadlines, agent turns) run in `php artisan queue:work` (scripts/serve.mjs starts it).
+    // toolmark/laravel's jobs (deadlines, agent turns) run in `php artisan queue:work` (scripts/serve.ts starts it).
     'default' => env('QUEUE_CONNECTION', 'database'),
     'connections' => [
         'sync' => ['driver' => 'sync'],

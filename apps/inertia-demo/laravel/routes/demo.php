@@ -1,9 +1,8 @@
 <?php
 
-// The demo's own routes (routes/web.php holds the guide's).
+// The demo's own routes (toolmark/laravel registers the bridge, the chat and the page-gone signal).
 
 use App\Http\Controllers\DemoController;
-use App\Http\Controllers\PageGoneController;
 use Illuminate\Support\Facades\Route;
 
 // No icon: the pages name an empty one (`data:,`); pages without a <link rel="icon"> get 204, not a 404.
@@ -24,6 +23,4 @@ Route::middleware('auth')->group(function () {
     Route::get('/drafts', [DemoController::class, 'drafts']);
     Route::get('/wizard', [DemoController::class, 'wizard']);
     Route::post('/wizard', [DemoController::class, 'finishWizard']);
-    // The page's unload signal: its pending confirmations expire, with a line in the chat.
-    Route::post('/toolmark/gone/{conversation}', PageGoneController::class)->can('update', 'conversation');
 });

@@ -4,6 +4,7 @@ namespace App\Models;
 
 use Illuminate\Database\Eloquent\Relations\HasMany;
 use Illuminate\Foundation\Auth\User as Authenticatable;
+use Toolmark\Laravel\Models\Conversation;
 
 final class User extends Authenticatable
 {

@@ -9,8 +9,7 @@ final class RouteServiceProvider extends ServiceProvider
 {
     public function boot(): void
     {
-        // routes/web.php is the guide's; routes/demo.php adds the demo's pages and sign-in.
-        Route::middleware('web')->group(base_path('routes/web.php'));
+        // The demo's pages and sign-in; toolmark/laravel registers its own routes (config/toolmark.php).
         Route::middleware('web')->group(base_path('routes/demo.php'));
     }
 }

@@ -9,6 +9,7 @@ use Illuminate\Http\RedirectResponse;
 use Illuminate\Http\Request;
 use Illuminate\Support\Facades\Auth;
 use Symfony\Component\HttpFoundation\Response;
+use Toolmark\Laravel\Facades\Toolmark;
 
 /** The demo's pages (the Challenges domain) and its sign-in. */
 final class DemoController
@@ -20,7 +21,7 @@ final class DemoController
         $user = User::query()->firstOrCreate(['name' => $name], ['email' => "{$name}@example.test", 'password' => '']);
         Auth::login($user);
         $request->session()->regenerate();
-        $request->session()->put('conversation_id', $user->conversations()->create()->id);
+        Toolmark::startConversation($user, $request);
 
         return redirect('/challenges');
     }

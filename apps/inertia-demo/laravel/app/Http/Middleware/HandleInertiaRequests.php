@@ -2,15 +2,16 @@
 
 namespace App\Http\Middleware;
 
-use App\Events\ToolmarkChat;
 use App\Stand\Inertia;
 use Closure;
 use Illuminate\Http\Request;
+use Toolmark\Laravel\Events\ToolmarkChat;
+use Toolmark\Laravel\Facades\Toolmark;
 
 /**
  * What inertia-laravel's HandleInertiaRequests does, on the stand-in adapter: the asset version and
- * the shared props, here the bridge settings `toolmark` (user, conversation, broadcaster; no secret)
- * and the chat.
+ * the shared props, here the bridge settings `toolmark` (user, conversation, channel, broadcaster;
+ * no secret: the package's one line) and the chat.
  */
 final class HandleInertiaRequests
 {
@@ -18,17 +19,9 @@ final class HandleInertiaRequests
     {
         Inertia::share(fn (): array => [
             'auth' => ['user' => $request->user()?->only(['id', 'name'])],
-            // The chat (masked texts only), resolved only when sent; new lines arrive over Echo (App\Events\ToolmarkChat).
+            // The chat (masked texts only), resolved only when sent; new lines arrive over Echo (ToolmarkChat).
             'chat' => fn (): array => $this->chat($request),
-            'toolmark' => $request->user() === null ? null : [
-                'userId' => $request->user()->getKey(),
-                'conversationId' => $request->session()->get('conversation_id'),
-                'broadcaster' => [
-                    'key' => config('broadcasting.connections.pusher-http.key'),
-                    'wsHost' => config('broadcasting.connections.pusher-http.host'),
-                    'wsPort' => config('broadcasting.connections.pusher-http.port'),
-                ],
-            ],
+            'toolmark' => Toolmark::sharedProps($request),
         ]);
 
         return Inertia::handle($request, $next);
@@ -37,8 +30,7 @@ final class HandleInertiaRequests
     /** @return list<array{id: int, role: string, text: string}> */
     private function chat(Request $request): array
     {
-        $id = $request->session()->get('conversation_id');
-        $conversation = $id === null ? null : $request->user()?->conversations()->find($id);
+        $conversation = Toolmark::currentConversation($request);
 
         return $conversation === null ? [] : $conversation->messages()->orderBy('id')
             ->whereIn('role', ToolmarkChat::ROLES)->get(['id', 'role', 'text'])

@@ -1,0 +1,48 @@
+<?php
+
+namespace Toolmark\Laravel\Console;
+
+use Illuminate\Console\Command;
+use Illuminate\Support\Facades\DB;
+
+/**
+ * `php artisan toolmark:prune`: expires pending confirmations older than
+ * `toolmark.confirm_expiry_minutes` (their page's own expiry has passed), and deletes answered or
+ * timed-out calls and used or expired confirmations older than
+ * `toolmark.prune_calls_after_days`. Pending calls are never deleted. Schedule it every minute.
+ */
+final class PruneCommand extends Command
+{
+    /** @var string */
+    protected $signature = 'toolmark:prune {--days= : Delete finished calls older than this many days (default: the config)}';
+
+    /** @var string */
+    protected $description = 'Expire old confirmations and delete old Toolmark calls';
+
+    /** Exit 0 with the counts, 1 for a bad --days. */
+    public function handle(): int
+    {
+        $days = $this->option('days') ?? config('toolmark.prune_calls_after_days', 7);
+        if (! is_numeric($days) || (int) $days < 0) {
+            $this->error('--days must be a whole number of days, 0 or more');
+
+            return self::FAILURE;
+        }
+        $expired = DB::table('toolmark_confirmations')
+            ->where('state', 'pending')
+            ->where('created_at', '<', now()->subMinutes((int) config('toolmark.confirm_expiry_minutes', 11)))
+            ->update(['state' => 'expired', 'updated_at' => now()]);
+        $before = now()->subDays((int) $days);
+        $calls = DB::table('toolmark_calls')
+            ->whereIn('state', ['answered', 'timed_out'])
+            ->where('updated_at', '<', $before)
+            ->delete();
+        $confirmations = DB::table('toolmark_confirmations')
+            ->whereIn('state', ['used', 'expired'])
+            ->where('updated_at', '<', $before)
+            ->delete();
+        $this->info("Expired {$expired} confirmations; deleted {$calls} calls and {$confirmations} confirmations.");
+
+        return self::SUCCESS;
+    }
+}

@@ -1,0 +1,52 @@
+<?php
+
+namespace Toolmark\Laravel\Events;
+
+use Illuminate\Broadcasting\PrivateChannel;
+use Illuminate\Contracts\Broadcasting\ShouldBroadcastNow;
+use Toolmark\Laravel\Models\ConversationMessage;
+
+/**
+ * One new chat line (masked text only) on the conversation's private channel, as `.toolmark.chat`.
+ * A line whose text would make the event too large for the broadcaster comes without `text`: the
+ * page reloads its chat instead. Sent when `toolmark.chat_events` is on.
+ */
+final class ToolmarkChat implements ShouldBroadcastNow
+{
+    /** Pusher and Reverb refuse events over 10 KB; this leaves room for the channel and event names. */
+    public const MAX_TEXT_BYTES = 8000;
+
+    /** The roles the chat shows. */
+    public const ROLES = ['user', 'assistant', 'tool'];
+
+    /** The chat line of the conversation owned by the user with this id. */
+    public function __construct(
+        public readonly int $userId,
+        public readonly int $conversationId,
+        public readonly ConversationMessage $line,
+    ) {}
+
+    /** The conversation's private channel `toolmark.{user}.{conversation}`. */
+    public function broadcastOn(): PrivateChannel
+    {
+        return new PrivateChannel("toolmark.{$this->userId}.{$this->conversationId}");
+    }
+
+    /** The page listens to `.toolmark.chat`. */
+    public function broadcastAs(): string
+    {
+        return 'toolmark.chat';
+    }
+
+    /** @return array{message: array{id: int, role: string, text?: string}} */
+    public function broadcastWith(): array
+    {
+        $message = ['id' => (int) $this->line->id, 'role' => (string) $this->line->role];
+        $text = (string) $this->line->text;
+        if (strlen((string) json_encode($text)) <= self::MAX_TEXT_BYTES) {
+            $message['text'] = $text;
+        }
+
+        return ['message' => $message];
+    }
+}

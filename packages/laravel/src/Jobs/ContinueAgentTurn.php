@@ -1,0 +1,53 @@
+<?php
+
+namespace Toolmark\Laravel\Jobs;
+
+use Illuminate\Bus\Queueable;
+use Illuminate\Contracts\Queue\ShouldQueue;
+use Illuminate\Foundation\Bus\Dispatchable;
+use Illuminate\Queue\InteractsWithQueue;
+use Illuminate\Support\Facades\DB;
+use Toolmark\Laravel\Agent\AgentLoop;
+use Toolmark\Laravel\Models\Conversation;
+
+/**
+ * Appends one tool result (or timeout) to the history and runs the next agent step once every call
+ * of the step has its answer. The conversation row lock makes the "all answered" check race-free
+ * when results arrive together.
+ */
+final class ContinueAgentTurn implements ShouldQueue
+{
+    use Dispatchable;
+    use InteractsWithQueue;
+    use Queueable;
+
+    /** @param array<string, mixed> $result */
+    public function __construct(
+        public readonly int $conversationId,
+        public readonly string $toolCallId,
+        public readonly string $tool,
+        public readonly array $result,
+    ) {}
+
+    /** Appends the answer, then runs the next step if no call of the agent is pending. */
+    public function handle(AgentLoop $loop): void
+    {
+        $ready = DB::transaction(function () use ($loop): ?Conversation {
+            $conversation = Conversation::query()->whereKey($this->conversationId)->lockForUpdate()->first();
+            if ($conversation === null) {
+                return null;
+            }
+            $loop->answer($conversation, $this->toolCallId, $this->tool, $this->result);
+            $pending = DB::table('toolmark_calls')
+                ->where('conversation_id', $conversation->id)
+                ->where('origin', 'agent')
+                ->where('state', 'pending')
+                ->exists();
+
+            return $pending ? null : $conversation;
+        });
+        if ($ready !== null) {
+            $loop->step($ready);
+        }
+    }
+}

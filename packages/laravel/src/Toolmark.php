@@ -1,0 +1,204 @@
+<?php
+
+namespace Toolmark\Laravel;
+
+use Illuminate\Auth\Access\AuthorizationException;
+use Illuminate\Contracts\Auth\Access\Gate;
+use Illuminate\Contracts\Auth\Authenticatable;
+use Illuminate\Contracts\Events\Dispatcher;
+use Illuminate\Http\Request;
+use Illuminate\Support\Facades\DB;
+use Illuminate\Support\Facades\Route;
+use Illuminate\Support\Str;
+use Toolmark\Laravel\Events\CallRequested;
+use Toolmark\Laravel\Events\ToolmarkMessage;
+use Toolmark\Laravel\Jobs\ExpireCall;
+use Toolmark\Laravel\Models\Conversation;
+
+/**
+ * The package's entry point (the `Toolmark` facade): sends calls to a conversation's page, answers
+ * whether a user may call a tool, and gives Inertia the shared props `@toolmark/inertia` reads.
+ */
+class Toolmark
+{
+    /** The Gate ability an app defines to allow or refuse a tool per user: fn ($user, string $tool, Conversation $c): bool. */
+    public const ABILITY = 'toolmark.call';
+
+    /** What the agent is told when the Gate refuses a tool (the protocol's not_allowed refusal). */
+    public const NOT_ALLOWED = [
+        'status' => 'refused',
+        'code' => 'not_allowed',
+        'message' => 'The app does not allow this tool for this user',
+    ];
+
+    /** What the agent is told when no page is connected to the conversation. */
+    public const NO_PAGE = ['status' => 'error', 'message' => 'No page is connected to this conversation'];
+
+    /** Built by the container (the `Toolmark` facade resolves the singleton). */
+    public function __construct(
+        protected Dispatcher $events,
+        protected Gate $gate,
+    ) {}
+
+    /**
+     * Calls a page tool from PHP: binds a fresh call id to the conversation's current page load and
+     * sends it. The result arrives later as a CallCompleted event (and ConfirmationRequested for a
+     * needs_confirmation); it does not enter the agent's history. Returns the call id, or null when
+     * no page is connected.
+     *
+     * @param array<string, mixed> $input
+     *
+     * @throws AuthorizationException when the `toolmark.call` Gate refuses the tool for the conversation's user
+     */
+    public function call(Conversation $conversation, string $tool, array $input = []): ?string
+    {
+        if (! $this->allows($conversation, $tool)) {
+            throw new AuthorizationException(self::NOT_ALLOWED['message']);
+        }
+
+        return $this->send($conversation, 'app_'.Str::uuid(), 'call', $tool, $input, null, 'app');
+    }
+
+    /**
+     * Whether the conversation's user may call the tool: the app's `toolmark.call` Gate when it
+     * defines one, otherwise yes (the page's own policy and confirmations still apply).
+     */
+    public function allows(Conversation $conversation, string $tool): bool
+    {
+        if (! $this->gate->has(self::ABILITY)) {
+            return true;
+        }
+        $user = $conversation->user;
+
+        return $user !== null && $this->gate->forUser($user)->allows(self::ABILITY, [$tool, $conversation]);
+    }
+
+    /**
+     * Sends a `call` or `describe` to the conversation's current page load. The id is a random
+     * UUID v4, stored with user, conversation and page load before the message is broadcast, and a
+     * delayed job enforces the deadline. Returns the id, or null when no page is connected.
+     *
+     * @param 'call'|'describe' $kind
+     * @param array<string, mixed> $input
+     * @param 'agent'|'app' $origin
+     */
+    public function send(
+        Conversation $conversation,
+        string $toolCallId,
+        string $kind,
+        string $tool,
+        array $input = [],
+        ?int $rev = null,
+        string $origin = 'agent',
+    ): ?string {
+        $clientId = $conversation->active_client_id;
+        if ($clientId === null) {
+            return null;
+        }
+        $id = (string) Str::uuid();
+        $deadlineMs = (int) config('toolmark.deadline_ms', 15000);
+        DB::table('toolmark_calls')->insert([
+            'id' => $id,
+            'user_id' => $conversation->user_id,
+            'conversation_id' => $conversation->id,
+            'client_id' => $clientId,
+            'kind' => $kind,
+            'tool' => $tool,
+            'tool_call_id' => $toolCallId,
+            'origin' => $origin,
+            'deadline_at' => now()->addMilliseconds($deadlineMs),
+            'state' => 'pending',
+            'created_at' => now(),
+            'updated_at' => now(),
+        ]);
+        $message = ['protocol' => 1, 'type' => $kind, 'clientId' => $clientId, 'id' => $id, 'tool' => $tool];
+        if ($kind === 'call') {
+            $message['input'] = (object) $input; // `{}`, never `[]`, for no input
+            if ($rev !== null) {
+                $message['rev'] = $rev;
+            }
+        }
+        $this->deliver((int) $conversation->user_id, (int) $conversation->id, $message);
+        $this->scheduleDeadline($id, $deadlineMs);
+        $this->notify(new CallRequested((int) $conversation->id, $id, $kind, $tool, Mask::value($input), $origin));
+
+        return $id;
+    }
+
+    /**
+     * Dispatches the call's deadline job, delayed by the deadline. It needs a queue that honours
+     * delays (database, Redis, SQS): the `sync` driver runs it at once and every call times out.
+     */
+    protected function scheduleDeadline(string $callId, int $deadlineMs): void
+    {
+        ExpireCall::dispatch($callId)->delay(now()->addMilliseconds($deadlineMs));
+    }
+
+    /**
+     * Broadcasts one agent → page message on the conversation's private channel.
+     *
+     * @param array<string, mixed> $message
+     */
+    public function deliver(int $userId, int $conversationId, array $message): void
+    {
+        $this->events->dispatch(new ToolmarkMessage($userId, $conversationId, $message));
+    }
+
+    /** Fires one of the package's events (CallRequested, ConfirmationRequested, ConfirmationResolved, CallCompleted). */
+    public function notify(object $event): void
+    {
+        $this->events->dispatch($event);
+    }
+
+    /** The user's current conversation (from the session), or null. */
+    public function currentConversation(Request $request): ?Conversation
+    {
+        $user = $request->user();
+        $id = $request->hasSession() ? $request->session()->get((string) config('toolmark.session_key')) : null;
+        if ($user === null || $id === null) {
+            return null;
+        }
+        $conversation = Conversation::query()->find($id);
+
+        return $conversation !== null && $conversation->isOwnedBy($user->getAuthIdentifier()) ? $conversation : null;
+    }
+
+    /** Starts a new conversation for the user and makes it the session's current one. */
+    public function startConversation(Authenticatable $user, ?Request $request = null): Conversation
+    {
+        $conversation = new Conversation();
+        $conversation->user_id = $user->getAuthIdentifier();
+        $conversation->save();
+        if ($request !== null && $request->hasSession()) {
+            $request->session()->put((string) config('toolmark.session_key'), $conversation->id);
+        }
+
+        return $conversation;
+    }
+
+    /**
+     * What `@toolmark/inertia` reads from the shared prop `toolmark`: user, conversation, channel,
+     * the bridge URL and the broadcaster settings (no secret). The CSRF token travels as Laravel's
+     * `XSRF-TOKEN` cookie, which the page sends back as `X-XSRF-TOKEN`. Null for a guest.
+     *
+     * @return array{userId: mixed, conversationId: int|null, channel: string|null, postUrl: string|null, broadcaster: array<string, mixed>}|null
+     */
+    public function sharedProps(Request $request): ?array
+    {
+        $user = $request->user();
+        if ($user === null) {
+            return null;
+        }
+        $conversation = $this->currentConversation($request);
+
+        return [
+            'userId' => $user->getAuthIdentifier(),
+            'conversationId' => $conversation?->id,
+            'channel' => $conversation === null ? null : "toolmark.{$user->getAuthIdentifier()}.{$conversation->id}",
+            // The bridge route wherever it is registered (a prefix group with Route::toolmark() included).
+            'postUrl' => $conversation === null || ! Route::has('toolmark.bridge') ? null
+                : route('toolmark.bridge', ['conversation' => $conversation->id], false),
+            'broadcaster' => (array) config('toolmark.broadcaster', []),
+        ];
+    }
+}

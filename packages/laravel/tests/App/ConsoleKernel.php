@@ -1,0 +1,10 @@
+<?php
+
+namespace Toolmark\Laravel\Tests\App;
+
+use Illuminate\Foundation\Console\Kernel;
+
+/** TEST APP: the console kernel. */
+final class ConsoleKernel extends Kernel
+{
+}

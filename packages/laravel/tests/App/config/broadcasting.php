@@ -1,0 +1,9 @@
+<?php
+
+return [
+    'default' => 'recording',
+    'connections' => [
+        'recording' => ['driver' => 'recording'],
+        'redis' => ['driver' => 'redis', 'connection' => 'default'],
+    ],
+];

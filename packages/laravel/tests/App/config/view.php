@@ -1,0 +1,3 @@
+<?php
+
+return ['paths' => [], 'compiled' => storage_path('framework/views')];

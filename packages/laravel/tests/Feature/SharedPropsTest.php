@@ -1,0 +1,85 @@
+<?php
+
+namespace Toolmark\Laravel\Tests\Feature;
+
+use Illuminate\Http\Request;
+use Toolmark\Laravel\Facades\Toolmark;
+use Toolmark\Laravel\Http\Middleware\ShareToolmarkProps;
+use Toolmark\Laravel\Tests\TestCase;
+
+/** What the app shares with Inertia for @toolmark/inertia, and the chat endpoint's owner check. */
+final class SharedPropsTest extends TestCase
+{
+    private function request(?object $user): Request
+    {
+        $request = Request::create('/challenges');
+        $request->setLaravelSession($this->app['session']->driver());
+        $request->setUserResolver(fn () => $user);
+
+        return $request;
+    }
+
+    public function test_shared_props_name_the_user_the_current_conversation_its_channel_and_bridge_url(): void
+    {
+        config(['toolmark.broadcaster' => ['key' => 'public-key', 'wsHost' => 'ws.example.test']]);
+        $ada = $this->user();
+        $request = $this->request($ada);
+        $this->assertSame(
+            ['userId' => $ada->id, 'conversationId' => null, 'channel' => null, 'postUrl' => null, 'broadcaster' => ['key' => 'public-key', 'wsHost' => 'ws.example.test']],
+            Toolmark::sharedProps($request),
+        );
+        $chat = Toolmark::startConversation($ada, $request);
+        $this->assertSame(
+            ['userId' => $ada->id, 'conversationId' => $chat->id, 'channel' => "toolmark.{$ada->id}.{$chat->id}", 'postUrl' => "/toolmark/bridge/{$chat->id}", 'broadcaster' => ['key' => 'public-key', 'wsHost' => 'ws.example.test']],
+            Toolmark::sharedProps($request),
+        );
+        $this->assertNull(Toolmark::sharedProps($this->request(null)), 'a guest gets no bridge');
+    }
+
+    public function test_the_middleware_shares_the_props_through_inertia(): void
+    {
+        require_once __DIR__.'/../Stand/Inertia.php';
+        $ada = $this->user();
+        $request = $this->request($ada);
+        $chat = Toolmark::startConversation($ada, $request);
+        $response = $this->app->make(ShareToolmarkProps::class)->handle($request, fn () => response('page'));
+        $this->assertSame('page', $response->getContent());
+        $this->assertSame($chat->id, (\Inertia\Inertia::$shared['toolmark'])()['conversationId']);
+    }
+
+    public function test_route_toolmark_places_the_routes_in_a_group_of_the_apps_and_the_props_follow(): void
+    {
+        \Illuminate\Support\Facades\Route::prefix('app')->middleware(['web', 'auth'])->group(fn () => \Illuminate\Support\Facades\Route::toolmark());
+        $ada = $this->user();
+        $request = $this->request($ada);
+        $chat = Toolmark::startConversation($ada, $request);
+        $this->assertSame("/app/toolmark/bridge/{$chat->id}", Toolmark::sharedProps($request)['postUrl']);
+        $this->actingAs($ada)->withSession(['_token' => 't'])
+            ->call('POST', "/app/toolmark/bridge/{$chat->id}", [], [], [], ['HTTP_X_CSRF_TOKEN' => 't'], json_encode(['protocol' => 1, 'type' => 'manifest', 'clientId' => 'p-1', 'rev' => 1, 'tools' => []]))
+            ->assertNoContent();
+        $this->assertSame('p-1', $chat->refresh()->active_client_id);
+    }
+
+    public function test_a_conversation_id_in_the_session_that_is_not_the_users_is_not_shared(): void
+    {
+        $ada = $this->user('ada');
+        $bob = $this->user('bob');
+        $bobs = Toolmark::startConversation($bob);
+        $request = $this->request($ada);
+        $request->session()->put(config('toolmark.session_key'), $bobs->id);
+        $this->assertNull(Toolmark::sharedProps($request)['conversationId']);
+    }
+
+    public function test_only_the_owner_may_post_chat_messages_and_the_text_is_validated(): void
+    {
+        $ada = $this->user('ada');
+        $bob = $this->user('bob');
+        $chat = Toolmark::startConversation($ada);
+        $post = fn ($user, array $body) => $this->actingAs($user)->withSession(['_token' => 't'])
+            ->postJson("/toolmark/conversations/{$chat->id}/messages", $body, ['X-CSRF-TOKEN' => 't']);
+        $post($bob, ['text' => 'hi'])->assertForbidden();
+        $post($ada, ['text' => str_repeat('x', 4001)])->assertStatus(422);
+        $post($ada, [])->assertStatus(422);
+        $this->assertSame(0, $chat->messages()->count());
+    }
+}
