@@ -1,7 +1,20 @@
+import { screen } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
 import Renamed from './fixtures/Renamed.svelte'
 import Settings from './fixtures/Settings.svelte'
+import WherePage from './fixtures/WherePage.svelte'
 import { flush, names, setup } from './utils.ts'
+
+describe('useCurrentScope', () => {
+  it('is the scope an ancestor sets, null until it exists, undefined at the root', async () => {
+    const { mount } = setup()
+    const seen: string[] = []
+    mount(WherePage, { seen })
+    await flush()
+    expect(seen).toEqual(['waiting'])
+    expect(screen.getAllByRole('paragraph').map((p) => p.textContent)).toEqual(['profile', 'root'])
+  })
+})
 
 describe('useScope', () => {
   it("names descendants' tools after the scope and removes them all on navigation away", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { defineComponent, h, ref } from 'vue'
-import { useScope, useTool } from '../index.ts'
+import { useCurrentScope, useScope, useTool } from '../index.ts'
 import { flush, names, setup } from './utils.ts'
 
 const Tool = defineComponent({
@@ -31,6 +31,37 @@ const Page = defineComponent({
   setup(props) {
     return () => (props.open ? h(Settings, { when: props.when }) : h(Tool, { name: 'home' }))
   },
+})
+
+/** Shows the scope above it: its path, `root`, or `waiting` while it does not exist yet. */
+const Where = defineComponent({
+  setup() {
+    const scope = useCurrentScope()
+    return () =>
+      h('p', scope.value === undefined ? 'root' : scope.value === null ? 'waiting' : scope.value.path)
+  },
+})
+
+describe('useCurrentScope', () => {
+  it('is the scope an ancestor provides, null until it exists, undefined at the root', async () => {
+    const { render } = setup()
+    const seen: string[] = []
+    const Probe = defineComponent({
+      setup() {
+        const scope = useCurrentScope()
+        seen.push(scope.value === null ? 'waiting' : String(scope.value))
+        return () => h(Where)
+      },
+    })
+    const wrapper = render(defineComponent(() => () => [h(Profile, () => h(Probe)), h(Where)]))
+    await flush()
+    expect(seen).toEqual(['waiting'])
+    expect(wrapper.findAll('p').map((p) => p.text())).toEqual(['profile', 'root'])
+  })
+
+  it('throws outside setup()', () => {
+    expect(() => useCurrentScope()).toThrow('useCurrentScope() can only be used inside setup()')
+  })
 })
 
 describe('useScope', () => {
