@@ -8,7 +8,7 @@ import { NextRoute, resetRoute } from './router.tsx'
 
 // React schedules work as in a browser here (no `act`): passive effects and the re-render they
 // cause run in tasks of their own, so a manifest published between them would be seen.
-const flags = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+const flags = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean | undefined }
 let wasAct: boolean | undefined
 beforeEach(() => {
   resetRoute()

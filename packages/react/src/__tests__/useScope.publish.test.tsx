@@ -6,7 +6,7 @@ import { type Toolmark, ToolmarkProvider, ToolScope, useScope, useTool } from '.
 
 // React schedules work as in a browser here (no `act`): passive effects and the re-render they
 // cause may run in tasks of their own, so a manifest published between them would be seen.
-const flags = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+const flags = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean | undefined }
 let wasAct: boolean | undefined
 beforeEach(() => {
   wasAct = flags.IS_REACT_ACT_ENVIRONMENT
