@@ -63,3 +63,18 @@ describe('useScope', () => {
     expect(names(tm)).toEqual(['shipping.save'])
   })
 })
+
+describe('swapping one scoped page for another', () => {
+  it("publishes one manifest, with the new page's tools", async () => {
+    const { tm, mount } = setup()
+    const view = mount(Settings, { open: false })
+    await flush()
+    const published: string[][] = []
+    tm.subscribe(() => published.push(names(tm)))
+    await view.update({ open: true })
+    expect(published).toEqual([['settings.profile.rename', 'settings.save']])
+    published.length = 0
+    await view.update({ open: false })
+    expect(published).toEqual([['home']])
+  })
+})

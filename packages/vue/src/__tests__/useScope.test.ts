@@ -122,3 +122,32 @@ describe('useScope', () => {
     expect(names(tm)).toEqual(['shipping.save'])
   })
 })
+
+describe('swapping one scoped page for another', () => {
+  it("publishes one manifest, with the new page's tools", async () => {
+    const { tm, render } = setup()
+    const Board = defineComponent({
+      setup() {
+        useScope('board')
+        return () => [h(Tool, { name: 'search' }), h(Tool, { name: 'create' })]
+      },
+    })
+    const Swap = defineComponent({
+      props: { page: { type: String, required: true } },
+      setup(props) {
+        return () => [h(Tool, { name: 'help' }), props.page === 'board' ? h(Board) : h(Settings)]
+      },
+    })
+    const wrapper = render(Swap, { page: 'board' })
+    await flush()
+    const published: string[][] = []
+    tm.subscribe(() => published.push(names(tm)))
+    await wrapper.setProps({ page: 'settings' })
+    await flush()
+    expect(published).toEqual([['help', 'settings.profile.rename', 'settings.save']])
+    published.length = 0
+    await wrapper.setProps({ page: 'board' })
+    await flush()
+    expect(published).toEqual([['board.create', 'board.search', 'help']])
+  })
+})
