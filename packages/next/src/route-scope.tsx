@@ -2,7 +2,7 @@
 import { type AnySchema, type Scope, type ToolDefinition, ToolmarkError } from '@toolmark/core'
 import { ScopeContext, type UseToolOptions, useCurrentScope, useTool, useToolmark } from '@toolmark/react'
 import { useParams, useRouter } from 'next/navigation'
-import { createContext, type ReactNode, useContext, useEffect, useState } from 'react'
+import { createContext, type ReactNode, useContext, useEffect, useLayoutEffect, useState } from 'react'
 
 export interface RouteScopeOptions {
   /**
@@ -35,9 +35,11 @@ function useInstanceKey(params: readonly string[] | undefined): string {
 }
 
 /**
- * A scope owned by the layout or page that calls it: created in an effect when the segment mounts
- * (or is shown again by Cache Components' `<Activity>`), disposed when navigation leaves or hides
- * it, with its tools and pending confirmations. Nested route scopes nest names (`dashboard.settings.save`).
+ * A scope owned by the layout or page that calls it: created in a layout effect when the segment
+ * mounts (or is shown again by Cache Components' `<Activity>`), disposed when navigation leaves or
+ * hides it, with its tools and pending confirmations. The tools below it register in the same task
+ * as the commit that mounted the segment, so a navigation publishes one manifest (the left segment's
+ * tools gone, the new one's there), unless the segment suspends. Nested route scopes nest names (`dashboard.settings.save`).
  * A fresh push, or a change of its params, makes a new scope instance. Returns `null` until it exists
  * (first render, server); give it to descendants with {@link RouteScope}.
  */
@@ -48,7 +50,11 @@ export function useRouteScope(name: string, options: RouteScopeOptions = {}): Sc
   const { transparent, when = true } = options
   const [made, setMade] = useState<Made | null>(null)
 
-  useEffect(() => {
+  // A layout effect, not a passive one: React re-renders for `setMade` in the same task as the commit
+  // that mounted the segment, so the tools below register in that task too, together with the left
+  // segment's disposal, and the registry publishes one manifest for the navigation. (From a passive
+  // effect, the re-render could come a task later, after a manifest with the layout's tools alone.)
+  useLayoutEffect(() => {
     if (parent === null) return
     const scope = (parent ?? tm).scope(name, transparent === undefined ? {} : { transparent })
     const entry: Made = { scope, tm, parent, name, transparent, key }

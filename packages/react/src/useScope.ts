@@ -1,6 +1,6 @@
 'use client'
 import type { Scope } from '@toolmark/core'
-import { useEffect, useInsertionEffect, useRef, useState } from 'react'
+import { useEffect, useInsertionEffect, useLayoutEffect, useRef, useState } from 'react'
 import { useCurrentScope, useToolmark } from './context.ts'
 
 /** Options of `useScope` (and the props of `<ToolScope>` besides `name`). */
@@ -23,9 +23,10 @@ const whenKey = (when: UseScopeOptions['when']): WhenKey =>
   typeof when === 'function' ? 'function' : when !== false
 
 /**
- * Creates a scope named `name` for as long as the component is mounted (in an effect, disposed in
- * its cleanup with its tools and pending confirmations). Returns `null` until it exists (first
- * render, server). Pass it to `useTool(def, { scope })`, or use `<ToolScope>` to give it to descendants.
+ * Creates a scope named `name` for as long as the component is mounted (in a layout effect, disposed
+ * in its cleanup with its tools and pending confirmations). Returns `null` until it exists (first
+ * render, server); the re-render that hands it out happens in the same task as the mount, so the
+ * tools below register in the task that mounted the component. Pass it to `useTool(def, { scope })`, or use `<ToolScope>` to give it to descendants.
  * An invalid `name` (see tool names): a development registry throws `ToolmarkError` `invalid_name`
  * from the effect (the nearest error boundary catches it); a production one reports it as an error event and the scope's tools do not register.
  */
@@ -46,7 +47,10 @@ export function useScope(name: string, options: UseScopeOptions = {}): Scope | n
   const applied = useRef<{ scope: Scope; key: WhenKey } | null>(null)
   const key = whenKey(when)
 
-  useEffect(() => {
+  // A layout effect: React re-renders for `setScope` in the same task as this commit, so the tools
+  // below register in that task too, and a page swapped for another (the old one's tools disposed in
+  // the same commit) publishes one manifest instead of one without the new page's tools first.
+  useLayoutEffect(() => {
     if (parent === null) return
     const created = (parent ?? tm).scope(
       name,

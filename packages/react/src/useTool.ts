@@ -17,11 +17,13 @@ export interface UseToolOptions {
  * Registers `definition` while the component is mounted (in an effect; disposed in its cleanup,
  * which also drops the tool's pending confirmations). Returns nothing.
  *
- * `run`, `summary`, `state`, `snapshot`, `sensitivePaths` and `anchors` always use the latest render's
- * closures, so re-rendering never re-registers nor bumps `rev`. The tool is registered again only
- * when its name, description, title, hints (by value), schemas (by structure: their JSON Schema, so
- * `input: z.object({...})` written inline is fine) or scope change. Validation always uses the latest
- * render's schema, so refinements that JSON Schema cannot show still apply.
+ * Every field of the definition reaches the registry. `run`, `summary`, `changes`, `state`,
+ * `snapshot`, `sensitivePaths`, `anchors` and `undoable` always use the latest render's values, so
+ * re-rendering never re-registers nor bumps `rev`. The tool is registered again only when its name,
+ * description, title, `mode`, hints (by value), schemas (by structure: their JSON Schema, so
+ * `input: z.object({...})` written inline is fine), `sensitivePaths` list, the set of optional
+ * callbacks it declares, or scope change. Validation always uses the latest render's schema, so
+ * refinements that JSON Schema cannot show still apply.
  *
  * A name another mounted tool holds: a development registry throws `ToolmarkError` `duplicate_name`
  * from the effect (the nearest error boundary catches it); a production one reports it as an error

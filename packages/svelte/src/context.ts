@@ -33,6 +33,27 @@ export function setScopeContext(scope: ScopeView): void {
   setContext(SCOPE, scope)
 }
 
+/** A reactive view of the scope above a component: `current` is `undefined` at the registry root. */
+export interface CurrentScope {
+  /** The scope (`undefined` at the root, `null` while the provided scope does not exist yet). */
+  readonly current: Scope | null | undefined
+}
+
+/**
+ * The scope set above this component (by an ancestor's `useScope`, or an integration through
+ * `setScopeContext`), read through `current`, which follows it: `undefined` at the registry root,
+ * `null` while the provided scope does not exist yet (before the ancestor mounts, and on the server).
+ * Call during component initialisation.
+ */
+export function useCurrentScope(): CurrentScope {
+  const provided = getScopeContext()
+  return {
+    get current() {
+      return provided ? provided.current : undefined
+    },
+  }
+}
+
 /** @internal The scope set by an ancestor's `useScope` (`undefined` at the registry root). */
 export function getScopeContext(): ScopeView | undefined {
   return hasContext(SCOPE) ? getContext<ScopeView>(SCOPE) : undefined

@@ -19,7 +19,15 @@ export {
   UNDOABLE_NOTE,
 } from '@toolmark/core/adapter'
 export { default as ConfirmationCard } from './ConfirmationCard.svelte'
-export { NO_TOOLMARK, type ScopeView, setScopeContext, setToolmarkContext, useToolmark } from './context.js'
+export {
+  type CurrentScope,
+  NO_TOOLMARK,
+  type ScopeView,
+  setScopeContext,
+  setToolmarkContext,
+  useCurrentScope,
+  useToolmark,
+} from './context.js'
 export { externalStore, type ReactiveStore } from './store.js'
 export { default as ToolmarkProvider } from './ToolmarkProvider.svelte'
 export { type ConfirmationCardOptions, useConfirmationCard } from './useConfirmationCard.svelte.js'

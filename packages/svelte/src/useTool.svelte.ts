@@ -17,10 +17,12 @@ type AnyDefinition = ToolDefinition<AnySchema | undefined, unknown>
 /**
  * Registers `definition` while the component is mounted (`$effect`, disposed in its teardown, which
  * also drops the tool's pending confirmations; never on the server). Returns nothing. Pass the
- * definition or a getter returning it (`() => ({ name: `${prefix}.save`, ... })`): `run`, `summary`,
- * `state`, `snapshot`, `sensitivePaths` and `anchors` are read from its latest value, and the tool is
- * registered again only when its name, description, title, hints (by value), schemas (by structure:
- * their JSON Schema, so the getter may build `z.object({...})` each time) or scope change.
+ * definition or a getter returning it (`() => ({ name: `${prefix}.save`, ... })`). Every field
+ * reaches the registry: `run`, `summary`, `changes`, `state`, `snapshot`, `sensitivePaths`, `anchors`
+ * and `undoable` are read from its latest value, and the tool is registered again only when its name,
+ * description, title, `mode`, hints (by value), schemas (by structure: their JSON Schema, so the
+ * getter may build `z.object({...})` each time), `sensitivePaths` list, the set of optional callbacks
+ * it declares, or scope change.
  *
  * A name another mounted tool holds: a development registry throws `ToolmarkError` `duplicate_name`
  * from the effect (the nearest `<svelte:boundary>` catches it, else it reaches `mount`'s caller); a

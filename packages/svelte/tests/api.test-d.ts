@@ -8,6 +8,7 @@ import {
   type ReactiveStore,
   type Toolmark,
   useConfirmQueue,
+  useCurrentScope,
   useManifest,
   usePendingConfirmations,
   useScope,
@@ -51,6 +52,7 @@ describe('API signatures', () => {
   it('returns Svelte stores with a .current view', () => {
     expectTypeOf(useToolmark()).toEqualTypeOf<Toolmark>()
     expectTypeOf(useScope('settings', { when: () => true }).current).toEqualTypeOf<Scope | null>()
+    expectTypeOf(useCurrentScope().current).toEqualTypeOf<Scope | null | undefined>()
     expectTypeOf(useManifest()).toEqualTypeOf<ReactiveStore<Manifest>>()
     expectTypeOf(useManifest()).toMatchTypeOf<Readable<Manifest>>()
     expectTypeOf(useManifest({ detail: 'full' }).current).toEqualTypeOf<Manifest<ToolManifest>>()

@@ -1,7 +1,20 @@
+import { screen } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
 import Renamed from './fixtures/Renamed.svelte'
 import Settings from './fixtures/Settings.svelte'
+import WherePage from './fixtures/WherePage.svelte'
 import { flush, names, setup } from './utils.ts'
+
+describe('useCurrentScope', () => {
+  it('is the scope an ancestor sets, null until it exists, undefined at the root', async () => {
+    const { mount } = setup()
+    const seen: string[] = []
+    mount(WherePage, { seen })
+    await flush()
+    expect(seen).toEqual(['waiting'])
+    expect(screen.getAllByRole('paragraph').map((p) => p.textContent)).toEqual(['profile', 'root'])
+  })
+})
 
 describe('useScope', () => {
   it("names descendants' tools after the scope and removes them all on navigation away", async () => {
@@ -48,5 +61,20 @@ describe('useScope', () => {
     expect(names(tm)).toEqual(['billing.save'])
     await view.update({ section: 'shipping' })
     expect(names(tm)).toEqual(['shipping.save'])
+  })
+})
+
+describe('swapping one scoped page for another', () => {
+  it("publishes one manifest, with the new page's tools", async () => {
+    const { tm, mount } = setup()
+    const view = mount(Settings, { open: false })
+    await flush()
+    const published: string[][] = []
+    tm.subscribe(() => published.push(names(tm)))
+    await view.update({ open: true })
+    expect(published).toEqual([['settings.profile.rename', 'settings.save']])
+    published.length = 0
+    await view.update({ open: false })
+    expect(published).toEqual([['home']])
   })
 })

@@ -25,6 +25,7 @@ export {
   provideToolmark,
   SCOPE_KEY,
   TOOLMARK_KEY,
+  useCurrentScope,
   useToolmark,
 } from './injection.ts'
 export { ToolmarkPlugin, type ToolmarkPluginOptions } from './plugin.ts'

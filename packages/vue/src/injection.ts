@@ -1,5 +1,13 @@
 import type { Scope, Toolmark } from '@toolmark/core'
-import { hasInjectionContext, type InjectionKey, inject, provide, type ShallowRef } from 'vue'
+import {
+  computed,
+  hasInjectionContext,
+  type InjectionKey,
+  inject,
+  provide,
+  type Ref,
+  type ShallowRef,
+} from 'vue'
 
 /** Injection key of the Toolmark instance. */
 export const TOOLMARK_KEY: InjectionKey<Toolmark> = Symbol('toolmark')
@@ -34,4 +42,20 @@ export function useToolmark(): Toolmark {
 /** The scope provided by an ancestor's `useScope` (`undefined` at the root). */
 export function injectScope(): Readonly<ShallowRef<Scope | null>> | undefined {
   return hasInjectionContext() ? inject(SCOPE_KEY, undefined) : undefined
+}
+
+/**
+ * The scope provided above this component (by an ancestor's `useScope`, or an integration through
+ * `SCOPE_KEY`), as a read-only ref that follows it: `undefined` at the registry root, `null` while the
+ * provided scope does not exist yet (before the ancestor mounts, and during server rendering). Throws
+ * outside `setup()` (or `app.runWithContext()`), where nothing can be injected.
+ */
+export function useCurrentScope(): Readonly<Ref<Scope | null | undefined>> {
+  if (!hasInjectionContext()) {
+    throw new Error(
+      'useCurrentScope() can only be used inside setup(), a functional component or app.runWithContext().',
+    )
+  }
+  const provided = injectScope()
+  return computed(() => provided?.value)
 }

@@ -18,10 +18,12 @@ type AnyDefinition = ToolDefinition<AnySchema | undefined, unknown>
 /**
  * Registers `definition` while the component is mounted (the same moment in a bare `effectScope`)
  * and disposes it in `onScopeDispose`, dropping its pending confirmations. Returns nothing. The
- * definition may be a plain object, a ref or a getter: `run`, `summary`, `state`, `snapshot`,
- * `sensitivePaths` and `anchors` are always read from its latest value, and the tool is registered
- * again only when its name, description, title, hints (by value), schemas (by structure: their JSON
- * Schema, so a getter may build `z.object({...})` each time) or scope change.
+ * definition may be a plain object, a ref or a getter. Every field reaches the registry: `run`,
+ * `summary`, `changes`, `state`, `snapshot`, `sensitivePaths`, `anchors` and `undoable` are always
+ * read from its latest value, and the tool is registered again only when its name, description,
+ * title, `mode`, hints (by value), schemas (by structure: their JSON Schema, so a getter may build
+ * `z.object({...})` each time), `sensitivePaths` list, the set of optional callbacks it declares,
+ * or scope change.
  *
  * A name another mounted tool holds: a development registry throws `ToolmarkError` `duplicate_name`
  * from `onMounted` (Vue hands it to `onErrorCaptured` and `app.config.errorHandler`; inside a bare

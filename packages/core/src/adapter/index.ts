@@ -11,7 +11,13 @@ export {
   readableToolName,
   UNDOABLE_NOTE,
 } from './card-view.ts'
-export { liveDefinition, optionalKey, type StructuralParts, schemaKey } from './live-definition.ts'
+export {
+  DEFINITION_FIELDS,
+  type FieldRule,
+  liveDefinition,
+  optionalKey,
+  schemaKey,
+} from './live-definition.ts'
 export {
   createManifestView,
   type ManifestViewOptions,

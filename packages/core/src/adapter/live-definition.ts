@@ -1,73 +1,139 @@
-import type { AnySchema, ToolAnchors, ToolDefinition, ToolHints } from '../types.ts'
+import type { AnySchema, ToolDefinition, ToolHints } from '../types.ts'
 
-/** The parts of a definition whose change means a new registration (they shape the manifest). */
-export interface StructuralParts {
-  name: string
-  description: string
-  title: string | undefined
-  hints: ToolHints | undefined
-  input: AnySchema | undefined
-  output: ToolDefinition['output']
-  jsonSchema: ToolDefinition['jsonSchema']
-  /** Which optional callbacks exist, as a stable string key (see `optionalKey`). */
-  optional: string
+type AnyDefinition = ToolDefinition<AnySchema | undefined, unknown>
+
+/**
+ * How a tool binding carries one field of a definition into its registration:
+ * - `value`: copied when registering; a new value (compared as is) registers the tool again.
+ * - `hints`: copied when registering; new hints register again when a flag's value changes.
+ * - `schema`: copied when registering; a new structure (`schemaKey`) registers again. The input
+ *   schema validates with the latest definition's schema object.
+ * - `optional`: read from the latest definition each time the registry reads it; the tool is
+ *   registered again only when the field appears or disappears.
+ * - `paths`: like `optional`, and a list's paths are part of the key too (the manifest publishes
+ *   them); a function is read each time, as the registry does.
+ * - `latest`: read from the latest definition each time the registry reads it; never registers again.
+ */
+export type FieldRule = 'value' | 'hints' | 'schema' | 'optional' | 'paths' | 'latest'
+
+/**
+ * The rule for every field of `ToolDefinition`. Typed against the definition's keys, so a field
+ * added to `ToolDefinition` does not compile until it gets a rule here: no field is left behind.
+ */
+export const DEFINITION_FIELDS = {
+  name: 'value',
+  description: 'value',
+  title: 'value',
+  mode: 'value',
+  hints: 'hints',
+  input: 'schema',
+  output: 'schema',
+  jsonSchema: 'schema',
+  summary: 'optional',
+  state: 'optional',
+  snapshot: 'optional',
+  changes: 'optional',
+  sensitivePaths: 'paths',
+  anchors: 'optional',
+  undoable: 'latest',
+  run: 'latest',
+} as const satisfies Record<keyof ToolDefinition, FieldRule>
+
+type Field = keyof typeof DEFINITION_FIELDS
+const FIELDS = Object.keys(DEFINITION_FIELDS) as Field[]
+
+const hintsKey = (hints: ToolHints | undefined): string =>
+  hints
+    ? `${+!!hints.readOnly}${+!!hints.consequential}${+!!hints.destructive}${+!!hints.untrustedContent}`
+    : ''
+
+const keyed = FIELDS.filter(
+  (field) => DEFINITION_FIELDS[field] !== 'latest' && DEFINITION_FIELDS[field] !== 'optional',
+)
+const optional = FIELDS.filter((field) => DEFINITION_FIELDS[field] === 'optional')
+
+/**
+ * The parts of a definition that decide whether it is a new registration: one per keyed field in
+ * `DEFINITION_FIELDS` order, then which `optional` fields it declares (a `0`/`1` per field); `latest`
+ * fields have none. Equal lists mean the same registration.
+ */
+export function structuralParts(definition: AnyDefinition): unknown[] {
+  const parts: unknown[] = []
+  for (const field of keyed) parts.push(keyPart(DEFINITION_FIELDS[field], definition[field]))
+  let declared = ''
+  for (const field of optional) declared += definition[field] === undefined ? '0' : '1'
+  parts.push(declared)
+  return parts
 }
 
-const OPTIONAL = ['summary', 'state', 'snapshot', 'sensitivePaths', 'anchors'] as const
+/** What a field's value adds to the structural key under its rule. */
+function keyPart(rule: FieldRule, value: unknown): unknown {
+  switch (rule) {
+    case 'value':
+      return value ?? null
+    case 'hints':
+      return hintsKey(value as ToolHints | undefined)
+    case 'schema':
+      return schemaKey(value)
+    case 'optional':
+      return value !== undefined
+    case 'paths':
+      return typeof value === 'function' ? 'fn' : (value ?? null)
+    case 'latest':
+      return null
+  }
+}
+
+const isOptional = (field: Field): boolean =>
+  DEFINITION_FIELDS[field] === 'optional' || DEFINITION_FIELDS[field] === 'paths'
 
 /** A stable key telling which optional, closure-valued fields a definition declares. */
-export function optionalKey(definition: ToolDefinition<AnySchema | undefined, unknown>): string {
-  return OPTIONAL.filter((key) => definition[key] !== undefined).join(',')
+export function optionalKey(definition: AnyDefinition): string {
+  return FIELDS.filter((field) => isOptional(field) && definition[field] !== undefined).join(',')
 }
 
 /**
- * Builds the definition handed to `tm.register`: structural parts are fixed, every closure
- * (`run`, `summary`, `state`, `snapshot`, `sensitivePaths`, `anchors`) and `undoable` read the latest definition,
- * so a re-render with new closures neither re-registers nor bumps `rev`.
+ * Builds the definition handed to `tm.register` from `registered` (the definition the registration
+ * is made for): `value`, `hints` and `schema` fields are copied from it, and every `optional` or
+ * `latest` field (`run`, `summary`, `changes`, `undoable`, …) is a getter reading `latest()`, so a
+ * re-render with new closures neither re-registers nor bumps `rev`. A function read that way is
+ * called on its own definition (`this` is the definition the app wrote).
  */
-export function liveDefinition(
-  parts: StructuralParts,
-  latest: () => ToolDefinition<AnySchema | undefined, unknown>,
-): ToolDefinition<AnySchema | undefined, unknown> {
-  const def: ToolDefinition<AnySchema | undefined, unknown> = {
-    name: parts.name,
-    description: parts.description,
-    run: (input, ctx) => latest().run(input, ctx),
-  }
-  if (parts.title !== undefined) def.title = parts.title
-  if (parts.hints !== undefined) def.hints = parts.hints
-  if (parts.input !== undefined) def.input = latestSchema(parts.input, () => latest().input)
-  if (parts.output !== undefined) def.output = parts.output
-  if (parts.jsonSchema !== undefined) def.jsonSchema = parts.jsonSchema
-  // Read when a card is built, so the latest definition decides what the card says.
-  Object.defineProperty(def, 'undoable', { enumerable: true, get: () => latest().undoable })
-  const has = new Set(parts.optional.split(','))
-  if (has.has('summary')) {
-    def.summary = (input) => {
-      const summary = latest().summary
-      return typeof summary === 'function' ? summary(input) : (summary ?? '')
+export function liveDefinition(registered: AnyDefinition, latest: () => AnyDefinition): AnyDefinition {
+  const def = {} as AnyDefinition
+  for (const field of FIELDS) {
+    const rule = DEFINITION_FIELDS[field]
+    if (rule === 'value' || rule === 'hints' || rule === 'schema') {
+      const value = registered[field]
+      if (value === undefined) continue
+      ;(def as Record<Field, unknown>)[field] =
+        field === 'input' ? latestSchema(value as AnySchema, () => latest().input) : value
+    } else if (rule === 'latest' || registered[field] !== undefined) {
+      Object.defineProperty(def, field, { enumerable: true, get: reader(field, latest) })
     }
-  }
-  if (has.has('state')) def.state = () => latest().state?.()
-  if (has.has('snapshot')) def.snapshot = () => latest().snapshot?.()
-  if (has.has('sensitivePaths')) {
-    def.sensitivePaths = () => {
-      const paths = latest().sensitivePaths
-      return typeof paths === 'function' ? paths() : (paths ?? [])
-    }
-  }
-  if (has.has('anchors')) {
-    // Getters: the core reads anchors when `tm.anchor(...)` is called, so the latest ones apply.
-    def.anchors = {
-      get tool() {
-        return latest().anchors?.tool
-      },
-      get params() {
-        return latest().anchors?.params
-      },
-    } as ToolAnchors
   }
   return def
+}
+
+/**
+ * Reads `field` of the latest definition; a function comes back bound to its definition (as a
+ * method call on it would be), the same bound function while the definition is the same.
+ */
+function reader(field: Field, latest: () => AnyDefinition): () => unknown {
+  let source: unknown
+  let owner: AnyDefinition | undefined
+  let bound: unknown
+  return () => {
+    const definition = latest()
+    const value = definition[field]
+    if (typeof value !== 'function') return value
+    if (value !== source || definition !== owner) {
+      source = value
+      owner = definition
+      bound = (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(definition, args)
+    }
+    return bound
+  }
 }
 
 /**

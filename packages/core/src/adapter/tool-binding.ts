@@ -1,6 +1,6 @@
 import { llmName } from '../registry/names.ts'
-import type { AnySchema, Scope, ToolDefinition, ToolHints, Toolmark } from '../types.ts'
-import { liveDefinition, optionalKey, schemaKey } from './live-definition.ts'
+import type { AnySchema, Scope, ToolDefinition, Toolmark } from '../types.ts'
+import { liveDefinition, structuralParts } from './live-definition.ts'
 
 type AnyDefinition = ToolDefinition<AnySchema | undefined, unknown>
 
@@ -26,27 +26,14 @@ export interface ToolBinding {
   readonly key: string
 }
 
-const hintsKey = (hints: ToolHints | undefined): string =>
-  hints
-    ? `${+!!hints.readOnly}${+!!hints.consequential}${+!!hints.destructive}${+!!hints.untrustedContent}`
-    : ''
-
 /**
  * The one rule for "is this a new tool?": equal keys mean the manifest would not change, so the
- * registration (its `rev` and its pending confirmations) is kept. It covers the name, description,
- * title, hints by value, the schemas by structure (`schemaKey`) and which optional callbacks exist.
+ * registration (its `rev` and its pending confirmations) is kept. Every field of the definition has
+ * its rule in `DEFINITION_FIELDS`: the name, description, title and `mode` by value, hints by flag,
+ * the schemas by structure (`schemaKey`), which optional callbacks exist, and `sensitivePaths`.
  */
 export function structuralKey(definition: ToolDefinition<AnySchema | undefined, unknown>): string {
-  return JSON.stringify([
-    definition.name,
-    definition.description,
-    definition.title ?? null,
-    hintsKey(definition.hints),
-    schemaKey(definition.input),
-    schemaKey(definition.output),
-    schemaKey(definition.jsonSchema),
-    optionalKey(definition),
-  ])
+  return JSON.stringify(structuralParts(definition))
 }
 
 /**
@@ -77,19 +64,7 @@ export function createToolBinding(tm: Toolmark): ToolBinding {
     // A transparent scope of its own (no name segment, the parent's call queue): disposing it removes
     // the tool and drops its pending confirmations, so an unmounted component takes its cards along.
     const own = (scope ?? tm).scope('', { transparent: true })
-    const live = liveDefinition(
-      {
-        name: def.name,
-        description: def.description,
-        title: def.title,
-        hints: def.hints,
-        input: def.input,
-        output: def.output,
-        jsonSchema: def.jsonSchema,
-        optional: optionalKey(def),
-      },
-      () => latest ?? def,
-    )
+    const live = liveDefinition(def, () => latest ?? def)
     const name = own.path === '' ? def.name : `${own.path}.${def.name}`
     let waiting: (() => void) | undefined
     // True when the registry refused the name because another tool holds it (production reports it).

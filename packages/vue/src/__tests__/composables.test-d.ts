@@ -1,12 +1,13 @@
 import type { Manifest, Scope, ToolManifest, ToolResult } from '@toolmark/core'
 import { describe, expectTypeOf, it } from 'vitest'
-import { ref, type ShallowRef } from 'vue'
+import { type Ref, ref, type ShallowRef } from 'vue'
 import * as z from 'zod'
 import {
   type ConfirmQueueView,
   type PendingConfirmationItem,
   type Toolmark,
   useConfirmQueue,
+  useCurrentScope,
   useManifest,
   usePendingConfirmations,
   useScope,
@@ -50,6 +51,7 @@ describe('composable signatures', () => {
 
   it('types the views', () => {
     expectTypeOf(useToolmark()).toEqualTypeOf<Toolmark>()
+    expectTypeOf(useCurrentScope()).toEqualTypeOf<Readonly<Ref<Scope | null | undefined>>>()
     expectTypeOf(useScope('settings', { when: ref(true) })).toEqualTypeOf<
       Readonly<ShallowRef<Scope | null>>
     >()

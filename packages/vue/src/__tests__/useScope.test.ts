@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { defineComponent, h, ref } from 'vue'
-import { useScope, useTool } from '../index.ts'
+import { useCurrentScope, useScope, useTool } from '../index.ts'
 import { flush, names, setup } from './utils.ts'
 
 const Tool = defineComponent({
@@ -31,6 +31,37 @@ const Page = defineComponent({
   setup(props) {
     return () => (props.open ? h(Settings, { when: props.when }) : h(Tool, { name: 'home' }))
   },
+})
+
+/** Shows the scope above it: its path, `root`, or `waiting` while it does not exist yet. */
+const Where = defineComponent({
+  setup() {
+    const scope = useCurrentScope()
+    return () =>
+      h('p', scope.value === undefined ? 'root' : scope.value === null ? 'waiting' : scope.value.path)
+  },
+})
+
+describe('useCurrentScope', () => {
+  it('is the scope an ancestor provides, null until it exists, undefined at the root', async () => {
+    const { render } = setup()
+    const seen: string[] = []
+    const Probe = defineComponent({
+      setup() {
+        const scope = useCurrentScope()
+        seen.push(scope.value === null ? 'waiting' : String(scope.value))
+        return () => h(Where)
+      },
+    })
+    const wrapper = render(defineComponent(() => () => [h(Profile, () => h(Probe)), h(Where)]))
+    await flush()
+    expect(seen).toEqual(['waiting'])
+    expect(wrapper.findAll('p').map((p) => p.text())).toEqual(['profile', 'root'])
+  })
+
+  it('throws outside setup()', () => {
+    expect(() => useCurrentScope()).toThrow('useCurrentScope() can only be used inside setup()')
+  })
 })
 
 describe('useScope', () => {
@@ -89,5 +120,34 @@ describe('useScope', () => {
     section.value = 'shipping'
     await flush()
     expect(names(tm)).toEqual(['shipping.save'])
+  })
+})
+
+describe('swapping one scoped page for another', () => {
+  it("publishes one manifest, with the new page's tools", async () => {
+    const { tm, render } = setup()
+    const Board = defineComponent({
+      setup() {
+        useScope('board')
+        return () => [h(Tool, { name: 'search' }), h(Tool, { name: 'create' })]
+      },
+    })
+    const Swap = defineComponent({
+      props: { page: { type: String, required: true } },
+      setup(props) {
+        return () => [h(Tool, { name: 'help' }), props.page === 'board' ? h(Board) : h(Settings)]
+      },
+    })
+    const wrapper = render(Swap, { page: 'board' })
+    await flush()
+    const published: string[][] = []
+    tm.subscribe(() => published.push(names(tm)))
+    await wrapper.setProps({ page: 'settings' })
+    await flush()
+    expect(published).toEqual([['help', 'settings.profile.rename', 'settings.save']])
+    published.length = 0
+    await wrapper.setProps({ page: 'board' })
+    await flush()
+    expect(published).toEqual([['board.create', 'board.search', 'help']])
   })
 })

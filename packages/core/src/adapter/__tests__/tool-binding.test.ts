@@ -34,6 +34,9 @@ describe('structuralKey', () => {
       { ...base, hints: { destructive: true } },
       { ...base, input: z.object({ q: z.number() }) },
       { ...base, state: () => 1 },
+      { ...base, changes: () => [] },
+      { ...base, mode: 'stepwise' as const },
+      { ...base, sensitivePaths: ['card.cvc'] },
     ]) {
       expect(structuralKey(changed)).not.toBe(key)
     }
@@ -41,6 +44,50 @@ describe('structuralKey', () => {
 })
 
 describe('createToolBinding', () => {
+  it('forwards every field of the definition: changes, mode, undoable and the latest closures', async () => {
+    const tm = createTestToolmark()
+    const binding = createToolBinding(tm)
+    const definition = (after: string): Def => ({
+      ...def('wizard.submit', after),
+      hints: { consequential: true },
+      mode: 'stepwise',
+      undoable: true,
+      summary: `Rename to ${after}`,
+      changes: () => [{ path: 'title', before: 'Old', after }],
+      snapshot: () => after,
+    })
+    binding.update(definition('First'), undefined)
+    binding.mount()
+    binding.update(definition('Second'), undefined)
+    expect(tm.manifest().tools.map((t) => t.mode)).toEqual(['stepwise'])
+    const asked = await tm.call('wizard.submit', {}, { caller: 'inapp' })
+    expect(asked).toMatchObject({
+      status: 'needs_confirmation',
+      summary: 'Rename to Second',
+      changes: [{ path: 'title', before: 'Old', after: 'Second' }],
+    })
+    expect(tm.pendingConfirmations()[0]).toMatchObject({
+      undoable: true,
+      changes: [{ path: 'title', before: 'Old', after: 'Second' }],
+    })
+  })
+
+  it('calls the latest closures on the definition they came with', async () => {
+    const tm = createTestToolmark()
+    const binding = createToolBinding(tm)
+    const tool = (data: string) => ({
+      ...def('x'),
+      data,
+      run(this: { data: string }) {
+        return ok(this.data)
+      },
+    })
+    binding.update(tool('first'), undefined)
+    binding.mount()
+    binding.update(tool('second'), undefined)
+    expect(await tm.call('x', {}, { caller: 'inapp' })).toEqual({ status: 'ok', data: 'second' })
+  })
+
   it('registers on mount, keeps one registration across updates, and disposes on cleanup', async () => {
     const tm = createTestToolmark()
     const binding = createToolBinding(tm)
