@@ -25,7 +25,8 @@ function tooDeep(value: unknown, max: number): boolean {
     const [node, depth] = item
     if (depth > max) return true
     const children = Array.isArray(node) ? node : isObject(node) ? Object.values(node) : []
-    for (const child of children) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
+    for (const child of children)
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
   }
   return false
 }

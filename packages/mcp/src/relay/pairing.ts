@@ -37,7 +37,8 @@ export class Pairing {
     const { tabs, options } = this
     const resumed = token === undefined ? undefined : this.#resumable.get(token)
     if (token !== undefined && resumed?.origin !== origin) this.#resumable.delete(token) // void from another origin
-    if (token === undefined || !resumed || resumed.origin !== origin) return this.#offer(tabs.add(tabs.nextId(), origin, ws))
+    if (token === undefined || !resumed || resumed.origin !== origin)
+      return this.#offer(tabs.add(tabs.nextId(), origin, ws))
     // A tab whose socket still answers is in use: a window it opened (a same-origin window.open
     // copies sessionStorage) or a duplicated tab never takes it over. A reloaded page's old socket
     // is closing: it does not answer, and the new one takes over.
@@ -71,12 +72,14 @@ export class Pairing {
     const now = Date.now()
     const tab = [...this.tabs.all].find((t) => !t.paired && t.code === code && (t.codeExpiresAt ?? 0) > now)
     if (!tab) {
-      if (this.#usedCodes.has(code)) return errorText('This pairing code was already used: each code pairs once.')
+      if (this.#usedCodes.has(code))
+        return errorText('This pairing code was already used: each code pairs once.')
       this.#wrongCodes++
       if (this.#wrongCodes >= MAX_WRONG_CODES) {
         // Guessing: every open code is void, the pages must ask for new ones.
         this.#wrongCodes = 0
-        for (const t of this.tabs.all) if (!t.paired) this.#refuse(t, 'Too many wrong pairing codes: pair again')
+        for (const t of this.tabs.all)
+          if (!t.paired) this.#refuse(t, 'Too many wrong pairing codes: pair again')
       }
       return errorText('Wrong or expired pairing code.')
     }
@@ -84,7 +87,9 @@ export class Pairing {
     this.#usedCodes.add(code)
     const allowReload = args.allowReload === true
     this.#paired(tab, allowReload)
-    this.options.log(`paired tab ${tab.id} (${tab.origin})${allowReload ? ', may resume after a reload' : ''}`)
+    this.options.log(
+      `paired tab ${tab.id} (${tab.origin})${allowReload ? ', may resume after a reload' : ''}`,
+    )
     return {
       content: [
         {
@@ -105,7 +110,10 @@ export class Pairing {
       token = randomBytes(32).toString('base64url')
       this.#resumable.set(token, { id: tab.id, origin: tab.origin })
     }
-    this.tabs.send(tab, token ? { type: 'paired', tab: tab.id, resume: token } : { type: 'paired', tab: tab.id })
+    this.tabs.send(
+      tab,
+      token ? { type: 'paired', tab: tab.id, resume: token } : { type: 'paired', tab: tab.id },
+    )
     this.tabs.changed()
   }
 
@@ -117,7 +125,11 @@ export class Pairing {
     tab.code = code
     tab.codeExpiresAt = Date.now() + ttlMs
     tab.codeTimer = setTimeout(() => this.#refuse(tab, 'The pairing code expired: pair again'), ttlMs)
-    this.tabs.send(tab, { type: 'pairing', code: `${code.slice(0, 4)}-${code.slice(4)}`, expiresAt: tab.codeExpiresAt })
+    this.tabs.send(tab, {
+      type: 'pairing',
+      code: `${code.slice(0, 4)}-${code.slice(4)}`,
+      expiresAt: tab.codeExpiresAt,
+    })
     log(`tab ${tab.id} (${tab.origin}) waits for pairing`)
     return tab
   }

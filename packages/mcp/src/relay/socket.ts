@@ -61,7 +61,9 @@ export async function openSocket(options: {
       const read = readPairingMessage(isBinary ? undefined : data.toString(), 'toRelay')
       if (!read.ok) {
         // Dropped before anything acts on it; the reason names the rule, never the content.
-        log(`dropped a malformed message from ${tab ? `tab ${tab.id}` : 'a page'} (${origin}): ${read.reason}`)
+        log(
+          `dropped a malformed message from ${tab ? `tab ${tab.id}` : 'a page'} (${origin}): ${read.reason}`,
+        )
         return ws.close(4002, `Malformed message: ${read.reason}`.slice(0, 120))
       }
       const msg = read.message

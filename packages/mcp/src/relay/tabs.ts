@@ -34,9 +34,7 @@ export class Tabs {
   readonly gone = new Set<string>()
   #next = 1
 
-  constructor(
-    private readonly options: { callTimeoutMs: number; onChange: () => void },
-  ) {}
+  constructor(private readonly options: { callTimeoutMs: number; onChange: () => void }) {}
 
   /** A fresh tab id (`t1`, `t2`, … in order). */
   nextId(): string {

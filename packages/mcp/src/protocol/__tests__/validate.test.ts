@@ -99,7 +99,10 @@ describe('validatePairingMessage reasons', () => {
         throw new Error('boom')
       },
     }
-    expect(validatePairingMessage(hostile, 'toPage')).toEqual({ ok: false, reason: 'message could not be read' })
+    expect(validatePairingMessage(hostile, 'toPage')).toEqual({
+      ok: false,
+      reason: 'message could not be read',
+    })
   })
 })
 
@@ -120,6 +123,9 @@ describe('readPairingMessage: the bounded read of a frame', () => {
     const deepInput = (levels: number): string =>
       `{"type":"call","id":"c1","tool":"t","input":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`
     expect(readPairingMessage(deepInput(MAX_PAIRING_DEPTH - 1), 'toPage').ok).toBe(true)
-    expect(readPairingMessage(deepInput(MAX_PAIRING_DEPTH), 'toPage')).toEqual({ ok: false, reason: 'too deep' })
+    expect(readPairingMessage(deepInput(MAX_PAIRING_DEPTH), 'toPage')).toEqual({
+      ok: false,
+      reason: 'too deep',
+    })
   })
 })
