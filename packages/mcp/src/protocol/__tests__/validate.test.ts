@@ -67,6 +67,48 @@ describe('pairing fixture corpus', () => {
   })
 })
 
+describe('validatePairingMessage and Ajv agree on every mutation of the accepted fixtures', () => {
+  const replacements: unknown[] = [undefined, null, 0, -1, 1.5, 2, '', 'x', 'a b', 'true', [], [{}], {}, true]
+  /** Every value reached by replacing (or deleting) one property of `value`, down to `depth` levels. */
+  function* mutations(value: unknown, depth: number): Generator<unknown> {
+    if (typeof value !== 'object' || value === null) return
+    const record = value as Record<string, unknown>
+    for (const key of [...Object.keys(record), 'extra']) {
+      for (const replacement of replacements) {
+        const copy: Record<string, unknown> = Array.isArray(value) ? ([...value] as never) : { ...record }
+        if (replacement === undefined) delete copy[key]
+        else copy[key] = replacement
+        yield copy
+      }
+      if (depth > 0 && key in record) {
+        for (const inner of mutations(record[key], depth - 1)) {
+          yield Array.isArray(value)
+            ? Object.assign([...value], { [key]: inner })
+            : { ...record, [key]: inner }
+        }
+      }
+    }
+  }
+
+  it.each(fixtures.filter((f) => f.expected === 'accept').map((f) => [f.name, f] as const))(
+    '%s',
+    (_name, f) => {
+      let checked = 0
+      for (const value of mutations(f.value, 2)) {
+        const ours = validatePairingMessage(value, f.direction)
+        const theirs = ajvValidators[f.direction](value)
+        if (ours.ok !== theirs) {
+          expect.fail(
+            `${JSON.stringify(value)}: validator ${ours.ok ? 'accepts' : `rejects (${ours.reason})`}, Ajv ${theirs}`,
+          )
+        }
+        checked++
+      }
+      expect(checked).toBeGreaterThan(20)
+    },
+  )
+})
+
 describe('validatePairingMessage reasons', () => {
   it('names the rule a message breaks, never its content', () => {
     const reason = (value: unknown, direction: PairingDirection): string => {
