@@ -2,7 +2,12 @@
 // it stands on @toolmark/core's public consumer API and the pairing protocol, never on Node.
 
 import { type ToolmarkConsumer, toJsonSafeResult } from '@toolmark/core'
-import type { PageToRelay, PairingCallMessage, RelayToPage } from '../protocol/messages.ts'
+import {
+  PAIRING_PROTOCOL,
+  type PageToRelay,
+  type PairingCallMessage,
+  type RelayToPage,
+} from '../protocol/messages.ts'
 import { readFrame } from '../protocol/read.ts'
 import { toPageProblem } from '../protocol/to-page.ts'
 
@@ -115,7 +120,7 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
     }
     const resume = token
     ws.addEventListener('open', () =>
-      send(resume ? { type: 'hello', v: 1, resume } : { type: 'hello', v: 1 }),
+      send(resume ? { type: 'hello', v: PAIRING_PROTOCOL, resume } : { type: 'hello', v: PAIRING_PROTOCOL }),
     )
     ws.addEventListener('close', (event) => {
       finish(event.reason || undefined)

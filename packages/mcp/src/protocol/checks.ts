@@ -11,9 +11,14 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** The keys of `value` that `allowed` does not list, or undefined when there is none. */
+/**
+ * The first key of `value` that `allowed` does not list, quoted for a reason (JSON-escaped, cut to 64
+ * characters: a hostile key cannot flood or break a log line), or undefined when there is none.
+ */
 export function unknownKey(value: Record<string, unknown>, allowed: readonly string[]): string | undefined {
-  for (const key in value) if (!allowed.includes(key)) return key
+  for (const key in value) {
+    if (!allowed.includes(key)) return JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key)
+  }
   return undefined
 }
 

@@ -13,7 +13,7 @@ export function toPageProblem(value: unknown): string | undefined {
   switch (value.type) {
     case 'pairing': {
       const extra = unknownKey(value, ['type', 'code', 'expiresAt'])
-      if (extra !== undefined) return `pairing: unknown property ${JSON.stringify(extra)}`
+      if (extra !== undefined) return `pairing: unknown property ${extra}`
       if (typeof value.code !== 'string' || !/^[0-9]{4}-[0-9]{4}$/.test(value.code))
         return 'pairing: code must be 8 digits as 1234-5678'
       if (!isCount(value.expiresAt)) return 'pairing: expiresAt must be an integer >= 0 (epoch ms)'
@@ -21,7 +21,7 @@ export function toPageProblem(value: unknown): string | undefined {
     }
     case 'paired': {
       const extra = unknownKey(value, ['type', 'tab', 'resume'])
-      if (extra !== undefined) return `paired: unknown property ${JSON.stringify(extra)}`
+      if (extra !== undefined) return `paired: unknown property ${extra}`
       if (typeof value.tab !== 'string' || !/^t[0-9]{1,15}$/.test(value.tab))
         return 'paired: tab must match ^t[0-9]{1,15}$'
       if (value.resume !== undefined && !isToken(value.resume))
@@ -30,7 +30,7 @@ export function toPageProblem(value: unknown): string | undefined {
     }
     case 'call': {
       const extra = unknownKey(value, ['type', 'id', 'tool', 'input', 'rev', 'meta'])
-      if (extra !== undefined) return `call: unknown property ${JSON.stringify(extra)}`
+      if (extra !== undefined) return `call: unknown property ${extra}`
       if (!isToken(value.id)) return 'call: id must match ^[A-Za-z0-9_-]{1,256}$'
       if (!isToolName(value.tool)) return 'call: tool must match ^[A-Za-z0-9_.-]{1,128}$'
       if (!isObject(value.input)) return 'call: input must be an object'
@@ -39,7 +39,7 @@ export function toPageProblem(value: unknown): string | undefined {
         const meta = value.meta
         if (!isObject(meta)) return 'call: meta must be an object'
         const key = unknownKey(meta, ['traceparent', 'tracestate'])
-        if (key !== undefined) return `call: unknown meta property ${JSON.stringify(key)}`
+        if (key !== undefined) return `call: unknown meta property ${key}`
         if (
           (meta.traceparent !== undefined && typeof meta.traceparent !== 'string') ||
           (meta.tracestate !== undefined && typeof meta.tracestate !== 'string')
@@ -50,12 +50,12 @@ export function toPageProblem(value: unknown): string | undefined {
     }
     case 'cancel': {
       const extra = unknownKey(value, ['type', 'id'])
-      if (extra !== undefined) return `cancel: unknown property ${JSON.stringify(extra)}`
+      if (extra !== undefined) return `cancel: unknown property ${extra}`
       return isToken(value.id) ? undefined : 'cancel: id must match ^[A-Za-z0-9_-]{1,256}$'
     }
     case 'error': {
       const extra = unknownKey(value, ['type', 'message'])
-      if (extra !== undefined) return `error: unknown property ${JSON.stringify(extra)}`
+      if (extra !== undefined) return `error: unknown property ${extra}`
       return typeof value.message === 'string' ? undefined : 'error: message must be a string'
     }
     default:

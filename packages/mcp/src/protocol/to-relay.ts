@@ -21,14 +21,14 @@ export function toRelayProblem(value: unknown): string | undefined {
       if (value.v !== PAIRING_PROTOCOL)
         return value.v === undefined ? 'hello: missing v' : UNSUPPORTED_PAIRING_PROTOCOL
       const extra = unknownKey(value, ['type', 'v', 'resume'])
-      if (extra !== undefined) return `hello: unknown property ${JSON.stringify(extra)}`
+      if (extra !== undefined) return `hello: unknown property ${extra}`
       if (value.resume !== undefined && !isToken(value.resume))
         return 'hello: resume must match ^[A-Za-z0-9_-]{1,256}$'
       return undefined
     }
     case 'manifest': {
       const extra = unknownKey(value, ['type', 'rev', 'tools'])
-      if (extra !== undefined) return `manifest: unknown property ${JSON.stringify(extra)}`
+      if (extra !== undefined) return `manifest: unknown property ${extra}`
       if (!isCount(value.rev)) return 'manifest: rev must be an integer >= 0'
       if (!Array.isArray(value.tools)) return 'manifest: tools must be an array'
       for (const tool of value.tools) {
@@ -39,7 +39,7 @@ export function toRelayProblem(value: unknown): string | undefined {
     }
     case 'result': {
       const extra = unknownKey(value, ['type', 'id', 'result'])
-      if (extra !== undefined) return `result: unknown property ${JSON.stringify(extra)}`
+      if (extra !== undefined) return `result: unknown property ${extra}`
       if (!isToken(value.id)) return 'result: id must match ^[A-Za-z0-9_-]{1,256}$'
       // The ToolResult rules are bridge protocol v1's: checked by its validator, in a v1 envelope.
       const checked = validateMessage(

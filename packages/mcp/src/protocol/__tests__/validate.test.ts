@@ -134,6 +134,12 @@ describe('validatePairingMessage reasons', () => {
     )
   })
 
+  it('quotes an unknown key escaped and cut to 64 characters, so a hostile key cannot flood a log line', () => {
+    const key = `${'k'.repeat(100)}\n[toolmark-mcp] forged`
+    const r = validatePairingMessage({ type: 'cancel', id: 'c1', [key]: 1 }, 'toPage')
+    expect(r).toEqual({ ok: false, reason: `cancel: unknown property "${'k'.repeat(64)}…"` })
+  })
+
   it('never throws: a throwing getter is "message could not be read"', () => {
     const hostile = {
       type: 'cancel',
