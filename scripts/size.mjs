@@ -60,7 +60,14 @@ const budgets = [
   { name: '@toolmark/core/protocol', code: "export * from '@toolmark/core/protocol'", max: 6 * KiB },
   { name: '@toolmark/core/webmcp', code: "export * from '@toolmark/core/webmcp'", max: 2 * KiB },
   { name: '@toolmark/core/otel', code: "export * from '@toolmark/core/otel'", max: 1.5 * KiB },
-  { name: '@toolmark/core/mcp', code: "export * from '@toolmark/core/mcp'", max: 2.25 * KiB },
+  {
+    name: '@toolmark/mcp/page (mcpPairing, its validator)',
+    code: "export * from '@toolmark/mcp/page'",
+    dir: 'packages/mcp',
+    // 2.08 KiB as @toolmark/core/mcp → 2.65 KiB: the page now checks every relay message strictly
+    // (the pairing protocol's validator, a reason per rule).
+    max: 2.75 * KiB,
+  },
   {
     name: '@toolmark/react minimal (provider + useTool), on top of core',
     code: "export { ToolmarkProvider, useTool } from '@toolmark/react'; export * from '@toolmark/core'",

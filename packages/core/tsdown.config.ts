@@ -14,7 +14,6 @@ export default defineConfig({
     'adapter/index': 'src/adapter/index.ts',
     'webmcp/index': 'src/webmcp/index.ts',
     'otel/index': 'src/otel/index.ts',
-    'mcp/index': 'src/mcp/index.ts',
     'forms/index': 'src/forms/index.ts',
     'forms/dom': 'src/forms/dom-index.ts',
     'server-tools/index': 'src/server-tools/index.ts',

@@ -1,5 +1,5 @@
 import type { ConfirmQueue } from '@toolmark/core'
-import { mcpPairing, type PairingStatus, RESUME_STORAGE_KEY } from '@toolmark/core/mcp'
+import { mcpPairing, type PairingStatus, RESUME_STORAGE_KEY } from '@toolmark/mcp/page'
 import { useConfirmQueue, useToolmark } from '@toolmark/react'
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import { ConfirmCard } from '../chat/ConfirmCard.tsx'

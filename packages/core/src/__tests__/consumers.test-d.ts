@@ -1,7 +1,6 @@
 import type * as OtelApi from '@opentelemetry/api'
 import { describe, expectTypeOf, it } from 'vitest'
 import type { ToolmarkConsumer } from '../index.ts'
-import { mcpPairing, type PairingStatus, type RelayToPage } from '../mcp/index.ts'
 import { type OtelOptions, otel } from '../otel/index.ts'
 import { type ModelContextLike, type WebMcpOptions, webmcp } from '../webmcp/index.ts'
 
@@ -21,18 +20,5 @@ describe('consumer factories', () => {
     expectTypeOf(otel({ api, recordInputs: true })).toEqualTypeOf<ToolmarkConsumer>()
     // @ts-expect-error the API is required
     otel({})
-  })
-
-  it('mcpPairing() reports a narrowed status', () => {
-    mcpPairing({
-      url: 'ws://127.0.0.1:17333',
-      onStatus: (s) => {
-        expectTypeOf(s).toEqualTypeOf<PairingStatus>()
-        if (s.state === 'pairing') expectTypeOf(s.code).toEqualTypeOf<string>()
-        if (s.state === 'paired') expectTypeOf(s.tab).toEqualTypeOf<string>()
-      },
-      storage: null,
-    })
-    expectTypeOf<Extract<RelayToPage, { type: 'call' }>['tool']>().toEqualTypeOf<string>()
   })
 })

@@ -177,7 +177,14 @@ function upgrade(headers: { origin?: string; host?: string }): Promise<number> {
   })
 }
 
-type RelayMessage = { type: string; code?: string; tab?: string; resume?: string; message?: string }
+type RelayMessage = {
+  type: string
+  code?: string
+  tab?: string
+  resume?: string
+  message?: string
+  id?: string
+}
 
 /**
  * A raw page socket (the `ws` client answers pings as a browser does) from an allowed origin: the
@@ -188,7 +195,7 @@ function rawPage(origin: string): Promise<{
   ws: WebSocket
   send(message: unknown): void
   next(): Promise<RelayMessage>
-  closed: Promise<void>
+  closed: Promise<{ code: number; reason: string }>
 }> {
   return new Promise((resolve) => {
     const ws = new WebSocket(wsUrl, { origin })
@@ -200,7 +207,9 @@ function rawPage(origin: string): Promise<{
       if (waiter) waiter(message)
       else inbox.push(message)
     })
-    const closed = new Promise<void>((done) => ws.once('close', () => done()))
+    const closed = new Promise<{ code: number; reason: string }>((done) =>
+      ws.once('close', (code, reason) => done({ code, reason: String(reason) })),
+    )
     const page = {
       ws,
       closed,
@@ -448,6 +457,50 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
     expect(await reloaded.next()).toMatchObject({ type: 'paired', tab })
     reloaded.ws.close()
     await reloaded.closed
+  })
+
+  it('drops a page message the validator rejects: the socket closes with the reason and nothing acts on it', async () => {
+    const tool = {
+      name: 'probe',
+      llmName: 'probe',
+      description: 'A raw page tool.',
+      hints: { readOnly: true },
+      inputSchema: { type: 'object' },
+    }
+    const pairRaw = async (): Promise<{ page: Awaited<ReturnType<typeof rawPage>>; tab: string }> => {
+      const page = await rawPage(server.origin)
+      page.send({ type: 'hello', v: 1 })
+      const { code } = await page.next()
+      expect((await call('toolmark_pair', { code })).isError).toBeFalsy()
+      const { tab } = await page.next()
+      return { page, tab: tab! }
+    }
+
+    // A manifest with an unknown top-level property: its tools are never listed.
+    const first = await pairRaw()
+    first.page.send({ type: 'manifest', rev: 1, tools: [tool], admin: true })
+    expect(await first.page.closed).toEqual({
+      code: 4002,
+      reason: 'Malformed message: manifest: unknown property "admin"',
+    })
+    expect(await toolNames()).not.toContain(`${first.tab}__probe`)
+    expect(stderr).toContain(
+      `dropped a malformed message from tab ${first.tab} (${server.origin}): manifest: unknown property "admin"`,
+    )
+
+    // A malformed result never answers the call: the client hears that the page closed instead.
+    const second = await pairRaw()
+    second.page.send({ type: 'manifest', rev: 1, tools: [tool] })
+    await until(toolNames, (n) => n.includes(`${second.tab}__probe`), 'raw tool listed')
+    const pending = call(`${second.tab}__probe`, {})
+    const relayed = await second.page.next()
+    expect(relayed).toMatchObject({ type: 'call', tool: 'probe' })
+    second.page.send({ type: 'result', id: relayed.id, result: { status: 'ok', data: 'forged', note: 1 } })
+    expect((await second.page.closed).reason).toBe('Malformed message: ok result: unknown property')
+    const answer = await pending
+    expect(answer.isError).toBe(true)
+    expect(text(answer)).toBe(`The page of tab ${second.tab} closed before answering.`)
+    expect(JSON.stringify(answer)).not.toContain('forged')
   })
 
   it('a page that is gone answers a clear error at once, never a hang', async () => {

@@ -1,6 +1,6 @@
 // The app side of the relay test: a registry with a confirm queue, tools, and mcpPairing().
 import { createConfirmQueue, createToolmark, ok, type RunResult } from '@toolmark/core'
-import { mcpPairing, type PairingStatus } from '@toolmark/core/mcp'
+import { mcpPairing, type PairingStatus } from '@toolmark/mcp/page'
 
 const queue = createConfirmQueue()
 const tm = createToolmark({ confirm: queue.handler })

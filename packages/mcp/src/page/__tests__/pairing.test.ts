@@ -1,10 +1,12 @@
+import { ok, type RunResult, type ToolmarkErrorEvent } from '@toolmark/core'
+import { createTestToolmark } from '@toolmark/core/testing'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import * as z from 'zod'
-import { tick } from '../../__tests__/helpers.ts'
-import { ok } from '../../call/result.ts'
-import { createTestToolmark } from '../../testing/index.ts'
-import type { RunResult, ToolmarkErrorEvent } from '../../types.ts'
-import { mcpPairing, type PageToRelay, type PairingStatus, RESUME_STORAGE_KEY } from '../index.ts'
+import type { PageToRelay } from '../../protocol/messages.ts'
+import { mcpPairing, type PairingStatus, RESUME_STORAGE_KEY } from '../index.ts'
+
+/** Lets pending promise callbacks (a tool's run, its result) settle. */
+const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 
 /** A stand-in for the browser's WebSocket: the relay end is driven by the test (see packages/mcp for the real one). */
 class FakeSocket {
@@ -164,10 +166,51 @@ describe('mcpPairing(): the page side', () => {
     ws.receive('not json')
     ws.receive({ type: 'call', id: 1, tool: 'x' })
     ws.receive({ type: 'unknown' })
-    expect(errors.map((e) => e.code)).toEqual(['invalid_message', 'invalid_message', 'invalid_message'])
+    expect(errors.map((e) => [e.code, e.message])).toEqual([
+      ['invalid_message', 'The MCP relay sent a malformed message: not JSON'],
+      [
+        'invalid_message',
+        'The MCP relay sent a malformed message: call: id must match ^[A-Za-z0-9_-]{1,256}$',
+      ],
+      ['invalid_message', 'The MCP relay sent a malformed message: unknown message type'],
+    ])
     ws.receive({ type: 'error', message: 'The pairing code expired: pair again' })
     expect(statuses.at(-1)).toEqual({ state: 'closed', reason: 'The pairing code expired: pair again' })
     expect(storage.map.has(RESUME_STORAGE_KEY)).toBe(false)
+  })
+
+  it('drops a relay message the validator rejects, with its reason: the tool never runs, nothing is answered', async () => {
+    const { tm, errors, attach } = setup()
+    const runs: unknown[] = []
+    tm.register({
+      name: 'search',
+      description: 'S',
+      hints: { readOnly: true },
+      run: (input) => {
+        runs.push(input)
+        return ok()
+      },
+    })
+    attach()
+    const ws = FakeSocket.last!
+    ws.open()
+    ws.receive({ type: 'paired', tab: 't1' })
+    const sent = ws.sent.length
+    ws.receive({ type: 'call', id: 'c1', tool: 'search', input: {}, run: 'now' }) // unknown top-level property
+    ws.receive({ type: 'call', id: 'c2', tool: 'search', input: [] }) // input is not an object
+    ws.receive(`{"type":"call","id":"c3","tool":"search","input":${'{"a":'.repeat(64)}1${'}'.repeat(64)}}`)
+    await tick()
+    expect(runs).toEqual([])
+    expect(ws.sent).toHaveLength(sent)
+    expect(errors.map((e) => e.message)).toEqual([
+      'The MCP relay sent a malformed message: call: unknown property "run"',
+      'The MCP relay sent a malformed message: call: input must be an object',
+      'The MCP relay sent a malformed message: too deep',
+    ])
+    // A well-formed call after them still runs: the socket stays paired.
+    ws.receive({ type: 'call', id: 'c4', tool: 'search', input: { q: 1 } })
+    await tick()
+    expect(runs).toEqual([{ q: 1 }])
   })
 
   it('in a page, keeps the resume token in memory and stores it only as the page hides', () => {

@@ -1,25 +1,15 @@
-// "@toolmark/core/mcp": pairs the page with the desktop MCP relay (`npx @toolmark/mcp`).
+// "@toolmark/mcp/page": pairs the page with the desktop MCP relay (`npx @toolmark/mcp`). Browser-safe:
+// it stands on @toolmark/core's public consumer API and the pairing protocol, never on Node.
 
-import { CancelToken } from '../bridge/cancel-token.ts'
-import { toJsonSafeResult } from '../call/serialize.ts'
-import type { ToolManifest, ToolmarkConsumer, ToolResult } from '../types.ts'
-
-/** Version of the page ↔ relay messages below. */
-export const PAIRING_PROTOCOL = 1
-
-/** Page → relay. */
-export type PageToRelay =
-  | { type: 'hello'; v: 1; resume?: string }
-  | { type: 'manifest'; rev: number; tools: ToolManifest[] }
-  | { type: 'result'; id: string; result: ToolResult }
-
-/** Relay → page. */
-export type RelayToPage =
-  | { type: 'pairing'; code: string; expiresAt: number }
-  | { type: 'paired'; tab: string; resume?: string }
-  | { type: 'call'; id: string; tool: string; input: unknown; rev?: number; meta?: Record<string, unknown> }
-  | { type: 'cancel'; id: string }
-  | { type: 'error'; message: string }
+import { type ToolmarkConsumer, toJsonSafeResult } from '@toolmark/core'
+import {
+  PAIRING_PROTOCOL,
+  type PageToRelay,
+  type PairingCallMessage,
+  type RelayToPage,
+} from '../protocol/messages.ts'
+import { readFrame } from '../protocol/read.ts'
+import { toPageProblem } from '../protocol/to-page.ts'
 
 /** Where the pairing stands, for the page's "Pair with a desktop MCP client" UI. */
 export type PairingStatus =
@@ -30,6 +20,7 @@ export type PairingStatus =
   /** Closed by the relay, the network or disposal; `reason` says why when known. */
   | { state: 'closed'; reason?: string }
 
+/** What `mcpPairing` needs. */
 export interface McpPairingOptions {
   /** The relay's WebSocket on this machine: `ws://127.0.0.1:<port>`, `localhost` or `[::1]` (anything else throws). */
   url: string
@@ -55,7 +46,6 @@ export interface McpPairingOptions {
  */
 export const RESUME_STORAGE_KEY = 'toolmark:mcp:resume'
 const STORAGE_KEY = RESUME_STORAGE_KEY
-const MAX_FRAME = 4 * 1_048_576
 
 /**
  * Connects the page to the `@toolmark/mcp` relay on loopback and, once the user has confirmed the
@@ -85,7 +75,7 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
         console.error('[toolmark] onStatus threw', err)
       }
     }
-    const inflight = new Map<string, CancelToken>()
+    const inflight = new Map<string, AbortController>()
     let offWatch: (() => void) | undefined
     let closed = false
 
@@ -130,7 +120,7 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
     }
     const resume = token
     ws.addEventListener('open', () =>
-      send(resume ? { type: 'hello', v: 1, resume } : { type: 'hello', v: 1 }),
+      send(resume ? { type: 'hello', v: PAIRING_PROTOCOL, resume } : { type: 'hello', v: PAIRING_PROTOCOL }),
     )
     ws.addEventListener('close', (event) => {
       finish(event.reason || undefined)
@@ -141,7 +131,10 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
     ws.addEventListener('message', (event) => {
       if (closed) return
       const msg = parse(event.data)
-      if (!msg) return host.report('invalid_message', 'The MCP relay sent a malformed message')
+      if (typeof msg === 'string') {
+        // Dropped: nothing runs, and the reason (never the message's content) goes to the error event.
+        return host.report('invalid_message', `The MCP relay sent a malformed message: ${msg}`)
+      }
       switch (msg.type) {
         case 'pairing':
           setToken(undefined) // a code means the relay did not resume with the token presented (if any)
@@ -165,9 +158,9 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
       }
     })
 
-    const call = (msg: Extract<RelayToPage, { type: 'call' }>): void => {
+    const call = (msg: PairingCallMessage): void => {
       if (offWatch === undefined || inflight.has(msg.id)) return
-      const token = new CancelToken()
+      const token = new AbortController()
       inflight.set(msg.id, token)
       host
         .run(msg.tool, msg.input, {
@@ -212,35 +205,11 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
   }
 }
 
-/** A relay message, or undefined when it is not one (bounded: the relay is loopback, yet still checked). */
-function parse(data: unknown): RelayToPage | undefined {
-  if (typeof data !== 'string' || data.length > MAX_FRAME) return undefined
-  let msg: Record<string, unknown>
-  try {
-    msg = JSON.parse(data) as Record<string, unknown>
-  } catch {
-    return undefined
-  }
-  if (msg === null || typeof msg !== 'object') return undefined
-  const str = (k: string): boolean => typeof msg[k] === 'string'
-  switch (msg.type) {
-    case 'pairing':
-      return str('code') && typeof msg.expiresAt === 'number' ? (msg as RelayToPage) : undefined
-    case 'paired':
-      return str('tab') && (msg.resume === undefined || str('resume')) ? (msg as RelayToPage) : undefined
-    case 'call':
-      return str('id') &&
-        str('tool') &&
-        (msg.rev === undefined || typeof msg.rev === 'number') &&
-        (msg.meta === undefined || (typeof msg.meta === 'object' && msg.meta !== null))
-        ? (msg as RelayToPage)
-        : undefined
-    case 'cancel':
-      return str('id') ? (msg as RelayToPage) : undefined
-    case 'error':
-      return str('message') ? (msg as RelayToPage) : undefined
-  }
-  return undefined
+/** A relay message, or why it is not one (bounded: the relay is loopback, yet still checked). */
+function parse(data: unknown): RelayToPage | string {
+  const frame = readFrame(data)
+  if (!frame.ok) return frame.reason
+  return toPageProblem(frame.value) ?? (frame.value as RelayToPage)
 }
 
 type Store = McpPairingOptions['storage']

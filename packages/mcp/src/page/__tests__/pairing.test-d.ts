@@ -1,0 +1,26 @@
+import { describe, expectTypeOf, it } from 'vitest'
+import type { PairingCallMessage } from '../../protocol/messages.ts'
+import { validatePairingMessage } from '../../protocol/validate.ts'
+import { mcpPairing, type PairingStatus } from '../index.ts'
+
+describe('mcpPairing()', () => {
+  it('reports a narrowed status', () => {
+    mcpPairing({
+      url: 'ws://127.0.0.1:17333',
+      onStatus: (s) => {
+        expectTypeOf(s).toEqualTypeOf<PairingStatus>()
+        if (s.state === 'pairing') expectTypeOf(s.code).toEqualTypeOf<string>()
+        if (s.state === 'paired') expectTypeOf(s.tab).toEqualTypeOf<string>()
+      },
+      storage: null,
+    })
+    expectTypeOf<PairingCallMessage['tool']>().toEqualTypeOf<string>()
+  })
+
+  it('validatePairingMessage narrows to the direction’s messages', () => {
+    const r = validatePairingMessage({}, 'toPage')
+    if (r.ok) expectTypeOf(r.message.type).toEqualTypeOf<'pairing' | 'paired' | 'call' | 'cancel' | 'error'>()
+    const q = validatePairingMessage({}, 'toRelay')
+    if (q.ok) expectTypeOf(q.message.type).toEqualTypeOf<'hello' | 'manifest' | 'result'>()
+  })
+})

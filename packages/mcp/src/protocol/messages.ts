@@ -1,0 +1,92 @@
+import type { ToolManifest, ToolResult } from '@toolmark/core'
+
+/** Version of the page ↔ relay pairing messages: the page's `hello` carries it as `v`. */
+export const PAIRING_PROTOCOL = 1 as const
+
+/** Largest message either end accepts: UTF-16 code units of its JSON text (4 × 1048576). */
+export const MAX_PAIRING_MESSAGE = 4 * 1_048_576
+
+/** Deepest object/array nesting either end accepts in a message; the message itself is depth 1. */
+export const MAX_PAIRING_DEPTH = 64
+
+/** Longest accepted call id, tab id or resume token, in characters. */
+export const MAX_PAIRING_ID = 256
+
+/** Page → relay: the first message on a socket, with the tab's resume token when it has one. */
+export interface HelloMessage {
+  type: 'hello'
+  v: typeof PAIRING_PROTOCOL
+  resume?: string
+}
+
+/** Page → relay: the tools the page offers to caller `mcp`, sent once paired and on every revision. */
+export interface PairingManifestMessage {
+  type: 'manifest'
+  rev: number
+  tools: ToolManifest[]
+}
+
+/** Page → relay: the one answer to a `call`. */
+export interface PairingResultMessage {
+  type: 'result'
+  /** The call's id. */
+  id: string
+  result: ToolResult
+}
+
+/** Relay → page: show this one-time code; the user gives it to the desktop client before `expiresAt`. */
+export interface PairingCodeMessage {
+  type: 'pairing'
+  /** Eight digits as `1234-5678`. */
+  code: string
+  /** Epoch milliseconds. */
+  expiresAt: number
+}
+
+/** Relay → page: the user confirmed the code; `resume` re-pairs the tab after a reload (when allowed). */
+export interface PairedMessage {
+  type: 'paired'
+  /** The tab id (`t1`, `t2`, …): the prefix of the tab's tool names. */
+  tab: string
+  resume?: string
+}
+
+/** Relay → page: run a tool as caller `mcp`. */
+export interface PairingCallMessage {
+  type: 'call'
+  id: string
+  /** Full tool name. */
+  tool: string
+  /** The MCP client's arguments: always a JSON object. */
+  input: { [key: string]: unknown }
+  /** The manifest revision the relay listed the tool from. */
+  rev?: number
+  /** The client's trace context, passed to the call's `meta`. */
+  meta?: { traceparent?: string; tracestate?: string }
+}
+
+/** Relay → page: abort the in-flight call with this id. Never answered itself. */
+export interface PairingCancelMessage {
+  type: 'cancel'
+  id: string
+}
+
+/** Relay → page: the relay refused this page (code expired, too many wrong codes); it closes next. */
+export interface PairingErrorMessage {
+  type: 'error'
+  message: string
+}
+
+/** Every message a page sends to the relay. */
+export type PageToRelay = HelloMessage | PairingManifestMessage | PairingResultMessage
+
+/** Every message the relay sends to a page. */
+export type RelayToPage =
+  | PairingCodeMessage
+  | PairedMessage
+  | PairingCallMessage
+  | PairingCancelMessage
+  | PairingErrorMessage
+
+/** Which way a pairing message travels: `'toRelay'` (page → relay) or `'toPage'` (relay → page). */
+export type PairingDirection = 'toRelay' | 'toPage'

@@ -1,0 +1,75 @@
+import { validateMessage } from '@toolmark/core/protocol'
+import { isCount, isObject, isToken, isToolName, typeProblem, unknownKey } from './checks.ts'
+import { PAIRING_PROTOCOL } from './messages.ts'
+
+/*
+ * Page → relay messages, checked strictly at the top level. Manifest entries and hints accept
+ * unknown properties (a newer page may add some), as in bridge protocol v1; tool results follow
+ * bridge protocol v1's strict rules, checked by its own validator.
+ */
+
+const RELAY_TO_PAGE = ['pairing', 'paired', 'call', 'cancel', 'error'] as const
+
+/** The `reason` of a `hello` whose `v` is present but not this protocol's version. */
+export const UNSUPPORTED_PAIRING_PROTOCOL = 'unsupported pairing protocol'
+
+/** Why `value` is not a page → relay message, or undefined when it is one. */
+export function toRelayProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'message must be an object'
+  switch (value.type) {
+    case 'hello': {
+      if (value.v !== PAIRING_PROTOCOL)
+        return value.v === undefined ? 'hello: missing v' : UNSUPPORTED_PAIRING_PROTOCOL
+      const extra = unknownKey(value, ['type', 'v', 'resume'])
+      if (extra !== undefined) return `hello: unknown property ${extra}`
+      if (value.resume !== undefined && !isToken(value.resume))
+        return 'hello: resume must match ^[A-Za-z0-9_-]{1,256}$'
+      return undefined
+    }
+    case 'manifest': {
+      const extra = unknownKey(value, ['type', 'rev', 'tools'])
+      if (extra !== undefined) return `manifest: unknown property ${extra}`
+      if (!isCount(value.rev)) return 'manifest: rev must be an integer >= 0'
+      if (!Array.isArray(value.tools)) return 'manifest: tools must be an array'
+      for (const tool of value.tools) {
+        const problem = toolProblem(tool)
+        if (problem !== undefined) return `manifest: ${problem}`
+      }
+      return undefined
+    }
+    case 'result': {
+      const extra = unknownKey(value, ['type', 'id', 'result'])
+      if (extra !== undefined) return `result: unknown property ${extra}`
+      if (!isToken(value.id)) return 'result: id must match ^[A-Za-z0-9_-]{1,256}$'
+      // The ToolResult rules are bridge protocol v1's: checked by its validator, in a v1 envelope.
+      const checked = validateMessage(
+        { protocol: 1, type: 'result', clientId: 'relay', id: 'relay', result: value.result },
+        'toAgent',
+      )
+      return checked.ok ? undefined : checked.reason
+    }
+    default:
+      return typeProblem(value.type, RELAY_TO_PAGE, 'relay→page')
+  }
+}
+
+/** One full manifest entry (`ToolManifest`): known fields checked, unknown ones accepted. */
+function toolProblem(tool: unknown): string | undefined {
+  if (!isObject(tool)) return 'each tool must be an object'
+  if (!isToolName(tool.name)) return 'tool name must match ^[A-Za-z0-9_.-]{1,128}$'
+  if (typeof tool.llmName !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.llmName))
+    return 'llmName must match ^[a-zA-Z0-9_-]{1,64}$'
+  if (typeof tool.description !== 'string') return 'description must be a string'
+  if (tool.title !== undefined && typeof tool.title !== 'string') return 'title must be a string'
+  if (tool.mode !== undefined && typeof tool.mode !== 'string') return 'mode must be a string'
+  const hints = tool.hints
+  if (!isObject(hints)) return 'hints must be an object'
+  for (const hint of ['readOnly', 'consequential', 'destructive', 'untrustedContent'])
+    if (hints[hint] !== undefined && typeof hints[hint] !== 'boolean') return 'known hints must be booleans'
+  if (!isObject(tool.inputSchema)) return 'inputSchema must be an object'
+  if (tool.outputSchema !== undefined && !isObject(tool.outputSchema)) return 'outputSchema must be an object'
+  const paths = tool.sensitivePaths
+  if (paths !== undefined && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string')))
+    return 'sensitivePaths must be an array of strings'
+  return undefined
+}
