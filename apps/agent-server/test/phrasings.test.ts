@@ -14,6 +14,7 @@ import {
   nextChallengesTools,
   nextChallengeTools,
   settingsTools,
+  withDemoNavigation,
 } from './demo-tools.ts'
 import type { FakeTool } from './helpers.ts'
 
@@ -346,7 +347,7 @@ async function turn(
   return { answer: answers.at(-1) ?? '', calls }
 }
 
-/** The Inertia demo's navigation tool with a description that lists its pages (see the README). */
+/** The binding's default navigation tool (a path input) with a description that lists paths and what they offer. */
 function withPages(tools: FakeTool[]): FakeTool[] {
   return tools.map((t) =>
     t.name === 'navigate'
@@ -363,6 +364,7 @@ describe('embedded agent: navigation words open pages, never create', () => {
   const nextList = nextChallengesTools(demoState())
   const inertiaIndex = inertiaIndexTools()
   const inertiaCreate = inertiaCreateTools()
+  const inertiaSettings = inertiaSettingsTools()
   it.each<[string, FakeTool[], string, unknown]>([
     ['go to the new challenge page', challenges, 'app.navigate', { page: 'challenges' }],
     ['open the new challenge form', guided, 'app.navigate', { page: 'challenges' }],
@@ -378,6 +380,18 @@ describe('embedded agent: navigation words open pages, never create', () => {
     ['take me to the challenges list', withPages(inertiaCreate), 'navigate', { url: '/challenges' }],
     ['open /settings', inertiaIndex, 'navigate', { url: '/settings' }],
     ['go to /challenges/2', inertiaCreate, 'navigate', { url: '/challenges/2' }],
+    // The Inertia demo's own navigation tool: `pages` as an enum, what each offers in its description.
+    ['go to the new challenge page', withDemoNavigation(inertiaIndex), 'navigate', { page: 'new-challenge' }],
+    ['open the new challenge form', withDemoNavigation(inertiaIndex), 'navigate', { page: 'new-challenge' }],
+    ['open the settings page', withDemoNavigation(inertiaIndex), 'navigate', { page: 'settings' }],
+    ['take me to the challenges list', withDemoNavigation(inertiaCreate), 'navigate', { page: 'challenges' }],
+    [
+      'go back to the challenges page',
+      withDemoNavigation(inertiaSettings),
+      'navigate',
+      { page: 'challenges' },
+    ],
+    ['open /challenges/2', withDemoNavigation(inertiaIndex), 'navigate', { url: '/challenges/2' }],
   ])('"%s" (case %#)', (message, tools, tool, input) => {
     expect(run(message, tools)).toEqual({ tool, input })
   })
@@ -584,6 +598,12 @@ describe('embedded agent: replies read like a person, from titles, summaries and
   const ok = (data?: unknown) => (data === undefined ? { status: 'ok' } : { status: 'ok', data })
   it.each<[string, FakeTool[], unknown, string]>([
     ['go to settings', challenges, ok({ page: 'settings' }), 'Opened the settings page.'],
+    [
+      'go to the new challenge page',
+      withDemoNavigation(inertiaIndexTools()),
+      ok({ component: 'Challenges/Create', url: '/challenges/new' }),
+      'Opened the new challenge page.',
+    ],
     ['open Chess Openings', nextList, ok({ href: '/challenges/c-chess' }), 'Opened Chess Openings.'],
     [
       'go to /settings',
@@ -646,7 +666,7 @@ describe('embedded agent: replies read like a person, from titles, summaries and
     [
       'submit it',
       inertiaCreateTools(),
-      { status: 'needs_confirmation', confirmId: 'k', summary: 'Submit "challenge"', expiresAt: 0 },
+      { status: 'needs_confirmation', confirmId: 'k', summary: 'Submit "New challenge"', expiresAt: 0 },
       'A confirmation is waiting in the page to create a challenge from the New challenge form. Approve or reject it there.',
     ],
   ])('"%s" (case %#)', (message, tools, result, answer) => {
@@ -694,7 +714,7 @@ describe('embedded agent: replies read like a person, from titles, summaries and
       inertiaCreateTools(),
       'challenge.submit',
       {},
-      'Submit "challenge"',
+      'Submit "New challenge"',
       { status: 'ok' },
       'Created a challenge from the New challenge form (title "Kite building").',
       filled,
@@ -704,7 +724,7 @@ describe('embedded agent: replies read like a person, from titles, summaries and
       inertiaCreateTools(),
       'challenge.submit',
       {},
-      'Submit "challenge"',
+      'Submit "New challenge"',
       { status: 'cancelled', by: 'operator' },
       'Understood: you rejected it, so nothing was changed.',
       filled,
@@ -714,7 +734,7 @@ describe('embedded agent: replies read like a person, from titles, summaries and
       inertiaCreateTools(),
       'challenge.submit',
       {},
-      'Submit "challenge"',
+      'Submit "New challenge"',
       { status: 'invalid', issues: [{ path: 'title', message: 'The title has already been taken.' }] },
       'Nothing was saved. The page did not accept the title: The title has already been taken.',
       filled,
