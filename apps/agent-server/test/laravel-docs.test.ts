@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
+import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
 import { lintBlocks, phpBlocks } from '../scripts/lint-php-docs.mjs'
 import { maskText } from '../src/shared/redact.ts'
-import { challengesTools, demoState } from './demo-tools.ts'
 
 /*
  * docs/guides/laravel-reference.md: every ```php block passes `php -l`, and the framework-free

@@ -1,6 +1,5 @@
 import type { ToolResult } from '@toolmark/core'
-import { firstArray } from '../../lines.ts'
-import type { AgentMessage } from '../../types.ts'
+import type { AgentMessage } from './types.ts'
 import { STOPWORDS, verbGroup, words } from './words.ts'
 
 /*
@@ -12,6 +11,14 @@ import { STOPWORDS, verbGroup, words } from './words.ts'
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The first array in ok data (the data itself, or its first array-valued property). */
+function firstArray(data: unknown): unknown[] | undefined {
+  if (Array.isArray(data)) return data
+  if (!isObject(data)) return undefined
+  for (const value of Object.values(data)) if (Array.isArray(value)) return value
+  return undefined
+}
 
 type Parsed = { result: ToolResult | undefined; untrusted: boolean }
 

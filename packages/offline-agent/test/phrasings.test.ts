@@ -1,8 +1,8 @@
 import type { ToolManifestSummary } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
-import { plan } from '../src/agent/providers/embedded/embedded.ts'
-import type { AgentMessage, LlmTool } from '../src/agent/types.ts'
+import { plan } from '../src/embedded.ts'
+import type { AgentMessage, LlmTool } from '../src/types.ts'
 import {
   challengesTools,
   demoState,
@@ -16,7 +16,7 @@ import {
   settingsTools,
   withDemoNavigation,
 } from './demo-tools.ts'
-import type { FakeTool } from './helpers.ts'
+import type { FakeTool } from './fake-tool.ts'
 
 type Outcome = { tool: string; input: unknown } | { text: string }
 
@@ -239,12 +239,11 @@ describe('embedded agent: answers in plain words, never raw tool names', () => {
   })
 
   it('knows no tool names in its code', async () => {
-    const { readFile } = await import('node:fs/promises')
-    const sources = await Promise.all(
-      ['embedded.ts', 'words.ts', 'extract.ts'].map((f) =>
-        readFile(new URL(`../src/agent/providers/embedded/${f}`, import.meta.url), 'utf8'),
-      ),
-    )
+    const { readdir, readFile } = await import('node:fs/promises')
+    const dir = new URL('../src/', import.meta.url)
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.ts'))
+    expect(files).toContain('embedded.ts')
+    const sources = await Promise.all(files.map((f) => readFile(new URL(f, dir), 'utf8')))
     for (const name of names) for (const source of sources) expect(source).not.toContain(name)
   })
 })

@@ -1,5 +1,4 @@
 import type { ToolManifestSummary } from '@toolmark/core'
-import type { AgentMessage, Provider, ProviderEvent, ProviderRequest, ToolCall } from '../../types.ts'
 import { answerValues, extractInput } from './extract.ts'
 import {
   asksToNavigate,
@@ -22,6 +21,7 @@ import {
   parseToolContent,
   type ToolFacts,
 } from './reply.ts'
+import type { AgentMessage, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.ts'
 import {
   chooseTool,
   correct,
@@ -39,8 +39,6 @@ import {
   vocabularyOf,
   words,
 } from './words.ts'
-
-export { parseToolContent, pastTense } from './reply.ts'
 
 /*
  * The embedded default model: offline and deterministic. Each turn it reads the rendered manifest

@@ -2,9 +2,9 @@ import type { ToolResult } from '@toolmark/core'
 import { type FormValues, registerForm, registerWizard } from '@toolmark/core/forms'
 import { createTestToolmark } from '@toolmark/core/testing'
 import { createTourRunner } from '@toolmark/core/tour'
-import { navigationTool } from '../../../packages/inertia/src/navigation.ts'
-import { NAVIGATION } from '../../inertia-demo/src/navigation.ts'
-import { type FakeTool, fakeTool } from './helpers.ts'
+import { NAVIGATION } from '../../../apps/inertia-demo/src/navigation.ts'
+import { navigationTool } from '../../inertia/src/navigation.ts'
+import { type FakeTool, fakeTool } from './fake-tool.ts'
 
 /*
  * The demo contract's tools (/tmp/demo-contract.md) as the page publishes them: names,
