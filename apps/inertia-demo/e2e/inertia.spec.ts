@@ -233,11 +233,12 @@ describe('the agent opens pages by name (the pages of the navigation tool)', () 
     await say(page, 'open the settings page')
     await expect.poll(() => new URL(page.url()).pathname).toBe('/settings')
     await expectTools(page, ['navigate', 'settings.theme'])
-    await until(
+    const replies = await until(
       () => chat(page),
       (c) => c.length === 2,
       'agent reply to the navigation',
     )
+    expect(replies[1]).toBe('Opened the settings page.')
     // Inertia shows an HTTP error (a 404 for a path built from the words) in a full-screen dialog.
     expect(await page.locator('dialog').count()).toBe(0)
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Settings/)

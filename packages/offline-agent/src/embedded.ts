@@ -588,9 +588,13 @@ function destinationInput(
   extracted: Record<string, unknown>,
 ): { input?: Record<string, unknown>; ask?: string } {
   const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {}
-  const required =
-    isObject(schema) && Array.isArray(schema.required) ? schema.required : Object.keys(properties)
-  const key = required.find((k): k is string => typeof k === 'string' && isObject(properties[k]))
+  // The required input; with none required ("page or url"), the enum of pages, else the first input.
+  const listed = isObject(schema) && Array.isArray(schema.required)
+  const keys = (listed ? (schema.required as unknown[]) : Object.keys(properties)).filter(
+    (k): k is string => typeof k === 'string' && isObject(properties[k]),
+  )
+  const enumKey = keys.find((k) => Array.isArray((properties[k] as Record<string, unknown>).enum))
+  const key = (listed ? undefined : enumKey) ?? keys[0]
   if (key === undefined) return {}
   const property = properties[key] as Record<string, unknown>
   const about = typeof property.description === 'string' ? property.description : ''

@@ -395,6 +395,19 @@ describe('embedded agent: navigation words open pages, never create', () => {
     expect(run(message, tools)).toEqual({ tool, input })
   })
 
+  it('a tool that takes "page or url" gets the page, whichever input its schema lists first', () => {
+    const urlFirst = withDemoNavigation(inertiaIndexTools()).map((t) => {
+      if (t.name !== 'navigate') return t
+      const { page, ...rest } = (t.inputSchema as { properties: Record<string, unknown> }).properties
+      return { ...t, inputSchema: { ...t.inputSchema, properties: { ...rest, page } } }
+    })
+    expect(run('open the settings page', urlFirst)).toEqual({ tool: 'navigate', input: { page: 'settings' } })
+    expect(run('go to the new challenge page', urlFirst)).toEqual({
+      tool: 'navigate',
+      input: { page: 'new-challenge' },
+    })
+  })
+
   it('a page it cannot place is asked for, never created', () => {
     expect(run('go to the new challenge page', inertiaIndexTools())).toEqual({
       text: 'I do not know the path of the new challenge page. Tell me the path to open, e.g. /challenges/3.',
