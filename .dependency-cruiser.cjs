@@ -44,6 +44,14 @@ module.exports = {
       to: { path: '^packages/(react|vue|svelte)/src', pathNot: '^packages/$1/src' },
     },
     {
+      name: 'offline-agent-stands-alone',
+      comment:
+        'The offline demo agent stands on the core alone: it never imports a server, an app or another package.',
+      severity: 'error',
+      from: { path: '^packages/offline-agent/src' },
+      to: { path: '(^apps/|^packages/(?!core/|offline-agent/)|node_modules/@toolmark/(?!core/))' },
+    },
+    {
       name: 'server-no-cycles',
       comment: 'The reference agent server has no import cycle either.',
       severity: 'error',

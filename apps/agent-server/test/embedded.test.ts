@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { pastTense } from '../src/agent/providers/embedded/embedded.ts'
-import { challengesTools, type DemoState, demoState, settingsTools } from './demo-tools.ts'
+import {
+  challengesTools,
+  type DemoState,
+  demoState,
+  settingsTools,
+} from '../../../packages/offline-agent/test/demo-tools.ts'
 import { type Browser, FakePage, type FakeTool, type TestServer, testServer } from './helpers.ts'
 
 /*
@@ -200,22 +204,5 @@ describe('embedded agent: demo scenarios', () => {
       'describe challenges.search',
       'call challenges.search',
     ])
-  })
-})
-
-describe('the past tense of a confirmation summary', () => {
-  it.each([
-    ['Create challenge "X"', 'Created "X"'],
-    ['Delete challenge "Marathon Training"', 'Deleted "Marathon Training"'],
-    ['Rename this challenge to "Chess Masters"', 'Renamed this challenge to "Chess Masters"'],
-    ['Submit "challenge"', 'Submitted "challenge"'],
-    ['Delete challenge 3', 'Deleted challenge 3'],
-    ['Copy the card', 'Copied the card'],
-    ['Send the invoice', 'Sent the invoice'],
-    ['Stop the timer', 'Stopped the timer'],
-    ['Open the door', 'Opened the door'],
-    ['(no verb)', '“(no verb)” went through'],
-  ])('%s → %s', (summary, past) => {
-    expect(pastTense(summary)).toBe(past)
   })
 })

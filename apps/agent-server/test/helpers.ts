@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto'
-import type { ToolManifest, ToolResult } from '@toolmark/core'
+import type { ToolResult } from '@toolmark/core'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import type { EventSourceMessage } from 'eventsource-parser'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { onTestFinished } from 'vitest'
 import WebSocket from 'ws'
+import { type FakeTool, fakeTool } from '../../../packages/offline-agent/test/fake-tool.ts'
 import type { Provider, ProviderEvent, ProviderRequest } from '../src/agent/types.ts'
 import { type Config, loadConfig } from '../src/config.ts'
 import type { Rejection } from '../src/relay/relay.ts'
 import { type RunningServer, startServer } from '../src/server.ts'
 import type { Clock } from '../src/shared/clock.ts'
+
+export { type FakeTool, fakeTool }
 
 /** A started server on 127.0.0.1:0 with an in-memory store, plus what it logged and rejected. */
 export interface TestServer {
@@ -271,15 +274,6 @@ export async function refusal(
   return 0
 }
 
-type Handler = (input: Record<string, unknown>) => ToolResult
-
-/** A tool of the fake page: its full manifest entry and what a call returns. */
-export interface FakeTool extends ToolManifest {
-  run: Handler
-  /** The `needs_confirmation` summary (default: the title and the input's `name`). */
-  summarize?: (input: Record<string, unknown>) => string
-}
-
 /**
  * A page over a real `ws` socket (or the HTTP transport's stream and POSTs): it sends protocol messages, records what the server sends,
  * and (with `autoAnswer`) answers describes and calls from its tool list. Consequential and
@@ -459,23 +453,3 @@ export const toolCall = (id: string, name: string, input: unknown): ProviderEven
   type: 'tool_call',
   call: { id, name, input },
 })
-
-/** A manifest entry for the fake page. */
-export function fakeTool(
-  name: string,
-  description: string,
-  hints: FakeTool['hints'],
-  inputSchema: Record<string, unknown>,
-  run: Handler = () => ({ status: 'ok' }),
-  title?: string,
-): FakeTool {
-  return {
-    name,
-    llmName: name.replaceAll('.', '__'),
-    description,
-    hints,
-    inputSchema,
-    run,
-    ...(title === undefined ? {} : { title }),
-  }
-}

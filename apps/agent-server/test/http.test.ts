@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
 import { SESSION_COOKIE, sessionIdFromHeader } from '../src/http/session.ts'
-import { challengesTools, demoState } from './demo-tools.ts'
 import { Browser, FakePage, openSocket, readEvents, testServers } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []

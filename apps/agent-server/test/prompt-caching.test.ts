@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
 import { loadConfig } from '../src/config.ts'
-import { challengesTools, demoState } from './demo-tools.ts'
 import { fixtureServer, type Recorded } from './fixture-server.ts'
 import { FakePage, testServer } from './helpers.ts'
 

@@ -1,11 +1,11 @@
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
+import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
 import { AnthropicProvider, anthropicMessages } from '../src/agent/providers/anthropic.ts'
 import { markedResult, wireHistory } from '../src/agent/providers/history.ts'
 import { OpenAiProvider, openAiMessages } from '../src/agent/providers/openai.ts'
 import type { AgentMessage, LlmTool, ProviderEvent, ProviderRequest } from '../src/agent/types.ts'
 import { loadConfig } from '../src/config.ts'
-import { challengesTools, demoState } from './demo-tools.ts'
 import { fixtureServer, type Reply } from './fixture-server.ts'
 import { FakePage, testServer } from './helpers.ts'
 

@@ -213,6 +213,38 @@ describe('page scopes follow Inertia visits', () => {
   })
 })
 
+describe('the agent opens pages by name (the pages of the navigation tool)', () => {
+  it('"go to the new challenge page" opens the New challenge form, not the challenges list', async () => {
+    const { page } = await signIn('ivy')
+    await say(page, 'go to the new challenge page')
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/challenges/new')
+    await expectTools(page, ['challenge.fill', 'challenge.submit', 'navigate'])
+    const replies = await until(
+      () => chat(page),
+      (c) => c.length === 2,
+      'agent reply to the navigation',
+    )
+    expect(replies[1]).toBe('Opened the new challenge page.')
+    expect(sql("select title from challenges where title like '%new challenge%'")).toEqual([])
+  })
+
+  it('"open the settings page" lands on /settings, with no error modal', async () => {
+    const { page } = await signIn('jon')
+    await say(page, 'open the settings page')
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/settings')
+    await expectTools(page, ['navigate', 'settings.theme'])
+    const replies = await until(
+      () => chat(page),
+      (c) => c.length === 2,
+      'agent reply to the navigation',
+    )
+    expect(replies[1]).toBe('Opened the settings page.')
+    // Inertia shows an HTTP error (a 404 for a path built from the words) in a full-screen dialog.
+    expect(await page.locator('dialog').count()).toBe(0)
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Settings/)
+  })
+})
+
 describe('the chat: as in the other two demos, updated over Echo', () => {
   it('has their styles, heading, placeholder and suggestions; a suggestion sends itself', async () => {
     const { page } = await signIn('abe')
@@ -511,7 +543,7 @@ describe('the New challenge form: Inertia useForm as challenge.fill / challenge.
     await say(page, 'submit it')
     // The card shows what the submit sends: the diff since the values were last confirmed.
     expect(await approve(page)).toEqual({
-      summary: 'Submit "challenge"',
+      summary: 'Submit "New challenge"',
       changes: [['title', 'Kite building']],
     })
     await expect.poll(() => new URL(page.url()).pathname).toBe('/challenges')

@@ -7,12 +7,14 @@ import { ToolmarkProvider } from '@toolmark/react'
 import { createRoot } from 'react-dom/client'
 import { createEcho } from './echo.ts'
 import { Layout } from './Layout.tsx'
+import { NAVIGATION } from './navigation.ts'
 // The other two demos' styles (apps/demo), shared as apps/next-demo shares them.
 import '../../demo/src/styles.css'
 
 const tm = createToolmark()
 const inertia = bindInertia(tm, {
   router,
+  navigation: NAVIGATION,
   echo: {
     // Shared props `toolmark: { userId, conversationId, broadcaster }` come from HandleInertiaRequests.
     echo: createEcho,

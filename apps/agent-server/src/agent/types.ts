@@ -35,12 +35,16 @@ export interface ProviderRequest {
   signal?: AbortSignal
   /**
    * The page's manifest entries behind `page_call` (titles included). Model APIs get only `tools`;
-   * the embedded model reads the titles here to describe the page in plain words.
+   * the offline agent (`@toolmark/offline-agent`) reads the titles here to describe the page in plain words.
    */
   manifest?: readonly ToolManifestSummary[]
 }
 
-/** A model behind the agent loop: messages and tools in, streamed text and tool calls out. */
+/**
+ * A model behind the agent loop: messages and tools in, streamed text and tool calls out.
+ * `@toolmark/offline-agent` writes these types out (it depends on no server); `createProvider`
+ * returning its provider as a `Provider` checks at compile time that the two still match.
+ */
 export interface Provider {
   readonly name: string
   /** Streams one assistant turn. Throws (or the iterator rejects) on transport or API errors. */

@@ -1,11 +1,11 @@
+import { EmbeddedProvider, parseToolContent } from '@toolmark/offline-agent'
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import { EmbeddedProvider, parseToolContent } from '../agent/providers/embedded/embedded.ts'
 import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from '../agent/types.ts'
 
 /*
- * The embedded planner as an OpenAI-compatible Chat Completions endpoint, POST /v1/chat/completions,
- * so any backend with a Chat Completions client (the Laravel reference's agent loop, for one) gets
+ * The offline agent (`@toolmark/offline-agent`) as an OpenAI-compatible Chat Completions endpoint,
+ * POST /v1/chat/completions, so any backend with a Chat Completions client (the Laravel reference's agent loop, for one) gets
  * the same deterministic offline model. Request: `messages` (system, user, assistant with
  * `tool_calls`, tool) and `tools` (`{ type: 'function', function: { name, description, parameters } }`).
  * Answer: with `stream: true`, `chat.completion.chunk` events (content deltas, then each tool call

@@ -1,7 +1,7 @@
+import { EmbeddedProvider } from '@toolmark/offline-agent'
 import type { Config } from '../../config.ts'
 import type { Provider } from '../types.ts'
 import { AnthropicProvider } from './anthropic.ts'
-import { EmbeddedProvider } from './embedded/embedded.ts'
 import { OpenAiProvider } from './openai.ts'
 
 /** The provider `config.provider` names (keys are checked by `loadConfig`). */

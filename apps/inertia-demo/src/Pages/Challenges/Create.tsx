@@ -17,6 +17,7 @@ export default function Create() {
   const form = useForm({ title: '', goal: '' })
   useInertiaFormTools(form, {
     name: 'challenge',
+    title: 'New challenge',
     description: 'Create a challenge from the New challenge form',
     fields,
     action: { method: 'post', url: '/challenges' },

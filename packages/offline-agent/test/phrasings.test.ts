@@ -1,8 +1,8 @@
 import type { ToolManifestSummary } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
-import { plan } from '../src/agent/providers/embedded/embedded.ts'
-import type { AgentMessage, LlmTool } from '../src/agent/types.ts'
+import { plan } from '../src/embedded.ts'
+import type { AgentMessage, LlmTool } from '../src/types.ts'
 import {
   challengesTools,
   demoState,
@@ -14,8 +14,9 @@ import {
   nextChallengesTools,
   nextChallengeTools,
   settingsTools,
+  withDemoNavigation,
 } from './demo-tools.ts'
-import type { FakeTool } from './helpers.ts'
+import type { FakeTool } from './fake-tool.ts'
 
 type Outcome = { tool: string; input: unknown } | { text: string }
 
@@ -238,12 +239,11 @@ describe('embedded agent: answers in plain words, never raw tool names', () => {
   })
 
   it('knows no tool names in its code', async () => {
-    const { readFile } = await import('node:fs/promises')
-    const sources = await Promise.all(
-      ['embedded.ts', 'words.ts', 'extract.ts'].map((f) =>
-        readFile(new URL(`../src/agent/providers/embedded/${f}`, import.meta.url), 'utf8'),
-      ),
-    )
+    const { readdir, readFile } = await import('node:fs/promises')
+    const dir = new URL('../src/', import.meta.url)
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.ts'))
+    expect(files).toContain('embedded.ts')
+    const sources = await Promise.all(files.map((f) => readFile(new URL(f, dir), 'utf8')))
     for (const name of names) for (const source of sources) expect(source).not.toContain(name)
   })
 })
@@ -346,7 +346,7 @@ async function turn(
   return { answer: answers.at(-1) ?? '', calls }
 }
 
-/** The Inertia demo's navigation tool with a description that lists its pages (see the README). */
+/** The binding's default navigation tool (a path input) with a description that lists paths and what they offer. */
 function withPages(tools: FakeTool[]): FakeTool[] {
   return tools.map((t) =>
     t.name === 'navigate'
@@ -363,6 +363,7 @@ describe('embedded agent: navigation words open pages, never create', () => {
   const nextList = nextChallengesTools(demoState())
   const inertiaIndex = inertiaIndexTools()
   const inertiaCreate = inertiaCreateTools()
+  const inertiaSettings = inertiaSettingsTools()
   it.each<[string, FakeTool[], string, unknown]>([
     ['go to the new challenge page', challenges, 'app.navigate', { page: 'challenges' }],
     ['open the new challenge form', guided, 'app.navigate', { page: 'challenges' }],
@@ -378,8 +379,33 @@ describe('embedded agent: navigation words open pages, never create', () => {
     ['take me to the challenges list', withPages(inertiaCreate), 'navigate', { url: '/challenges' }],
     ['open /settings', inertiaIndex, 'navigate', { url: '/settings' }],
     ['go to /challenges/2', inertiaCreate, 'navigate', { url: '/challenges/2' }],
+    // The Inertia demo's own navigation tool: `pages` as an enum, what each offers in its description.
+    ['go to the new challenge page', withDemoNavigation(inertiaIndex), 'navigate', { page: 'new-challenge' }],
+    ['open the new challenge form', withDemoNavigation(inertiaIndex), 'navigate', { page: 'new-challenge' }],
+    ['open the settings page', withDemoNavigation(inertiaIndex), 'navigate', { page: 'settings' }],
+    ['take me to the challenges list', withDemoNavigation(inertiaCreate), 'navigate', { page: 'challenges' }],
+    [
+      'go back to the challenges page',
+      withDemoNavigation(inertiaSettings),
+      'navigate',
+      { page: 'challenges' },
+    ],
+    ['open /challenges/2', withDemoNavigation(inertiaIndex), 'navigate', { url: '/challenges/2' }],
   ])('"%s" (case %#)', (message, tools, tool, input) => {
     expect(run(message, tools)).toEqual({ tool, input })
+  })
+
+  it('a tool that takes "page or url" gets the page, whichever input its schema lists first', () => {
+    const urlFirst = withDemoNavigation(inertiaIndexTools()).map((t) => {
+      if (t.name !== 'navigate') return t
+      const { page, ...rest } = (t.inputSchema as { properties: Record<string, unknown> }).properties
+      return { ...t, inputSchema: { ...t.inputSchema, properties: { ...rest, page } } }
+    })
+    expect(run('open the settings page', urlFirst)).toEqual({ tool: 'navigate', input: { page: 'settings' } })
+    expect(run('go to the new challenge page', urlFirst)).toEqual({
+      tool: 'navigate',
+      input: { page: 'new-challenge' },
+    })
   })
 
   it('a page it cannot place is asked for, never created', () => {
@@ -584,6 +610,12 @@ describe('embedded agent: replies read like a person, from titles, summaries and
   const ok = (data?: unknown) => (data === undefined ? { status: 'ok' } : { status: 'ok', data })
   it.each<[string, FakeTool[], unknown, string]>([
     ['go to settings', challenges, ok({ page: 'settings' }), 'Opened the settings page.'],
+    [
+      'go to the new challenge page',
+      withDemoNavigation(inertiaIndexTools()),
+      ok({ component: 'Challenges/Create', url: '/challenges/new' }),
+      'Opened the new challenge page.',
+    ],
     ['open Chess Openings', nextList, ok({ href: '/challenges/c-chess' }), 'Opened Chess Openings.'],
     [
       'go to /settings',
@@ -646,7 +678,7 @@ describe('embedded agent: replies read like a person, from titles, summaries and
     [
       'submit it',
       inertiaCreateTools(),
-      { status: 'needs_confirmation', confirmId: 'k', summary: 'Submit "challenge"', expiresAt: 0 },
+      { status: 'needs_confirmation', confirmId: 'k', summary: 'Submit "New challenge"', expiresAt: 0 },
       'A confirmation is waiting in the page to create a challenge from the New challenge form. Approve or reject it there.',
     ],
   ])('"%s" (case %#)', (message, tools, result, answer) => {
@@ -694,7 +726,7 @@ describe('embedded agent: replies read like a person, from titles, summaries and
       inertiaCreateTools(),
       'challenge.submit',
       {},
-      'Submit "challenge"',
+      'Submit "New challenge"',
       { status: 'ok' },
       'Created a challenge from the New challenge form (title "Kite building").',
       filled,
@@ -704,7 +736,7 @@ describe('embedded agent: replies read like a person, from titles, summaries and
       inertiaCreateTools(),
       'challenge.submit',
       {},
-      'Submit "challenge"',
+      'Submit "New challenge"',
       { status: 'cancelled', by: 'operator' },
       'Understood: you rejected it, so nothing was changed.',
       filled,
@@ -714,7 +746,7 @@ describe('embedded agent: replies read like a person, from titles, summaries and
       inertiaCreateTools(),
       'challenge.submit',
       {},
-      'Submit "challenge"',
+      'Submit "New challenge"',
       { status: 'invalid', issues: [{ path: 'title', message: 'The title has already been taken.' }] },
       'Nothing was saved. The page did not accept the title: The title has already been taken.',
       filled,

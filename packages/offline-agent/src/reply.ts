@@ -1,6 +1,5 @@
 import type { ToolResult } from '@toolmark/core'
-import { firstArray } from '../../lines.ts'
-import type { AgentMessage } from '../../types.ts'
+import type { AgentMessage } from './types.ts'
 import { STOPWORDS, verbGroup, words } from './words.ts'
 
 /*
@@ -12,6 +11,14 @@ import { STOPWORDS, verbGroup, words } from './words.ts'
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The first array in ok data (the data itself, or its first array-valued property). */
+function firstArray(data: unknown): unknown[] | undefined {
+  if (Array.isArray(data)) return data
+  if (!isObject(data)) return undefined
+  for (const value of Object.values(data)) if (Array.isArray(value)) return value
+  return undefined
+}
 
 type Parsed = { result: ToolResult | undefined; untrusted: boolean }
 
@@ -109,11 +116,13 @@ export interface ToolFacts {
 
 /**
  * True for a summary that names the tool instead of what it does: core's default `Submit "<form
- * name>"`, whose quoted word is a part of the tool's name.
+ * name>"`, whose quoted word is a part of the tool's name, or `Submit "<title>"` with the tool's
+ * own title.
  */
-function internal(summary: string, tool: string): boolean {
+function internal(summary: string, tool: string, title?: string): boolean {
   const quoted = /"([^"]*)"/.exec(summary)?.[1]
-  return quoted !== undefined && tool.split('.').includes(quoted)
+  if (quoted === undefined) return false
+  return tool.split('.').includes(quoted) || (title !== undefined && summary === `Submit "${title}"`)
 }
 
 /** What a form tool's description says it is for ("Submit the form to: create a challenge…" → "create a challenge…"). */
@@ -178,7 +187,7 @@ export function failureText(result: ToolResult, changesSomething: boolean): stri
 function destination(input: unknown, data: unknown): string | undefined {
   for (const source of [input, data]) {
     if (!isObject(source)) continue
-    if (typeof source.page === 'string') return `the ${source.page} page`
+    if (typeof source.page === 'string') return `the ${source.page.replace(/[-_]+/g, ' ')} page`
     for (const key of ['url', 'path', 'href', ...LABELS])
       if (typeof source[key] === 'string' && source[key] !== '') return source[key] as string
     const first = Object.values(source).find((v) => typeof v === 'string' && v !== '')
@@ -229,7 +238,7 @@ export function outcomeText(facts: ToolFacts, input: unknown, parsed: Parsed): s
   const r = parsed.result
   if (!r) return `I could not read the result${facts.title ? ` of ${facts.title.toLowerCase()}` : ''}.`
   if (r.status === 'needs_confirmation') {
-    if (!internal(r.summary, facts.name))
+    if (!internal(r.summary, facts.name, facts.title))
       return `A confirmation is waiting in the page: ${r.summary}. Approve or reject it there.`
     const what = purpose(facts.description)
     return what
@@ -328,15 +337,16 @@ export function followUpText(messages: readonly AgentMessage[]): string {
     if (r?.status === 'needs_confirmation' && r.confirmId === outcome.confirmId) summary = r.summary
   }
   const tool = callOf(messages, outcome.toolCallId)?.tool
-  if (summary !== undefined && tool !== undefined && internal(summary, tool)) summary = undefined
+  const entry = tool === undefined ? undefined : describedEntry(messages, tool)
+  const title = typeof entry?.title === 'string' ? entry.title : undefined
+  if (summary !== undefined && tool !== undefined && internal(summary, tool, title)) summary = undefined
   const what = summary ? ` (${summary})` : ''
   const r = parseToolContent(outcome.content).result
   if (!r) return 'The confirmation finished, but I could not read its outcome.'
   if (r.status === 'ok') {
     if (summary) return `${pastTense(summary)}.`
-    const entry = tool === undefined ? undefined : describedEntry(messages, tool)
     const aim = typeof entry?.description === 'string' ? purpose(entry.description) : undefined
-    const named = aim ?? (typeof entry?.title === 'string' ? entry.title : undefined)
+    const named = aim ?? title
     if (!named || tool === undefined) return 'Done: the action was approved and completed.'
     const values = filledValues(messages, tool)
     return `${pastTense(capital(named))}${values.length > 0 ? ` (${values.join(', ')})` : ''}.`

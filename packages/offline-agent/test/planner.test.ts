@@ -1,8 +1,9 @@
 import { renderManifest } from '@toolmark/core/protocol'
 import { describe, expect, it } from 'vitest'
-import { extractInput, primaryText } from '../src/agent/providers/embedded/extract.ts'
-import { clauses, echo } from '../src/agent/providers/embedded/intent.ts'
-import { chooseTool, parseManifest, stem, words } from '../src/agent/providers/embedded/words.ts'
+import { extractInput, primaryText } from '../src/extract.ts'
+import { clauses, echo } from '../src/intent.ts'
+import { pastTense } from '../src/reply.ts'
+import { chooseTool, parseManifest, stem, words } from '../src/words.ts'
 import { challengesTools, demoState, settingsTools } from './demo-tools.ts'
 
 const summaries = [...challengesTools(demoState()), ...settingsTools(demoState()).slice(1)].map(
@@ -169,5 +170,22 @@ describe('embedded planner: the requests in a message', () => {
     [`sing ${'la '.repeat(40)}`, 'do that'],
   ])('repeats "%s" back as "%s", never a value that may be secret', (part, said) => {
     expect(echo(part)).toBe(said)
+  })
+})
+
+describe('the past tense of a confirmation summary', () => {
+  it.each([
+    ['Create challenge "X"', 'Created "X"'],
+    ['Delete challenge "Marathon Training"', 'Deleted "Marathon Training"'],
+    ['Rename this challenge to "Chess Masters"', 'Renamed this challenge to "Chess Masters"'],
+    ['Submit "challenge"', 'Submitted "challenge"'],
+    ['Delete challenge 3', 'Deleted challenge 3'],
+    ['Copy the card', 'Copied the card'],
+    ['Send the invoice', 'Sent the invoice'],
+    ['Stop the timer', 'Stopped the timer'],
+    ['Open the door', 'Opened the door'],
+    ['(no verb)', '“(no verb)” went through'],
+  ])('%s → %s', (summary, past) => {
+    expect(pastTense(summary)).toBe(past)
   })
 })

@@ -1,5 +1,4 @@
 import type { ToolManifestSummary } from '@toolmark/core'
-import type { AgentMessage, Provider, ProviderEvent, ProviderRequest, ToolCall } from '../../types.ts'
 import { answerValues, extractInput } from './extract.ts'
 import {
   asksToNavigate,
@@ -22,6 +21,7 @@ import {
   parseToolContent,
   type ToolFacts,
 } from './reply.ts'
+import type { AgentMessage, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.ts'
 import {
   chooseTool,
   correct,
@@ -39,8 +39,6 @@ import {
   vocabularyOf,
   words,
 } from './words.ts'
-
-export { parseToolContent, pastTense } from './reply.ts'
 
 /*
  * The embedded default model: offline and deterministic. Each turn it reads the rendered manifest
@@ -578,9 +576,9 @@ export function plan(request: ProviderRequest): ProviderEvent {
 }
 
 /**
- * The input of a navigation tool for a part that asks to go somewhere: the enum value it names (or
- * whose page the description says offers what it names: "the payment card page"), a path it gives,
- * or the listed path all its words fit; else the question to ask (a path tool), or nothing (the
+ * The input of a navigation tool for a part that asks to go somewhere: a path it gives; the enum
+ * value whose page (its name and what the description says it offers) all its words fit ("the
+ * payment card page"), else the enum value it names; or the listed path all its words fit; else the question to ask (a path tool), or nothing (the
  * usual extraction reports the enum's choices).
  */
 function destinationInput(
@@ -590,21 +588,33 @@ function destinationInput(
   extracted: Record<string, unknown>,
 ): { input?: Record<string, unknown>; ask?: string } {
   const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {}
-  const required =
-    isObject(schema) && Array.isArray(schema.required) ? schema.required : Object.keys(properties)
-  const key = required.find((k): k is string => typeof k === 'string' && isObject(properties[k]))
+  // The required input; with none required ("page or url"), the enum of pages, else the first input.
+  const listed = isObject(schema) && Array.isArray(schema.required)
+  const keys = (listed ? (schema.required as unknown[]) : Object.keys(properties)).filter(
+    (k): k is string => typeof k === 'string' && isObject(properties[k]),
+  )
+  const enumKey = keys.find((k) => Array.isArray((properties[k] as Record<string, unknown>).enum))
+  const key = (listed ? undefined : enumKey) ?? keys[0]
   if (key === undefined) return {}
   const property = properties[key] as Record<string, unknown>
   const about = typeof property.description === 'string' ? property.description : ''
   const target = targetWords(part)
   if (Array.isArray(property.enum)) {
-    if (extracted[key] !== undefined) return { input: { [key]: extracted[key] } }
+    // A path the message gives goes to the tool's other, path-taking input when it has one.
+    const given = pathIn(part)
+    const pathKey = Object.keys(properties).find(
+      (k) => k !== key && isObject(properties[k]) && /url|path|href|route|link/i.test(k),
+    )
+    if (given && pathKey !== undefined) return { input: { [pathKey]: given } }
+    // The page all the target's words fit wins over a value the words merely contain
+    // ("the new challenge page" is the New challenge form's page, not the challenges list).
     const values = property.enum.filter((v): v is string => typeof v === 'string')
     const page = matchPage(
       target,
       [...pagesOf(description), ...pagesOf(about)].filter((p) => values.includes(p.page)),
     )
-    return page ? { input: { [key]: page.page } } : {}
+    if (page) return { input: { [key]: page.page } }
+    return extracted[key] !== undefined ? { input: { [key]: extracted[key] } } : {}
   }
   const path = pathIn(part) ?? matchPage(target, pagesOf(description))?.page
   if (path) return { input: { [key]: path } }

@@ -2,7 +2,9 @@ import type { ToolResult } from '@toolmark/core'
 import { type FormValues, registerForm, registerWizard } from '@toolmark/core/forms'
 import { createTestToolmark } from '@toolmark/core/testing'
 import { createTourRunner } from '@toolmark/core/tour'
-import { type FakeTool, fakeTool } from './helpers.ts'
+import { NAVIGATION } from '../../../apps/inertia-demo/src/navigation.ts'
+import { navigationTool } from '../../inertia/src/navigation.ts'
+import { type FakeTool, fakeTool } from './fake-tool.ts'
 
 /*
  * The demo contract's tools (/tmp/demo-contract.md) as the page publishes them: names,
@@ -424,6 +426,29 @@ function inertiaNavigate(): FakeTool {
   )
 }
 
+/**
+ * The Inertia demo's own navigation tool (its `pages` and description, apps/inertia-demo
+ * navigation.ts), as the page publishes it: the real tool's manifest entry.
+ */
+function inertiaDemoNavigate(): FakeTool {
+  const tm = createTestToolmark()
+  tm.register(navigationTool({} as never, NAVIGATION))
+  const [entry] = tm.manifest({ detail: 'full' }).tools
+  return {
+    ...entry!,
+    inputSchema: entry!.inputSchema as Record<string, unknown>,
+    run: ({ page }) => ({
+      status: 'ok',
+      data: { component: 'Page', url: NAVIGATION.pages[page as keyof typeof NAVIGATION.pages] },
+    }),
+  } as FakeTool
+}
+
+/** `tools` with the Inertia demo's own navigation tool instead of the binding's default one. */
+export function withDemoNavigation(tools: FakeTool[]): FakeTool[] {
+  return tools.map((t) => (t.name === 'navigate' ? inertiaDemoNavigate() : t))
+}
+
 /** The Inertia demo's challenges in the page's shape (ids and titles). */
 const INERTIA_CHALLENGES = [
   { id: 1, title: 'Chess Openings', goal: 'Learn one new opening a week' },
@@ -481,6 +506,7 @@ export function inertiaCreateTools(): FakeTool[] {
   const form: FormValues = { title: '', goal: '' }
   registerForm(tm, {
     name: 'challenge',
+    title: 'New challenge',
     description: 'Create a challenge from the New challenge form',
     fields: {
       type: 'object',
