@@ -160,3 +160,61 @@ describe.each(VIEWPORTS)('$name ($width × $height): the other demos’ layout',
     expect(await sidewaysOverflow(page)).toEqual([])
   })
 })
+
+describe.each(VIEWPORTS.filter((v) => v.name !== 'small-phone'))(
+  '$name: the chat’s suggested lines, in order',
+  (viewport) => {
+    test('each does what it says: lists, creates through a card, opens the settings', async () => {
+      const page = await signIn(USERS[viewport.name][1], viewport)
+      if (viewport.phone) await page.getByTestId('pane-chat').click()
+      const chips = page.locator('.suggestions button.chip')
+      const lines = await chips.allTextContents()
+      expect(lines).toEqual(['List the challenges', 'Create a challenge called Robotics', 'Go to settings'])
+      // One check per kind of line: a suggestion none of them knows fails, so the list cannot drift.
+      const checks: Array<[RegExp, (line: string) => Promise<void>]> = [
+        [
+          /^List the challenges$/,
+          async () => {
+            const reply = (await said(page)).at(-1) ?? ''
+            for (const title of SEED) expect(reply).toContain(title)
+            expect((await toolLines(page)).join('\n')).toMatch(/challenges\.list → ok/)
+          },
+        ],
+        [
+          /^Create a challenge called (.+)$/,
+          async (line) => {
+            const title = /called (.+)$/.exec(line)?.[1] ?? ''
+            const card = page.locator('[data-testid="confirm-card"][data-tool="challenges.create"]')
+            expect(await card.locator('.summary').textContent()).toBe(`Create challenge "${title}"`)
+            const before = (await said(page)).length
+            await card.getByTestId('confirm-approve').click()
+            // The agent acknowledges it; the page shows it.
+            await expect.poll(async () => (await said(page)).length).toBeGreaterThan(before)
+            await expect.poll(() => names(page)).toEqual([...SEED, title])
+          },
+        ],
+        [
+          /^Go to settings$/,
+          async () => {
+            await expect.poll(() => new URL(page.url()).pathname).toBe('/settings')
+            // On a phone the user is on the Agent tab: the Page tab shows the settings.
+            if (viewport.phone) await page.getByTestId('pane-page').click()
+            await page.getByRole('heading', { name: /^Settings/ }).waitFor()
+          },
+        ],
+      ]
+      for (const [index, line] of lines.entries()) {
+        const check = checks.find(([pattern]) => pattern.test(line))
+        if (!check) throw new Error(`no check for the suggested line "${line}"`)
+        if (index === 0) {
+          // The first one as a new user sends it: by its chip.
+          const before = (await said(page)).length
+          await chips.first().click()
+          await expect.poll(async () => (await said(page)).length).toBeGreaterThanOrEqual(before + 2)
+        } else await ask(page, line)
+        await check[1](line)
+      }
+      // Three agent turns and a follow-up, each through Laravel's queue.
+    }, 90_000)
+  },
+)
