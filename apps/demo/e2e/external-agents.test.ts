@@ -42,8 +42,8 @@ afterAll(async () => {
 
 type Outcome = { value?: unknown; rejected?: string }
 /** The browser's agent: `document.modelContext.executeTool` on the named tool. */
-const webmcpCall = (name: string, input: unknown): Promise<Outcome> =>
-  page.evaluate(
+const webmcpCall = (name: string, input: unknown, on: Page = page): Promise<Outcome> =>
+  on.evaluate(
     async ([n, i]) => {
       const mc = (
         document as unknown as {
@@ -64,8 +64,8 @@ const webmcpCall = (name: string, input: unknown): Promise<Outcome> =>
     },
     [name, input] as const,
   )
-const webmcpNames = (): Promise<string[]> =>
-  page.evaluate(async () =>
+const webmcpNames = (on: Page = page): Promise<string[]> =>
+  on.evaluate(async () =>
     (
       await (
         document as unknown as { modelContext: { getTools(): Promise<Array<{ name: string }>> } }
@@ -77,10 +77,10 @@ const webmcpNames = (): Promise<string[]> =>
  * Approves the card of `caller` after checking what the user sees when it appears: it is inside the
  * viewport without scrolling, and it is the chat's card (Reject first, one primary button).
  */
-async function approveExternal(caller: 'webmcp' | 'mcp'): Promise<void> {
-  const card = page.locator(`[data-testid="external-confirm"][data-caller="${caller}"]`)
+async function approveExternal(caller: 'webmcp' | 'mcp', on: Page = page): Promise<void> {
+  const card = on.locator(`[data-testid="external-confirm"][data-caller="${caller}"]`)
   await card.waitFor()
-  const viewport = page.viewportSize()!
+  const viewport = on.viewportSize()!
   const shown = await card.locator('[data-testid="confirm-card"]').evaluate((el) => {
     const { top, bottom, left, right } = el.getBoundingClientRect()
     const buttons = [...el.querySelectorAll('button')]
@@ -105,7 +105,7 @@ async function approveExternal(caller: 'webmcp' | 'mcp'): Promise<void> {
 }
 
 test('the browser’s WebMCP agent lists and calls the demo’s tools; a create waits for Approve in the page', async () => {
-  await expect.poll(webmcpNames).toContain('challenges.search')
+  await expect.poll(() => webmcpNames()).toContain('challenges.search')
   expect(await page.getByTestId('webmcp-status').textContent()).toContain('published')
   const found = await webmcpCall('challenges.search', { query: 'chess' })
   expect(JSON.stringify(found.value)).toContain('Chess Openings')
@@ -142,4 +142,22 @@ test('a desktop MCP client pairs with the code shown in the page, then calls the
   await approveExternal('mcp')
   expect((await created).structuredContent).toMatchObject({ status: 'ok', data: { name: 'Chess Club' } })
   await expect.poll(() => page.getByText('Chess Club').count()).toBeGreaterThan(0)
+})
+
+test('on a phone (390 × 844) the external card shows in view, Reject first, and Approve creates', async () => {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  })
+  try {
+    const phone = await context.newPage()
+    await phone.goto(`${demoServer.url}/?mcpPort=${relay.port}`)
+    await expect.poll(() => webmcpNames(phone)).toContain('challenges.create')
+    const created = webmcpCall('challenges.create', { name: 'Kites' }, phone)
+    await approveExternal('webmcp', phone)
+    expect(await created).toMatchObject({ value: { status: 'ok', data: { name: 'Kites' } } })
+  } finally {
+    await context.close()
+  }
 })

@@ -75,6 +75,26 @@ describe('forms and tours in the demo', () => {
     )
   })
 
+  test('a submit the app rejects (a taken name) answers the agent invalid, not ok: nothing saved, one row', async () => {
+    await tab.fresh()
+    await tab.waitForTool('challengeForm.fill')
+    const { page } = tab
+    await agentCall('challengeForm.fill', { name: 'Chess Openings' })
+    expect((await agentCall('challengeForm.submit', {})).status).toBe('needs_confirmation')
+    const card = page.locator('[data-testid="confirm-card"][data-tool="challengeForm.submit"]')
+    await card.getByTestId('confirm-approve').click()
+    // What the agent learns is what the app did: the create call's "already exists", at the field.
+    const confirmed = await tab.waitForFrame((f) => f.direction === 'sent' && f.message.type === 'confirmed')
+    expect(confirmed.message.result).toEqual({
+      status: 'invalid',
+      issues: [{ path: 'name', message: 'A challenge named "Chess Openings" already exists' }],
+    })
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'A challenge named "Chess Openings" already exists',
+    )
+    expect((await tab.challengeNames()).filter((name) => name === 'Chess Openings')).toHaveLength(1)
+  })
+
   test('an empty New challenge form is answered invalid at once: no card, nothing created', async () => {
     await tab.fresh()
     await tab.waitForTool('challengeForm.fill')

@@ -1,6 +1,8 @@
 import { Link, usePage } from '@inertiajs/react'
 import { useManifest, usePendingConfirmations, useToolmark } from '@toolmark/react'
 import { type ReactNode, useEffect, useState } from 'react'
+// The other two demos' layout (apps/demo): on a phone the page and the chat are two tabs.
+import { Shell } from '../../demo/src/app/Shell.tsx'
 import { ChatPanel } from './ChatPanel.tsx'
 import { type ChatLine, useChat } from './chat.ts'
 import { useGoneSignal } from './gone.ts'
@@ -19,8 +21,9 @@ const LINKS = [
 ] as const
 
 /**
- * The persistent layout, as in the other two demos (their styles, from apps/demo): the top bar, the page,
- * and the chat with the deferred confirmation cards (they outlive page visits).
+ * The persistent layout, the other two demos' `<Shell>` (and their styles, from apps/demo): the top bar,
+ * the page, and the chat with the deferred confirmation cards (they outlive page visits); below 760 px
+ * the page and the chat are two tabs.
  */
 export function Layout({ children }: { children?: ReactNode }) {
   const { props, url } = usePage<Shared>()
@@ -33,37 +36,36 @@ export function Layout({ children }: { children?: ReactNode }) {
   const path = url.split('?')[0] ?? url
 
   return (
-    <div className="layout">
-      <header className="topbar">
-        <span className="brand">Challenges</span>
-        <nav>
-          {LINKS.map(([href, label]) => (
-            <Link key={href} href={href} aria-current={path.startsWith(href) ? 'page' : undefined}>
-              {label}
-            </Link>
-          ))}
-        </nav>
-        <span className="muted">Signed in as {props.auth.user?.name}</span>
-      </header>
-      <main id="pane-page">
-        <div className="page">
-          {failure && (
-            <p className="form-error" role="alert" data-testid="transport-failed">
-              Could not reach the server ({failure}). Reload the page.
-            </p>
-          )}
-          {children}
-          <details>
-            <summary>Page tools ({manifest.tools.length})</summary>
-            <ul data-testid="tools">
-              {manifest.tools.map((t) => (
-                <li key={t.name}>{t.name}</li>
-              ))}
-            </ul>
-          </details>
-        </div>
-      </main>
-      <ChatPanel conversationId={props.toolmark?.conversationId ?? null} lines={lines} />
-    </div>
+    <Shell
+      nav={LINKS.map(([href, label]) => (
+        <Link
+          key={href}
+          href={href}
+          data-testid={`nav-${label.toLowerCase()}`}
+          aria-current={path.startsWith(href) ? 'page' : undefined}
+        >
+          {label}
+        </Link>
+      ))}
+      end={<span className="muted">Signed in as {props.auth.user?.name}</span>}
+      chat={<ChatPanel conversationId={props.toolmark?.conversationId ?? null} lines={lines} />}
+    >
+      <div className="page">
+        {failure && (
+          <p className="form-error" role="alert" data-testid="transport-failed">
+            Could not reach the server ({failure}). Reload the page.
+          </p>
+        )}
+        {children}
+        <details>
+          <summary>Page tools ({manifest.tools.length})</summary>
+          <ul data-testid="tools">
+            {manifest.tools.map((t) => (
+              <li key={t.name}>{t.name}</li>
+            ))}
+          </ul>
+        </details>
+      </div>
+    </Shell>
   )
 }

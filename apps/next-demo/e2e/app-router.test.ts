@@ -256,3 +256,12 @@ test('a full reload: new clientId and manifest, the conversation is rebound, an 
   expect(calls.map((f) => f.message.clientId)).toEqual([second])
   await demo.close()
 })
+
+test('on /settings after a reload, a search the page cannot do names the challenges page as the one that can', async () => {
+  const demo = await DemoPage.open(browser, app.url, '/settings')
+  await demo.reload()
+  expect((await demo.ask('Search for chess')).join('\n')).toContain(
+    'I cannot search for chess on this page; the challenges page can. Say "go to challenges", then ask me again.',
+  )
+  await demo.close()
+})

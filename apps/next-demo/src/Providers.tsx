@@ -57,7 +57,15 @@ export function Providers({ children }: { children: ReactNode }): ReactNode {
 
 /** `app.navigate` and `app.whereAmI`: registered by the root layout, so they stay on every page. */
 function AppTools(): null {
-  useNavigationTool({ pages: { challenges: '/challenges', settings: '/settings' } })
+  useNavigationTool({
+    pages: { challenges: '/challenges', settings: '/settings' },
+    // Each page with what it offers, in quotes then parentheses: the offline agent reads this to say
+    // which page can do what the current one cannot.
+    description:
+      'Open (go to, navigate to) another page of the app: "challenges" (the challenges list: search, ' +
+      'create, delete and open challenges to rename them, read their notes) or "settings" (account ' +
+      'settings: update the payment card). Tools of the other page appear after navigating.',
+  })
   const pathname = usePathname()
   const params = useParams()
   useRouteTool(

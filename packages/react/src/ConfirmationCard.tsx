@@ -16,9 +16,11 @@ export interface ConfirmationCardProps {
 const show = (value: unknown): string => (value === undefined ? '—' : JSON.stringify(value))
 
 /**
- * A small unstyled reference card: heading, summary, target, field changes, a countdown and
- * Approve/Reject (Delete plus "This action cannot be undone." for destructive tools without undo).
- * An `alertdialog` labelled by its heading and described by its summary; Escape inside rejects it.
+ * A small unstyled reference card: heading, summary, target, field changes, a countdown, then Reject
+ * and Approve, in that order (Delete plus "This action cannot be undone." for destructive tools
+ * without undo). Approve (or Delete) is the one primary button, marked `data-toolmark-primary` for
+ * styling. An `alertdialog` labelled by its heading and described by its summary; Escape inside
+ * rejects it, and `autoFocus` focuses Reject.
  * Copy it or use it.
  */
 export function ConfirmationCard({ confirmation, autoFocus = false }: ConfirmationCardProps): ReactNode {
@@ -51,11 +53,12 @@ export function ConfirmationCard({ confirmation, autoFocus = false }: Confirmati
       <p data-testid="confirmation-countdown" role="timer" aria-live="off">
         {view.expired ? 'Expired' : `Expires in ${view.countdown}`}
       </p>
-      <button type="button" onClick={() => confirmation.approve()}>
-        {view.approveLabel}
-      </button>
+      {/* Reject first; the approve (or Delete) button is the one primary button. */}
       <button type="button" data-toolmark-reject="" onClick={() => confirmation.reject()}>
         {view.rejectLabel}
+      </button>
+      <button type="button" data-toolmark-primary="" onClick={() => confirmation.approve()}>
+        {view.approveLabel}
       </button>
     </section>
   )

@@ -12,6 +12,10 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
+/** The card's buttons in order, each with whether it is the primary one (`data-toolmark-primary`). */
+const buttons = (): Array<[string, boolean]> =>
+  screen.getAllByRole('button').map((b) => [b.textContent ?? '', b.hasAttribute('data-toolmark-primary')])
+
 const settledResults = (tm: ReturnType<typeof setup>['tm']) => {
   const settled: ToolResult[] = []
   tm.events.on('confirm', (e) => {
@@ -35,6 +39,11 @@ describe('usePendingConfirmations ($pending) + ConfirmationCard', () => {
     expect(screen.getByTestId('confirmation-target').textContent).toBe('Robotics')
     expect(screen.getByText('This action cannot be undone.')).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull()
+    // Reject first, then the one primary button: the demos' order.
+    expect(buttons()).toEqual([
+      ['Reject', false],
+      ['Delete', true],
+    ])
     await fireEvent.click(screen.getByRole('button', { name: 'Delete' }))
     await flush()
     await flush()
@@ -51,7 +60,10 @@ describe('usePendingConfirmations ($pending) + ConfirmationCard', () => {
     await flush()
     await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
     await flush()
-    expect(screen.getByRole('button', { name: 'Approve' })).toBeTruthy()
+    expect(buttons()).toEqual([
+      ['Reject', false],
+      ['Approve', true],
+    ])
     expect(screen.queryByTestId('confirmation-warning')).toBeNull()
     await fireEvent.click(screen.getByRole('button', { name: 'Reject' }))
     await flush()

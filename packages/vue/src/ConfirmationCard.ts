@@ -8,9 +8,11 @@ export type AnswerableConfirmation = ConfirmationCardData & { approve(): unknown
 const show = (value: unknown): string => (value === undefined ? '—' : JSON.stringify(value))
 
 /**
- * A small unstyled reference card: heading, summary, target, field changes, a countdown and
- * Approve/Reject (Delete plus "This action cannot be undone." for destructive tools without undo).
- * An `alertdialog` labelled by its heading and described by its summary; Escape inside rejects it.
+ * A small unstyled reference card: heading, summary, target, field changes, a countdown, then Reject
+ * and Approve, in that order (Delete plus "This action cannot be undone." for destructive tools
+ * without undo). Approve (or Delete) is the one primary button, marked `data-toolmark-primary` for
+ * styling. An `alertdialog` labelled by its heading and described by its summary; Escape inside
+ * rejects it, and `autoFocus` focuses Reject.
  * Copy it or use it.
  */
 // Pure: bundlers drop the card when only other exports are imported.
@@ -68,11 +70,16 @@ export const ConfirmationCard = /* @__PURE__ */ defineComponent({
             { 'data-testid': 'confirmation-countdown', role: 'timer', 'aria-live': 'off' },
             v.expired ? 'Expired' : `Expires in ${v.countdown}`,
           ),
-          h('button', { type: 'button', onClick: () => c.approve() }, v.approveLabel),
+          // Reject first; the approve (or Delete) button is the one primary button.
           h(
             'button',
             { type: 'button', 'data-toolmark-reject': '', onClick: () => c.reject() },
             v.rejectLabel,
+          ),
+          h(
+            'button',
+            { type: 'button', 'data-toolmark-primary': '', onClick: () => c.approve() },
+            v.approveLabel,
           ),
         ],
       )

@@ -5,7 +5,7 @@ import { type ReactNode, useState } from 'react'
 export type Pane = 'page' | 'chat'
 
 /**
- * The demo's layout, shared by the Vite demo and the Next demo: the top bar (brand and `nav`), the page
+ * The demo's layout, shared by the Vite, Next and Inertia demos: the top bar (brand and `nav`), the page
  * (`children`, in `<main id="pane-page">`), the chat and a row for the Undo bar. Wide screens show the
  * page and the chat side by side. Below 760 px they become two tabs, Page and Agent (styles.css decides;
  * both stay mounted), and the Agent tab shows how many cards wait for the user. The Undo bar has its own
@@ -16,6 +16,8 @@ export function Shell(props: {
   nav: ReactNode
   chat: ReactNode
   toast?: ReactNode
+  /** Shown at the end of the top bar, after the nav (the Inertia demo's "Signed in as …"). */
+  end?: ReactNode
   children: ReactNode
 }): ReactNode {
   const [pane, setPane] = useState<Pane>('page')
@@ -25,6 +27,7 @@ export function Shell(props: {
       <header className="topbar">
         <span className="brand">Challenges</span>
         <nav>{props.nav}</nav>
+        {props.end}
       </header>
       <nav className="pane-tabs" aria-label="Page or chat">
         <PaneTab pane="page" current={pane} onSelect={setPane} label="Page" />

@@ -1,4 +1,5 @@
-import type { Issue, ToolResult } from '@toolmark/core'
+import { error, type Issue, type RunResult, type ToolResult } from '@toolmark/core'
+import { agentSubmit } from '@toolmark/core/forms/dom'
 import { ToolScope, useTool, useToolmark } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useMemo, useState, useSyncExternalStore } from 'react'
 import type { Challenge, ChallengeStore } from './store.ts'
@@ -149,20 +150,29 @@ function ChallengeItem(props: {
   )
 }
 
+/** A human call's result as a form submit's answer: a call that still waits for approval is not done. */
+function asRunResult(result: ToolResult): RunResult {
+  return result.status === 'needs_confirmation' ? error('Not done: it waits for approval') : result
+}
+
 function CreateForm({ onError }: { onError: (message: string | undefined) => void }): ReactNode {
   const tm = useToolmark()
   const [name, setName] = useState('')
   const [description, setDescription] = useState('')
 
-  const submit = async (event: FormEvent): Promise<void> => {
+  const submit = (event: FormEvent): void => {
     event.preventDefault()
     const input = description.trim() ? { name, description } : { name }
-    const result = await tm.call('challenges.create', input, { caller: 'human' })
-    onError(failure(result))
-    if (result.status === 'ok') {
-      setName('')
-      setDescription('')
-    }
+    const saving = tm.call('challenges.create', input, { caller: 'human' }).then((result) => {
+      onError(failure(result))
+      if (result.status === 'ok') {
+        setName('')
+        setDescription('')
+      }
+      return asRunResult(result)
+    })
+    // An agent's approved submit is answered with what the app did (a taken name is `invalid`, not ok).
+    agentSubmit(event.nativeEvent)?.respondWith(saving)
   }
 
   return (

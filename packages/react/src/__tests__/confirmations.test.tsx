@@ -72,6 +72,10 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
+/** The card's buttons in order, each with whether it is the primary one (`data-toolmark-primary`). */
+const buttons = (): Array<[string, boolean]> =>
+  screen.getAllByRole('button').map((b) => [b.textContent ?? '', b.hasAttribute('data-toolmark-primary')])
+
 describeEachReactMode('usePendingConfirmations + ConfirmationCard', ({ render }) => {
   it('renders a destructive deferred request and runs the tool once on Delete', async () => {
     const { tm, wrap } = setup()
@@ -96,6 +100,11 @@ describeEachReactMode('usePendingConfirmations + ConfirmationCard', ({ render })
     expect(screen.getByTestId('confirmation-target').textContent).toBe('Robotics')
     expect(screen.getByText('This action cannot be undone.')).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull()
+    // Reject first, then the one primary button: the demos' order.
+    expect(buttons()).toEqual([
+      ['Reject', false],
+      ['Delete', true],
+    ])
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Delete' }))
     })
@@ -122,7 +131,10 @@ describeEachReactMode('usePendingConfirmations + ConfirmationCard', ({ render })
     )
     await flush()
     await act(() => tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' }))
-    expect(screen.getByRole('button', { name: 'Approve' })).toBeTruthy()
+    expect(buttons()).toEqual([
+      ['Reject', false],
+      ['Approve', true],
+    ])
     expect(screen.queryByTestId('confirmation-warning')).toBeNull()
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Reject' }))

@@ -112,9 +112,15 @@ describe('usePendingConfirmations + ConfirmationCard', () => {
     expect(wrapper.get('[data-testid="confirmation-summary"]').text()).toBe('Delete "Robotics"')
     expect(wrapper.get('[data-testid="confirmation-target"]').text()).toBe('Robotics')
     expect(wrapper.get('[data-testid="confirmation-warning"]').text()).toBe('This action cannot be undone.')
-    const buttons = wrapper.findAll('button').map((b) => b.text())
-    expect(buttons).toEqual(['Delete', 'Reject'])
-    await wrapper.get('button').trigger('click')
+    // Reject first, then the one primary button: the demos' order.
+    const buttons = wrapper
+      .findAll('button')
+      .map((b) => [b.text(), b.attributes('data-toolmark-primary') !== undefined])
+    expect(buttons).toEqual([
+      ['Reject', false],
+      ['Delete', true],
+    ])
+    await wrapper.findAll('button')[1]!.trigger('click')
     await flush()
     expect(onRun).toHaveBeenCalledTimes(1)
     expect(onRun).toHaveBeenCalledWith('Robotics')
@@ -128,9 +134,9 @@ describe('usePendingConfirmations + ConfirmationCard', () => {
     const wrapper = render(Page, { tools: ['publish'] })
     await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
     await flush()
-    expect(wrapper.findAll('button').map((b) => b.text())).toEqual(['Approve', 'Reject'])
+    expect(wrapper.findAll('button').map((b) => b.text())).toEqual(['Reject', 'Approve'])
     expect(wrapper.find('[data-testid="confirmation-warning"]').exists()).toBe(false)
-    await wrapper.findAll('button')[1]!.trigger('click')
+    await wrapper.findAll('button')[0]!.trigger('click')
     await flush()
     expect(settled).toEqual([{ status: 'cancelled', by: 'operator' }])
     expect(wrapper.find('[data-testid="confirmation-card"]').exists()).toBe(false)
@@ -212,7 +218,7 @@ describe('useConfirmQueue', () => {
     const result = tm.call('publish', { name: 'Robotics' }, { caller: 'tour' })
     await flush()
     expect(wrapper.findAll('[data-testid="confirmation-card"]')).toHaveLength(1)
-    await wrapper.get('button').trigger('click')
+    await wrapper.get('button[data-toolmark-primary]').trigger('click')
     expect(await result).toEqual({ status: 'ok', data: { published: 'Robotics' } })
     await flush()
     expect(wrapper.find('[data-testid="confirmation-card"]').exists()).toBe(false)

@@ -42,9 +42,9 @@ export default function Index({ challenges, stats }: { challenges: Challenge[]; 
   return (
     <section>
       <h1>Challenges ({stats.count})</h1>
-      <ul>
+      <ul className="challenge-list" data-testid="challenge-list">
         {challenges.map((c) => (
-          <li key={c.id}>
+          <li key={c.id} className="challenge" data-testid="challenge-item" data-name={c.title}>
             <Link href={`/challenges/${c.id}`}>{c.title}</Link>
           </li>
         ))}
