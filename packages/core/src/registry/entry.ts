@@ -22,6 +22,16 @@ export interface EntryScope {
   visible(): boolean
 }
 
+/** What an entry takes from its registry's options. */
+export interface EntrySettings {
+  /** Unannotated tools ask for confirmation too (`confirmUnannotated`). */
+  readonly confirmUnannotated: boolean
+  /** The `fromJsonSchema` option: compiles a tool's `jsonSchema` (else loaded on demand). */
+  readonly compile: JsonSchemaCompiler | undefined
+  /** Told when an on-demand compile of the tool's `jsonSchema` fails. */
+  readonly onInvalidSchema?: (err: unknown) => void
+}
+
 type Validate = (
   value: unknown,
 ) => StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>
@@ -41,14 +51,8 @@ export class Entry {
   disposed = false
   #full: ToolManifest | undefined
 
-  constructor(
-    name: string,
-    def: ToolDefinition,
-    scope: EntryScope,
-    confirmUnannotated: boolean,
-    compile: JsonSchemaCompiler | undefined,
-    onInvalidSchema?: (err: unknown) => void,
-  ) {
+  constructor(name: string, def: ToolDefinition, scope: EntryScope, settings: EntrySettings) {
+    const { confirmUnannotated, compile, onInvalidSchema } = settings
     this.name = name
     this.llmName = llmName(name)
     this.def = def

@@ -93,17 +93,14 @@ export class ToolTable {
       )
       return inert(name)
     }
-    const entry = new Entry(
-      name,
-      tool,
-      scope,
-      host.options.confirmUnannotated === true,
-      host.options.fromJsonSchema,
+    const entry = new Entry(name, tool, scope, {
+      confirmUnannotated: host.options.confirmUnannotated === true,
+      compile: host.options.fromJsonSchema,
       // An on-demand compile that fails is reported while the tool is still the one registered.
-      (err) => {
+      onInvalidSchema: (err) => {
         if (this.tools.get(name) === entry) host.conversionFailed(entry, err)
       },
-    )
+    })
     const clash = this.tools.get(name) ?? this.#llmNames.get(entry.llmName)
     if (clash) {
       const what =
