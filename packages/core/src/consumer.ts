@@ -1,6 +1,6 @@
 import type { ErrorEventCode } from './codes.ts'
-import { REDACTED, redactInput } from './confirm/redact.ts'
 import { newId } from './ids.ts'
+import { REDACTED, redactInput } from './tool/redact.ts'
 import type {
   Caller,
   CallMeta,

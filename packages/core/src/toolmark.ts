@@ -8,13 +8,13 @@ import { environment } from './env.ts'
 import { ToolmarkError } from './errors.ts'
 import { readOptions, type Settings } from './options.ts'
 import { allows, type OptionProblem } from './policy/policy.ts'
-import type { Entry } from './registry/entry.ts'
 import { anchorOf, stateOf } from './registry/hooks.ts'
 import { Manifests } from './registry/manifest.ts'
 import { checkBudget, Revisions } from './registry/notify.ts'
 import { type RegistryHost, ToolTable } from './registry/registry.ts'
 import type { ScopeHost, ScopeImpl } from './registry/scope.ts'
 import { Reporter } from './report.ts'
+import type { Entry } from './tool/entry.ts'
 import type {
   Caller,
   CallMeta,

@@ -4,9 +4,9 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import type { ToolContext, ToolResult } from '../types.ts'
 import { prodToolmark, tool } from './helpers.ts'
 

@@ -5,17 +5,11 @@ import { prepareConfirmation } from '../confirm/card.ts'
 import { DeferredConfirmations } from '../confirm/deferred.ts'
 import { askInline } from '../confirm/inline.ts'
 import type { PendingRecord } from '../confirm/pending.ts'
-import { redactInput } from '../confirm/redact.ts'
-import { threw } from '../confirm/threw.ts'
 import { newId } from '../ids.ts'
 import { isCaller } from '../policy/policy.ts'
-import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
-import type { Caller, CallOptions, ToolResult } from '../types.ts'
-import type { Timed } from './deadlines.ts'
-import { gone } from './gone.ts'
-import type { CallHost } from './host.ts'
-import type { CallRequest } from './request.ts'
+import type { Entry } from '../tool/entry.ts'
+import { redactInput } from '../tool/redact.ts'
 import {
   cancelled,
   EXPIRED_APPROVAL,
@@ -26,7 +20,13 @@ import {
   STALE_APPROVAL,
   STALE_FORM_APPROVAL,
   TOOL_FAILED,
-} from './result.ts'
+} from '../tool/result.ts'
+import { threw } from '../tool/threw.ts'
+import type { Caller, CallOptions, ToolResult } from '../types.ts'
+import type { Timed } from './deadlines.ts'
+import { gone } from './gone.ts'
+import type { CallHost } from './host.ts'
+import type { CallRequest } from './request.ts'
 import { Run } from './run.ts'
 
 /** The answers of an approved run that never started (the confirmation settles with them itself). */

@@ -1,5 +1,5 @@
 import type { Approval } from '../confirm/approval.ts'
-import type { Entry } from '../registry/entry.ts'
+import type { Entry } from '../tool/entry.ts'
 import type { Caller } from '../types.ts'
 
 /**

@@ -6,14 +6,14 @@ import { askInline } from '../confirm/inline.ts'
 import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
-import type { Entry } from '../registry/entry.ts'
-import type { Turn } from '../registry/queue.ts'
+import type { Entry } from '../tool/entry.ts'
+import type { Turn } from '../tool/queue.ts'
+import { cancelled, error, isRunResult, ok } from '../tool/result.ts'
 import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, ToolResult } from '../types.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
 import type { CallRequest } from './request.ts'
-import { cancelled, error, isRunResult, ok } from './result.ts'
 
 const CANCELLED_SIGNAL: ToolResult = Object.freeze(cancelled('signal'))
 

@@ -1,8 +1,8 @@
-import { EXPIRED_APPROVAL, STALE_APPROVAL, STALE_FORM_APPROVAL } from '../call/result.ts'
-import type { Entry } from '../registry/entry.ts'
+import type { Entry } from '../tool/entry.ts'
+import { EXPIRED_APPROVAL, STALE_APPROVAL, STALE_FORM_APPROVAL } from '../tool/result.ts'
+import { threw } from '../tool/threw.ts'
 import type { ToolResult } from '../types.ts'
 import type { ConfirmHost } from './host.ts'
-import { threw } from './threw.ts'
 
 /** What the run of an approved confirmation checks again when it starts. */
 export interface Approval {

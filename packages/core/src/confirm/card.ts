@@ -1,8 +1,14 @@
-import type { Entry } from '../registry/entry.ts'
+import type { Entry } from '../tool/entry.ts'
+import {
+  REDACTED,
+  readSensitivePaths,
+  redactChanges,
+  redactInput,
+  type SensitivePatterns,
+} from '../tool/redact.ts'
+import { threw } from '../tool/threw.ts'
 import type { Caller, ConfirmationCardData, FieldChange, ToolResult } from '../types.ts'
 import type { ConfirmHost } from './host.ts'
-import { REDACTED, readSensitivePaths, redactChanges, redactInput, type SensitivePatterns } from './redact.ts'
-import { threw } from './threw.ts'
 
 /** What a confirmation may show of an input: the sensitive paths, read once, and the redacted input. */
 export interface ShownInput {

@@ -1,7 +1,7 @@
-import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
+import type { Entry } from '../tool/entry.ts'
+import { restoreRedacted } from '../tool/redact.ts'
 import type { Issue } from '../types.ts'
-import { restoreRedacted } from './redact.ts'
 
 /**
  * Restores `'[redacted]'` placeholders from the real input, then validates the approver's edit.

@@ -3,6 +3,8 @@ import type { PendingStore } from '../confirm/pending.ts'
 import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
+import { Entry } from '../tool/entry.ts'
+import { isValidName } from '../tool/names.ts'
 import type {
   Caller,
   ConfirmMode,
@@ -14,8 +16,6 @@ import type {
   ToolHandle,
   ToolmarkOptions,
 } from '../types.ts'
-import { Entry } from './entry.ts'
-import { isValidName } from './names.ts'
 import type { Revisions } from './notify.ts'
 import { type ScopeHost, ScopeImpl } from './scope.ts'
 

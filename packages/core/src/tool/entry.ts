@@ -1,11 +1,11 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { readSensitivePaths } from '../confirm/redact.ts'
 import { hintClass } from '../policy/policy.ts'
 import { type JsonSchemaCompiler, jsonSchemaValidator } from '../schema/lazy.ts'
 import { markWriteOnly } from '../schema/write-only.ts'
 import type { HintClass, JsonSchema, ToolDefinition, ToolManifest, ToolManifestSummary } from '../types.ts'
 import { llmName } from './names.ts'
 import type { CallQueue } from './queue.ts'
+import { readSensitivePaths } from './redact.ts'
 
 /**
  * What an entry knows of its scope. The scope module holds entries, so it is described here rather
