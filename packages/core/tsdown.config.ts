@@ -24,7 +24,7 @@ export default defineConfig([
       'otel/index': 'src/otel/index.ts',
       'mcp/index': 'src/mcp/index.ts',
       'forms/index': 'src/forms/index.ts',
-      'forms/dom': 'src/forms/dom-index.ts',
+      'forms/dom': 'src/forms/dom-entry.ts',
       'server-tools/index': 'src/server-tools/index.ts',
       'tour/index': 'src/tour/index.ts',
     },
