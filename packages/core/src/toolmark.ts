@@ -3,7 +3,7 @@ import { Deadlines } from './call/deadlines.ts'
 import type { CallHost } from './call/host.ts'
 import { UndoStore } from './call/undo.ts'
 import { PendingStore } from './confirm/pending.ts'
-import { type ConsumerBase, Consumers, observe, redact, run, watch } from './consumer.ts'
+import { type CallMetas, Consumers, observe, redact, run, watch } from './consumer.ts'
 import { environment } from './env.ts'
 import { ToolmarkError } from './errors.ts'
 import { readOptions, type Settings } from './options.ts'
@@ -16,7 +16,6 @@ import { Reporter } from './report.ts'
 import type { Entry } from './tool/entry.ts'
 import type {
   Caller,
-  CallMeta,
   ConsumerHost,
   Manifest,
   ToolDefinition,
@@ -53,7 +52,8 @@ class ToolmarkImpl implements ConsumerHost {
   readonly #table: ToolTable
   readonly #manifests: Manifests
   readonly #pipeline: Pipeline
-  readonly #consumer: ConsumerBase
+  /** Meta of calls started through `run`, until each resolves. */
+  readonly #callMeta: CallMetas = new Map()
   readonly #hooks: HooksHost
   readonly #consumers = new Consumers<ConsumerHost>()
 
@@ -88,8 +88,7 @@ class ToolmarkImpl implements ConsumerHost {
       conversionFailed,
     }
     const table = new ToolTable(registry)
-    const visible = (entry: Entry, caller: Caller): boolean =>
-      allows({ policy, modes, options }, entry, caller)
+    const visible = (entry: Entry, caller: Caller): boolean => allows(registry, entry, caller)
     const manifests = new Manifests({
       get rev() {
         return revisions.rev
@@ -124,16 +123,6 @@ class ToolmarkImpl implements ConsumerHost {
     this.#manifests = manifests
     this.#pipeline = new Pipeline(calls)
     this.#hooks = { tools: table.tools, report }
-    this.#consumer = {
-      manifest: (o) => this.manifest(o),
-      subscribe: (listener) => this.subscribe(listener),
-      call: (name, input, o) => this.call(name, input, o),
-      events: this.events,
-      report,
-      tools: table.tools,
-      /** Meta of calls started through `run`, until each resolves. */
-      callMeta: new Map<string, CallMeta>(),
-    }
     for (const p of problems) {
       if (dev) throw new ToolmarkError(p.code, p.message)
       // Listeners attach after creation: report on the next microtask so they hear it.
@@ -184,9 +173,8 @@ class ToolmarkImpl implements ConsumerHost {
 
   // Consumers, and what they get besides the registry: consumer.ts.
   use: ConsumerHost['use'] = (consumer) => (this.#active() ? this.#consumers.use(consumer, this) : () => {})
-  watch: ConsumerHost['watch'] = (options, listener: (m: never) => void) =>
-    watch(this.#consumer, options, listener)
-  observe: ConsumerHost['observe'] = (observer) => observe(this.#consumer, observer)
-  run: ConsumerHost['run'] = (name, input, options) => run(this.#consumer, name, input, options)
-  redact: ConsumerHost['redact'] = (tool, value) => redact(this.#consumer, tool, value)
+  watch: ConsumerHost['watch'] = (options, listener: (m: never) => void) => watch(this, options, listener)
+  observe: ConsumerHost['observe'] = (observer) => observe(this.events, this.#callMeta, observer)
+  run: ConsumerHost['run'] = (name, input, options) => run(this, this.#callMeta, name, input, options)
+  redact: ConsumerHost['redact'] = (tool, value) => redact(this.#table.tools, tool, value)
 }
