@@ -58,6 +58,21 @@ module.exports = {
       from: { path: '^apps/agent-server/src' },
       to: { circular: true },
     },
+    // The core's feature folders form a stack: the registry composes the call pipeline, the pipeline
+    // asks for confirmations, and what several of them share (the entry, results, serialization,
+    // redaction) lives in tool/ below them all. A folder never imports one above it, not even a
+    // type, nor the facade (toolmark.ts) or the entry (index.ts).
+    ...[
+      ['tool', 'call|confirm|registry|bridge|forms|tour|adapter|testing|webmcp|otel|server-tools|mcp'],
+      ['confirm', 'call|registry|bridge|forms|tour|adapter|testing|webmcp|otel|server-tools|mcp'],
+      ['call', 'registry|bridge|forms|tour|adapter|testing|webmcp|otel|server-tools|mcp'],
+      ['registry', 'bridge|forms|tour|adapter|testing|webmcp|otel|server-tools|mcp'],
+    ].map(([layer, above]) => ({
+      name: `core-${layer}-depends-down`,
+      severity: 'error',
+      from: { path: `^packages/core/src/${layer}/`, pathNot: '__tests__' },
+      to: { path: `^packages/core/src/((${above})/|(toolmark|index)\\.ts$)` },
+    })),
     // The agent server depends one way: http/ on agent/, agent/ on relay/, relay/ on store/, all on shared/
     // (type-only imports aside); nothing under a folder imports the composing files at the top.
     ...[

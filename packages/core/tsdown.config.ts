@@ -1,29 +1,58 @@
 import { defineConfig } from 'tsdown'
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    'protocol/index': 'src/protocol/index.ts',
-    'bridge/index': 'src/bridge/index.ts',
-    'bridge/echo': 'src/bridge/echo.ts',
-    'bridge/http': 'src/bridge/http.ts',
-    'bridge/websocket': 'src/bridge/websocket.ts',
-    'bridge/post-message': 'src/bridge/post-message.ts',
-    'bridge/in-page': 'src/bridge/in-page.ts',
-    'testing/index': 'src/testing/index.ts',
-    'adapter/index': 'src/adapter/index.ts',
-    'webmcp/index': 'src/webmcp/index.ts',
-    'otel/index': 'src/otel/index.ts',
-    'forms/index': 'src/forms/index.ts',
-    'forms/dom': 'src/forms/dom-index.ts',
-    'server-tools/index': 'src/server-tools/index.ts',
-    'tour/index': 'src/tour/index.ts',
+/**
+ * The JSON Schema compiler that `schema/lazy.ts` loads on demand is published as a standalone file,
+ * so no chunk of the main build is both imported statically (by the entry that exports
+ * `fromJsonSchema`) and dynamically: esbuild (Next.js, webpack users' minifiers) would otherwise put
+ * that shared chunk up front, compiler and all, for an app that imports only `createToolmark`.
+ */
+const COMPILER = './schema-compiler.mjs'
+
+export default defineConfig([
+  {
+    entry: {
+      index: 'src/index.ts',
+      'protocol/index': 'src/protocol/index.ts',
+      'bridge/index': 'src/bridge/index.ts',
+      'bridge/echo': 'src/bridge/echo.ts',
+      'bridge/http': 'src/bridge/http.ts',
+      'bridge/websocket': 'src/bridge/websocket.ts',
+      'bridge/post-message': 'src/bridge/post-message.ts',
+      'bridge/in-page': 'src/bridge/in-page.ts',
+      'testing/index': 'src/testing/index.ts',
+      'adapter/index': 'src/adapter/index.ts',
+      'webmcp/index': 'src/webmcp/index.ts',
+      'otel/index': 'src/otel/index.ts',
+      'forms/index': 'src/forms/index.ts',
+      'forms/dom': 'src/forms/dom-entry.ts',
+      'server-tools/index': 'src/server-tools/index.ts',
+      'tour/index': 'src/tour/index.ts',
+    },
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    fixedExtension: true,
+    plugins: [
+      {
+        name: 'standalone-schema-compiler',
+        resolveId: (id: string, importer: string | undefined) =>
+          id === './compiler-chunk.ts' && importer?.endsWith('/schema/lazy.ts')
+            ? { id: COMPILER, external: true }
+            : undefined,
+      },
+    ],
   },
-  format: 'esm',
-  platform: 'neutral',
-  target: 'es2022',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  fixedExtension: true,
-})
+  {
+    entry: { 'schema-compiler': 'src/schema/compiler-chunk.ts' },
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    dts: false,
+    sourcemap: true,
+    clean: false,
+    fixedExtension: true,
+  },
+])

@@ -1,6 +1,5 @@
-import type { ErrorEventCode } from './codes.ts'
-import { REDACTED, redactInput } from './confirm/redact.ts'
 import { newId } from './ids.ts'
+import { REDACTED, redactInput } from './tool/redact.ts'
 import type {
   Caller,
   CallMeta,
@@ -15,25 +14,30 @@ import type {
   ToolResult,
 } from './types.ts'
 
-/**
- * The registry as the consumer API sees it (declared here so this module imports no facade), with
- * the meta of calls started through `run`, kept until the call resolves.
- */
-export interface ConsumerBase {
+/** What the consumer API reads of the registry (declared here so this module imports no facade). */
+export interface ConsumerSource {
   manifest(options: { caller: Caller; detail: 'full' }): Manifest<ToolManifest>
   subscribe(listener: (rev: number) => void): () => void
   call(name: string, input: unknown, options: CallOptions): Promise<ToolResult>
-  readonly events: {
-    on<E extends ToolmarkEventName>(event: E, listener: (payload: ToolmarkEvents[E]) => void): () => void
-  }
-  report(code: ErrorEventCode, message: string, extra?: object): void
-  readonly tools: ReadonlyMap<string, { readonly def: Pick<ToolDefinition, 'sensitivePaths'> }>
-  readonly callMeta: Map<string, CallMeta>
 }
+
+/** The registry's events, as observers subscribe to them. */
+export interface ConsumerEvents {
+  on<E extends ToolmarkEventName>(event: E, listener: (payload: ToolmarkEvents[E]) => void): () => void
+}
+
+/** The meta of calls started through `run`, kept until each call resolves. */
+export type CallMetas = Map<string, CallMeta>
+
+/** The registered tools, as `redact` reads their sensitive paths. */
+export type ToolsBySensitivePaths = ReadonlyMap<
+  string,
+  { readonly def: Pick<ToolDefinition, 'sensitivePaths'> }
+>
 
 /** `ConsumerHost.watch`: the caller's manifest now, then once per published revision. */
 export function watch(
-  base: ConsumerBase,
+  base: Pick<ConsumerSource, 'manifest' | 'subscribe'>,
   options: { caller: Caller; detail?: 'summary' | 'full' },
   listener: (manifest: never) => void,
 ): () => void {
@@ -53,9 +57,9 @@ export function watch(
 const OBSERVED = ['call', 'result', 'confirm'] as const
 
 /** `ConsumerHost.observe`: the call, result and confirm events with their call's meta. */
-export function observe(base: ConsumerBase, observer: CallObserver): () => void {
+export function observe(events: ConsumerEvents, metas: CallMetas, observer: CallObserver): () => void {
   const offs = OBSERVED.filter((e) => typeof observer[e] === 'function').map((e) =>
-    base.events.on(e, (payload) => observer[e]!(payload as never, base.callMeta.get(payload.callId))),
+    events.on(e, (payload) => observer[e]!(payload as never, metas.get(payload.callId))),
   )
   return () => {
     for (const off of offs) off()
@@ -64,7 +68,8 @@ export function observe(base: ConsumerBase, observer: CallObserver): () => void 
 
 /** `ConsumerHost.run`: `call` with its meta visible to observers until it resolves. */
 export function run(
-  base: ConsumerBase,
+  base: Pick<ConsumerSource, 'call'>,
+  metas: CallMetas,
   name: string,
   input: unknown,
   options: ConsumerRunOptions,
@@ -73,9 +78,9 @@ export function run(
   // No meta: exactly `tm.call` (the registry ignores the extra key), no extra promise.
   if (meta === undefined) return base.call(name, input, options)
   const callId = options.callId || newId()
-  base.callMeta.set(callId, meta)
+  metas.set(callId, meta)
   const done = (): void => {
-    base.callMeta.delete(callId)
+    metas.delete(callId)
   }
   const pending = base.call(name, input, { ...options, callId })
   pending.then(done, done)
@@ -83,8 +88,8 @@ export function run(
 }
 
 /** `ConsumerHost.redact`: fail closed for a tool that is gone. */
-export function redact(base: ConsumerBase, tool: string, value: unknown): unknown {
-  const paths = base.tools.get(tool)?.def
+export function redact(tools: ToolsBySensitivePaths, tool: string, value: unknown): unknown {
+  const paths = tools.get(tool)?.def
   if (!paths) return REDACTED
   return paths.sensitivePaths === undefined ? value : redactInput(value, paths.sensitivePaths).value
 }

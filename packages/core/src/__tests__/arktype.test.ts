@@ -1,7 +1,7 @@
 import { type } from 'arktype'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { ok } from '../call/result.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 
 describe('ArkType as the input schema (Standard Schema + Standard JSON Schema)', () => {
   it('validates, infers run input and derives the JSON Schema', async () => {

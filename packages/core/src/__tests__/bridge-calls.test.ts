@@ -3,8 +3,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
+import { ok } from '../tool/result.ts'
 import { CLIENT, createTool, page, tick } from './helpers.ts'
 
 afterEach(() => {

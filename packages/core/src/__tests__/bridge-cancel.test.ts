@@ -2,8 +2,8 @@
  * Cancelling an in-flight call over the bridge.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
+import { ok } from '../tool/result.ts'
 import type { RunResult, ToolContext } from '../types.ts'
 import { CLIENT, createTool, page, tick } from './helpers.ts'
 

@@ -2,8 +2,8 @@
  * Deferred confirmations over the bridge: `needs_confirmation`, then the outcome as `confirmed`.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
+import { ok } from '../tool/result.ts'
 import type { Toolmark, ToolResult } from '../types.ts'
 import { CLIENT, createTool, page, tick } from './helpers.ts'
 

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { bridge } from '../bridge/bridge.ts'
 import { createInPageChannel } from '../bridge/in-page.ts'
 import type { BridgeTransport } from '../bridge/transport.ts'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import { CLIENT, type Msg, page, readTool, tick } from './helpers.ts'
 
 afterEach(() => {

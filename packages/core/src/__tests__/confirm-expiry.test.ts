@@ -2,10 +2,10 @@
  * Confirmation expiry: checked against the clock at approval time (expired when now >= expiresAt).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { createConfirmQueue } from '../confirm/queue.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import { createDef, EXPIRED, needs, withEvents } from './helpers.ts'
 
 afterEach(() => {

@@ -3,10 +3,10 @@
  * failures.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { createConfirmQueue } from '../confirm/queue.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import { createDef, EXPIRED, OPERATOR, tick } from './helpers.ts'
 
 afterEach(() => {

@@ -2,9 +2,9 @@
  * Redaction: sensitive values stay out of confirmation cards, pending confirmations and events.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import type { ConfirmRequest, FieldChange, ToolContext, ToolDefinition } from '../types.ts'
 import { needs } from './helpers.ts'
 

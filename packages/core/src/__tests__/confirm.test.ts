@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { cancelled, ok } from '../call/result.ts'
 import { createConfirmQueue } from '../confirm/queue.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { cancelled, ok } from '../tool/result.ts'
 import { createToolmark } from '../toolmark.ts'
 import type {
   ConfirmRequest,

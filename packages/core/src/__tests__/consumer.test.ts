@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
-import { ok } from '../call/result.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import type { CallMeta, ConsumerHost, Manifest, ToolManifest, ToolmarkErrorEvent } from '../types.ts'
 import { searchTool, tick } from './helpers.ts'
 

@@ -2,10 +2,10 @@
  * `ctx.confirm` inside `run`, per caller: it never throws.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { createConfirmQueue } from '../confirm/queue.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import { createToolmark } from '../toolmark.ts'
 import type {
   ConfirmRequest,

@@ -3,9 +3,9 @@
  * that arrive too late.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { DEFAULTS } from '../options.ts'
+import { ok } from '../tool/result.ts'
 import type { RunResult, ToolContext, ToolResult } from '../types.ts'
 import { prodToolmark, tool } from './helpers.ts'
 

@@ -3,9 +3,9 @@
  * 2^31 − 1 ms, so long durations are waited out in steps.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { createConfirmQueue } from '../confirm/queue.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import type { RunResult } from '../types.ts'
 
 const DAY = 86_400_000

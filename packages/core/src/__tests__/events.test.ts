@@ -3,9 +3,9 @@
  * breaks the registry.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import { tick, tool } from './helpers.ts'
 
 afterEach(() => {

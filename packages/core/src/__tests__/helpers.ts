@@ -4,9 +4,9 @@ import { vi } from 'vitest'
 import * as z from 'zod'
 import { bridge } from '../bridge/bridge.ts'
 import { createInPageChannel } from '../bridge/in-page.ts'
-import { ok } from '../call/result.ts'
 import { isToolmarkError } from '../errors.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import type {
   NeedsConfirmationResult,
   ToolContext,

@@ -4,10 +4,10 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { ToolmarkError } from '../errors.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import { createToolmark } from '../toolmark.ts'
 import type { ToolContext, Toolmark, ToolmarkErrorEvent, ToolmarkOptions } from '../types.ts'
 import { codeOf, prodToolmark, tick, tool } from './helpers.ts'

@@ -3,10 +3,10 @@
  * `__`, long names shortened with a hash).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { ToolmarkError } from '../errors.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import { createToolmark } from '../toolmark.ts'
 import { codeOf, prodToolmark, tool } from './helpers.ts'
 

@@ -4,11 +4,11 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import type { ToolContext, ToolResult } from '../types.ts'
-import { prodToolmark, tool } from './helpers.ts'
+import { prodToolmark, tool, withEvents } from './helpers.ts'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -99,6 +99,36 @@ describe('tm.call never throws and never rejects', () => {
     expect(await tm.call('n', {}, { caller: 'inapp' })).toEqual(failed)
     expect(run).not.toHaveBeenCalled()
     expect(errors.map((e) => e.code)).toEqual(['tool_threw', 'tool_threw', 'tool_threw'])
+  })
+
+  it('a throwing snapshot is named as such, inline, deferred and when a deferred approval is checked', async () => {
+    const run = vi.fn(() => ok())
+    const { tm, errors } = withEvents()
+    let fail = true
+    tm.register(
+      tool('n', {
+        hints: { consequential: true },
+        snapshot: () => {
+          if (fail) throw new Error('snapshot bug')
+          return { a: 1 }
+        },
+        run,
+      }),
+    )
+    const failed = { status: 'error', message: 'Tool failed' }
+    expect(await tm.call('n', {}, { caller: 'test' })).toEqual(failed)
+    expect(await tm.call('n', {}, { caller: 'inapp' })).toEqual(failed)
+    fail = false
+    const asked = await tm.call('n', {}, { caller: 'inapp' })
+    fail = true
+    if (asked.status !== 'needs_confirmation') throw new Error('expected a confirmation')
+    expect(await tm.confirmPending(asked.confirmId, { approved: true })).toEqual(failed)
+    expect(run).not.toHaveBeenCalled()
+    expect(errors.map((e) => [e.code, e.message, e.tool])).toEqual([
+      ['tool_threw', 'The snapshot of "n" threw', 'n'],
+      ['tool_threw', 'The snapshot of "n" threw', 'n'],
+      ['tool_threw', 'The snapshot of "n" threw', 'n'],
+    ])
   })
 
   it('invalid input: issues with dot-joined paths ("" for the root) and run never sees it', async () => {

@@ -2,9 +2,9 @@
  * Policy: the hint classes each caller may see and call.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import { tool } from './helpers.ts'
 
 afterEach(() => {

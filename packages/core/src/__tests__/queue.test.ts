@@ -3,9 +3,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import { tick, tool } from './helpers.ts'
 
 afterEach(() => {

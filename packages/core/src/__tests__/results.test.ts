@@ -5,11 +5,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { bridge } from '../bridge/bridge.ts'
 import { createInPageChannel } from '../bridge/in-page.ts'
-import { ok, refused } from '../call/result.ts'
-import { toJsonSafeResult } from '../call/serialize.ts'
 import { environment } from '../env.ts'
 import { validateMessage } from '../protocol/validate.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok, refused } from '../tool/result.ts'
+import { toJsonSafeResult } from '../tool/serialize.ts'
 import type { RunResult } from '../types.ts'
 import { CLIENT, tick, tool } from './helpers.ts'
 

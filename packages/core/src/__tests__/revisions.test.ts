@@ -3,9 +3,9 @@
  * revision is answered `stale`, not `unknown_tool`.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import { tool } from './helpers.ts'
 
 afterEach(() => {

@@ -1,7 +1,6 @@
 import * as v from 'valibot'
 import { describe, expectTypeOf, it } from 'vitest'
 import * as z from 'zod'
-import { ok } from '../call/result.ts'
 import type {
   Caller,
   ConfirmRequest,
@@ -15,6 +14,7 @@ import type {
 } from '../index.ts'
 import { createConfirmQueue, createToolmark, fromJsonSchema } from '../index.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 
 describe('input inference', () => {
   it('types run input from a zod schema (the parsed output)', () => {

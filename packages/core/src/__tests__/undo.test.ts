@@ -2,9 +2,9 @@
  * Undo: `ctx.registerUndo` and `tm.undo(callId)`.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ok } from '../call/result.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
+import { ok } from '../tool/result.ts'
 import type { ToolContext } from '../types.ts'
 import { tool } from './helpers.ts'
 

@@ -1,4 +1,4 @@
-import { llmName } from '../registry/names.ts'
+import { llmName } from '../tool/names.ts'
 import type { AnySchema, Scope, ToolDefinition, Toolmark } from '../types.ts'
 import { liveDefinition, structuralParts } from './live-definition.ts'
 

@@ -1,3 +1,4 @@
+import { CancelToken } from '../cancel-token.ts'
 import { ERROR_MESSAGES, UNKNOWN_TOOL_MESSAGE } from '../codes.ts'
 import { newId } from '../ids.ts'
 import { boundedCopy } from '../protocol/bounded-copy.ts'
@@ -5,7 +6,6 @@ import type { AgentToPageMessage } from '../protocol/messages.ts'
 import { MAX_DEPTH, PROTOCOL_VERSION } from '../protocol/messages.ts'
 import { validateMessage } from '../protocol/validate.ts'
 import type { ConsumerHost, ToolResult } from '../types.ts'
-import { CancelToken } from './cancel-token.ts'
 import type { Delivery } from './delivery.ts'
 import { type Outbound, report } from './outbound.ts'
 

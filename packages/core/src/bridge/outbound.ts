@@ -1,6 +1,6 @@
-import { toJsonSafeResult } from '../call/serialize.ts'
 import type { PageToAgentMessage } from '../protocol/messages.ts'
 import { PROTOCOL_VERSION } from '../protocol/messages.ts'
+import { toJsonSafeResult } from '../tool/serialize.ts'
 import type { ConsumerHost, ToolResult } from '../types.ts'
 import type { BridgeTransport } from './transport.ts'
 

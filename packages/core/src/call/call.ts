@@ -1,17 +1,15 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { clock } from '../clock.ts'
+import type { Approval } from '../confirm/approval.ts'
+import { prepareConfirmation } from '../confirm/card.ts'
 import { DeferredConfirmations } from '../confirm/deferred.ts'
-import { askInline, changesOf, showInput, summaryOf, threw } from '../confirm/flow.ts'
+import { askInline } from '../confirm/inline.ts'
 import type { PendingRecord } from '../confirm/pending.ts'
-import { redactInput } from '../confirm/redact.ts'
 import { newId } from '../ids.ts'
 import { isCaller } from '../policy/policy.ts'
-import type { Entry } from '../registry/entry.ts'
 import { toIssues } from '../schema/validate.ts'
-import type { Caller, CallOptions, FieldChange, ToolResult } from '../types.ts'
-import type { Timed } from './deadlines.ts'
-import { gone } from './gone.ts'
-import type { CallHost } from './host.ts'
+import type { Entry } from '../tool/entry.ts'
+import { redactInput } from '../tool/redact.ts'
 import {
   cancelled,
   EXPIRED_APPROVAL,
@@ -22,8 +20,14 @@ import {
   STALE_APPROVAL,
   STALE_FORM_APPROVAL,
   TOOL_FAILED,
-} from './result.ts'
-import { type Approval, Run } from './run.ts'
+} from '../tool/result.ts'
+import { threw } from '../tool/threw.ts'
+import type { Caller, CallOptions, ToolResult } from '../types.ts'
+import type { Timed } from './deadlines.ts'
+import { gone } from './gone.ts'
+import type { CallHost } from './host.ts'
+import type { CallRequest } from './request.ts'
+import { Run } from './run.ts'
 
 /** The answers of an approved run that never started (the confirmation settles with them itself). */
 const STALE_OR_EXPIRED: ReadonlySet<ToolResult> = new Set([
@@ -43,7 +47,9 @@ export class Pipeline {
 
   constructor(tm: CallHost) {
     this.#tm = tm
-    this.deferred = new DeferredConfirmations(tm, (rec, input) => this.#runApproved(rec, input))
+    this.deferred = new DeferredConfirmations(tm, (rec, input, approval) =>
+      this.#runApproved(rec, input, approval),
+    )
   }
 
   /**
@@ -72,6 +78,16 @@ export class Pipeline {
           caller,
           input: this.#redacted(entry, input),
         })
+      const req: CallRequest = {
+        entry,
+        input,
+        callId,
+        caller,
+        signal,
+        rev: options.rev,
+        deadline: undefined,
+        approval: undefined,
+      }
       let pending: ToolResult | Promise<ToolResult> | undefined
       let checked: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>> | undefined
       try {
@@ -81,16 +97,8 @@ export class Pipeline {
       }
       pending ??=
         checked instanceof Promise
-          ? this.#afterAsyncValidation(entry, checked, callId, caller, signal, options.rev)
-          : this.#validated(
-              entry,
-              checked === undefined ? input : checked,
-              callId,
-              caller,
-              signal,
-              options.rev,
-              undefined,
-            )
+          ? this.#afterAsyncValidation(req, checked)
+          : this.#validated(req, checked === undefined ? input : checked)
       // Await only what is really asynchronous: a value returned from this async function settles
       // faster (and with a far lower p99 on Node 20) than a forwarded promise.
       const result = pending instanceof Promise ? await pending : pending
@@ -107,14 +115,11 @@ export class Pipeline {
    * whatever the validator settles with later is ignored. The deadline carries on into the run.
    */
   async #afterAsyncValidation(
-    entry: Entry,
+    req: CallRequest,
     checking: Promise<StandardSchemaV1.Result<unknown>>,
-    callId: string | undefined,
-    caller: Caller,
-    signal: AbortSignal | undefined,
-    rev: number | undefined,
   ): Promise<ToolResult> {
     const tm = this.#tm
+    const { entry, signal } = req
     const wait: Timed & { stop: ((value: ToolResult | undefined) => void) | undefined } = {
       deadline: clock.mono() + tm.timeoutMs,
       tracked: false,
@@ -137,115 +142,76 @@ export class Pipeline {
           checked = r
           wait.stop?.(undefined)
         },
-        (err: unknown) => wait.stop?.(threw(this.#tm, entry, callId, 'validator', err)),
+        (err: unknown) => wait.stop?.(threw(this.#tm, entry, req.callId, 'validator', err)),
       )
     })
     if (stopped !== undefined) return stopped
     // The registration may have changed (or its scope been hidden) while the validator ran: never
     // run a replacement, never ask to confirm a tool the caller can no longer see.
-    if (entry.disposed || !entry.scope.visible()) return gone(tm, entry.name, rev)
-    return this.#validated(entry, checked, callId, caller, signal, rev, wait.deadline)
+    if (entry.disposed || !entry.scope.visible()) return gone(tm, entry.name, req.rev)
+    req.deadline = wait.deadline
+    return this.#validated(req, checked)
   }
 
   /** After validation: answer `invalid`, confirm when needed, then run. */
   #validated(
-    entry: Entry,
+    req: CallRequest,
     checked: StandardSchemaV1.Result<unknown> | unknown,
-    callId: string | undefined,
-    caller: Caller,
-    signal: AbortSignal | undefined,
-    rev: number | undefined,
-    deadline: number | undefined,
   ): ToolResult | Promise<ToolResult> {
-    let value = checked
+    const { entry, caller } = req
     if (entry.validate) {
       const r = checked as StandardSchemaV1.Result<unknown>
       if (r.issues) return invalid(toIssues(r.issues))
-      value = r.value
-    }
-    if (caller !== 'human' && this.#needsConfirmation(entry, value, caller)) {
+      req.input = r.value
+    } else req.input = checked
+    if (caller !== 'human' && this.#needsConfirmation(entry, req.input, caller)) {
       // An aborted call never creates a confirmation.
-      if (signal?.aborted) return cancelled('signal')
+      if (req.signal?.aborted) return cancelled('signal')
+      req.callId ??= newId()
       if (this.#tm.modes[caller] === 'deferred')
-        return this.deferred.defer(entry, value, callId ?? newId(), caller)
-      return this.#confirmInline(entry, value, callId ?? newId(), caller, signal, deadline)
+        return this.deferred.defer(entry, req.input, req.callId, caller)
+      return this.#confirmInline(req, req.callId)
     }
-    return this.execute(entry, value, callId, caller, signal, deadline, rev)
+    return this.execute(req)
   }
 
   /**
    * Inline mode: ask the app's handler and wait. The call deadline is paused while the confirmation
    * is open and resumes with the time that was left.
    */
-  async #confirmInline(
-    entry: Entry,
-    value: unknown,
-    callId: string,
-    caller: Caller,
-    signal: AbortSignal | undefined,
-    deadline: number | undefined,
-  ): Promise<ToolResult> {
-    if (this.#tm.options.confirm === undefined) return refused('not_allowed')
-    const left = deadline === undefined ? this.#tm.timeoutMs : deadline - clock.mono()
-    let summary: string
-    let changes: readonly FieldChange[]
-    let snapshot: string | undefined
-    const shown = showInput(entry, value)
-    try {
-      summary = summaryOf(entry, shown.value)
-      changes = changesOf(entry, value)
-      snapshot = entry.def.snapshot ? JSON.stringify(entry.def.snapshot()) : undefined
-    } catch (err) {
-      return threw(this.#tm, entry, callId, 'summary', err)
-    }
-    const outcome = await askInline(this.#tm, entry, {
+  async #confirmInline(req: CallRequest, callId: string): Promise<ToolResult> {
+    const tm = this.#tm
+    if (tm.options.confirm === undefined) return refused('not_allowed')
+    const { entry } = req
+    const left = req.deadline === undefined ? tm.timeoutMs : req.deadline - clock.mono()
+    const prepared = prepareConfirmation(tm, entry, req.input, callId)
+    if ('status' in prepared) return prepared
+    const outcome = await askInline(tm, entry, {
       kind: 'call',
       callId,
-      caller,
-      input: value,
-      shown,
-      summary,
-      changes,
-      signal,
+      caller: req.caller,
+      input: req.input,
+      prepared,
+      signal: req.signal,
     })
     if (!outcome.approved) return outcome.result
     // The approved run checks again, when it starts, that the form still holds what the card showed.
-    return this.execute(entry, outcome.input, callId, caller, signal, clock.mono() + left, undefined, {
-      expired: outcome.expired,
-      snapshot,
-    })
+    req.input = outcome.input
+    req.deadline = clock.mono() + left
+    req.approval = { expired: outcome.expired, snapshot: prepared.snapshot }
+    return this.execute(req)
   }
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */
-  execute(
-    entry: Entry,
-    input: unknown,
-    callId: string | undefined,
-    caller: Caller,
-    signal?: AbortSignal,
-    deadline?: number,
-    rev?: number,
-    approval?: Approval,
-  ): ToolResult | Promise<ToolResult> {
-    if (entry.scope.queue.full) return refused('busy')
+  execute(req: CallRequest): ToolResult | Promise<ToolResult> {
+    if (req.entry.scope.queue.full) return refused('busy')
     // A tool that settles synchronously (free queue, sync run) is answered without a promise.
     let settled: ToolResult | undefined
     let resolve: ((result: ToolResult) => void) | undefined
-    new Run(
-      this.#tm,
-      entry,
-      input,
-      callId,
-      caller,
-      signal,
-      (result) => {
-        if (resolve) resolve(result)
-        else settled = result
-      },
-      deadline,
-      rev,
-      approval,
-    )
+    new Run(this.#tm, req, (result) => {
+      if (resolve) resolve(result)
+      else settled = result
+    })
     if (settled !== undefined) return settled
     return new Promise<ToolResult>((r) => {
       resolve = r
@@ -268,20 +234,20 @@ export class Pipeline {
   }
 
   /** An approved deferred confirmation: runs as `human`, only if still approved when its turn comes. */
-  async #runApproved(rec: PendingRecord, input: unknown): Promise<ToolResult> {
+  async #runApproved(rec: PendingRecord, input: unknown, approval: Approval): Promise<ToolResult> {
     const tm = this.#tm
     const events = tm.emitter.has('result')
     const t0 = events ? clock.mono() : 0
-    const result = await this.execute(
-      rec.entry,
+    const result = await this.execute({
+      entry: rec.entry,
       input,
-      rec.callId,
-      'human',
-      undefined,
-      undefined,
-      undefined,
-      { expired: () => tm.pending.isExpired(rec), snapshot: rec.snapshot },
-    )
+      callId: rec.callId,
+      caller: 'human',
+      signal: undefined,
+      rev: undefined,
+      deadline: undefined,
+      approval,
+    })
     if (events && !STALE_OR_EXPIRED.has(result)) {
       this.#emitResult(rec.entry, rec.callId, 'human', result, t0)
     }

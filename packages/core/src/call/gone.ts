@@ -1,7 +1,7 @@
 import { REFUSED_MESSAGES } from '../codes.ts'
+import { refused } from '../tool/result.ts'
 import type { ToolResult } from '../types.ts'
 import type { CallHost } from './host.ts'
-import { refused } from './result.ts'
 
 /**
  * The answer to a call whose tool is not there (or went away before its handler started): `stale`

@@ -1,6 +1,6 @@
 import type { ErrorEventCode } from '../codes.ts'
 import type { ConfirmHost } from '../confirm/host.ts'
-import type { Entry } from '../registry/entry.ts'
+import type { Entry } from '../tool/entry.ts'
 import type { Caller } from '../types.ts'
 import type { Deadlines } from './deadlines.ts'
 import type { UndoStore } from './undo.ts'

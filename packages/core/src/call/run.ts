@@ -1,37 +1,24 @@
 import { clock, later } from '../clock.ts'
 import { ERROR_MESSAGES } from '../codes.ts'
-import { askInline, threw } from '../confirm/flow.ts'
+import { type Approval, approvalProblem } from '../confirm/approval.ts'
+import { showInput } from '../confirm/card.ts'
+import { askInline } from '../confirm/inline.ts'
 import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
-import type { Entry } from '../registry/entry.ts'
-import type { Turn } from '../registry/queue.ts'
+import type { Entry } from '../tool/entry.ts'
+import type { Turn } from '../tool/queue.ts'
+import { cancelled, error, isRunResult, ok } from '../tool/result.ts'
 import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, ToolResult } from '../types.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
-import {
-  cancelled,
-  EXPIRED_APPROVAL,
-  error,
-  isRunResult,
-  ok,
-  STALE_APPROVAL,
-  STALE_FORM_APPROVAL,
-} from './result.ts'
+import type { CallRequest } from './request.ts'
 
 const CANCELLED_SIGNAL: ToolResult = Object.freeze(cancelled('signal'))
 
 /** How a run that cannot start is answered when its tool is gone: a plain call's refusal. */
 export type GoneAnswer = (name: string, rev: number | undefined) => ToolResult
-
-/** What the run of an approved confirmation checks again when it starts. */
-export interface Approval {
-  /** Whether the approval has expired. */
-  expired(): boolean
-  /** JSON of the tool's `snapshot()` when the user was asked (form tools), else undefined. */
-  readonly snapshot: string | undefined
-}
 
 const FILES: ToolFiles = Object.freeze({
   resolve(): never {
@@ -74,39 +61,27 @@ export class Run implements Timed, ToolContext, Turn {
   readonly #rev: number | undefined
   readonly #approval: Approval | undefined
 
-  constructor(
-    tm: CallHost,
-    entry: Entry,
-    input: unknown,
-    callId: string | undefined,
-    caller: Caller,
-    signal: AbortSignal | undefined,
-    resolve: (result: ToolResult) => void,
-    /** When the call's deadline falls (monotonic); by default `callTimeoutMs` from now. */
-    deadline?: number,
-    /** The revision a plain call carried, for the answer when its tool is gone before it starts. */
-    rev?: number,
-    /** Set for an approved confirmation: what its run checks again when it starts. */
-    approval?: Approval,
-  ) {
+  constructor(tm: CallHost, req: CallRequest, resolve: (result: ToolResult) => void) {
     this.#tm = tm
-    this.#rev = rev
-    this.#approval = approval
-    this.#entry = entry
-    this.#input = input
-    this.#callId = callId
-    this.caller = caller
+    this.#rev = req.rev
+    this.#approval = req.approval
+    this.#entry = req.entry
+    this.#input = req.input
+    this.#callId = req.callId
+    this.caller = req.caller
     this.#resolve = resolve
+    const signal = req.signal
     this.#callerSignal = signal
-    this.deadline = deadline ?? clock.mono() + tm.timeoutMs
+    this.deadline = req.deadline ?? clock.mono() + tm.timeoutMs
     tm.deadlines.add(this)
     if (signal) {
       this.#onCallerAbort = () => this.abort()
       signal.addEventListener('abort', this.#onCallerAbort, { once: true })
     }
-    entry.scope.queue.enter()
-    this.#atOnce = approval === undefined
-    entry.scope.queue.whenTurn(this)
+    const queue = req.entry.scope.queue
+    queue.enter()
+    this.#atOnce = req.approval === undefined
+    queue.whenTurn(this)
     this.#atOnce = false
   }
 
@@ -150,8 +125,12 @@ export class Run implements Timed, ToolContext, Turn {
         callId: this.callId,
         caller: this.caller,
         input: this.#input,
-        summary: String(request?.summary ?? ''),
-        changes: Array.isArray(request?.changes) ? request.changes : [],
+        prepared: {
+          shown: showInput(this.#entry, this.#input),
+          summary: String(request?.summary ?? ''),
+          changes: Array.isArray(request?.changes) ? request.changes : [],
+          snapshot: undefined,
+        },
         signal: this.signal,
       })
       if (!this.#settled) {
@@ -197,22 +176,11 @@ export class Run implements Timed, ToolContext, Turn {
     if (this.#aborted || this.#callerSignal?.aborted) return CANCELLED_SIGNAL
     const entry = this.#entry
     const approval = this.#approval
+    if (approval !== undefined) return approvalProblem(this.#tm, entry, approval, this.#callId)
     // A hidden tool is not callable: answered as if it had gone before the call arrived. A plain call
     // that starts at once was looked up (visible) a moment ago: its `when` is not evaluated twice.
     if (entry.disposed || (!this.#atOnce && !entry.scope.visible()))
-      return approval ? STALE_APPROVAL : gone(this.#tm, entry.name, this.#rev)
-    if (approval === undefined) return undefined
-    if (approval.expired()) return EXPIRED_APPROVAL
-    if (approval.snapshot !== undefined) {
-      // A fill or the user may have changed the form while the approved run waited its turn.
-      let now: string | undefined
-      try {
-        now = JSON.stringify(entry.def.snapshot?.())
-      } catch (err) {
-        return threw(this.#tm, entry, this.#callId, 'snapshot', err)
-      }
-      if (now !== approval.snapshot) return STALE_FORM_APPROVAL
-    }
+      return gone(this.#tm, entry.name, this.#rev)
     return undefined
   }
 

@@ -1,18 +1,12 @@
-import {
-  cancelled,
-  EXPIRED_APPROVAL,
-  invalid,
-  refused,
-  STALE_APPROVAL,
-  STALE_FORM_APPROVAL,
-  TOOL_FAILED,
-} from '../call/result.ts'
 import { clock } from '../clock.ts'
 import { REFUSED_MESSAGES } from '../codes.ts'
 import { newId } from '../ids.ts'
-import type { Entry } from '../registry/entry.ts'
-import type { Caller, ConfirmOutcome, FieldChange, PendingConfirmation, ToolResult } from '../types.ts'
-import { acceptEdit, cardData, changesOf, showInput, summaryOf, threw } from './flow.ts'
+import type { Entry } from '../tool/entry.ts'
+import { cancelled, invalid, refused, TOOL_FAILED } from '../tool/result.ts'
+import type { Caller, ConfirmOutcome, PendingConfirmation, ToolResult } from '../types.ts'
+import { type Approval, approvalProblem, settledAs } from './approval.ts'
+import { cardData, prepareConfirmation } from './card.ts'
+import { acceptEdit } from './edit.ts'
 import type { ConfirmHost } from './host.ts'
 import type { PendingRecord } from './pending.ts'
 
@@ -22,7 +16,16 @@ function gone(entry: Entry): boolean {
 }
 
 /** Runs an approved deferred confirmation as caller `human`, through the scope's queue. */
-export type RunApproved = (rec: PendingRecord, input: unknown) => ToolResult | Promise<ToolResult>
+export type RunApproved = (
+  rec: PendingRecord,
+  input: unknown,
+  approval: Approval,
+) => ToolResult | Promise<ToolResult>
+
+/** What the approved run of `rec` checks again when it starts. */
+function approvalOf(tm: ConfirmHost, rec: PendingRecord): Approval {
+  return { expired: () => tm.pending.isExpired(rec), snapshot: rec.snapshot }
+}
 
 /**
  * Deferred confirmations (the default for in-app agents): a consequential call answers
@@ -42,24 +45,11 @@ export class DeferredConfirmations {
   /** Deferred mode: store a single-use confirmation and answer `needs_confirmation` at once. */
   defer(entry: Entry, value: unknown, callId: string, caller: Caller): ToolResult {
     const tm = this.#tm
-    let summary: string
-    let changes: readonly FieldChange[]
-    let snapshot: string | undefined
-    const shown = showInput(entry, value)
-    try {
-      summary = summaryOf(entry, shown.value)
-      changes = changesOf(entry, value)
-    } catch (err) {
-      return threw(tm, entry, callId, 'summary', err)
-    }
-    try {
-      snapshot = entry.def.snapshot ? JSON.stringify(entry.def.snapshot()) : undefined
-    } catch (err) {
-      return threw(tm, entry, callId, 'snapshot', err)
-    }
+    const prepared = prepareConfirmation(tm, entry, value, callId)
+    if ('status' in prepared) return prepared
     const confirmId = newId()
     const createdAt = clock.now()
-    const card = cardData(entry, confirmId, caller, shown, summary, changes, createdAt + tm.expiryMs)
+    const card = cardData(entry, confirmId, caller, prepared, createdAt + tm.expiryMs)
     const rec: PendingRecord = {
       confirmId,
       callId,
@@ -69,12 +59,12 @@ export class DeferredConfirmations {
       input: value,
       card: Object.freeze({ ...card, createdAt, callId }) as PendingConfirmation,
       monoStart: clock.mono(),
-      snapshot,
+      snapshot: prepared.snapshot,
       expire: () => this.#settle(rec, refused('confirmation_expired'), 'expired'),
     }
     tm.pending.add(rec)
     tm.emitter.emit('confirm', { phase: 'requested', mode: 'deferred', request: rec.card, callId })
-    return { status: 'needs_confirmation', confirmId, summary, changes: card.changes }
+    return { status: 'needs_confirmation', confirmId, summary: card.summary, changes: card.changes }
   }
 
   #settle(
@@ -129,28 +119,15 @@ export class DeferredConfirmations {
       // Single use: the first approval to get here consumes it; a concurrent one sees it gone.
       if (!tm.pending.remove(rec)) return refused('confirmation_expired')
       if (tm.pending.isExpired(rec)) return this.#settle(rec, refused('confirmation_expired'), 'expired')
-      if (gone(rec.entry)) return this.#settle(rec, refused('stale', REFUSED_MESSAGES.staleTool), 'stale')
-      if (rec.snapshot !== undefined) {
-        let now: string | undefined
-        try {
-          now = JSON.stringify(rec.entry.def.snapshot?.())
-        } catch (err) {
-          tm.report('tool_threw', `snapshot of "${name}" threw`, { tool: name, cause: err })
-          return this.#settle(rec, TOOL_FAILED, 'approved')
-        }
-        if (now !== rec.snapshot) {
-          return this.#settle(rec, refused('stale', REFUSED_MESSAGES.staleForm), 'stale')
-        }
-      }
+      const approval = approvalOf(tm, rec)
+      const problem = approvalProblem(tm, rec.entry, approval, rec.callId)
+      if (problem !== undefined) return this.#settle(rec, problem, settledAs(problem))
       tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: name })
       // The approved run still waits its turn in the scope's queue: it starts only if the tool is
       // still the one approved and visible, the approval has not expired and the form still holds
       // the values the card showed.
-      const result = await this.#runApproved(rec, value)
-      if (result === STALE_APPROVAL || result === STALE_FORM_APPROVAL)
-        return this.#settle(rec, result, 'stale')
-      if (result === EXPIRED_APPROVAL) return this.#settle(rec, result, 'expired')
-      return this.#settle(rec, result, 'approved')
+      const result = await this.#runApproved(rec, value, approval)
+      return this.#settle(rec, result, settledAs(result))
     } catch (err) {
       tm.report('tool_threw', 'confirmPending failed', { cause: err })
       return TOOL_FAILED

@@ -1,5 +1,5 @@
 import { clock, timer } from '../clock.ts'
-import type { Entry, EntryScope } from '../registry/entry.ts'
+import type { Entry, EntryScope } from '../tool/entry.ts'
 import type { Caller, ConfirmMode, PendingConfirmation } from '../types.ts'
 
 /** At most this many confirmations are open per registry; creating another expires the oldest. */

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { readableToolName } from '../adapter/card-view.ts'
-import { error, invalid, ok } from '../call/result.ts'
 import { ToolmarkError } from '../errors.ts'
+import { error, invalid, ok } from '../tool/result.ts'
 import type { Issue, JsonSchema, RunResult, Scope, ToolContext, Toolmark } from '../types.ts'
 import {
   copyValues,

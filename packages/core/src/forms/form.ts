@@ -1,15 +1,15 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { invalid, ok } from '../call/result.ts'
+import { ToolmarkError } from '../errors.ts'
+import { fromJsonSchema } from '../schema/json-schema.ts'
+import { isPlainObject } from '../schema/paths.ts'
 import {
   REDACTED,
   readSensitivePaths,
   redactChanges,
   redactInput,
   type SensitivePatterns,
-} from '../confirm/redact.ts'
-import { ToolmarkError } from '../errors.ts'
-import { fromJsonSchema } from '../schema/json-schema.ts'
-import { isPlainObject } from '../schema/paths.ts'
+} from '../tool/redact.ts'
+import { invalid, ok } from '../tool/result.ts'
 import type {
   AnchorTarget,
   FieldChange,

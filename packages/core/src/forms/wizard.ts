@@ -1,8 +1,8 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { invalid, ok } from '../call/result.ts'
-import { readSensitivePaths, redactInput, type SensitivePatterns } from '../confirm/redact.ts'
 import { ToolmarkError } from '../errors.ts'
 import { fromJsonSchema } from '../schema/json-schema.ts'
+import { readSensitivePaths, redactInput, type SensitivePatterns } from '../tool/redact.ts'
+import { invalid, ok } from '../tool/result.ts'
 import type { Issue, JsonSchema, Scope, ToolDefinition, Toolmark } from '../types.ts'
 import {
   copyValues,

@@ -1,5 +1,5 @@
+import type { Entry } from '../tool/entry.ts'
 import type { Caller, Manifest, ToolInfo, ToolManifest, ToolManifestSummary } from '../types.ts'
-import type { Entry } from './entry.ts'
 
 /** What manifests read from the registry. */
 export interface ManifestSource {

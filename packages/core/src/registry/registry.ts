@@ -3,6 +3,8 @@ import type { PendingStore } from '../confirm/pending.ts'
 import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
+import { Entry } from '../tool/entry.ts'
+import { isValidName } from '../tool/names.ts'
 import type {
   Caller,
   ConfirmMode,
@@ -14,9 +16,7 @@ import type {
   ToolHandle,
   ToolmarkOptions,
 } from '../types.ts'
-import { Entry } from './entry.ts'
-import { isValidName } from './names.ts'
-import type { Revisions } from './notify.ts'
+import type { Revisions } from './revisions.ts'
 import { type ScopeHost, ScopeImpl } from './scope.ts'
 
 /** What the tool table needs from the registry that owns it. */
@@ -44,20 +44,18 @@ const INERT_HANDLE_DISPOSE = (): void => {}
  * (only through the handle, the registration signal or scope disposal), and which names went away
  * at which revision, so a call carrying an older revision is answered `stale`.
  */
-export class ToolTable {
+export class ToolTable implements ScopeHost {
   readonly tools = new Map<string, Entry>()
   readonly root: ScopeImpl
   readonly #host: RegistryHost
-  /** What this registry's scopes call back (the registry facade). */
-  readonly #scopes: ScopeHost
   readonly #llmNames = new Map<string, Entry>()
   /** Full name → the revision at which it stopped being available. */
   readonly #goneAt = new Map<string, number>()
 
-  constructor(host: RegistryHost, scopes: ScopeHost) {
+  constructor(host: RegistryHost) {
     this.#host = host
-    this.#scopes = scopes
-    this.root = new ScopeImpl(scopes, undefined, '')
+    // The table owns its scopes: they call back here, never through the facade.
+    this.root = new ScopeImpl(this, undefined, '')
   }
 
   register(tool: ToolDefinition, options: RegisterOptions | undefined): ToolHandle {
@@ -71,7 +69,7 @@ export class ToolTable {
     if (typeof tool?.run !== 'function') throw new TypeError('A tool needs a run(input, ctx) function')
     if (typeof tool.description !== 'string') throw new TypeError('A tool needs a description string')
     const scope = options?.scope ?? this.root
-    if (!(scope instanceof ScopeImpl) || scope.host !== this.#scopes) {
+    if (!(scope instanceof ScopeImpl) || scope.host !== this) {
       host.misconfigured(
         'invalid_scope',
         `Tool "${localName}" was registered with a scope from another registry`,
@@ -93,17 +91,14 @@ export class ToolTable {
       )
       return inert(name)
     }
-    const entry = new Entry(
-      name,
-      tool,
-      scope,
-      host.options.confirmUnannotated === true,
-      host.options.fromJsonSchema,
+    const entry = new Entry(name, tool, scope, {
+      confirmUnannotated: host.options.confirmUnannotated === true,
+      compile: host.options.fromJsonSchema,
       // An on-demand compile that fails is reported while the tool is still the one registered.
-      (err) => {
+      onInvalidSchema: (err) => {
         if (this.tools.get(name) === entry) host.conversionFailed(entry, err)
       },
-    )
+    })
     const clash = this.tools.get(name) ?? this.#llmNames.get(entry.llmName)
     if (clash) {
       const what =
@@ -199,7 +194,7 @@ export class ToolTable {
     }
     if (parent.disposed)
       host.misconfigured('scope_disposed', `Scope "${name}" was created in a disposed scope`)
-    const scope = new ScopeImpl(this.#scopes, parent, name, options)
+    const scope = new ScopeImpl(this, parent, name, options)
     if (parent.disposed) scope.markDisposed()
     else parent.children.add(scope)
     if (options?.when !== undefined && options.when !== true && !parent.disposed) {

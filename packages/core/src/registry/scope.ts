@@ -1,6 +1,6 @@
+import type { Entry } from '../tool/entry.ts'
+import { CallQueue } from '../tool/queue.ts'
 import type { AnySchema, RegisterOptions, Scope, ScopeOptions, ToolDefinition, ToolHandle } from '../types.ts'
-import type { Entry } from './entry.ts'
-import { CallQueue } from './queue.ts'
 
 /** What a scope needs from its registry. */
 export interface ScopeHost {

@@ -1,10 +1,10 @@
 // "@toolmark/core/server-tools": tools whose definitions come from the server (e.g. a Laravel
 // endpoint listing them) and whose `run` POSTs the validated input to a same-origin endpoint.
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { error, invalid, ok, refused } from '../call/result.ts'
 import { ERROR_MESSAGES } from '../codes.ts'
-import { isValidName } from '../registry/names.ts'
 import { fromJsonSchema } from '../schema/json-schema.ts'
+import { isValidName } from '../tool/names.ts'
+import { error, invalid, ok, refused } from '../tool/result.ts'
 import type { Issue, JsonSchema, RunResult, Scope, ToolDefinition, ToolHints, Toolmark } from '../types.ts'
 
 /** One tool as the server lists it. */

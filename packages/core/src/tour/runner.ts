@@ -1,5 +1,5 @@
-import { ok } from '../call/result.ts'
 import { fromJsonSchema } from '../schema/json-schema.ts'
+import { ok } from '../tool/result.ts'
 import type { ToolHandle, Toolmark, ToolResult } from '../types.ts'
 
 /** One step of a tour: a tool, its input and what to tell the user. */

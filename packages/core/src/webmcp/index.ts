@@ -1,6 +1,7 @@
 // "@toolmark/core/webmcp": publishes the registry's tools on the browser's WebMCP API.
-import { toJsonSafeResult } from '../call/serialize.ts'
+
 import { ERROR_MESSAGES } from '../codes.ts'
+import { toJsonSafeResult } from '../tool/serialize.ts'
 import type { ConsumerHost, ToolManifest, ToolmarkConsumer, ToolResult } from '../types.ts'
 
 /** WebMCP tool annotations (the draft's `ToolAnnotations`). */

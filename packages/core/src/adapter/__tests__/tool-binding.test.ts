@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { tick } from '../../__tests__/helpers.ts'
-import { ok } from '../../call/result.ts'
 import { isToolmarkError } from '../../errors.ts'
 import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 import type { AnySchema, ToolDefinition, Toolmark } from '../../types.ts'
 import { createToolBinding, structuralKey } from '../index.ts'
 

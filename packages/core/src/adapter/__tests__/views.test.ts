@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
-import { ok } from '../../call/result.ts'
 import { createConfirmQueue } from '../../confirm/queue.ts'
 import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 import type { ToolResult } from '../../types.ts'
 import { createManifestView, createPendingView, createQueueView, readManifest } from '../index.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ok } from '../../call/result.ts'
 import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 import type { RunResult, ToolContext } from '../../types.ts'
 import { bridge } from '../bridge.ts'
 import type { BridgeTransport } from '../transport.ts'

@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import WebSocket, { WebSocketServer } from 'ws'
 import * as z from 'zod'
 import { until } from '../../__tests__/helpers.ts'
-import { ok } from '../../call/result.ts'
 import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 import { bridge } from '../bridge.ts'
 import { MAX_FRAME_LENGTH, type WebSocketTransport, websocketTransport } from '../websocket.ts'
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { type FormValues, registerForm } from '../../forms/index.ts'
 import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 import type { ConfirmRequest, Toolmark, ToolResult } from '../../types.ts'
-import { ok } from '../result.ts'
 
 /** A promise and its resolver. */
 function gate<T = void>(): { promise: Promise<T>; open(value: T): void } {

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { createToolmark } from '../../index.ts'
-import type { agentSubmit, registerDomForm, scanForm } from '../dom-index.ts'
+import type { agentSubmit, registerDomForm, scanForm } from '../dom-entry.ts'
 import { type BundlePage, openBundle } from './support/browser.ts'
 
 /*

@@ -4,8 +4,8 @@ import type { ServerToolFailure, ServerTools } from '../../server-tools/index.ts
 import { serverTools } from '../../server-tools/index.ts'
 import type { TourOutcome, TourRunner } from '../../tour/index.ts'
 import { createTourRunner, domOverlay } from '../../tour/index.ts'
-import type { DomFormHandle, FormScan } from '../dom-index.ts'
-import { registerDomForm, scanForm } from '../dom-index.ts'
+import type { DomFormHandle, FormScan } from '../dom-entry.ts'
+import { registerDomForm, scanForm } from '../dom-entry.ts'
 import {
   diffValues,
   type FormHandle,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ok } from '../../call/result.ts'
 import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 import type { ToolmarkErrorEvent } from '../../types.ts'
 
 // The three registry hooks the form helpers use, on a plain tool: changes(), snapshot() inline, mode.

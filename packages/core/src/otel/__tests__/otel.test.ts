@@ -8,8 +8,8 @@ import {
 import { beforeEach, describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { tick } from '../../__tests__/helpers.ts'
-import { ok } from '../../call/result.ts'
 import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 import type { ConfirmHandler, ConsumerHost, Toolmark, ToolmarkOptions } from '../../types.ts'
 import { otel, parseTraceparent } from '../index.ts'
 

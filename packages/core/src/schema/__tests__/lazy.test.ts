@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type * as Call from '../../call/result.ts'
 import type * as Testing from '../../testing/index.ts'
+import type * as Call from '../../tool/result.ts'
 import type { JsonSchema, ToolmarkErrorEvent, ToolmarkOptions } from '../../types.ts'
 import type * as JsonSchemaModule from '../json-schema.ts'
 
@@ -19,7 +19,7 @@ let ok: typeof Call.ok
 beforeEach(async () => {
   vi.resetModules()
   testing = await import('../../testing/index.ts')
-  ;({ ok } = await import('../../call/result.ts'))
+  ;({ ok } = await import('../../tool/result.ts'))
 })
 
 function registry(options: ToolmarkOptions = {}) {

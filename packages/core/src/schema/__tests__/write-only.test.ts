@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
-import { ok } from '../../call/result.ts'
 import { pageCallTool } from '../../protocol/llm.ts'
 import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 import { parsePath } from '../paths.ts'
 import { markWriteOnly } from '../write-only.ts'
 

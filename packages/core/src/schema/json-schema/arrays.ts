@@ -6,7 +6,7 @@ import { descend, type Family, fail, rule, schemaList, sizes } from './check.ts'
 import { canonical } from './values.ts'
 
 export const arrays: Family = (schema, at, checks, compile) => {
-  sizes(schema, at, checks, 'array', 'Items', (v) => v.length, 'item')
+  sizes(schema, at, checks, { kind: 'array', suffix: 'Items', size: (v) => v.length, noun: 'item' })
   const { uniqueItems } = schema
   if (uniqueItems !== undefined && typeof uniqueItems !== 'boolean') {
     throw fail(`${at}/uniqueItems`, 'expected a boolean')

@@ -92,11 +92,16 @@ export function sizes<K extends keyof Kinds>(
   schema: Obj,
   at: string,
   checks: Check[],
-  kind: K,
-  suffix: string,
-  size: (v: Kinds[K]) => number,
-  noun: string,
+  measure: {
+    readonly kind: K
+    /** `Length` for `minLength`/`maxLength`. */
+    readonly suffix: string
+    readonly size: (v: Kinds[K]) => number
+    /** What is counted, singular: `character`. */
+    readonly noun: string
+  },
 ): void {
+  const { kind, suffix, size, noun } = measure
   for (const most of [false, true]) {
     const key = `${most ? 'max' : 'min'}${suffix}`
     const n = schema[key]

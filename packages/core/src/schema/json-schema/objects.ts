@@ -53,5 +53,5 @@ export const objects: Family = (schema, at, checks, compile) => {
     })
   }
   const count = (v: Record<string, unknown>) => Object.keys(v).filter((k) => v[k] !== undefined).length
-  sizes(schema, at, checks, 'object', 'Properties', count, 'property')
+  sizes(schema, at, checks, { kind: 'object', suffix: 'Properties', size: count, noun: 'property' })
 }

@@ -9,7 +9,7 @@ function codePoints(text: string): number {
 }
 
 export const strings: Family = (schema, at, checks) => {
-  sizes(schema, at, checks, 'string', 'Length', codePoints, 'character')
+  sizes(schema, at, checks, { kind: 'string', suffix: 'Length', size: codePoints, noun: 'character' })
   if (schema.pattern !== undefined) {
     const pattern = regex(schema.pattern, `${at}/pattern`)
     checks.push(rule('string', (v) => !pattern.test(v) && `Expected a string matching /${pattern.source}/`))

@@ -3,7 +3,7 @@ import * as z from 'zod'
 import { tick } from '../../__tests__/helpers.ts'
 import { bridge } from '../../bridge/bridge.ts'
 import { createInPageChannel } from '../../bridge/in-page.ts'
-import { ok } from '../../call/result.ts'
+import { ok } from '../../tool/result.ts'
 import { createTestAgent, createTestToolmark } from '../index.ts'
 
 describe('createTestAgent', () => {

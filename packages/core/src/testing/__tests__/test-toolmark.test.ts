@@ -3,8 +3,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createDef, OPERATOR } from '../../__tests__/helpers.ts'
-import { ok } from '../../call/result.ts'
 import { environment } from '../../env.ts'
+import { ok } from '../../tool/result.ts'
 import type { ToolContext } from '../../types.ts'
 import { createTestToolmark, rejectAll } from '../index.ts'
 

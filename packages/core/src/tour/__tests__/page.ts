@@ -1,7 +1,7 @@
 // Bundled for Chromium: a two-page app (client-side navigation between "home" and "challenges"),
 // a tour over it, and an inline confirm handler the test answers.
 
-import { registerDomForm } from '../../forms/dom-index.ts'
+import { registerDomForm } from '../../forms/dom-entry.ts'
 import { type ConfirmOutcome, createToolmark, ok, type Scope } from '../../index.ts'
 import { createTourRunner, domOverlay, type TourOutcome } from '../index.ts'
 

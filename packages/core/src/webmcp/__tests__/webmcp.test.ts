@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
 import { tick } from '../../__tests__/helpers.ts'
-import { ok } from '../../call/result.ts'
 import { environment } from '../../env.ts'
 import { createTestToolmark } from '../../testing/index.ts'
-import { ToolmarkImpl } from '../../testing/internal.ts'
+import { ok } from '../../tool/result.ts'
 import { createToolmark } from '../../toolmark.ts'
 import type { ConfirmRequest, ToolmarkErrorEvent, ToolmarkOptions } from '../../types.ts'
 import { type ModelContextLike, type WebMcpTool, webmcp } from '../index.ts'
@@ -220,7 +219,7 @@ describe('webmcp(): execute', () => {
 
   it('without a confirm handler consequential tools are not published at all', () => {
     const mc = new FakeModelContext()
-    const tm = new ToolmarkImpl({}, true) // a registry without a confirm handler
+    const tm = createToolmark({ live: true }) // a registry without a confirm handler
     tm.register(search)
     tm.register(create)
     tm.use(webmcp({ modelContext: mc }))

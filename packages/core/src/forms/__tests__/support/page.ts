@@ -4,7 +4,7 @@ import { createElement, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createApp, h, ref, vModelCheckbox, vModelSelect, vModelText, withDirectives } from 'vue'
 import { createToolmark } from '../../../index.ts'
-import { agentSubmit, registerDomForm, scanForm } from '../../dom-index.ts'
+import { agentSubmit, registerDomForm, scanForm } from '../../dom-entry.ts'
 
 function ReactForm() {
   const [title, setTitle] = useState('')

@@ -1,11 +1,11 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { readSensitivePaths } from '../confirm/redact.ts'
 import { hintClass } from '../policy/policy.ts'
 import { type JsonSchemaCompiler, jsonSchemaValidator } from '../schema/lazy.ts'
 import { markWriteOnly } from '../schema/write-only.ts'
 import type { HintClass, JsonSchema, ToolDefinition, ToolManifest, ToolManifestSummary } from '../types.ts'
 import { llmName } from './names.ts'
 import type { CallQueue } from './queue.ts'
+import { readSensitivePaths } from './redact.ts'
 
 /**
  * What an entry knows of its scope. The scope module holds entries, so it is described here rather
@@ -20,6 +20,16 @@ export interface EntryScope {
   readonly entries: Set<Entry>
   /** Visible when it and every ancestor are. */
   visible(): boolean
+}
+
+/** What an entry takes from its registry's options. */
+export interface EntrySettings {
+  /** Unannotated tools ask for confirmation too (`confirmUnannotated`). */
+  readonly confirmUnannotated: boolean
+  /** The `fromJsonSchema` option: compiles a tool's `jsonSchema` (else loaded on demand). */
+  readonly compile: JsonSchemaCompiler | undefined
+  /** Told when an on-demand compile of the tool's `jsonSchema` fails. */
+  readonly onInvalidSchema?: (err: unknown) => void
 }
 
 type Validate = (
@@ -41,14 +51,8 @@ export class Entry {
   disposed = false
   #full: ToolManifest | undefined
 
-  constructor(
-    name: string,
-    def: ToolDefinition,
-    scope: EntryScope,
-    confirmUnannotated: boolean,
-    compile: JsonSchemaCompiler | undefined,
-    onInvalidSchema?: (err: unknown) => void,
-  ) {
+  constructor(name: string, def: ToolDefinition, scope: EntryScope, settings: EntrySettings) {
+    const { confirmUnannotated, compile, onInvalidSchema } = settings
     this.name = name
     this.llmName = llmName(name)
     this.def = def

@@ -1,7 +1,7 @@
 import type { ErrorEventCode } from '../codes.ts'
-import { redactInput } from '../confirm/redact.ts'
+import type { Entry } from '../tool/entry.ts'
+import { redactInput } from '../tool/redact.ts'
 import type { ToolmarkErrorEvent } from '../types.ts'
-import type { Entry } from './entry.ts'
 
 /** What the tour hooks read: the registered tools, and where a throwing hook is reported. */
 export interface HooksHost {

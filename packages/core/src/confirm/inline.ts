@@ -1,27 +1,13 @@
-import { cancelled, invalid, refused, TOOL_FAILED } from '../call/result.ts'
 import { clock, later } from '../clock.ts'
 import { REFUSED_MESSAGES } from '../codes.ts'
 import { newId } from '../ids.ts'
-import type { Entry } from '../registry/entry.ts'
-import { toIssues } from '../schema/validate.ts'
-import type {
-  Caller,
-  ConfirmationCardData,
-  FieldChange,
-  Issue,
-  PendingConfirmation,
-  ToolResult,
-} from '../types.ts'
+import type { Entry } from '../tool/entry.ts'
+import { cancelled, invalid, refused } from '../tool/result.ts'
+import type { Caller, Issue, PendingConfirmation, ToolResult } from '../types.ts'
+import { cardData, type PreparedConfirmation } from './card.ts'
+import { acceptEdit } from './edit.ts'
 import type { ConfirmHost } from './host.ts'
 import type { PendingRecord } from './pending.ts'
-import {
-  REDACTED,
-  readSensitivePaths,
-  redactChanges,
-  redactInput,
-  restoreRedacted,
-  type SensitivePatterns,
-} from './redact.ts'
 
 /** How an inline confirmation ended. */
 export type InlineOutcome =
@@ -38,66 +24,6 @@ export type InlineOutcome =
       result: ToolResult
     }
 
-/** What a confirmation may show of an input: the sensitive paths, read once, and the redacted input. */
-export interface ShownInput {
-  readonly paths: SensitivePatterns
-  /** The input with every sensitive path `'[redacted]'` (the whole input when the paths cannot be read). */
-  readonly value: unknown
-}
-
-/** Redacts `input` for a confirmation; everything a card, event or result shows derives from it. */
-export function showInput(entry: Entry, input: unknown): ShownInput {
-  const paths = readSensitivePaths(entry.def.sensitivePaths)
-  return { paths, value: redactInput(input, paths).value }
-}
-
-/**
- * The card a confirmation shows: redacted input and changes, target, destructive flag, expiry. Every
- * field derives from the redacted input, so a card never carries a secret: a `name` that is
- * sensitive (or an input whose sensitive paths cannot be read) gives no `target`.
- */
-export function cardData(
-  entry: Entry,
-  confirmId: string,
-  caller: Caller,
-  shown: ShownInput,
-  summary: string,
-  changes: readonly FieldChange[],
-  expiresAt: number,
-): ConfirmationCardData {
-  const card: ConfirmationCardData = {
-    confirmId,
-    tool: entry.name,
-    summary,
-    destructive: entry.hintClass === 'destructive',
-    caller,
-    input: shown.value,
-    changes: redactChanges([...changes], shown.paths),
-    expiresAt,
-  }
-  if (entry.def.title !== undefined) card.title = entry.def.title
-  if (entry.def.undoable === true) card.undoable = true
-  const target = (shown.value as { name?: unknown } | null | undefined)?.name
-  if (typeof target === 'string' && target !== REDACTED) card.target = target
-  return card
-}
-
-/**
- * Restores `'[redacted]'` placeholders from the real input, then validates the approver's edit.
- * Returns the validated value or the `invalid` issues.
- */
-export async function acceptEdit(
-  entry: Entry,
-  edited: unknown,
-  original: unknown,
-): Promise<{ ok: true; value: unknown } | { ok: false; issues: Issue[] }> {
-  const restored = restoreRedacted(edited, original, entry.def.sensitivePaths)
-  if (!restored.ok) return restored
-  if (!entry.validate) return { ok: true, value: restored.value }
-  const r = await entry.validate(restored.value)
-  return r.issues ? { ok: false, issues: toIssues(r.issues) } : { ok: true, value: r.value }
-}
-
 /**
  * Ask the app's inline handler and wait, bounded by the call signal and the expiry (by timer and by
  * both clocks when the answer arrives). Bound to the registration: a disposed tool is `stale`.
@@ -110,10 +36,7 @@ export function askInline(
     callId: string
     caller: Caller
     input: unknown
-    /** The redacted input, when the caller already computed it. */
-    shown?: ShownInput
-    summary: string
-    changes: readonly FieldChange[]
+    prepared: PreparedConfirmation
     signal: AbortSignal | undefined
   },
 ): Promise<InlineOutcome> {
@@ -123,15 +46,7 @@ export function askInline(
       return resolve({ approved: false, reason: 'cancelled', result: cancelled('signal') })
     const confirmId = newId()
     const createdAt = clock.now()
-    const card = cardData(
-      entry,
-      confirmId,
-      a.caller,
-      a.shown ?? showInput(entry, a.input),
-      a.summary,
-      a.changes,
-      createdAt + tm.expiryMs,
-    )
+    const card = cardData(entry, confirmId, a.caller, a.prepared, createdAt + tm.expiryMs)
     const controller = new AbortController()
     let done = false
     const end = (outcome: InlineOutcome): void => {
@@ -229,36 +144,4 @@ export function askInline(
     }
     ask()
   })
-}
-
-/**
- * The card summary: the tool's `summary` (a string, or a function of the input with its sensitive
- * paths `'[redacted]'`, so a summary never shows a secret), else its title or name.
- */
-export function summaryOf(entry: Entry, input: unknown): string {
-  const s = entry.def.summary
-  if (typeof s === 'function') return String(s(input as never))
-  return s ?? entry.def.title ?? entry.name
-}
-
-/** The field changes a confirmation shows: the tool's `changes(input)` (form tools), else none. */
-export function changesOf(entry: Entry, input: unknown): readonly FieldChange[] {
-  const changes = entry.def.changes?.(input as never)
-  return Array.isArray(changes) ? changes : []
-}
-
-/** Reports a throwing tool hook (`tool_threw`) and answers `error "Tool failed"`. */
-export function threw(
-  tm: Pick<ConfirmHost, 'report'>,
-  entry: Entry,
-  callId: string | undefined,
-  what: string,
-  err: unknown,
-): ToolResult {
-  tm.report('tool_threw', `The ${what} of "${entry.name}" threw`, {
-    tool: entry.name,
-    ...(callId === undefined ? {} : { callId }),
-    cause: err,
-  })
-  return TOOL_FAILED
 }

@@ -1,4 +1,4 @@
-// "@toolmark/core/forms/dom": agent-ready `<form>` elements (scanned schema, live values, re-scan).
+// The entry of "@toolmark/core/forms/dom": agent-ready `<form>` elements (scanned schema, live values, re-scan).
 export {
   type AgentSubmitEvent,
   agentSubmit,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { REENTER_SENSITIVE } from '../../codes.ts'
-import { REDACTED, readSensitivePaths, redactChanges, redactInput, restoreRedacted } from '../redact.ts'
+import {
+  REDACTED,
+  readSensitivePaths,
+  redactChanges,
+  redactInput,
+  restoreRedacted,
+} from '../../tool/redact.ts'
 
 const reenter = (...paths: string[]) => ({
   ok: false,

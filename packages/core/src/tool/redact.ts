@@ -272,7 +272,7 @@ export function restoreRedacted(
     editedAncestors: [],
     originalAncestors: [],
   }
-  const value = restoreNode(edited, original, true, root.hit, root.next, ctx)
+  const value = restoreNode(edited, original, true, root, ctx)
   return ctx.issues.length > 0 ? { ok: false, issues: ctx.issues } : { ok: true, value }
 }
 
@@ -280,10 +280,10 @@ function restoreNode(
   edited: unknown,
   original: unknown,
   aligned: boolean,
-  hit: boolean,
-  active: readonly Cursor[],
+  at: Step,
   ctx: RestoreContext,
 ): unknown {
+  const { hit, next: active } = at
   if (edited === REDACTED) {
     const sent = original === REDACTED || mustRedact(original, hit, active, ctx.originalAncestors)
     if (ctx.readable && aligned && sent) return original
@@ -310,7 +310,7 @@ function restoreNode(
     const rowAligned =
       has && (!isArray || s.hit || sameOutsideSensitive(source[key], row, s.next, ctx.originalAncestors))
     ctx.trail.push(key)
-    const value = restoreNode(source[key], row, rowAligned, s.hit, s.next, ctx)
+    const value = restoreNode(source[key], row, rowAligned, s, ctx)
     ctx.trail.pop()
     if (value !== source[key]) {
       out ??= isArray ? (edited as unknown[]).slice() : copyObject(source)

@@ -1,1 +1,0 @@
-export { ToolmarkImpl, ToolmarkImpl as ToolmarkImplClass } from '../toolmark.ts'
