@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
+import { recordRegistrations } from '../../../tests/support/registrations.ts'
 import Renamed from './fixtures/Renamed.svelte'
 import Settings from './fixtures/Settings.svelte'
 import WherePage from './fixtures/WherePage.svelte'
@@ -31,13 +32,7 @@ describe('useScope', () => {
 
   it('never registers a scoped tool at the root while the scope is being created', async () => {
     const { tm, mount } = setup()
-    const registered: string[] = []
-    const original = tm.register.bind(tm)
-    tm.register = ((def, options) => {
-      const handle = original(def, options)
-      registered.push(handle.name)
-      return handle
-    }) as typeof tm.register
+    const registered = recordRegistrations(tm)
     mount(Settings, { open: true })
     await flush()
     expect(registered.sort()).toEqual(['settings.profile.rename', 'settings.save'])

@@ -514,6 +514,15 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
   })
 
   it('counts every unpaired connection, before and after its hello: 40 sockets hold at most 16 codes', async () => {
+    // Pages of earlier tests hold slots until their sockets close: close them, then wait until all 16 are free.
+    for (const page of context.pages()) await page.close()
+    const freeSlots = async (): Promise<number> => {
+      const probe = await Promise.all(Array.from({ length: 16 }, () => rawPage(server.origin)))
+      for (const p of probe) p.ws.close()
+      await Promise.all(probe.map((p) => p.closed))
+      return probe.filter((p) => p.status === 101).length
+    }
+    await until(freeSlots, (n) => n === 16, 'every pairing slot free')
     const pages = await Promise.all(Array.from({ length: 40 }, () => rawPage(server.origin)))
     const open = pages.filter((p) => p.status === 101)
     expect(open).toHaveLength(16)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { defineComponent, h, ref } from 'vue'
+import { recordRegistrations } from '../../../../tests/support/registrations.ts'
 import { useCurrentScope, useScope, useTool } from '../index.ts'
 import { flush, names, setup } from './utils.ts'
 
@@ -82,13 +83,7 @@ describe('useScope', () => {
     tm.subscribe(() => {
       for (const n of names(tm)) seen.add(n)
     })
-    const registered: string[] = []
-    const original = tm.register.bind(tm)
-    tm.register = ((def, options) => {
-      const handle = original(def, options)
-      registered.push(handle.name)
-      return handle
-    }) as typeof tm.register
+    const registered = recordRegistrations(tm)
     render(Page, { open: true })
     await flush()
     expect(registered.sort()).toEqual(['settings.profile.rename', 'settings.save'])
