@@ -11,7 +11,7 @@ export interface DevtoolsOptions {
   production?: boolean
   /** Open the panel as soon as it is attached. Default false. */
   open?: boolean
-  /** Show a small "Toolmark devtools" button at the bottom left that opens the panel. Default false. */
+  /** Show a small "Toolmark devtools (Alt+Shift+D)" button at the bottom left that opens the panel. Default false. */
   launcher?: boolean
 }
 
@@ -19,9 +19,6 @@ export interface DevtoolsOptions {
 export interface PanelModule {
   openPanel(host: ConsumerHost, onClose: () => void): { close(): void }
 }
-
-/** The shortcut that opens and closes the panel: Alt+Shift+D. */
-export const SHORTCUT = { altKey: true, shiftKey: true, code: 'KeyD' } as const
 
 /**
  * The devtools as a consumer: `tm.use(devtools())`. Alt+Shift+D (or the launcher) opens the panel,
@@ -32,38 +29,29 @@ export function devtools(options: DevtoolsOptions = {}): ToolmarkConsumer {
   return (host) => {
     if (process.env.NODE_ENV === 'production' && !options.production) return undefined
     let panel: { close(): void } | undefined
+    // Set while the panel chunk loads, so a second press does not open a second panel.
     let loading = false
     let gone = false
     const toggle = (): void => {
-      if (panel) {
-        panel.close()
-        return
-      }
+      if (panel) return panel.close()
       if (loading) return
       loading = true
       import('./panel.ts').then((m: PanelModule) => {
         loading = false
-        if (gone) return
-        panel = m.openPanel(host, () => {
-          panel = undefined
-          button?.focus()
-        })
+        if (!gone) panel = m.openPanel(host, () => (panel = undefined))
       })
     }
     const onKey = (e: KeyboardEvent): void => {
-      if (e.altKey && e.shiftKey && e.code === SHORTCUT.code) {
+      if (e.altKey && e.shiftKey && e.code === 'KeyD') {
         e.preventDefault()
         toggle()
       }
     }
     addEventListener('keydown', onKey)
-    let button: HTMLButtonElement | undefined
-    if (options.launcher) {
-      button = document.createElement('button')
-      button.type = 'button'
-      button.textContent = 'Toolmark devtools'
-      button.setAttribute('aria-keyshortcuts', 'Alt+Shift+D')
-      button.style.cssText = 'position:fixed;left:8px;bottom:8px;z-index:2147483646;font:12px system-ui'
+    const button = options.launcher ? document.createElement('button') : undefined
+    if (button) {
+      button.textContent = 'Toolmark devtools (Alt+Shift+D)'
+      button.style.cssText = 'position:fixed;left:0;bottom:0;z-index:2147483646'
       button.onclick = toggle
       document.body.append(button)
     }

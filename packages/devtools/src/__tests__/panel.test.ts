@@ -133,4 +133,35 @@ describe('panel', () => {
     expect(document.querySelector('toolmark-devtools')).toBeNull()
     dispose()
   })
+
+  it('the launcher opens the panel; disposing removes both', async () => {
+    const tm = createToolmark({ dev: true })
+    const dispose = tm.use(devtools({ launcher: true }))
+    const button = [...document.querySelectorAll('button')].find(
+      (b) => b.textContent === 'Toolmark devtools (Alt+Shift+D)',
+    )!
+    button.click()
+    await expect.poll(() => document.querySelector('toolmark-devtools')).not.toBeNull()
+    dispose()
+    expect(document.querySelector('toolmark-devtools')).toBeNull()
+    expect(document.body.contains(button)).toBe(false)
+  })
+
+  it('does nothing in a production build unless asked', async () => {
+    const env = process.env.NODE_ENV
+    process.env.NODE_ENV = 'production'
+    try {
+      const tm = createToolmark({ dev: true })
+      const off = tm.use(devtools({ open: true }))
+      await tick()
+      await tick()
+      expect(document.querySelector('toolmark-devtools')).toBeNull()
+      off()
+      const on = tm.use(devtools({ open: true, production: true }))
+      await expect.poll(() => document.querySelector('toolmark-devtools')).not.toBeNull()
+      on()
+    } finally {
+      process.env.NODE_ENV = env
+    }
+  })
 })
