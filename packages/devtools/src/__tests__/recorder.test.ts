@@ -177,4 +177,36 @@ describe('recorder', () => {
     await tm.call('notes.list', {}, { caller: 'tour' })
     expect(recorder.session.calls).toEqual([])
   })
+
+  it('records an inline confirmation: why it is inline, and its outcome', async () => {
+    const { tm, recorder } = setup({ confirm: () => ({ approved: true }) })
+    const result = await tm.call(
+      'card.update',
+      { number: '4242424242424242', expiry: '12/30' },
+      { caller: 'tour' },
+    )
+    expect(result.status).toBe('ok')
+    const entry = recorder.session.calls.at(-1)!
+    expect(entry.confirmations).toHaveLength(1)
+    expect(entry.confirmations[0]).toMatchObject({ mode: 'inline', outcome: 'approved' })
+    expect(entry.confirmations[0]!.why).toMatch(/waits in the page/)
+    expect(entry.decision).toMatchObject({
+      kind: 'confirm',
+      reason: 'Allowed by the policy; the user approved it, then it ran.',
+    })
+    expect(JSON.stringify(entry)).not.toContain('4242')
+  })
+
+  it('keeps the newest calls up to its limit', async () => {
+    const tm = createToolmark({ dev: true })
+    let host!: ConsumerHost
+    tm.use((h) => {
+      host = h
+      return undefined
+    })
+    tm.register({ name: 'ping', description: 'Ping', hints: { readOnly: true }, run: () => ok() })
+    const recorder = createRecorder(host, { limit: 2 })
+    for (const caller of ['inapp', 'tour', 'test'] as const) await tm.call('ping', {}, { caller })
+    expect(recorder.session.calls.map((c) => c.caller)).toEqual(['tour', 'test'])
+  })
 })
