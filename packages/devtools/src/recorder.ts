@@ -22,9 +22,13 @@ export const SESSION_FORMAT = 'toolmark-devtools-session'
 
 /** One tool as the registry panel shows it. */
 export interface ToolRow {
+  /** Full tool name. */
   name: string
+  /** The tool's title, when it declares one. */
   title?: string
+  /** What agents read about the tool. */
   description: string
+  /** Its hints (read-only, consequential, destructive, untrusted content). */
   hints: ToolHints
   /** The scope path (`''` at the root). */
   scope: string
@@ -32,23 +36,29 @@ export interface ToolRow {
   needsConfirmation: boolean
   /** The callers whose manifest lists it (what the policy lets each caller see). */
   callers: Caller[]
+  /** Its input JSON Schema. */
   inputSchema: unknown
+  /** The input paths that are redacted, when it declares some. */
   sensitivePaths?: readonly string[]
 }
 
 /** What changed between two revisions. */
 export interface RevisionDiff {
+  /** Tools that are new. */
   added: string[]
+  /** Tools that are gone. */
   removed: string[]
-  /** Tools in both, with the fields that differ (`description`, `title`, `hints`, `inputSchema`, `outputSchema`, `scope`). */
+  /** Tools in both, with the fields that differ (`description`, `title`, `hints`, `scope`, `inputSchema`). */
   changed: { name: string; fields: string[] }[]
 }
 
 /** The registry at one revision, with what changed since the revision before it. */
 export interface Revision {
+  /** The manifest revision. */
   rev: number
   /** Epoch milliseconds when the recorder saw it. */
   at: number
+  /** The visible tools, sorted by name. */
   tools: ToolRow[]
   /** Against the previous recorded revision; everything is `added` for the first one. */
   diff: RevisionDiff
@@ -56,19 +66,25 @@ export interface Revision {
 
 /** One confirmation of a call, from request to outcome. */
 export interface ConfirmationEntry {
+  /** The confirmation's id (what `tm.confirmPending` takes). */
   confirmId: string
   /** `deferred`: the caller cannot wait in the page; `inline`: the app's confirm handler asks now. */
   mode: ConfirmMode
   /** Why this mode, in plain words. */
   why: string
+  /** The summary the card shows. */
   summary: string
+  /** Whether the card offers Delete (a destructive tool). */
   destructive: boolean
   /** The redacted input the card shows. */
   input: unknown
   /** Epoch milliseconds. */
   requestedAt: number
+  /** Epoch milliseconds after which approval is refused. */
   expiresAt: number
+  /** Epoch milliseconds when it settled. */
   settledAt?: number
+  /** How it settled; absent while open. */
   outcome?: 'approved' | 'rejected' | 'expired' | 'stale' | 'cancelled'
   /** From request to outcome, in milliseconds. */
   waitMs?: number
@@ -86,8 +102,11 @@ export interface Decision {
 
 /** One call of the timeline. */
 export interface CallEntry {
+  /** The call's id. */
   callId: string
+  /** Full tool name. */
   tool: string
+  /** Who called. */
   caller: Caller
   /** The input, redacted at the tool's sensitive paths; `undefined` for a call refused before it started. */
   input: unknown
@@ -97,28 +116,43 @@ export interface CallEntry {
   traceId?: string
   /** The latest result (a deferred call ends with its confirmation's result), redacted. */
   result?: ToolResult
+  /** From the call to its first answer, in milliseconds. */
   durationMs?: number
+  /** Validation issues of an `invalid` result. */
   issues?: Issue[]
+  /** How the registry decided, in plain words. */
   decision: Decision
+  /** Its confirmations, oldest first. */
   confirmations: ConfirmationEntry[]
 }
 
 /** An `error` event, without its cause. */
 export interface ErrorEntry {
+  /** Epoch milliseconds. */
   at: number
+  /** The error event code. */
   code: string
+  /** Its message. */
   message: string
+  /** Its level. */
   level: 'error' | 'warning'
+  /** The tool it concerns, if any. */
   tool?: string
+  /** The call it concerns, if any. */
   callId?: string
 }
 
 /** Everything the recorder holds; what is exported and imported as JSON. */
 export interface Session {
+  /** Always `'toolmark-devtools-session'`. */
   format: typeof SESSION_FORMAT
+  /** The session format version. */
   version: 1
+  /** Revisions, oldest first. */
   revisions: Revision[]
+  /** Calls, oldest first. */
   calls: CallEntry[]
+  /** Error and warning events, oldest first. */
   errors: ErrorEntry[]
 }
 
