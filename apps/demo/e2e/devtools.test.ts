@@ -88,10 +88,24 @@ test("shows a call's decision and a deferred confirmation through its life, appr
   await pending.getByText('Deferred: the caller cannot wait in the page').waitFor()
   await pending.getByRole('timer').waitFor()
   const before = (await demo.messages('assistant')).length
-  await pending.getByRole('button', { name: 'Approve' }).click()
+  // By keyboard: from the Pending tab, Tab reaches its panel, then the Approve button.
+  await demo.page.keyboard.press('Tab')
+  await demo.page.keyboard.press('Tab')
+  const focused = () =>
+    demo.page.evaluate(
+      () => document.querySelector('toolmark-devtools')?.shadowRoot?.activeElement?.textContent,
+    )
+  expect(await focused()).toBe('Approve')
+  await demo.page.keyboard.press('Enter')
   // The panel answered it as the card would: the card closes and the tool ran with the real values.
   await card.waitFor({ state: 'detached' })
   await demo.waitForAssistant(before)
+  // The answered confirmation is gone; focus stays in the Pending panel, not lost to the page.
+  expect(
+    await demo.page.evaluate(
+      () => document.querySelector('toolmark-devtools')?.shadowRoot?.activeElement?.id,
+    ),
+  ).toBe('panel-pending')
   expect(await demo.page.getByTestId('settings-card-last4').textContent()).toBe('5556')
 
   await panel().getByRole('tab', { name: 'Calls' }).click()

@@ -150,9 +150,14 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
   /** Re-renders a panel, keeping focus on the element with the same `data-key`. */
   #fill(id: Tab, html: string): void {
     const panel = this.#panel(id)
-    const focused = (this.#root.activeElement as HTMLElement | null)?.dataset?.key
+    const active = this.#root.activeElement as HTMLElement | null
+    const inside = active !== null && active !== panel && panel.contains(active)
+    const key = active?.dataset?.key
     panel.innerHTML = html
-    if (focused) panel.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus()
+    if (!inside) return
+    // Focus stays on the same control; when it is gone (an answered confirmation), on the panel.
+    const again = key ? panel.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`) : null
+    ;(again ?? panel).focus()
   }
 
   #renderRegistry(): void {
