@@ -136,6 +136,24 @@ test('shows no card number or CVC anywhere in the panel, nor in an exported sess
   await demo.page.screenshot({ path: new URL('./__screenshots__/devtools.png', import.meta.url).pathname })
 })
 
+test('Pop out moves the live panel into a window of its own; closing that window brings it back', async () => {
+  const [popup] = await Promise.all([
+    demo.context.waitForEvent('page'),
+    panel().getByRole('button', { name: 'Pop out' }).click(),
+  ])
+  const moved = popup.getByRole('complementary', { name: 'Toolmark devtools' })
+  await moved.getByRole('tab', { name: 'Calls' }).click()
+  await moved.getByText('settings.updateCard by inapp').first().waitFor()
+  expect(await panel().count()).toBe(0)
+  const markup = await popup.evaluate(
+    () => document.querySelector('toolmark-devtools')?.shadowRoot?.innerHTML ?? '',
+  )
+  expect(markup).not.toContain(DIGITS)
+  await popup.close({ runBeforeUnload: true })
+  await panel().waitFor()
+  await panel().getByRole('button', { name: 'Pop out' }).waitFor()
+})
+
 test('Escape closes the panel', async () => {
   await panel().getByRole('tab', { name: 'Calls' }).focus()
   await demo.page.keyboard.press('Escape')

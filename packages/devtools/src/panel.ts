@@ -28,6 +28,7 @@ const PLAYGROUND_CALLERS = CALLERS.filter((c) => c !== 'human')
 const STYLES = `
 :host { all: initial; position: fixed; top: 0; right: 0; bottom: 0; z-index: 2147483647;
   width: min(560px, 100vw); font: 13px/1.4 system-ui, sans-serif; color: #1b1f24; }
+:host([popped]) { width: 100vw; }
 aside { box-sizing: border-box; height: 100%; display: flex; flex-direction: column; background: #fff;
   border-left: 1px solid #c8ccd1; box-shadow: -4px 0 16px rgb(0 0 0 / 12%); }
 header { display: flex; gap: 6px; align-items: center; padding: 8px; border-bottom: 1px solid #dde1e5; }
@@ -68,6 +69,10 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
   #timer: ReturnType<typeof setInterval> | undefined
   #offs: (() => void)[] = []
   #onClose: () => void = () => {}
+  /** The pop-out window the panel is in, if any. */
+  #window: Window | null = null
+  /** Set while the panel moves between the page and its pop-out window. */
+  #moving = false
   readonly #root = this.attachShadow({ mode: 'open' })
 
   /** Starts recording `host` and renders; `onClose` runs once when the panel closes. */
@@ -80,6 +85,7 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
 <aside aria-label="Toolmark devtools">
   <header>
     <h2>Toolmark devtools</h2>
+    <button type="button" data-act="popout">Pop out</button>
     <button type="button" data-act="export">Export session</button>
     <label class="file">Import session<input class="sr" type="file" accept="application/json,.json" data-act="import"></label>
     <button type="button" data-act="close" aria-keyshortcuts="Alt+Shift+D">Close</button>
@@ -110,8 +116,61 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     for (const off of this.#offs) off()
     this.#recorder.dispose()
     this.#recorder = undefined
+    const popup = this.#window
+    this.#window = null
     this.remove()
+    popup?.close()
     this.#onClose()
+  }
+
+  /**
+   * Moves the panel into a window of its own (the same live panel: it keeps recording and
+   * answering); closing that window brings it back into the page. `false` when the browser blocked
+   * the window (the panel says so).
+   */
+  popOut(): boolean {
+    if (this.#window) return true
+    const popup = open('', 'toolmark-devtools', 'popup,width=640,height=800')
+    if (!popup) {
+      this.#alert('The browser blocked the pop-out window.')
+      return false
+    }
+    const page = this.ownerDocument
+    popup.document.title = 'Toolmark devtools'
+    popup.document.documentElement.lang = 'en'
+    this.#window = popup
+    this.#move(() => popup.document.body.append(popup.document.adoptNode(this)))
+    this.setAttribute('popped', '')
+    this.#root.querySelector<HTMLElement>('[data-act=popout]')!.hidden = true
+    popup.addEventListener('pagehide', () => {
+      if (this.#window !== popup) return
+      this.#window = null
+      this.removeAttribute('popped')
+      this.#root.querySelector<HTMLElement>('[data-act=popout]')!.hidden = false
+      this.#move(() => page.body.append(page.adoptNode(this)))
+    })
+    this.#select(this.#tab, true)
+    return true
+  }
+
+  #move(fn: () => void): void {
+    this.#moving = true
+    try {
+      fn()
+    } finally {
+      this.#moving = false
+    }
+  }
+
+  /** Removed from the page by anything else: it stops recording as if closed. */
+  disconnectedCallback(): void {
+    if (!this.#moving) this.close()
+  }
+
+  #alert(message: string | undefined): void {
+    const alert = this.#root.querySelector<HTMLElement>('[data-slot=alert]')!
+    alert.hidden = message === undefined
+    alert.textContent = message ?? ''
   }
 
   get #session(): Session {
@@ -150,7 +209,10 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
   /** Re-renders a panel, keeping focus on the element with the same `data-key`. */
   #fill(id: Tab, html: string): void {
     const panel = this.#panel(id)
-    const active = this.#root.activeElement as HTMLElement | null
+    // Focus inside a shadow root shows as its host element in the document.
+    const active = (
+      this.ownerDocument.activeElement === this ? this.#root.activeElement : null
+    ) as HTMLElement | null
     const inside = active !== null && active !== panel && panel.contains(active)
     const key = active?.dataset?.key
     panel.innerHTML = html
@@ -340,6 +402,9 @@ ${json(p.input)}
       case 'run':
         void this.#run()
         return
+      case 'popout':
+        this.popOut()
+        return
       case 'export':
         return this.#export()
       case 'live':
@@ -350,7 +415,7 @@ ${json(p.input)}
 
   #export(): void {
     const blob = new Blob([exportSession(this.#session)], { type: 'application/json' })
-    const a = document.createElement('a')
+    const a = this.ownerDocument.createElement('a')
     a.href = URL.createObjectURL(blob)
     a.download = `toolmark-session-${new Date().toISOString().replace(/[:.]/g, '-')}.json`
     a.click()
@@ -367,13 +432,11 @@ ${json(p.input)}
 
   /** Shows an exported session read-only; a bad file shows why in an alert and keeps the current view. */
   import(text: string, name = 'session'): void {
-    const alert = this.#root.querySelector<HTMLElement>('[data-slot=alert]')!
     try {
       this.#imported = { name, session: importSession(text) }
-      alert.hidden = true
+      this.#alert(undefined)
     } catch (err) {
-      alert.hidden = false
-      alert.textContent = (err as Error).message
+      this.#alert((err as Error).message)
     }
     this.#render()
   }

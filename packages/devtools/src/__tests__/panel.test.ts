@@ -1,5 +1,5 @@
 import { type ConsumerHost, createToolmark, ok } from '@toolmark/core'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { devtools } from '../index.ts'
 import { openPanel, type ToolmarkDevtoolsElement } from '../panel.ts'
@@ -163,5 +163,15 @@ describe('panel', () => {
     } finally {
       process.env.NODE_ENV = env
     }
+  })
+
+  it('says so when the browser blocks the pop-out window', () => {
+    const { host } = setup()
+    const open = vi.spyOn(window, 'open').mockReturnValue(null)
+    const page = openPanel(host, () => {}) as ToolmarkDevtoolsElement
+    expect(page.popOut()).toBe(false)
+    expect(text('[data-slot=alert]')).toBe('The browser blocked the pop-out window.')
+    page.close()
+    open.mockRestore()
   })
 })
