@@ -227,19 +227,27 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     const now = revs[revs.length - 1]
     if (!now) return this.#fill('registry', '<p class="muted">No revision recorded yet.</p>')
     const head = `<tr><th scope="col">Tool</th><th scope="col">Scope</th><th scope="col">Hints</th><th scope="col">Confirms</th>${CALLERS.map((c) => `<th scope="col">${c}</th>`).join('')}</tr>`
-    const rows = now.tools
-      .map((t) => {
-        const hints = Object.entries(t.hints)
-          .filter(([, v]) => v)
-          .map(([k]) => k)
-          .join(', ')
-        const cells = CALLERS.map((c) =>
-          t.callers.includes(c)
-            ? '<td><span aria-hidden="true">✓</span><span class="sr">sees it</span></td>'
-            : '<td><span aria-hidden="true">–</span><span class="sr">does not see it</span></td>',
-        ).join('')
-        return `<tr data-tool="${esc(t.name)}"><th scope="row">${esc(t.name)}</th><td>${esc(t.scope || '(root)')}</td><td>${esc(hints || 'unannotated')}</td><td>${t.needsConfirmation ? 'yes' : 'no'}</td>${cells}</tr>`
-      })
+    // Grouped by scope (the root first), each group sorted by name as the manifest is.
+    const byScope = new Map<string, typeof now.tools>()
+    for (const t of [...now.tools].sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0)))
+      byScope.set(t.scope, [...(byScope.get(t.scope) ?? []), t])
+    const row = (t: (typeof now.tools)[number]): string => {
+      const hints = Object.entries(t.hints)
+        .filter(([, v]) => v)
+        .map(([k]) => k)
+        .join(', ')
+      const cells = CALLERS.map((c) =>
+        t.callers.includes(c)
+          ? '<td><span aria-hidden="true">✓</span><span class="sr">sees it</span></td>'
+          : '<td><span aria-hidden="true">–</span><span class="sr">does not see it</span></td>',
+      ).join('')
+      return `<tr data-tool="${esc(t.name)}"><th scope="row">${esc(t.name)}</th><td>${esc(t.scope || '(root)')}</td><td>${esc(hints || 'unannotated')}</td><td>${t.needsConfirmation ? 'yes' : 'no'}</td>${cells}</tr>`
+    }
+    const rows = [...byScope]
+      .map(
+        ([scope, tools]) =>
+          `<tbody data-scope="${esc(scope)}"><tr><th scope="rowgroup" colspan="${4 + CALLERS.length}">Scope ${esc(scope || '(root)')}</th></tr>${tools.map(row).join('')}</tbody>`,
+      )
       .join('')
     const history = [...revs]
       .reverse()
@@ -255,7 +263,7 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     this.#fill(
       'registry',
       `<p>Current revision: <strong data-slot="rev">${now.rev}</strong>, ${now.tools.length} visible tools. A ✓ means the policy lets that caller see the tool (it is in <code>tm.manifest({ caller })</code>).</p>
-<table><caption class="sr">Tools by caller</caption>${head}${rows}</table>
+<table><caption class="sr">Tools by caller</caption><thead>${head}</thead>${rows}</table>
 <h3>Revisions</h3><ol reversed>${history}</ol>`,
     )
   }

@@ -37,9 +37,17 @@ afterEach(() => {
 describe('panel', () => {
   it('lists the tools with the callers that may see each and the current revision', async () => {
     const { tm, host } = setup()
+    tm.register(
+      { name: 'settings.reset', description: 'Reset', hints: { readOnly: true }, run: () => ok() },
+      { scope: tm.scope('settings') },
+    )
     const panel = openPanel(host, () => {})
     await tick()
     expect(text('[data-slot=rev]')).toBe(String(tm.rev))
+    // Grouped by scope, the root first.
+    const groups = [...root().querySelectorAll<HTMLElement>('tbody[data-scope]')].map((g) => g.dataset.scope)
+    expect(groups).toEqual(['', 'settings'])
+    expect(text('tbody[data-scope="settings"]')).toContain('settings.reset')
     expect(text('[data-tool="card.update"]')).toContain('consequential')
     expect(root().querySelector('[role=tab][aria-selected=true]')!.textContent).toBe('Registry')
     panel.close()
