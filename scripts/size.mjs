@@ -120,6 +120,15 @@ const budgets = [
     max: 1024,
   },
   {
+    // What the app's main bundle gets: the shortcut listener (and the optional launcher). The panel
+    // and its recorder are the chunk loaded on demand, the first time the panel opens.
+    name: '@toolmark/devtools entry hook (devtools()), on top of core',
+    code: "export { devtools } from '@toolmark/devtools'; export * from '@toolmark/core'",
+    dir: 'packages/devtools',
+    base: "export * from '@toolmark/core'",
+    max: 0.5 * KiB,
+  },
+  {
     name: '@toolmark/inertia (bindInertia + connectEcho), on top of core and its bridge',
     code: "export { bindInertia, connectEcho } from '@toolmark/inertia'; export * from '@toolmark/core'; export * from '@toolmark/core/bridge'; export * from '@toolmark/core/bridge/echo'",
     dir: 'packages/inertia',

@@ -2,6 +2,7 @@ import { createToolmark } from '@toolmark/core'
 import { bridge } from '@toolmark/core/bridge'
 import { httpTransport } from '@toolmark/core/bridge/http'
 import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { devtools } from '@toolmark/devtools'
 import { ToolmarkProvider } from '@toolmark/react'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
@@ -36,7 +37,7 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
           url: `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?${query}`,
           terminalCloseCodes: [4401, 4403],
         })
-  const consumers = [bridge({ transport }), ...external.consumers]
+  const consumers = [bridge({ transport }), ...external.consumers, devtools({ production: true })]
   const model = {
     router: createRouter(),
     challenges: createChallengeStore(),

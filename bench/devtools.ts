@@ -1,0 +1,80 @@
+// Devtools benchmark: what `tm.call` costs with @toolmark/devtools installed but its panel closed
+// (the issue's bound: ratio ≤ 1.02 against no devtools), and with its recorder attached (the panel
+// open). Each figure next to a floor measured in the same run, in alternating batches. Nothing
+// asserts; the goal is printed beside the figure. `pnpm bench` runs it.
+import { performance } from 'node:perf_hooks'
+import { ok } from '@toolmark/core'
+import { createTestToolmark } from '@toolmark/core/testing'
+import { devtools } from '@toolmark/devtools'
+import { createRecorder } from '@toolmark/devtools/recorder'
+import * as z from 'zod'
+
+// Node has no window: the entry hook only adds a keydown listener, which a stand-in takes.
+const g = globalThis as { addEventListener?: unknown; removeEventListener?: unknown }
+g.addEventListener ??= () => {}
+g.removeEventListener ??= () => {}
+
+const searchTool = {
+  name: 'search',
+  description: 'Search',
+  hints: { readOnly: true },
+  input: z.object({ query: z.string() }),
+  run: ({ query }: { query: string }) => ok({ query }),
+}
+
+/** `a` and `b` in alternating batches: the lowest batch mean of each. */
+async function compare(
+  a: () => unknown,
+  b: () => unknown,
+  batch = 2000,
+  rounds = 15,
+): Promise<[number, number]> {
+  for (let i = 0; i < batch; i++) {
+    await a()
+    await b()
+  }
+  const ta: number[] = []
+  const tb: number[] = []
+  for (let r = 0; r < rounds; r++) {
+    for (const [fn, out] of [
+      [a, ta],
+      [b, tb],
+    ] as const) {
+      const t0 = performance.now()
+      for (let i = 0; i < batch; i++) await fn()
+      out.push((performance.now() - t0) / batch)
+    }
+  }
+  return [Math.min(...ta), Math.min(...tb)]
+}
+const us = (ms: number): string => `${(ms * 1000).toFixed(3)} µs`
+
+const plain = createTestToolmark({ dev: false })
+plain.register(searchTool)
+const closed = createTestToolmark({ dev: false })
+closed.register(searchTool)
+closed.use(devtools())
+const open = createTestToolmark({ dev: false })
+open.register(searchTool)
+open.use((host) => createRecorder(host).dispose)
+
+const control = createTestToolmark({ dev: false })
+control.register(searchTool)
+
+const call = (tm: typeof plain) => () => tm.call('search', { query: 'robotics' }, { caller: 'inapp' })
+// Warm every registry up first: the first comparison of a run otherwise measures the JIT.
+for (const tm of [plain, closed, open, control]) for (let i = 0; i < 20_000; i++) await call(tm)()
+const [e, f] = await compare(call(plain), call(control))
+const [a, b] = await compare(call(plain), call(closed))
+const [c, d] = await compare(call(plain), call(open))
+console.log('| what | per call | floor | ratio | goal |')
+console.log('| --- | --- | --- | --- | --- |')
+console.log(
+  `| tm.call, a second registry without devtools (the noise) | ${us(f)} | ${us(e)} | ${(f / e).toFixed(3)}× | |`,
+)
+console.log(
+  `| tm.call, devtools installed, panel closed | ${us(b)} | ${us(a)} | ${(b / a).toFixed(3)}× | ≤ 1.02× |`,
+)
+console.log(
+  `| tm.call, devtools recorder attached (panel open) | ${us(d)} | ${us(c)} | ${(d / c).toFixed(3)}× | |`,
+)

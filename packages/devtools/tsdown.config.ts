@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsdown'
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', recorder: 'src/recorder.ts' },
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  fixedExtension: true,
+  external: [/^@toolmark\/core/],
+})
