@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
+import { maskText } from '@toolmark/server'
 import { describe, expect, it } from 'vitest'
 import { lintBlocks, phpBlocks } from '../scripts/lint-php-docs.mjs'
-import { maskText } from '../src/shared/redact.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
 
 /*

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { challengesTools, demoState } from '../../../apps/agent-server/test/demo-tools.ts'
 import { manualClock } from '../src/shared/clock.ts'
-import { challengesTools, demoState } from './demo-tools.ts'
 import { Browser, FakePage, openSocket, readEvents, testServers } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
