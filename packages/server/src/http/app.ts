@@ -82,6 +82,14 @@ function parseHost(header: string | undefined): URL | undefined {
   }
 }
 
+/**
+ * The host a request was sent to: its `Host` header, else its URL's host (a `Request` built in
+ * code, or a runtime that keeps the host in the URL only).
+ */
+export function hostOf(request: Request): string | undefined {
+  return request.headers.get('host') ?? (URL.canParse(request.url) ? new URL(request.url).host : undefined)
+}
+
 /** Why {@link checkOrigin} refused a request, or undefined when it may proceed. */
 export type OriginProblem = 'host' | 'origin' | undefined
 
@@ -142,7 +150,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
 
   // Every route, the OpenAI-compatible one included, sits behind the Host/Origin check.
   app.use('*', async (c, next) => {
-    const problem = checkOrigin(c.req.header('host'), c.req.header('origin'), allowedOrigins)
+    const problem = checkOrigin(hostOf(c.req.raw), c.req.header('origin'), allowedOrigins)
     if (problem) return fail(c, 403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
     await next()
   })

@@ -4,7 +4,7 @@ import { MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/rel
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
 import type { Store } from '../store/store.ts'
-import { checkOrigin, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
+import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
 
 /** The page's event stream (server → page): `GET /toolmark/events?conversation=:id`. */
 export const EVENTS_PATH = '/toolmark/events'
@@ -128,7 +128,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
 
   /** The user of a request that passed the Host/Origin check and carries a live session, else an error. */
   const authenticate = async (c: Context): Promise<string | Response> => {
-    const problem = checkOrigin(c.req.header('host'), c.req.header('origin'), deps.allowedOrigins)
+    const problem = checkOrigin(hostOf(c.req.raw), c.req.header('origin'), deps.allowedOrigins)
     if (problem) return fail(c, 403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
     const userId = await deps.userOf(c.req.raw)
     return userId ?? fail(c, 401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
