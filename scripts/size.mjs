@@ -108,6 +108,20 @@ const budgets = [
     base: "export * from '@toolmark/core'; export * from '@toolmark/core/bridge'; export * from '@toolmark/core/bridge/echo'",
     max: 2000,
   },
+  {
+    // A server bundle, measured like the others: what an edge or serverless function ships for the
+    // Web-standard entry (Hono and the protocol's validators included; 23.87 KiB when it was added).
+    name: '@toolmark/server (createToolmarkServer, Web-standard, with Hono)',
+    code: "export { createToolmarkServer } from '@toolmark/server'",
+    dir: 'packages/server',
+    max: 25 * KiB,
+  },
+  {
+    name: '@toolmark/server/contract (the chat API types and limit, for the browser)',
+    code: "export * from '@toolmark/server/contract'",
+    dir: 'packages/server',
+    max: 0.1 * KiB,
+  },
 ]
 
 /**

@@ -20,7 +20,13 @@ export { type Authenticate, checkOrigin, isLoopbackName, type OriginProblem } fr
 export { EVENTS_PATH, MESSAGES_PATH, STREAM_HEADER } from './http/bridge-http.ts'
 export { SESSION_COOKIE } from './http/session.ts'
 export { MAX_INBOUND_BYTES, type Rejection, Relay, type RelayOptions } from './relay/relay.ts'
-export { createToolmarkServer, type ToolmarkServer, type ToolmarkServerOptions } from './server.ts'
+export {
+  createToolmarkServer,
+  type RouteHandler,
+  routeHandlers,
+  type ToolmarkServer,
+  type ToolmarkServerOptions,
+} from './server.ts'
 export { type Clock, type ManualClock, manualClock, systemClock } from './shared/clock.ts'
 export type * from './shared/contract.ts'
 export { MAX_MESSAGE_LENGTH } from './shared/contract.ts'

@@ -152,3 +152,19 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     },
   }
 }
+
+/** A route handler: a `Request` in, a `Response` out. */
+export type RouteHandler = (request: Request) => Promise<Response>
+
+/**
+ * `GET` and `POST` for Next.js route handlers: export them from `app/api/[...path]/route.ts`
+ * (the conversation API) and `app/toolmark/[...path]/route.ts` (the bridge's HTTP transport).
+ * Both are `server.fetch`; the route's own path arguments are not needed.
+ */
+export function routeHandlers(server: Pick<ToolmarkServer, 'fetch'>): {
+  GET: RouteHandler
+  POST: RouteHandler
+} {
+  const handle: RouteHandler = (request) => server.fetch(request)
+  return { GET: handle, POST: handle }
+}

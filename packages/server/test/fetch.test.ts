@@ -1,7 +1,7 @@
 import { PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { createToolmarkServer, type ToolmarkServerOptions } from '../src/index.ts'
+import { createToolmarkServer, routeHandlers, type ToolmarkServerOptions } from '../src/index.ts'
 import { openSqliteStore } from '../src/sqlite.ts'
 import { ScriptedProvider, toolCall } from './helpers.ts'
 
@@ -155,5 +155,17 @@ describe('createToolmarkServer().fetch in a plain Request/Response harness', () 
     })
     expect(await (await client(withFallback.fetch)('/settings')).text()).toBe('app: /settings')
     expect((await client(withFallback.fetch)('/api/nope')).status).toBe(404)
+  })
+})
+
+describe('routeHandlers', () => {
+  it('gives a Next.js route file GET and POST that serve the same API as fetch', async () => {
+    const { GET, POST } = routeHandlers(harness())
+    const created = await POST(new Request(`${ORIGIN}/api/conversations`, { method: 'POST' }))
+    expect(created.status).toBe(201)
+    const cookie = (created.headers.get('set-cookie') ?? '').split(';')[0] as string
+    const { id } = (await created.json()) as { id: string }
+    const read = await GET(new Request(`${ORIGIN}/api/conversations/${id}`, { headers: { cookie } }))
+    expect(await read.json()).toEqual({ id, messages: [] })
   })
 })
