@@ -32,6 +32,7 @@ export type * from './shared/contract.ts'
 export { MAX_MESSAGE_LENGTH } from './shared/contract.ts'
 export { escapeForLog, logString } from './shared/log.ts'
 export { MASKED, maskText, maskValue } from './shared/redact.ts'
+export { createMemoryStore } from './store/memory.ts'
 export type {
   CallBinding,
   ConfirmBinding,

@@ -6,12 +6,17 @@ import { bridgeHttp, EVENTS_PATH, MESSAGES_PATH } from './http/bridge-http.ts'
 import { sessionIdFromHeader } from './http/session.ts'
 import { Relay } from './relay/relay.ts'
 import type { Clock } from './shared/clock.ts'
+import { createMemoryStore } from './store/memory.ts'
 import type { Store } from './store/store.ts'
 
-/** What {@link createToolmarkServer} is built from. Only `store` and `provider` are required. */
+/** What {@link createToolmarkServer} is built from. Only `provider` is required. */
 export interface ToolmarkServerOptions {
-  /** Where users, conversations, messages and call bindings live (`openSqliteStore` from `@toolmark/server/sqlite`). */
-  store: Store
+  /**
+   * Where users, conversations, messages and call bindings live: `openSqliteStore` from
+   * `@toolmark/server/sqlite` on Node, or your own {@link Store}. Default {@link createMemoryStore}:
+   * nothing survives a restart, and nothing is shared between instances.
+   */
+  store?: Store
   /** The model behind the agent loop: any object with a `name` and a `stream(request)`. */
   provider: Provider
   /**
@@ -64,7 +69,7 @@ export interface ToolmarkServer {
   readonly provider: Provider
   /** Ends every live bridge event stream from the server side; their pages resume (tests, e2e). */
   dropBridgeStreams(): void
-  /** Closes the event streams, settles pending calls and waits for running turns. The store stays open. */
+  /** Closes the event streams, settles pending calls and waits for running turns. A store passed in stays open. */
   close(): Promise<void>
 }
 
@@ -82,7 +87,8 @@ const randomSecret = (): string => {
  * through `@hono/node-server`. The WebSocket transport is the add-on in `@toolmark/server/node`.
  */
 export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkServer {
-  const { store, provider } = options
+  const { provider } = options
+  const store = options.store ?? createMemoryStore(options.clock ? options.clock.now : Date.now)
   const now = options.clock ? options.clock.now : Date.now
   const allowedOrigins = options.allowedOrigins ?? []
   const ttl = options.sessionTtlMs ?? 7 * 86_400_000

@@ -2,7 +2,6 @@ import { PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createToolmarkServer, routeHandlers, type ToolmarkServerOptions } from '../src/index.ts'
-import { openSqliteStore } from '../src/sqlite.ts'
 import { ScriptedProvider, toolCall } from './helpers.ts'
 
 /*
@@ -12,9 +11,11 @@ import { ScriptedProvider, toolCall } from './helpers.ts'
 
 const ORIGIN = 'http://localhost:3000'
 
-/** A server whose model calls `notes.list` once, then answers with what the page returned. */
+/**
+ * A server whose model calls `notes.list` once, then answers with what the page returned. Its store
+ * is the default, in memory: nothing here needs Node.
+ */
 function harness(options: Partial<ToolmarkServerOptions> = {}) {
-  const store = openSqliteStore(':memory:')
   const provider = new ScriptedProvider([
     () => [toolCall('tc1', 'page_call', { tool: 'notes.list', input: {} })],
     (request) => {
@@ -22,11 +23,8 @@ function harness(options: Partial<ToolmarkServerOptions> = {}) {
       return [{ type: 'text', delta: last?.role === 'tool' ? `page said ${last.content}` : 'no result' }]
     },
   ])
-  const server = createToolmarkServer({ store, provider, log: () => {}, ...options })
-  onTestFinished(async () => {
-    await server.close()
-    store.close()
-  })
+  const server = createToolmarkServer({ provider, log: () => {}, ...options })
+  onTestFinished(() => server.close())
   return server
 }
 
