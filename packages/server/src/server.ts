@@ -24,7 +24,8 @@ export interface ToolmarkServerOptions {
    * middleware); undefined means nobody is signed in (401). Conversations, event streams and page
    * connections are bound to that id: one user never reads another's conversation (404).
    * Default: the demo's signed `tm_session` cookie, created by the first `POST /api/conversations`
-   * for an anonymous visitor. That default is for demos only.
+   * for an anonymous visitor. That default is for demos only. When it throws or rejects, the request
+   * gets `500 internal` (JSON) and the error is logged; a socket is dropped.
    */
   authenticate?: Authenticate
   /** HMAC key of the demo session cookie (no `authenticate`). Default: a random key kept in the store. */
@@ -133,6 +134,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     allowedOrigins,
     ...(options.sseKeepAliveMs !== undefined ? { keepAliveMs: options.sseKeepAliveMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...log,
   })
   // The bridge's HTTP transport (SSE + POST) answers its two paths; everything else is the app's.
   const bridgePaths = new Set([EVENTS_PATH, MESSAGES_PATH])

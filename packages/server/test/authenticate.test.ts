@@ -119,4 +119,21 @@ describe('authenticate', () => {
     )
     await page.close()
   })
+
+  it('answers 500 internal (JSON) when authenticate throws, on the API and the bridge alike', async () => {
+    const t = await server({
+      authenticate: () => {
+        throw new Error('session backend down')
+      },
+    })
+    const browser = new Browser(t.server.url)
+    for (const response of [
+      await browser.fetch('/api/conversations', { method: 'POST' }),
+      await browser.fetch('/toolmark/events?conversation=c1'),
+    ]) {
+      expect(response.status).toBe(500)
+      expect(await response.json()).toEqual({ error: { code: 'internal', message: 'Internal server error' } })
+    }
+    expect(t.logs.filter((line) => line.includes('session backend down'))).toHaveLength(2)
+  })
 })

@@ -3,6 +3,7 @@ import { streamSSE } from 'hono/streaming'
 import { MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
+import { escapeForLog } from '../shared/log.ts'
 import type { Store } from '../store/store.ts'
 import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
 
@@ -32,6 +33,8 @@ export interface BridgeHttpDeps {
   replayWindow?: number
   /** Timers of the resume grace (tests use a manual clock). Default the system clock. */
   clock?: Clock
+  /** Error sink (a failing `authenticate`, for one). Default `console.error`. */
+  log?: (line: string) => void
 }
 
 /** One event of a page connection: its number and text, and whether a stream ever carried it. */
@@ -222,6 +225,11 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     }
     stream.conn.receive(body)
     return c.body(null, 202)
+  })
+
+  app.onError((error, c) => {
+    ;(deps.log ?? console.error)(`[bridge-http] ${c.req.method} failed: ${escapeForLog(String(error))}`)
+    return c.json({ error: { code: 'internal', message: 'Internal server error' } } satisfies ErrorBody, 500)
   })
 
   return {
