@@ -26,6 +26,7 @@ export interface ServeOptions {
 export interface NodeServer {
   /** `http://host:port` */
   url: string
+  /** The port it listens on (the one picked when `port` was 0). */
   port: number
   /** The Node HTTP server (to add routes or read its address). */
   http: Server

@@ -64,9 +64,13 @@ export interface ToolmarkServer {
   userOf(request: Request): Promise<string | undefined>
   /** The public origins allowed besides loopback names. */
   readonly allowedOrigins: readonly string[]
+  /** The store in use (the one passed in, or the in-memory default). */
   readonly store: Store
+  /** The bridge relay: page connections, bound calls, deadlines (`relay.on('rejected', …)` to watch refusals). */
   readonly relay: Relay
+  /** The agent loop (`agent.idle(conversationId)` waits for a conversation's turns). */
   readonly agent: Agent
+  /** The model behind the agent loop. */
   readonly provider: Provider
   /** Ends every live bridge event stream from the server side; their pages resume (tests, e2e). */
   dropBridgeStreams(): void
