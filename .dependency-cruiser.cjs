@@ -53,7 +53,7 @@ module.exports = {
     },
     {
       name: 'server-no-cycles',
-      comment: 'The reference agent server has no import cycle either.',
+      comment: 'The demo agent server app has no import cycle either.',
       severity: 'error',
       from: { path: '^apps/agent-server/src' },
       to: { circular: true },
@@ -73,7 +73,22 @@ module.exports = {
       from: { path: `^packages/core/src/${layer}/`, pathNot: '__tests__' },
       to: { path: `^packages/core/src/((${above})/|(toolmark|index)\\.ts$)` },
     })),
-    // The agent server depends one way: http/ on agent/, agent/ on relay/, relay/ on store/, all on shared/
+    {
+      name: 'server-main-entry-is-web-standard',
+      comment:
+        "@toolmark/server's main entry runs wherever a Request arrives: no Node built-in, no Node-only package. " +
+        'Sockets, SQLite and the model SDKs sit behind their own subpaths (node, sqlite, anthropic, openai).',
+      severity: 'error',
+      from: {
+        path: '^packages/server/src/((index|server)\\.ts$|(agent|http|relay|shared|store)/)',
+        pathNot: '^packages/server/src/(http/ws|store/(sqlite|statements|migrations))\\.ts$',
+      },
+      to: {
+        path: '(^node:|^(fs|path|os|http|net|crypto|stream|url)$|node_modules/(ws|better-sqlite3|@hono/node-server)/)',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    // @toolmark/server depends one way: http/ on agent/, agent/ on relay/, relay/ on store/, all on shared/
     // (type-only imports aside); nothing under a folder imports the composing files at the top.
     ...[
       ['shared', 'http|agent|relay|store'],
@@ -83,9 +98,9 @@ module.exports = {
     ].map(([layer, above]) => ({
       name: `server-${layer}-depends-down`,
       severity: 'error',
-      from: { path: `^apps/agent-server/src/${layer}/` },
+      from: { path: `^packages/server/src/${layer}/` },
       to: {
-        path: `^apps/agent-server/src/((${above})/|[^/]+\\.ts$)`,
+        path: `^packages/server/src/((${above})/|[^/]+\\.ts$)`,
         dependencyTypesNot: ['type-only'],
       },
     })),

@@ -135,6 +135,21 @@ const budgets = [
     base: "export * from '@toolmark/core'; export * from '@toolmark/core/bridge'; export * from '@toolmark/core/bridge/echo'",
     max: 2000,
   },
+  {
+    // A server bundle, measured like the others: what an edge or serverless function ships for the
+    // Web-standard entry (Hono, the protocol's validators and the in-memory store included; 24.67 KiB
+    // when it was added).
+    name: '@toolmark/server (createToolmarkServer, Web-standard, with Hono)',
+    code: "export { createToolmarkServer } from '@toolmark/server'",
+    dir: 'packages/server',
+    max: 26 * KiB,
+  },
+  {
+    name: '@toolmark/server/contract (the chat API types and limit, for the browser)',
+    code: "export * from '@toolmark/server/contract'",
+    dir: 'packages/server',
+    max: 0.1 * KiB,
+  },
 ]
 
 /**

@@ -1,30 +1,27 @@
-import type { Scope, Toolmark } from '@toolmark/core'
+/** What of a registry or a scope the recorder wraps (structural, so this file needs no package to resolve). */
+interface Registers {
+  register(definition: unknown, options?: unknown): { name: string }
+  scope(name: string, options?: unknown): Registers
+}
 
 /**
  * Records the full name of every tool registered on `tm`, directly or through any scope made from it
  * (`tm.scope(...)`, `scope.scope(...)`), in the order they register: what an adapter test needs to prove
  * that no tool is ever registered under the wrong name, even for an instant that no manifest shows.
  */
-export function recordRegistrations(tm: Toolmark): string[] {
+export function recordRegistrations(tm: Registers): string[] {
   const registered: string[] = []
-  const wrapScope = (scope: Scope): Scope => {
-    const register = scope.register.bind(scope)
-    const child = scope.scope.bind(scope)
-    scope.register = ((def, options) => {
-      const handle = register(def, options)
+  const wrap = (target: Registers): Registers => {
+    const register = target.register.bind(target)
+    const scope = target.scope.bind(target)
+    target.register = (definition, options) => {
+      const handle = register(definition, options)
       registered.push(handle.name)
       return handle
-    }) as Scope['register']
-    scope.scope = ((name, options) => wrapScope(child(name, options))) as Scope['scope']
-    return scope
+    }
+    target.scope = (name, options) => wrap(scope(name, options))
+    return target
   }
-  const register = tm.register.bind(tm)
-  const scope = tm.scope.bind(tm)
-  tm.register = ((def, options) => {
-    const handle = register(def, options)
-    registered.push(handle.name)
-    return handle
-  }) as Toolmark['register']
-  tm.scope = ((name, options) => wrapScope(scope(name, options))) as Toolmark['scope']
+  wrap(tm)
   return registered
 }

@@ -95,7 +95,7 @@ export function helpText(): string {
       `  ${name.padEnd(width)}  ${meaning}\n  ${' '.repeat(width)}  default: ${fallback}`,
   )
   return [
-    'Toolmark reference agent server (bridge protocol v1) and demo host.',
+    "Toolmark's demo agent server: @toolmark/server (bridge protocol v1) with the demo's configuration and pages.",
     '',
     'Usage: node --conditions=@toolmark/source --import tsx src/main.ts [--help]',
     '',

@@ -1,19 +1,20 @@
-import { randomBytes } from 'node:crypto'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { createAdaptorServer } from '@hono/node-server'
-import { ConversationEvents } from './agent/events.ts'
-import { Agent } from './agent/loop.ts'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { serveStatic } from '@hono/node-server/serve-static'
+import { EmbeddedProvider } from '@toolmark/offline-agent'
+import {
+  type Agent,
+  type Clock,
+  createToolmarkServer,
+  type Provider,
+  type Relay,
+  type Store,
+} from '@toolmark/server'
+import { serve } from '@toolmark/server/node'
+import { openSqliteStore } from '@toolmark/server/sqlite'
+import { Hono } from 'hono'
 import { createProvider } from './agent/providers/index.ts'
-import type { Provider } from './agent/types.ts'
 import type { Config } from './config.ts'
-import { createApp } from './http/app.ts'
-import { bridgeHttp, EVENTS_PATH, MESSAGES_PATH } from './http/bridge-http.ts'
-import { attachWebSocket } from './http/ws.ts'
-import { Relay } from './relay/relay.ts'
-import type { Clock } from './shared/clock.ts'
-import { openSqliteStore } from './store/sqlite.ts'
-import type { Store } from './store/store.ts'
 
 export interface StartOptions {
   config: Config
@@ -41,99 +42,73 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** Starts the HTTP + WebSocket server on `config.host:config.port` (port 0 picks a free one). */
+/** The built demo with an SPA fallback, or a page saying how to build it. */
+export function staticSite(staticDir: string): (request: Request) => Response | Promise<Response> {
+  const app = new Hono()
+  const index = join(staticDir, 'index.html')
+  if (existsSync(index)) {
+    app.use('*', serveStatic({ root: staticDir }))
+    app.get('*', (c) => c.html(readFileSync(index, 'utf8')))
+  } else {
+    app.get('*', (c) =>
+      c.html(
+        '<!doctype html><title>Toolmark agent server</title><p>The demo is not built. Run ' +
+          '<code>pnpm --filter @toolmark-apps/demo build</code> (or <code>pnpm demo</code>) and reload.</p>',
+      ),
+    )
+  }
+  app.notFound((c) => c.json({ error: { code: 'not_found', message: 'Not found' } }, 404))
+  return (request) => app.fetch(request)
+}
+
+/**
+ * Starts `@toolmark/server` with the demo's configuration on `config.host:config.port` (port 0 picks
+ * a free one): the SQLite store, the configured provider, the offline planner at
+ * `/v1/chat/completions`, the demo session cookie, the built demo as static files.
+ */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options
   const now = options.clock ? options.clock.now : Date.now
   const store = options.store ?? openSqliteStore(config.dataFile, now)
-  const secret = config.sessionSecret ?? store.secret('session', () => randomBytes(32).toString('base64url'))
-  const relay = new Relay({
-    store,
-    deadlineMs: config.callDeadlineMs,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.log ? { log: options.log } : {}),
-  })
   const provider = options.provider ?? createProvider(config)
-  const events = new ConversationEvents()
-  const agent = new Agent({ store, relay, provider, events, ...(options.log ? { log: options.log } : {}) })
-  const app = createApp({
+  const toolmark = createToolmarkServer({
     store,
-    agent,
-    events,
-    secret,
-    staticDir: config.staticDir,
+    provider,
+    ...(config.sessionSecret !== undefined ? { sessionSecret: config.sessionSecret } : {}),
     allowedOrigins: config.allowedOrigins,
+    callDeadlineMs: config.callDeadlineMs,
     sessionTtlMs: config.sessionTtlMs,
     maxSessions: config.maxSessions,
     sseKeepAliveMs: config.sseKeepAliveMs,
-    now,
-    ...(options.log ? { log: options.log } : {}),
-  })
-  const http = bridgeHttp({
-    store,
-    relay,
-    secret,
-    allowedOrigins: config.allowedOrigins,
-    sessionTtlMs: config.sessionTtlMs,
-    keepAliveMs: config.sseKeepAliveMs,
-    now,
+    chatCompletions: new EmbeddedProvider(),
+    fallback: staticSite(config.staticDir),
     ...(options.clock ? { clock: options.clock } : {}),
-  })
-  // The bridge's HTTP transport (SSE + POST) answers its two paths; everything else is the app's.
-  const bridgePaths = new Set([EVENTS_PATH, MESSAGES_PATH])
-  const server = createAdaptorServer({
-    fetch: (request, env) =>
-      bridgePaths.has(new URL(request.url).pathname) ? http.app.fetch(request, env) : app.fetch(request, env),
-  }) as Server
-  const ws = attachWebSocket(server, {
-    store,
-    relay,
-    secret,
-    allowedOrigins: config.allowedOrigins,
-    sessionTtlMs: config.sessionTtlMs,
-    now,
     ...(options.log ? { log: options.log } : {}),
   })
+  let node: Awaited<ReturnType<typeof serve>>
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject)
-        resolve()
-      })
+    node = await serve(toolmark, {
+      port: config.port,
+      host: config.host,
+      ...(options.log ? { log: options.log } : {}),
     })
   } catch (error) {
     // Port in use or not allowed: release everything opened so far, the SQLite file included.
-    ws.close()
-    http.close()
-    relay.close()
-    await agent.close()
+    await toolmark.close()
     if (!options.store) store.close()
     throw error
   }
-  const port = (server.address() as AddressInfo).port
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host
   let closing: Promise<void> | undefined
   return {
-    url: `http://${host}:${port}`,
-    port,
+    url: node.url,
+    port: node.port,
     store,
-    relay,
-    agent,
+    relay: toolmark.relay,
+    agent: toolmark.agent,
     provider,
-    dropBridgeStreams: () => http.dropStreams(),
+    dropBridgeStreams: () => toolmark.dropBridgeStreams(),
     close() {
-      closing ??= (async () => {
-        ws.close()
-        http.close()
-        relay.close()
-        await agent.close()
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve())
-          server.closeAllConnections()
-        })
-        store.close()
-      })()
+      closing ??= node.close().then(() => store.close())
       return closing
     },
   }

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
+import { maskText } from '@toolmark/server'
 import { describe, expect, it } from 'vitest'
 import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
 import { lintBlocks, phpBlocks } from '../scripts/lint-php-docs.mjs'
-import { maskText } from '../src/shared/redact.ts'
 
 /*
  * The Laravel docs and package: every ```php block of docs/framework/laravel.md, the package README

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@toolmark-apps/agent-server/contract'
+import type { ChatMessage } from '@toolmark/server/contract'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 
 /**

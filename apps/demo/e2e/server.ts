@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig, type Rejection, type RunningServer, startServer } from '@toolmark-apps/agent-server'
+import type { Rejection } from '@toolmark/server'
+import { loadConfig, type RunningServer, startServer } from '@toolmark-apps/agent-server'
 
 /** The real agent server (embedded agent, SQLite in a temp file) serving the built demo. */
 export interface DemoServer {

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
-import { chatCompletions } from '@toolmark-apps/agent-server/openai-compat'
+import { chatCompletions } from '@toolmark/server/openai-compat'
+import { EmbeddedProvider } from '@toolmark-apps/agent-server'
 import { type PusherServer, startPusherServer } from '@toolmark-internal/pusher-server'
 
 /*
@@ -77,8 +78,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const agent = process.env.OPENAI_API_KEY
     ? undefined
     : await new Promise<ReturnType<typeof serve>>((resolve) => {
-        const server = serve({ fetch: chatCompletions().fetch, hostname: '127.0.0.1', port: 0 }, () =>
-          resolve(server),
+        const server = serve(
+          { fetch: chatCompletions(new EmbeddedProvider()).fetch, hostname: '127.0.0.1', port: 0 },
+          () => resolve(server),
         )
       })
   const agentPort = agent ? (agent.address() as { port: number }).port : 0

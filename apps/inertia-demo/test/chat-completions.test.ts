@@ -1,10 +1,11 @@
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
-import { chatCompletions } from '@toolmark-apps/agent-server/openai-compat'
+import { chatCompletions } from '@toolmark/server/openai-compat'
+import { EmbeddedProvider } from '@toolmark-apps/agent-server'
 import { describe, expect, it } from 'vitest'
 
 /* The agent server's embedded planner behind POST /v1/chat/completions (what the Laravel agent loop calls). */
 
-const app = chatCompletions()
+const app = chatCompletions(new EmbeddedProvider())
 const tools = [
   pageCallTool([
     {

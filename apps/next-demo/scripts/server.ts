@@ -1,20 +1,12 @@
-import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { getRequestListener } from '@hono/node-server'
-import {
-  Agent,
-  attachWebSocket,
-  ConversationEvents,
-  createApp,
-  createProvider,
-  loadConfig,
-  openSqliteStore,
-  Relay,
-  WS_PATH,
-} from '@toolmark-apps/agent-server'
+import { createToolmarkServer } from '@toolmark/server'
+import { attachWebSocket, WS_PATH } from '@toolmark/server/node'
+import { openSqliteStore } from '@toolmark/server/sqlite'
+import { createProvider, loadConfig } from '@toolmark-apps/agent-server'
 import next from 'next'
 
 export interface NextDemoOptions {
@@ -45,14 +37,17 @@ export async function startNextDemo(options: NextDemoOptions = {}): Promise<Next
   const config = loadConfig(env as NodeJS.ProcessEnv)
   const log = options.log ?? ((line: string) => console.warn(line))
   const store = openSqliteStore(config.dataFile)
-  const secret = config.sessionSecret ?? store.secret('session', () => randomBytes(32).toString('base64url'))
-  const relay = new Relay({ store, deadlineMs: config.callDeadlineMs, log })
-  const events = new ConversationEvents()
-  const agent = new Agent({ store, relay, provider: createProvider(config), events, log })
-  const api = getRequestListener(createApp({ store, agent, events, secret, staticDir: APP_DIR }).fetch)
+  const toolmark = createToolmarkServer({
+    store,
+    provider: createProvider(config),
+    ...(config.sessionSecret !== undefined ? { sessionSecret: config.sessionSecret } : {}),
+    callDeadlineMs: config.callDeadlineMs,
+    log,
+  })
+  const api = getRequestListener((request: Request) => toolmark.fetch(request))
   // The agent's socket handler answers every upgrade it sees, so it only sees the bridge's path.
   const bridgeUpgrades = new EventEmitter()
-  const sockets = attachWebSocket(bridgeUpgrades as unknown as Server, { store, relay, secret, log })
+  const sockets = attachWebSocket(bridgeUpgrades as unknown as Server, toolmark, { log })
 
   let handle: ReturnType<ReturnType<typeof next>['getRequestHandler']> | undefined
   let upgrade: ReturnType<ReturnType<typeof next>['getUpgradeHandler']> | undefined
@@ -87,8 +82,7 @@ export async function startNextDemo(options: NextDemoOptions = {}): Promise<Next
     close() {
       closing ??= (async () => {
         sockets.close()
-        relay.close()
-        await agent.close()
+        await toolmark.close()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           server.closeAllConnections()

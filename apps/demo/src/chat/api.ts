@@ -1,13 +1,8 @@
-import type {
-  ChatEvent,
-  ChatMessage,
-  ConversationBody,
-  CreatedBody,
-} from '@toolmark-apps/agent-server/contract'
+import type { ChatEvent, ChatMessage, ConversationBody, CreatedBody } from '@toolmark/server/contract'
 
-export type { ChatEvent, ChatMessage } from '@toolmark-apps/agent-server/contract'
+export type { ChatEvent, ChatMessage } from '@toolmark/server/contract'
 /** The longest message the agent server accepts, in UTF-16 code units (like `maxlength`). */
-export { MAX_MESSAGE_LENGTH } from '@toolmark-apps/agent-server/contract'
+export { MAX_MESSAGE_LENGTH } from '@toolmark/server/contract'
 
 /** localStorage key of the current conversation id (a full reload keeps the conversation). */
 export const CONVERSATION_KEY = 'toolmark-demo:conversation'

@@ -1,8 +1,8 @@
 import { EmbeddedProvider } from '@toolmark/offline-agent'
+import type { Provider } from '@toolmark/server'
+import { AnthropicProvider } from '@toolmark/server/anthropic'
+import { OpenAiProvider } from '@toolmark/server/openai'
 import type { Config } from '../../config.ts'
-import type { Provider } from '../types.ts'
-import { AnthropicProvider } from './anthropic.ts'
-import { OpenAiProvider } from './openai.ts'
 
 /** The provider `config.provider` names (keys are checked by `loadConfig`). */
 export function createProvider(config: Config): Provider {

@@ -59,6 +59,9 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
       q.insertUser.run(user.id, user.createdAt)
       return user
     },
+    ensureUser(id) {
+      q.ensureUser.run(id, now())
+    },
     createSession(userId) {
       const at = now()
       const session = { id: randomUUID(), userId, createdAt: at, lastSeenAt: at }

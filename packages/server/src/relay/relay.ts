@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import { type Clock, systemClock } from '../shared/clock.ts'
@@ -137,7 +136,7 @@ export class Relay {
     scope: { userId: string; conversationId: string; toolCallId: string },
     request: PageRequest,
   ): Promise<RequestOutcome> {
-    const callId = randomUUID()
+    const callId = crypto.randomUUID()
     const clientId = this.#store.getActiveClient(scope.conversationId)
     if (!clientId || this.#targets(scope.conversationId, clientId).length === 0) {
       return Promise.resolve({ callId, clientId, result: NO_PAGE_RESULT, timedOut: false })

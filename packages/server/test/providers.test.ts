@@ -1,11 +1,10 @@
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
+import { challengesTools, demoState } from '../../offline-agent/test/demo-tools.ts'
 import { AnthropicProvider, anthropicMessages } from '../src/agent/providers/anthropic.ts'
 import { markedResult, wireHistory } from '../src/agent/providers/history.ts'
 import { OpenAiProvider, openAiMessages } from '../src/agent/providers/openai.ts'
 import type { AgentMessage, LlmTool, ProviderEvent, ProviderRequest } from '../src/agent/types.ts'
-import { loadConfig } from '../src/config.ts'
 import { fixtureServer, type Reply } from './fixture-server.ts'
 import { FakePage, testServer } from './helpers.ts'
 
@@ -305,13 +304,11 @@ describe('a whole turn through the server with a real-provider adapter', () => {
     ['openai', ['openai-tool-calls.sse', 'openai-text.sse']],
   ] as const)('%s: the page gets the call and the chat gets the streamed answer', async (name, files) => {
     const f = await fixtures(files.map((file) => ({ fixture: file })))
-    const env =
+    const provider =
       name === 'anthropic'
-        ? { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: f.url }
-        : { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${f.url}/v1` }
-    const config = loadConfig({ ...env, DATA_FILE: ':memory:', PORT: '0', STATIC_DIR: '/nonexistent' })
-    expect(config.provider).toBe(name)
-    const t = await testServer({ config })
+        ? new AnthropicProvider({ apiKey: 'k', baseUrl: f.url, model: 'claude-sonnet-4-5' })
+        : new OpenAiProvider({ apiKey: 'k', baseUrl: `${f.url}/v1`, model: 'gpt-4o-mini' })
+    const t = await testServer({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     const page = await FakePage.open(t.server.url, browser, conversation, challengesTools(demoState()))
@@ -329,13 +326,8 @@ describe('a provider failure during a turn', () => {
   it('ends the turn with a short notice and logs the error, masked', async () => {
     // The SDK retries a 500 twice before the turn gives up.
     const f = await fixtures([1, 2, 3].map(() => retryable(500, 'echo: card 4242 4242 4242 4242')))
-    const config = loadConfig({
-      ANTHROPIC_API_KEY: 'k',
-      ANTHROPIC_BASE_URL: f.url,
-      DATA_FILE: ':memory:',
-      PORT: '0',
-    })
-    const t = await testServer({ config })
+    const provider = new AnthropicProvider({ apiKey: 'k', baseUrl: f.url, model: 'claude-sonnet-4-5' })
+    const t = await testServer({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
     await browser.say(conversation, 'hello')

@@ -1,9 +1,6 @@
 import { createHmac } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { challengesTools, demoState } from '../../offline-agent/test/demo-tools.ts'
 import { SESSION_COOKIE, sessionIdFromHeader } from '../src/http/session.ts'
 import { Browser, FakePage, openSocket, readEvents, testServers } from './helpers.ts'
 
@@ -191,32 +188,5 @@ describe('conversation API', () => {
         text: 'page_call challenges.search → ok (1 result)',
       },
     })
-  })
-})
-
-describe('static files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'toolmark-static-'))
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>demo</title>')
-  writeFileSync(join(dir, 'app.js'), 'console.log(1)')
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-  it('serves built assets with an SPA fallback, but not for /api or /toolmark paths', async () => {
-    const t = await server({ config: { staticDir: dir } })
-    const asset = await fetch(`${t.server.url}/app.js`)
-    expect(asset.headers.get('content-type')).toContain('javascript')
-    expect(await asset.text()).toBe('console.log(1)')
-    for (const path of ['/', '/settings', '/challenges/c-1']) {
-      expect(await (await fetch(t.server.url + path)).text()).toBe('<!doctype html><title>demo</title>')
-    }
-    expect((await fetch(`${t.server.url}/api/nope`)).status).toBe(404)
-    expect((await fetch(`${t.server.url}/toolmark/nope`)).status).toBe(404)
-    expect((await fetch(`${t.server.url}/..%2f..%2fetc/passwd`)).status).not.toBe(500)
-  })
-
-  it('explains how to build the demo when it is not built', async () => {
-    const t = await server()
-    expect(await (await fetch(`${t.server.url}/`)).text()).toContain(
-      'pnpm --filter @toolmark-apps/demo build',
-    )
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
-import { loadConfig } from '../src/config.ts'
+import { challengesTools, demoState } from '../../offline-agent/test/demo-tools.ts'
+import { AnthropicProvider } from '../src/agent/providers/anthropic.ts'
+import { OpenAiProvider } from '../src/agent/providers/openai.ts'
 import { fixtureServer, type Recorded } from './fixture-server.ts'
 import { FakePage, testServer } from './helpers.ts'
 
@@ -34,13 +35,11 @@ describe('tool definitions are byte-identical across turns and unchanged page re
       { fixture: textFixture }, // turn 3, after a revision that rewrites one tool's description
     ])
     try {
-      const env =
+      const provider =
         name === 'anthropic'
-          ? { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: f.url }
-          : { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${f.url}/v1` }
-      const t = await testServer({
-        config: loadConfig({ ...env, DATA_FILE: ':memory:', PORT: '0', STATIC_DIR: '/nonexistent' }),
-      })
+          ? new AnthropicProvider({ apiKey: 'k', baseUrl: f.url, model: 'claude-sonnet-4-5' })
+          : new OpenAiProvider({ apiKey: 'k', baseUrl: `${f.url}/v1`, model: 'gpt-4o-mini' })
+      const t = await testServer({ provider })
       const browser = await t.browser()
       const conversation = await browser.createConversation()
       const tools = challengesTools(demoState())

@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto'
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
+import { escapeForLog } from '../shared/log.ts'
 import type { Store } from '../store/store.ts'
-import { checkOrigin, ORIGIN_REFUSED } from './app.ts'
-import { readSessionCookie } from './session.ts'
+import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
 
 /** The page's event stream (server → page): `GET /toolmark/events?conversation=:id`. */
 export const EVENTS_PATH = '/toolmark/events'
@@ -22,22 +21,20 @@ export const RESUME_GRACE_MS = 30_000
 export interface BridgeHttpDeps {
   store: Store
   relay: Relay
-  /** HMAC key of the session cookie. */
-  secret: string
+  /** The request's user (the app's `authenticate`, else the demo session cookie), or undefined. */
+  userOf: (request: Request) => Promise<string | undefined>
   /** Public origins allowed besides loopback names (see `checkOrigin`). */
   allowedOrigins?: readonly string[]
-  /** Sliding session lifetime; an expired session is refused like a missing one. */
-  sessionTtlMs?: number
   /** Milliseconds between keep-alive comments on a stream. Default 15 000. */
   keepAliveMs?: number
   /** Default {@link RESUME_GRACE_MS}. */
   resumeGraceMs?: number
   /** Default {@link REPLAY_WINDOW}. */
   replayWindow?: number
-  /** Time source (tests). Default `Date.now`. */
-  now?: () => number
   /** Timers of the resume grace (tests use a manual clock). Default the system clock. */
   clock?: Clock
+  /** Error sink (a failing `authenticate`, for one). Default `console.error`. */
+  log?: (line: string) => void
 }
 
 /** One event of a page connection: its number and text, and whether a stream ever carried it. */
@@ -54,7 +51,7 @@ interface Kept {
  * sent (numbered from 1, the last {@link REPLAY_WINDOW} kept), and the stream writing them, if any.
  */
 class PageStream {
-  readonly id = randomUUID()
+  readonly id = crypto.randomUUID()
   readonly kept: Kept[] = []
   seq = 0
   /** The highest number no longer kept (0: nothing was evicted). */
@@ -96,7 +93,7 @@ const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 415, code: strin
 
 /**
  * The bridge over HTTP for pages without WebSockets, beside the socket of `ws.ts` and held to the
- * same rules: `Host` and `Origin` are checked first (403), then the session cookie (401), then the
+ * same rules: `Host` and `Origin` are checked first (403), then the user (`authenticate`, else the session cookie: 401), then the
  * conversation must be the user's (403); each POST is handed to the relay's own inbound handlers, so
  * every Security MUST, limit and rejection is the one a socket gets.
  *
@@ -121,7 +118,6 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   const window = deps.replayWindow ?? REPLAY_WINDOW
   const graceMs = deps.resumeGraceMs ?? RESUME_GRACE_MS
   const keepAliveMs = deps.keepAliveMs ?? 15_000
-  const now = deps.now ?? Date.now
   const clock = deps.clock ?? systemClock
   const streams = new Map<string, PageStream>()
   const app = new Hono()
@@ -135,13 +131,10 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
 
   /** The user of a request that passed the Host/Origin check and carries a live session, else an error. */
   const authenticate = async (c: Context): Promise<string | Response> => {
-    const problem = checkOrigin(c.req.header('host'), c.req.header('origin'), deps.allowedOrigins)
+    const problem = checkOrigin(hostOf(c.req.raw), c.req.header('origin'), deps.allowedOrigins)
     if (problem) return fail(c, 403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
-    const id = await readSessionCookie(c, deps.secret)
-    const session = id ? deps.store.getSession(id) : undefined
-    if (!session || session.lastSeenAt + (deps.sessionTtlMs ?? Number.POSITIVE_INFINITY) <= now())
-      return fail(c, 401, 'unauthenticated', 'No valid session')
-    return session.userId
+    const userId = await deps.userOf(c.req.raw)
+    return userId ?? fail(c, 401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
   }
 
   app.get(EVENTS_PATH, async (c) => {
@@ -234,6 +227,11 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     return c.body(null, 202)
   })
 
+  app.onError((error, c) => {
+    ;(deps.log ?? console.error)(`[bridge-http] ${c.req.method} failed: ${escapeForLog(String(error))}`)
+    return c.json({ error: { code: 'internal', message: 'Internal server error' } } satisfies ErrorBody, 500)
+  })
+
   return {
     app,
     dropStreams() {
@@ -261,5 +259,11 @@ async function readLimited(request: Request, max: number): Promise<string | unde
     }
     chunks.push(value)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  const bytes = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return new TextDecoder().decode(bytes)
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
 import type { BoundPage, Relay } from '../relay/relay.ts'
@@ -134,7 +133,7 @@ export class Agent {
   ): StoredMessage {
     const forms = secretForms(secrets)
     const stored: StoredMessage = {
-      id: randomUUID(),
+      id: crypto.randomUUID(),
       conversationId,
       role,
       text: scrub(maskText(scrub(text, [...secrets])), forms),

@@ -1,12 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { serveStatic } from '@hono/node-server/serve-static'
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { streamSSE } from 'hono/streaming'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ConversationEvents } from '../agent/events.ts'
 import { type Agent, MAX_USER_TEXT, toChat } from '../agent/loop.ts'
+import type { Provider } from '../agent/types.ts'
 import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Session, Store } from '../store/store.ts'
@@ -19,8 +17,15 @@ export interface HttpDeps {
   events: ConversationEvents
   /** HMAC key of the session cookie. */
   secret: string
-  /** Built demo assets; when it has no index.html a short "build the demo first" page is served. */
-  staticDir: string
+  /**
+   * Maps a request to the app's own user id (undefined: nobody signed in). When set, the demo session
+   * cookie is neither read nor issued.
+   */
+  authenticate?: Authenticate | undefined
+  /** Answers the requests no route matched (after the Host/Origin check). Default a JSON 404. */
+  fallback?: ((request: Request) => Response | Promise<Response>) | undefined
+  /** Serves `POST /v1/chat/completions` with this provider (no session needed). Default: not served. */
+  chatCompletions?: Provider | undefined
   /** Public origins allowed besides loopback names (see {@link checkOrigin}). */
   allowedOrigins?: readonly string[]
   /** Sliding session lifetime in milliseconds. Default 7 days. */
@@ -35,7 +40,22 @@ export interface HttpDeps {
   log?: (line: string) => void
 }
 
-type Env = { Variables: { session: Session | undefined } }
+/**
+ * Maps a request to the app's user: a stable, non-empty id (from a session cookie, Auth.js, a header
+ * set by the app's middleware), or undefined when nobody is signed in.
+ */
+export type Authenticate = (request: Request) => string | undefined | Promise<string | undefined>
+
+type Env = { Variables: { session: Session | undefined; userId: string | undefined } }
+
+/** The answer for a request without a user (no valid session, or `authenticate` found nobody). */
+export const UNAUTHENTICATED = { code: 'unauthenticated', message: 'No valid session' } as const
+
+/** The user id `authenticate` returned, when it is a non-empty string; anything else is nobody. */
+export async function userOf(authenticate: Authenticate, request: Request): Promise<string | undefined> {
+  const id = await authenticate(request)
+  return typeof id === 'string' && id !== '' ? id : undefined
+}
 
 /** Largest request body accepted on the API, in bytes (a message is at most 4000 characters). */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -60,6 +80,14 @@ function parseHost(header: string | undefined): URL | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * The host a request was sent to: its `Host` header, else its URL's host (a `Request` built in
+ * code, or a runtime that keeps the host in the URL only).
+ */
+export function hostOf(request: Request): string | undefined {
+  return request.headers.get('host') ?? (URL.canParse(request.url) ? new URL(request.url).host : undefined)
 }
 
 /** Why {@link checkOrigin} refused a request, or undefined when it may proceed. */
@@ -103,13 +131,13 @@ export const ORIGIN_REFUSED: Readonly<Record<'host' | 'origin', ErrorBody['error
 const NOT_FOUND = { code: 'not_found', message: 'No such conversation' } as const
 
 /**
- * The Hono app: Host/Origin checks, the session cookie (signed, HttpOnly, SameSite=Lax; created
- * only by `POST /api/conversations`, sliding TTL, bounded table), the conversation API of the demo
+ * The Hono app: Host/Origin checks, the user (`authenticate`, else the demo's session cookie (signed, HttpOnly, SameSite=Lax; created
+ * only by `POST /api/conversations`, sliding TTL, bounded table)), the conversation API of the demo
  * contract, server-sent chat events, and the demo's static files with an SPA fallback. Every 4xx
  * answer is JSON `{ error: { code, message } }`.
  */
 export function createApp(deps: HttpDeps): Hono<Env> {
-  const { store, agent, events, secret, staticDir } = deps
+  const { store, agent, events, secret, authenticate } = deps
   const allowedOrigins = deps.allowedOrigins ?? []
   const ttl = deps.sessionTtlMs ?? 7 * 86_400_000
   const maxSessions = deps.maxSessions ?? 10_000
@@ -122,14 +150,19 @@ export function createApp(deps: HttpDeps): Hono<Env> {
 
   // Every route, the OpenAI-compatible one included, sits behind the Host/Origin check.
   app.use('*', async (c, next) => {
-    const problem = checkOrigin(c.req.header('host'), c.req.header('origin'), allowedOrigins)
+    const problem = checkOrigin(hostOf(c.req.raw), c.req.header('origin'), allowedOrigins)
     if (problem) return fail(c, 403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
     await next()
   })
   // The embedded planner as an OpenAI-compatible endpoint: no session (mounted before the session middleware).
-  app.route('/', chatCompletions())
+  if (deps.chatCompletions) app.route('/', chatCompletions(deps.chatCompletions))
 
   app.use('*', async (c, next) => {
+    if (authenticate) {
+      c.set('session', undefined)
+      c.set('userId', await userOf(authenticate, c.req.raw))
+      return next()
+    }
     // Read the session, never create one here: drive-by requests (a favicon, an <img>) leave no rows.
     const id = await readSessionCookie(c, secret)
     let session = id ? store.getSession(id) : undefined
@@ -141,6 +174,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       await issueCookie(c, session)
     }
     c.set('session', session)
+    c.set('userId', session?.userId)
     await next()
   })
 
@@ -153,12 +187,18 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   )
 
   const own = (c: Context<Env>, id: string) => {
-    const session = c.get('session')
-    const conversation = session ? store.getConversation(id) : undefined
-    return conversation && conversation.userId === session?.userId ? conversation : undefined
+    const userId = c.get('userId')
+    const conversation = userId ? store.getConversation(id) : undefined
+    return conversation && conversation.userId === userId ? conversation : undefined
   }
 
   app.post('/api/conversations', async (c) => {
+    if (authenticate) {
+      const userId = c.get('userId')
+      if (!userId) return fail(c, 401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
+      store.ensureUser(userId)
+      return c.json({ id: store.createConversation(userId).id } satisfies CreatedBody, 201)
+    }
     let session = c.get('session')
     if (!session) {
       const at = now()
@@ -227,18 +267,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   app.all('/api/*', (c) => fail(c, 404, 'not_found', 'No such API route'))
   app.all('/toolmark/*', (c) => fail(c, 404, 'not_found', 'No such route'))
 
-  const index = join(staticDir, 'index.html')
-  if (existsSync(index)) {
-    app.use('*', serveStatic({ root: staticDir }))
-    app.get('*', (c) => c.html(readFileSync(index, 'utf8')))
-  } else {
-    app.get('*', (c) =>
-      c.html(
-        '<!doctype html><title>Toolmark agent server</title><p>The demo is not built. Run ' +
-          '<code>pnpm --filter @toolmark-apps/demo build</code> (or <code>pnpm demo</code>) and reload.</p>',
-      ),
-    )
-  }
+  app.all('*', (c) => (deps.fallback ? deps.fallback(c.req.raw) : fail(c, 404, 'not_found', 'Not found')))
   app.notFound((c) => fail(c, 404, 'not_found', 'Not found'))
   app.onError((error, c) => {
     ;(deps.log ?? console.error)(`[http] ${c.req.method} failed: ${escapeForLog(String(error))}`)

@@ -76,6 +76,8 @@ export interface Store {
   /** Returns the named secret, creating it with `create()` the first time. */
   secret(name: string, create: () => string): string
   createUser(): User
+  /** Records a user the app identified itself (`authenticate`), unless the store knows them already. */
+  ensureUser(id: string): void
   createSession(userId: string): Session
   getSession(id: string): Session | undefined
   /** Records that the session was used at `at` (epoch ms). */

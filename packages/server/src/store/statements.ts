@@ -7,6 +7,7 @@ export function prepareStatements(db: Database.Database) {
     getSecret: db.prepare<[string], { value: string }>('SELECT value FROM secrets WHERE name = ?'),
     putSecret: db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)'),
     insertUser: db.prepare('INSERT INTO users (id, created_at) VALUES (?, ?)'),
+    ensureUser: db.prepare('INSERT OR IGNORE INTO users (id, created_at) VALUES (?, ?)'),
     insertSession: db.prepare(
       'INSERT INTO sessions (id, user_id, created_at, last_seen_at) VALUES (?, ?, ?, ?)',
     ),

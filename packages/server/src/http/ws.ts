@@ -4,7 +4,16 @@ import { type WebSocket, WebSocketServer } from 'ws'
 import { MAX_INBOUND_BYTES, type Relay } from '../relay/relay.ts'
 import type { Store } from '../store/store.ts'
 import { checkOrigin, type OriginProblem } from './app.ts'
-import { sessionIdFromHeader } from './session.ts'
+
+/** The upgrade request as a Fetch `Request` (headers only), for `authenticate` and the session cookie. */
+function asRequest(req: IncomingMessage, url: URL): Request {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value)
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item)
+  }
+  return new Request(`http://${req.headers.host ?? 'localhost'}${url.pathname}${url.search}`, { headers })
+}
 
 /** The page's WebSocket path. */
 export const WS_PATH = '/toolmark/ws'
@@ -18,20 +27,18 @@ const PING_MS = 30_000
 export interface WsDeps {
   store: Store
   relay: Relay
-  secret: string
+  /** The request's user (the app's `authenticate`, else the demo session cookie), or undefined. */
+  userOf: (request: Request) => Promise<string | undefined>
   /** Public origins allowed besides loopback names (see `checkOrigin`). */
-  allowedOrigins?: readonly string[]
-  /** Sliding session lifetime; an expired session is refused like a missing one. */
-  sessionTtlMs?: number
-  /** Time source (tests). Default `Date.now`. */
-  now?: () => number
-  log?: (line: string) => void
+  allowedOrigins?: readonly string[] | undefined
+  /** Where refusals are logged. Default `console.warn`. */
+  log?: ((line: string) => void) | undefined
 }
 
 /**
  * Serves `GET /toolmark/ws?conversation=:id` on `server`. The upgrade is completed and then,
  * before anything is relayed, `Host` and `Origin` are checked (else closed 4403), the socket is
- * authenticated with the session cookie (else closed
+ * authenticated (the app's `authenticate`, else the session cookie; else closed
  * 4401) and bound to the user's own conversation (else closed 4403), so the page's transport sees
  * a terminal close code instead of retrying a refused handshake. Binary frames are ignored;
  * frames over {@link MAX_INBOUND_BYTES} close the socket (1009). Dead sockets are found by ping.
@@ -57,33 +64,26 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
     // cannot send a frame before the socket's handlers are in place.
     const onError = () => socket.destroy()
     socket.on('error', onError)
-    const verified = problem
-      ? Promise.resolve(undefined)
-      : sessionIdFromHeader(req.headers.cookie, deps.secret)
+    const verified = problem ? Promise.resolve(undefined) : deps.userOf(asRequest(req, url))
     verified.then(
-      (sessionId) => {
+      (userId) => {
         socket.off('error', onError)
-        if (!socket.destroyed) wss.handleUpgrade(req, socket, head, (ws) => bind(ws, url, problem, sessionId))
+        if (!socket.destroyed) wss.handleUpgrade(req, socket, head, (ws) => bind(ws, url, problem, userId))
       },
       () => socket.destroy(),
     )
   }
 
-  const bind = (ws: WebSocket, url: URL, problem: OriginProblem, sessionId: string | undefined) => {
+  const bind = (ws: WebSocket, url: URL, problem: OriginProblem, userId: string | undefined) => {
     ws.on('error', () => {})
     if (problem)
       return ws.close(CLOSE_FORBIDDEN, problem === 'host' ? 'host not allowed' : 'cross-origin socket')
-    const session = sessionId ? deps.store.getSession(sessionId) : undefined
-    if (
-      !session ||
-      session.lastSeenAt + (deps.sessionTtlMs ?? Number.POSITIVE_INFINITY) <= (deps.now ?? Date.now)()
-    )
-      return ws.close(CLOSE_UNAUTHENTICATED, 'no valid session')
+    if (!userId) return ws.close(CLOSE_UNAUTHENTICATED, 'no valid session')
     const conversation = deps.store.getConversation(url.searchParams.get('conversation') ?? '')
-    if (!conversation || conversation.userId !== session.userId) {
+    if (!conversation || conversation.userId !== userId) {
       return ws.close(CLOSE_FORBIDDEN, 'not your conversation')
     }
-    const conn = deps.relay.connect(session.userId, conversation.id, (text) => {
+    const conn = deps.relay.connect(userId, conversation.id, (text) => {
       if (ws.readyState === ws.OPEN) ws.send(text)
     })
     alive.set(ws, true)

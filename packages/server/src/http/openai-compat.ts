@@ -1,26 +1,39 @@
-import { EmbeddedProvider, parseToolContent } from '@toolmark/offline-agent'
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from '../agent/types.ts'
 
 /*
- * The offline agent (`@toolmark/offline-agent`) as an OpenAI-compatible Chat Completions endpoint,
- * POST /v1/chat/completions, so any backend with a Chat Completions client (the Laravel reference's agent loop, for one) gets
- * the same deterministic offline model. Request: `messages` (system, user, assistant with
+ * Any provider (the offline agent `@toolmark/offline-agent`, for one) as an OpenAI-compatible Chat Completions endpoint,
+ * POST /v1/chat/completions, so any backend with a Chat Completions client (the Laravel reference's
+ * agent loop, for one) gets the same model. Request: `messages` (system, user, assistant with
  * `tool_calls`, tool) and `tools` (`{ type: 'function', function: { name, description, parameters } }`).
  * Answer: with `stream: true`, `chat.completion.chunk` events (content deltas, then each tool call
  * as one delta with its index) ending in `data: [DONE]`; otherwise one `chat.completion`.
  * Malformed requests get 400 `{ error: { message, type: 'invalid_request_error' } }`.
  * The wire format has no field for a confirmation's outcome: a second tool message for a call whose
  * first answer was `needs_confirmation` is that outcome, and is read as the result of its confirmId.
- * It serves no data of its own and needs no session; the agent server mounts it behind its Host/Origin
- * check (a rebinding Host or a foreign Origin gets 403), so bind the server to loopback.
+ * It serves no data of its own and needs no session; `createToolmarkServer` mounts it (option
+ * `chatCompletions`) behind its Host/Origin check (a rebinding Host or a foreign Origin gets 403).
  */
 
 type Json = Record<string, unknown>
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 const MAX_BODY = 4 * 1024 * 1024
+
+/** The confirmId of a tool message whose result (maybe wrapped as untrusted content) is `needs_confirmation`. */
+function pendingConfirmId(content: string): string | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(content)
+  } catch {
+    return undefined
+  }
+  const result = isObject(value) && value.untrustedContent === true ? value.result : value
+  return isObject(result) && result.status === 'needs_confirmation' && typeof result.confirmId === 'string'
+    ? result.confirmId
+    : undefined
+}
 
 /** Chat Completions messages → the provider-neutral request; throws a TypeError for malformed input. */
 export function fromChatCompletions(body: unknown): {
@@ -63,8 +76,8 @@ export function fromChatCompletions(body: unknown): {
         messages.push({ role: 'tool', toolCallId, name, content, confirmId })
         continue
       }
-      const result = parseToolContent(content).result
-      if (result?.status === 'needs_confirmation') waiting.set(toolCallId, result.confirmId)
+      const pending = pendingConfirmId(content)
+      if (pending !== undefined) waiting.set(toolCallId, pending)
       messages.push({ role: 'tool', toolCallId, name, content })
     } else throw new TypeError(`unknown role ${JSON.stringify(m.role)}`)
   }
@@ -84,7 +97,7 @@ export function fromChatCompletions(body: unknown): {
  * The Hono routes; mount with `app.route('/', chatCompletions())` behind the Host/Origin check and
  * before the session middleware.
  */
-export function chatCompletions(provider: Provider = new EmbeddedProvider()): Hono {
+export function chatCompletions(provider: Provider): Hono {
   const app = new Hono()
   app.post('/v1/chat/completions', async (c) => {
     const invalid = (message: string) => c.json({ error: { message, type: 'invalid_request_error' } }, 400)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
+import { challengesTools, demoState } from '../../offline-agent/test/demo-tools.ts'
 import { manualClock } from '../src/shared/clock.ts'
 import { Browser, FakePage, openSocket, readEvents, testServers } from './helpers.ts'
 

@@ -1,0 +1,45 @@
+/**
+ * `@toolmark/server`: the server side of an in-app agent, Web-standard. `createToolmarkServer`
+ * returns one `fetch(request)` serving the conversation API, the chat event stream and the bridge's
+ * HTTP transport. Node's WebSocket transport is in `@toolmark/server/node`, the SQLite store in
+ * `@toolmark/server/sqlite`, model providers in `@toolmark/server/anthropic` and `/openai`.
+ */
+
+export { ConversationEvents } from './agent/events.ts'
+export { firstArray, toolLine } from './agent/lines.ts'
+export { Agent, type AgentOptions, SYSTEM_PROMPT } from './agent/loop.ts'
+export type {
+  AgentMessage,
+  LlmTool,
+  Provider,
+  ProviderEvent,
+  ProviderRequest,
+  ToolCall,
+} from './agent/types.ts'
+export { type Authenticate, checkOrigin, isLoopbackName, type OriginProblem } from './http/app.ts'
+export { EVENTS_PATH, MESSAGES_PATH, STREAM_HEADER } from './http/bridge-http.ts'
+export { SESSION_COOKIE } from './http/session.ts'
+export { MAX_INBOUND_BYTES, type Rejection, Relay, type RelayOptions } from './relay/relay.ts'
+export {
+  createToolmarkServer,
+  type RouteHandler,
+  routeHandlers,
+  type ToolmarkServer,
+  type ToolmarkServerOptions,
+} from './server.ts'
+export { type Clock, type ManualClock, manualClock, systemClock } from './shared/clock.ts'
+export type * from './shared/contract.ts'
+export { MAX_MESSAGE_LENGTH } from './shared/contract.ts'
+export { escapeForLog, logString } from './shared/log.ts'
+export { MASKED, maskText, maskValue } from './shared/redact.ts'
+export { createMemoryStore } from './store/memory.ts'
+export type {
+  CallBinding,
+  ConfirmBinding,
+  Conversation,
+  ManifestRecord,
+  Session,
+  Store,
+  StoredMessage,
+  User,
+} from './store/store.ts'

@@ -1,0 +1,3 @@
+/** `@toolmark/server/openai`: the OpenAI-compatible Chat Completions provider, on the official SDK. */
+
+export { type OpenAiOptions, OpenAiProvider } from './agent/providers/openai.ts'

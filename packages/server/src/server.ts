@@ -1,0 +1,182 @@
+import { ConversationEvents } from './agent/events.ts'
+import { Agent } from './agent/loop.ts'
+import type { Provider } from './agent/types.ts'
+import { type Authenticate, createApp, userOf } from './http/app.ts'
+import { bridgeHttp, EVENTS_PATH, MESSAGES_PATH } from './http/bridge-http.ts'
+import { sessionIdFromHeader } from './http/session.ts'
+import { Relay } from './relay/relay.ts'
+import type { Clock } from './shared/clock.ts'
+import { createMemoryStore } from './store/memory.ts'
+import type { Store } from './store/store.ts'
+
+/** What {@link createToolmarkServer} is built from. Only `provider` is required. */
+export interface ToolmarkServerOptions {
+  /**
+   * Where users, conversations, messages and call bindings live: `openSqliteStore` from
+   * `@toolmark/server/sqlite` on Node, or your own {@link Store}. Default {@link createMemoryStore}:
+   * nothing survives a restart, and nothing is shared between instances.
+   */
+  store?: Store
+  /** The model behind the agent loop: any object with a `name` and a `stream(request)`. */
+  provider: Provider
+  /**
+   * Maps a request to the app's own user id (a session cookie, Auth.js, a header set by the app's
+   * middleware); undefined means nobody is signed in (401). Conversations, event streams and page
+   * connections are bound to that id: one user never reads another's conversation (404).
+   * Default: the demo's signed `tm_session` cookie, created by the first `POST /api/conversations`
+   * for an anonymous visitor. That default is for demos only. When it throws or rejects, the request
+   * gets `500 internal` (JSON) and the error is logged; a socket is dropped.
+   */
+  authenticate?: Authenticate
+  /** HMAC key of the demo session cookie (no `authenticate`). Default: a random key kept in the store. */
+  sessionSecret?: string
+  /**
+   * Public origins (`scheme://host[:port]`) the server may be reached at besides loopback names;
+   * any other `Host` or `Origin` is refused with 403 (DNS rebinding, CSRF). Default: loopback only.
+   */
+  allowedOrigins?: readonly string[]
+  /** How long a page has to answer a `call`/`describe` before the agent sees a timeout. Default 15 000 ms. */
+  callDeadlineMs?: number
+  /** A demo session unused this long expires, with its conversations. Default 7 days. */
+  sessionTtlMs?: number
+  /** Most demo sessions kept; one more removes the least recently used. Default 10 000. */
+  maxSessions?: number
+  /** Milliseconds between keep-alive comments on event streams. Default 15 000. */
+  sseKeepAliveMs?: number
+  /** Serves `POST /v1/chat/completions` (OpenAI-compatible) with this provider. Default: not served. */
+  chatCompletions?: Provider
+  /** Answers the requests no route matched (after the Host/Origin check). Default a JSON 404. */
+  fallback?: (request: Request) => Response | Promise<Response>
+  /** Time and timers (tests). Default the system clock. */
+  clock?: Clock
+  /** Where errors and relay rejections are logged (already masked). Default the console. */
+  log?: (line: string) => void
+}
+
+/** A Toolmark server: one `fetch` handler and the parts behind it. */
+export interface ToolmarkServer {
+  /**
+   * Serves the conversation API (`/api/conversations…`), the chat event stream and the bridge's
+   * HTTP transport (`/toolmark/events`, `/toolmark/messages`). Mount it wherever a `Request` arrives.
+   */
+  fetch(request: Request): Promise<Response>
+  /** The request's user (`authenticate`, else the demo session cookie), or undefined. */
+  userOf(request: Request): Promise<string | undefined>
+  /** The public origins allowed besides loopback names. */
+  readonly allowedOrigins: readonly string[]
+  /** The store in use (the one passed in, or the in-memory default). */
+  readonly store: Store
+  /** The bridge relay: page connections, bound calls, deadlines (`relay.on('rejected', …)` to watch refusals). */
+  readonly relay: Relay
+  /** The agent loop (`agent.idle(conversationId)` waits for a conversation's turns). */
+  readonly agent: Agent
+  /** The model behind the agent loop. */
+  readonly provider: Provider
+  /** Ends every live bridge event stream from the server side; their pages resume (tests, e2e). */
+  dropBridgeStreams(): void
+  /** Closes the event streams, settles pending calls and waits for running turns. A store passed in stays open. */
+  close(): Promise<void>
+}
+
+const randomSecret = (): string => {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
+}
+
+/**
+ * Builds the server from a store and a provider. It uses only Web-standard APIs (`Request`,
+ * `Response`, streams, Web Crypto), so it runs in a Next.js route handler, Hono, Deno, Bun or Node
+ * through `@hono/node-server`. The WebSocket transport is the add-on in `@toolmark/server/node`.
+ */
+export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkServer {
+  const { provider } = options
+  const store = options.store ?? createMemoryStore(options.clock ? options.clock.now : Date.now)
+  const now = options.clock ? options.clock.now : Date.now
+  const allowedOrigins = options.allowedOrigins ?? []
+  const ttl = options.sessionTtlMs ?? 7 * 86_400_000
+  const secret = options.authenticate ? '' : (options.sessionSecret ?? store.secret('session', randomSecret))
+  const log = options.log ? { log: options.log } : {}
+  const relay = new Relay({
+    store,
+    deadlineMs: options.callDeadlineMs ?? 15_000,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...log,
+  })
+  const events = new ConversationEvents()
+  const agent = new Agent({ store, relay, provider, events, ...log })
+
+  const authenticate = options.authenticate
+  const resolveUser = async (request: Request): Promise<string | undefined> => {
+    if (authenticate) return userOf(authenticate, request)
+    const id = await sessionIdFromHeader(request.headers.get('cookie') ?? undefined, secret)
+    const session = id ? store.getSession(id) : undefined
+    return session && session.lastSeenAt + ttl > now() ? session.userId : undefined
+  }
+
+  const app = createApp({
+    store,
+    agent,
+    events,
+    secret,
+    authenticate,
+    fallback: options.fallback,
+    chatCompletions: options.chatCompletions,
+    allowedOrigins,
+    sessionTtlMs: ttl,
+    ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+    ...(options.sseKeepAliveMs !== undefined ? { sseKeepAliveMs: options.sseKeepAliveMs } : {}),
+    now,
+    ...log,
+  })
+  const http = bridgeHttp({
+    store,
+    relay,
+    userOf: resolveUser,
+    allowedOrigins,
+    ...(options.sseKeepAliveMs !== undefined ? { keepAliveMs: options.sseKeepAliveMs } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...log,
+  })
+  // The bridge's HTTP transport (SSE + POST) answers its two paths; everything else is the app's.
+  const bridgePaths = new Set([EVENTS_PATH, MESSAGES_PATH])
+
+  let closing: Promise<void> | undefined
+  return {
+    fetch: async (request) =>
+      bridgePaths.has(new URL(request.url).pathname) ? http.app.fetch(request) : app.fetch(request),
+    userOf: resolveUser,
+    allowedOrigins,
+    store,
+    relay,
+    agent,
+    provider,
+    dropBridgeStreams: () => http.dropStreams(),
+    close() {
+      closing ??= (async () => {
+        http.close()
+        relay.close()
+        await agent.close()
+      })()
+      return closing
+    },
+  }
+}
+
+/** A route handler: a `Request` in, a `Response` out. */
+export type RouteHandler = (request: Request) => Promise<Response>
+
+/**
+ * `GET` and `POST` for Next.js route handlers: export them from `app/api/[...path]/route.ts`
+ * (the conversation API) and `app/toolmark/[...path]/route.ts` (the bridge's HTTP transport).
+ * Both are `server.fetch`; the route's own path arguments are not needed.
+ */
+export function routeHandlers(server: Pick<ToolmarkServer, 'fetch'>): {
+  GET: RouteHandler
+  POST: RouteHandler
+} {
+  const handle: RouteHandler = (request) => server.fetch(request)
+  return { GET: handle, POST: handle }
+}

@@ -1,0 +1,199 @@
+import type {
+  CallBinding,
+  ConfirmBinding,
+  Conversation,
+  ManifestRecord,
+  Session,
+  Store,
+  StoredMessage,
+  User,
+} from './store.ts'
+
+/**
+ * A store that keeps everything in this process's memory, with the SQLite store's rules (single-use
+ * compare-and-set updates, the first confirmation binding wins, a manifest with a lower `rev` is
+ * dropped, pruning removes the users left without a session and all of their data). Nothing survives a
+ * restart and nothing is shared between processes or instances: it suits tests, demos and one
+ * long-lived process. Records are copied in and out, so callers never share them with the store.
+ */
+export function createMemoryStore(now: () => number = Date.now): Store {
+  const copy = structuredClone
+  const secrets = new Map<string, string>()
+  const users = new Map<string, User>()
+  const sessions = new Map<string, Session>()
+  const conversations = new Map<string, Conversation & { activeClientId?: string }>()
+  const messages = new Map<string, StoredMessage[]>()
+  const messageIds = new Map<string, StoredMessage>()
+  const calls = new Map<string, CallBinding>()
+  const confirms = new Map<string, ConfirmBinding>()
+  const manifests = new Map<string, ManifestRecord>()
+
+  const removeOrphans = (): void => {
+    const reachable = new Set([...sessions.values()].map((s) => s.userId))
+    for (const [id, conversation] of conversations) {
+      if (reachable.has(conversation.userId)) continue
+      for (const m of messages.get(id) ?? []) messageIds.delete(m.id)
+      messages.delete(id)
+      conversations.delete(id)
+    }
+    for (const table of [calls, confirms, manifests] as Array<Map<string, { userId: string }>>)
+      for (const [key, row] of table) if (!reachable.has(row.userId)) table.delete(key)
+    for (const id of users.keys()) if (!reachable.has(id)) users.delete(id)
+  }
+
+  return {
+    secret(name, create) {
+      if (!secrets.has(name)) secrets.set(name, create())
+      return secrets.get(name) as string
+    },
+    createUser() {
+      const user = { id: crypto.randomUUID(), createdAt: now() }
+      users.set(user.id, user)
+      return copy(user)
+    },
+    ensureUser(id) {
+      if (!users.has(id)) users.set(id, { id, createdAt: now() })
+    },
+    createSession(userId) {
+      const at = now()
+      const session = { id: crypto.randomUUID(), userId, createdAt: at, lastSeenAt: at }
+      sessions.set(session.id, session)
+      return copy(session)
+    },
+    getSession: (id) => {
+      const session = sessions.get(id)
+      return session && copy(session)
+    },
+    touchSession(id, at) {
+      const session = sessions.get(id)
+      if (session) session.lastSeenAt = at
+    },
+    pruneSessions(idleBefore, keep) {
+      let removed = 0
+      for (const [id, session] of sessions)
+        if (session.lastSeenAt <= idleBefore) {
+          sessions.delete(id)
+          removed++
+        }
+      // Newest first; among equal times, the later created first (as the SQLite store orders by rowid).
+      const order = [...sessions.values()].reverse().sort((a, b) => b.lastSeenAt - a.lastSeenAt)
+      for (const session of order.slice(Math.max(0, keep))) {
+        sessions.delete(session.id)
+        removed++
+      }
+      if (removed > 0) removeOrphans()
+      return removed
+    },
+    countSessions: () => sessions.size,
+    createConversation(userId) {
+      if (!users.has(userId)) throw new Error(`No such user: ${userId}`)
+      const conversation = { id: crypto.randomUUID(), userId, createdAt: now() }
+      conversations.set(conversation.id, { ...conversation })
+      return conversation
+    },
+    getConversation(id) {
+      const row = conversations.get(id)
+      return row && { id: row.id, userId: row.userId, createdAt: row.createdAt }
+    },
+    setActiveClient(conversationId, clientId) {
+      const row = conversations.get(conversationId)
+      if (row) row.activeClientId = clientId
+    },
+    getActiveClient: (conversationId) => conversations.get(conversationId)?.activeClientId,
+    addMessage(message) {
+      if (messageIds.has(message.id)) throw new Error(`Duplicate message id: ${message.id}`)
+      if (!conversations.has(message.conversationId))
+        throw new Error(`No such conversation: ${message.conversationId}`)
+      const row = copy(message)
+      messageIds.set(row.id, row)
+      const list = messages.get(row.conversationId) ?? []
+      list.push(row)
+      messages.set(row.conversationId, list)
+    },
+    listMessages: (conversationId) => copy(messages.get(conversationId) ?? []),
+    updateMessage(id, text, agent) {
+      const row = messageIds.get(id)
+      if (!row) return
+      row.text = text
+      if (agent === undefined) delete row.agent
+      else row.agent = copy(agent)
+    },
+    insertCall(binding) {
+      if (calls.has(binding.id)) throw new Error(`Duplicate call id: ${binding.id}`)
+      calls.set(binding.id, copy(binding))
+    },
+    getCall: (id) => {
+      const row = calls.get(id)
+      return row && copy(row)
+    },
+    settleCall(id, state) {
+      const row = calls.get(id)
+      if (row?.state !== 'pending') return false
+      row.state = state
+      return true
+    },
+    timeOutPendingCalls() {
+      let n = 0
+      for (const row of calls.values())
+        if (row.state === 'pending') {
+          row.state = 'timed_out'
+          n++
+        }
+      return n
+    },
+    insertConfirm(binding) {
+      if (confirms.has(binding.confirmId)) return false
+      confirms.set(binding.confirmId, copy(binding))
+      return true
+    },
+    getConfirm: (confirmId) => {
+      const row = confirms.get(confirmId)
+      return row && copy(row)
+    },
+    listConfirms: (conversationId) =>
+      copy(
+        [...confirms.values()]
+          .filter((c) => c.conversationId === conversationId)
+          .sort((a, b) => a.createdAt - b.createdAt),
+      ),
+    updateConfirmSummary(confirmId, summary) {
+      const row = confirms.get(confirmId)
+      if (row) row.summary = summary
+    },
+    settleConfirm(confirmId, state) {
+      const row = confirms.get(confirmId)
+      if (row?.state !== 'pending') return false
+      row.state = state
+      return true
+    },
+    expireConfirms(conversationId, clientId) {
+      const expired: ConfirmBinding[] = []
+      for (const row of confirms.values())
+        if (row.conversationId === conversationId && row.clientId === clientId && row.state === 'pending') {
+          row.state = 'expired'
+          expired.push(copy(row))
+        }
+      return expired
+    },
+    putManifest(record) {
+      const row = manifests.get(record.clientId)
+      if (!row) {
+        manifests.set(record.clientId, copy(record))
+        return true
+      }
+      if (record.rev < row.rev) return false
+      // Like the SQLite upsert: the page load's user and conversation stay those of its first manifest.
+      manifests.set(record.clientId, {
+        ...copy(record),
+        userId: row.userId,
+        conversationId: row.conversationId,
+      })
+      return true
+    },
+    getManifest: (clientId) => {
+      const row = manifests.get(clientId)
+      return row && copy(row)
+    },
+    close() {},
+  }
+}

@@ -1,0 +1,494 @@
+import { randomUUID } from 'node:crypto'
+import type { ToolResult } from '@toolmark/core'
+import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
+// The offline demo agent drives these tests' conversations.
+import { EmbeddedProvider } from '@toolmark/offline-agent'
+import type { EventSourceMessage } from 'eventsource-parser'
+import { EventSourceParserStream } from 'eventsource-parser/stream'
+import { onTestFinished } from 'vitest'
+import WebSocket from 'ws'
+import { type FakeTool, fakeTool } from '../../offline-agent/test/fake-tool.ts'
+import type { Agent } from '../src/agent/loop.ts'
+import type { Provider, ProviderEvent, ProviderRequest } from '../src/agent/types.ts'
+import type { Authenticate } from '../src/http/app.ts'
+import { serve } from '../src/node.ts'
+import type { Rejection, Relay } from '../src/relay/relay.ts'
+import { createToolmarkServer, type ToolmarkServerOptions } from '../src/server.ts'
+import type { Clock } from '../src/shared/clock.ts'
+import { openSqliteStore } from '../src/sqlite.ts'
+import type { Store } from '../src/store/store.ts'
+
+export { type FakeTool, fakeTool }
+
+/** The server options a test may set. */
+export type Config = Pick<
+  ToolmarkServerOptions,
+  'allowedOrigins' | 'callDeadlineMs' | 'maxSessions' | 'sessionSecret' | 'sessionTtlMs' | 'sseKeepAliveMs'
+>
+
+/** A server listening on 127.0.0.1 (HTTP and WebSocket) with an in-memory SQLite store. */
+export interface RunningServer {
+  url: string
+  port: number
+  store: Store
+  relay: Relay
+  agent: Agent
+  provider: Provider
+  dropBridgeStreams(): void
+  close(): Promise<void>
+}
+
+/** A started server on 127.0.0.1:0 with an in-memory store, plus what it logged and rejected. */
+export interface TestServer {
+  server: RunningServer
+  rejections: Rejection[]
+  logs: string[]
+  /** A new browser (its own cookie jar, so its own user) with a session (it started a conversation). */
+  browser(): Promise<Browser>
+}
+
+/** What a test server is started with: a provider, a manual clock, configuration overrides. */
+export interface TestServerOptions {
+  provider?: Provider
+  clock?: Clock
+  config?: Partial<Config>
+  /** The app's `authenticate` (else the demo session cookie). */
+  authenticate?: Authenticate
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const logs: string[] = []
+  const log = (line: string) => logs.push(line)
+  const store = openSqliteStore(':memory:', options.clock ? options.clock.now : Date.now)
+  const provider = options.provider ?? new EmbeddedProvider()
+  const toolmark = createToolmarkServer({
+    store,
+    provider,
+    chatCompletions: new EmbeddedProvider(),
+    log,
+    ...options.config,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+  })
+  const node = await serve(toolmark, { port: 0, host: '127.0.0.1', log })
+  const server: RunningServer = {
+    url: node.url,
+    port: node.port,
+    store,
+    relay: toolmark.relay,
+    agent: toolmark.agent,
+    provider,
+    dropBridgeStreams: () => toolmark.dropBridgeStreams(),
+    close: () => node.close().then(() => store.close()),
+  }
+  const rejections: Rejection[] = []
+  server.relay.on('rejected', (r) => rejections.push(r))
+  return {
+    server,
+    rejections,
+    logs,
+    async browser() {
+      const b = new Browser(server.url)
+      await b.createConversation() // sessions are created lazily, by the first conversation
+      return b
+    },
+  }
+}
+
+/**
+ * A file's `server()`: starts a test server with `defaults` (configuration merged with the
+ * call's) and closes it when the test that started it finishes.
+ */
+export function testServers(
+  defaults: TestServerOptions = {},
+): (options?: TestServerOptions) => Promise<TestServer> {
+  return async (options = {}) => {
+    const t = await startTestServer({
+      ...defaults,
+      ...options,
+      config: { ...defaults.config, ...options.config },
+    })
+    onTestFinished(() => t.server.close())
+    return t
+  }
+}
+
+/** A test server with no defaults, closed when the test that started it finishes. */
+export const testServer = testServers()
+
+/** The events of a `text/event-stream` response body (parsed by `eventsource-parser`; comments skipped). */
+export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<EventSourceMessage> {
+  // The cast bridges lib.dom's and Node's stream typings; at runtime it is Node's own TextDecoderStream.
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .pipeThrough(new EventSourceParserStream())
+    .getReader()
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      yield value
+    }
+  } finally {
+    reader.releaseLock()
+  }
+}
+
+/** A cookie-keeping HTTP client standing in for one browser. */
+export class Browser {
+  cookie = ''
+  constructor(readonly base: string) {}
+
+  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers)
+    if (this.cookie) headers.set('cookie', this.cookie)
+    const response = await fetch(this.base + path, { ...init, headers })
+    const set = response.headers.get('set-cookie')
+    if (set) this.cookie = set.split(';')[0]!
+    return response
+  }
+
+  async createConversation(): Promise<string> {
+    const response = await this.fetch('/api/conversations', { method: 'POST' })
+    return ((await response.json()) as { id: string }).id
+  }
+
+  async say(conversation: string, text: string): Promise<Response> {
+    return this.fetch(`/api/conversations/${conversation}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    })
+  }
+
+  async messages(conversation: string): Promise<Array<{ role: string; text: string; tool?: string }>> {
+    const response = await this.fetch(`/api/conversations/${conversation}`)
+    return ((await response.json()) as { messages: Array<{ role: string; text: string; tool?: string }> })
+      .messages
+  }
+}
+
+/** Opens a socket like the page does; resolves once open, or with the close code when refused. */
+export function openSocket(
+  url: string,
+  options: { cookie?: string; conversation: string; origin?: string },
+): Promise<{ ws: WebSocket; closed: Promise<number> }> {
+  const headers: Record<string, string> = {}
+  if (options.cookie) headers.cookie = options.cookie
+  if (options.origin) headers.origin = options.origin
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/toolmark/ws?conversation=${options.conversation}`, {
+    headers,
+  })
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve({ ws, closed }))
+    ws.once('error', reject)
+  })
+}
+
+/** The two ways a page reaches the server: one WebSocket, or an SSE stream plus POSTs. */
+export type Transport = 'websocket' | 'http'
+/** Every transport, for `describe.each`: a suite that runs over both holds the server to one set of rules. */
+export const TRANSPORTS: readonly Transport[] = ['websocket', 'http']
+
+/** What a fake page needs from its connection, whichever the transport. */
+interface PageLink {
+  send(text: string): void
+  /** Resolves once the server has handled everything sent so far. */
+  flush(): Promise<void>
+  close(): Promise<void>
+  onMessage(handler: (text: string) => void): void
+}
+
+class WebSocketLink implements PageLink {
+  constructor(readonly ws: WebSocket) {}
+  send(text: string): void {
+    this.ws.send(text)
+  }
+  flush(): Promise<void> {
+    // ping/pong is ordered after every frame sent before it
+    return new Promise((resolve) => {
+      this.ws.once('pong', () => resolve())
+      this.ws.ping()
+    })
+  }
+  async close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.CLOSED) return
+    const done = new Promise((resolve) => this.ws.once('close', resolve))
+    this.ws.close()
+    await done
+  }
+  onMessage(handler: (text: string) => void): void {
+    this.ws.on('message', (data) => handler(String(data)))
+  }
+}
+
+/** A page over the HTTP transport: the SSE stream read with `eventsource-parser`, POSTs one at a time. */
+export class HttpLink implements PageLink {
+  /** The status of every POST, in order. */
+  readonly statuses: number[] = []
+  #chain: Promise<void> = Promise.resolve()
+  #handlers: Array<(text: string) => void> = []
+  /** Resolves when the server ends the stream. */
+  readonly ended: Promise<void>
+
+  private constructor(
+    readonly url: string,
+    readonly cookie: string | undefined,
+    readonly stream: string,
+    events: AsyncGenerator<EventSourceMessage>,
+    readonly abort: AbortController,
+  ) {
+    this.ended = (async () => {
+      try {
+        for await (const event of events)
+          if (event.event === undefined) for (const h of this.#handlers) h(event.data)
+      } catch {}
+    })()
+  }
+
+  /** Opens the event stream; the HTTP status when the server refuses it. */
+  static async open(
+    url: string,
+    options: { cookie?: string; conversation: string; origin?: string },
+  ): Promise<HttpLink | number> {
+    const headers: Record<string, string> = { accept: 'text/event-stream' }
+    if (options.cookie) headers.cookie = options.cookie
+    if (options.origin) headers.origin = options.origin
+    const abort = new AbortController()
+    const response = await fetch(`${url}/toolmark/events?conversation=${options.conversation}`, {
+      headers,
+      signal: abort.signal,
+    })
+    if (!response.ok || !response.body) {
+      await response.body?.cancel()
+      return response.status
+    }
+    const events = readEvents(response.body)
+    const ready = (await events.next()).value as EventSourceMessage | undefined
+    if (ready?.event !== 'ready') throw new Error('the stream did not start with a ready event')
+    const { stream } = JSON.parse(ready.data) as { stream: string }
+    return new HttpLink(url, options.cookie, stream, events, abort)
+  }
+
+  send(text: string): void {
+    this.#chain = this.#chain.then(async () => {
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'x-toolmark-stream': this.stream,
+      }
+      if (this.cookie) headers.cookie = this.cookie
+      const response = await fetch(`${this.url}/toolmark/messages`, { method: 'POST', headers, body: text })
+      await response.body?.cancel()
+      this.statuses.push(response.status)
+    })
+  }
+  flush(): Promise<void> {
+    // each POST is answered after the relay handled it
+    return this.#chain
+  }
+  async close(): Promise<void> {
+    this.abort.abort()
+    await this.ended
+  }
+  onMessage(handler: (text: string) => void): void {
+    this.#handlers.push(handler)
+  }
+}
+
+/**
+ * Opens a page connection and reports how the server refused it, in WebSocket close codes: an HTTP
+ * stream refused with 401 or 403 counts as 4401 or 4403 (the page's transport stops on either).
+ * 0 when the connection was accepted.
+ */
+export async function refusal(
+  transport: Transport,
+  url: string,
+  options: { cookie?: string; conversation: string; origin?: string },
+): Promise<number> {
+  if (transport === 'websocket') return (await openSocket(url, options)).closed
+  const link = await HttpLink.open(url, options)
+  if (typeof link === 'number') return link === 401 || link === 403 ? 4000 + link : link
+  await link.close()
+  return 0
+}
+
+/**
+ * A page over a real `ws` socket (or the HTTP transport's stream and POSTs): it sends protocol messages, records what the server sends,
+ * and (with `autoAnswer`) answers describes and calls from its tool list. Consequential and
+ * destructive tools answer `needs_confirmation`; `approve`/`reject` send the `confirmed`.
+ */
+export class FakePage {
+  readonly clientId = randomUUID()
+  readonly inbox: AgentToPageMessage[] = []
+  readonly pending = new Map<string, { tool: FakeTool; input: Record<string, unknown> }>()
+  readonly calls: Array<{ tool: string; input: Record<string, unknown>; rev?: number }> = []
+  autoAnswer = true
+  rev = 1
+  #waiters: Array<{ match: (m: AgentToPageMessage) => boolean; resolve: (m: AgentToPageMessage) => void }> =
+    []
+
+  private constructor(
+    readonly link: PageLink,
+    public tools: FakeTool[],
+  ) {
+    link.onMessage((data) => {
+      const message = JSON.parse(data) as AgentToPageMessage
+      if (message.clientId !== this.clientId) return // rule 1: other pages' messages are ignored
+      this.inbox.push(message)
+      const waiter = this.#waiters.find((w) => w.match(message))
+      if (waiter) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1)
+        waiter.resolve(message)
+      }
+      if (this.autoAnswer) this.#answer(message)
+    })
+  }
+
+  static async open(
+    url: string,
+    browser: Browser,
+    conversation: string,
+    tools: FakeTool[],
+    options: { manifest?: boolean; transport?: Transport } = {},
+  ): Promise<FakePage> {
+    let link: PageLink
+    if (options.transport === 'http') {
+      const opened = await HttpLink.open(url, { cookie: browser.cookie, conversation })
+      if (typeof opened === 'number') throw new Error(`the event stream was refused: HTTP ${opened}`)
+      link = opened
+    } else {
+      link = new WebSocketLink((await openSocket(url, { cookie: browser.cookie, conversation })).ws)
+    }
+    const page = new FakePage(link, tools)
+    if (options.manifest !== false) await page.sendManifest()
+    return page
+  }
+
+  /** Sends a manifest and waits until the server has processed it (a round trip). */
+  async sendManifest(tools = this.tools): Promise<void> {
+    this.tools = tools
+    this.send({
+      protocol: PROTOCOL_VERSION,
+      type: 'manifest',
+      clientId: this.clientId,
+      rev: this.rev,
+      tools: tools.map(({ name, llmName, title, description, hints, sensitivePaths }) => ({
+        name,
+        llmName,
+        ...(title === undefined ? {} : { title }),
+        description,
+        hints,
+        ...(sensitivePaths ? { sensitivePaths } : {}),
+      })),
+    })
+    await this.flush()
+  }
+
+  /** The page's WebSocket (a page over the WebSocket transport only). */
+  get ws(): WebSocket {
+    if (!(this.link instanceof WebSocketLink)) throw new Error('this page is not on a WebSocket')
+    return this.link.ws
+  }
+
+  send(message: unknown): void {
+    this.link.send(typeof message === 'string' ? message : JSON.stringify(message))
+  }
+
+  /** Resolves once the server has handled everything sent so far. */
+  flush(): Promise<void> {
+    return this.link.flush()
+  }
+
+  /** The next message (already received or future) that matches. */
+  next(match: (m: AgentToPageMessage) => boolean = () => true): Promise<AgentToPageMessage> {
+    return new Promise((resolve) => this.#waiters.push({ match, resolve }))
+  }
+
+  result(id: string, result: ToolResult, clientId = this.clientId): void {
+    this.send({ protocol: PROTOCOL_VERSION, type: 'result', clientId, id, result })
+  }
+
+  confirmed(confirmId: string, result: ToolResult, clientId = this.clientId): void {
+    this.send({ protocol: PROTOCOL_VERSION, type: 'confirmed', clientId, confirmId, result })
+  }
+
+  /** Approves the pending confirmation (runs the tool) and sends `confirmed`. */
+  async approve(confirmId: string): Promise<ToolResult> {
+    const entry = this.pending.get(confirmId)
+    if (!entry) throw new Error(`no pending confirmation ${confirmId}`)
+    this.pending.delete(confirmId)
+    const result = entry.tool.run(entry.input)
+    this.confirmed(confirmId, result)
+    await this.flush()
+    return result
+  }
+
+  async reject(confirmId: string): Promise<void> {
+    this.pending.delete(confirmId)
+    this.confirmed(confirmId, { status: 'cancelled', by: 'operator' })
+    await this.flush()
+  }
+
+  close(): Promise<void> {
+    return this.link.close()
+  }
+
+  #answer(message: AgentToPageMessage): void {
+    if (message.type === 'cancel') return
+    const tool = this.tools.find((t) => t.name === message.tool)
+    if (!tool) {
+      this.result(message.id, {
+        status: 'refused',
+        code: 'unknown_tool',
+        message: 'Unknown tool',
+        rev: this.rev,
+      })
+      return
+    }
+    if (message.type === 'describe') {
+      const { run: _run, ...entry } = tool
+      this.result(message.id, { status: 'ok', data: entry })
+      return
+    }
+    this.calls.push({
+      tool: message.tool,
+      input: message.input,
+      ...(message.rev === undefined ? {} : { rev: message.rev }),
+    })
+    if (tool.hints.consequential || tool.hints.destructive) {
+      const confirmId = randomUUID()
+      this.pending.set(confirmId, { tool, input: message.input })
+      const title = tool.title ?? tool.name
+      const summary = tool.summarize
+        ? tool.summarize(message.input)
+        : typeof message.input.name === 'string'
+          ? `${title} "${message.input.name}"`
+          : title
+      this.result(message.id, { status: 'needs_confirmation', confirmId, summary, changes: [] })
+      return
+    }
+    this.result(message.id, tool.run(message.input))
+  }
+}
+
+/** A provider that plays back scripted turns and records every request it gets. */
+export class ScriptedProvider implements Provider {
+  readonly name = 'scripted'
+  readonly requests: ProviderRequest[] = []
+  constructor(readonly script: Array<(request: ProviderRequest) => ProviderEvent[]>) {}
+
+  async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+    this.requests.push(
+      structuredClone({ system: request.system, messages: request.messages, tools: request.tools }),
+    )
+    const step = this.script.shift()
+    for (const event of step ? step(request) : [{ type: 'text' as const, delta: 'ok' }]) yield event
+  }
+}
+
+/** Tool-call helper for scripted turns. */
+export const toolCall = (id: string, name: string, input: unknown): ProviderEvent => ({
+  type: 'tool_call',
+  call: { id, name, input },
+})

@@ -1,0 +1,20 @@
+import { defineConfig } from 'tsdown'
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    node: 'src/node.ts',
+    sqlite: 'src/sqlite.ts',
+    anthropic: 'src/anthropic.ts',
+    openai: 'src/openai.ts',
+    'openai-compat': 'src/openai-compat.ts',
+    contract: 'src/contract.ts',
+  },
+  format: 'esm',
+  platform: 'neutral',
+  target: 'node20',
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  fixedExtension: true,
+})
