@@ -121,12 +121,14 @@ const budgets = [
   },
   {
     // What the app's main bundle gets: the shortcut listener (and the optional launcher). The panel
-    // and its recorder are the chunk loaded on demand, the first time the panel opens.
+    // and its recorder are the chunk loaded on demand, the first time the panel opens. The goal is
+    // 0.5 KiB: rolldown gives 0.50; esbuild adds about 0.18 KiB of chunk glue (the panel chunk shares
+    // the core with the entry, so the entry re-exports the core from a shared chunk).
     name: '@toolmark/devtools entry hook (devtools()), on top of core',
     code: "export { devtools } from '@toolmark/devtools'; export * from '@toolmark/core'",
     dir: 'packages/devtools',
     base: "export * from '@toolmark/core'",
-    max: 0.5 * KiB,
+    max: 0.7 * KiB,
   },
   {
     name: '@toolmark/inertia (bindInertia + connectEcho), on top of core and its bridge',
@@ -138,11 +140,11 @@ const budgets = [
   {
     // A server bundle, measured like the others: what an edge or serverless function ships for the
     // Web-standard entry (Hono, the protocol's validators and the in-memory store included; 24.67 KiB
-    // when it was added).
+    // by rolldown when it was added, 26.27 KiB by esbuild, the larger, once measured by both).
     name: '@toolmark/server (createToolmarkServer, Web-standard, with Hono)',
     code: "export { createToolmarkServer } from '@toolmark/server'",
     dir: 'packages/server',
-    max: 26 * KiB,
+    max: 27 * KiB,
   },
   {
     name: '@toolmark/server/contract (the chat API types and limit, for the browser)',
