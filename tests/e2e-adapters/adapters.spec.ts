@@ -150,7 +150,7 @@ describe.each(cases)('%s (%s build)', (app, mode) => {
     expect(await text(page, 'confirmation-target')).toBe('Robotics')
     expect(await text(page, 'confirmation-warning')).toBe('This action cannot be undone.')
     expect(await text(page, 'confirmation-countdown')).toMatch(/^Expires in (10:00|9:[0-5]\d)$/)
-    expect(await card.getByRole('button').allTextContents()).toEqual(['Delete', 'Reject'])
+    expect(await card.getByRole('button').allTextContents()).toEqual(['Reject', 'Delete'])
     expect(await texts(page, 'challenge')).toEqual(['Robotics', 'Chess', 'Poetry'])
 
     await card.getByRole('button', { name: 'Delete' }).click()
@@ -174,9 +174,9 @@ describe.each(cases)('%s (%s build)', (app, mode) => {
     expect(await card.getByRole('timer').getAttribute('aria-live')).toBe('off')
     // The card answers the user's own action, so focus moves to its safe button.
     await expect.poll(focused).toBe('Reject')
-    await page.keyboard.press('Shift+Tab')
-    expect(await focused()).toBe('Delete')
     await page.keyboard.press('Tab')
+    expect(await focused()).toBe('Delete')
+    await page.keyboard.press('Shift+Tab')
     expect(await focused()).toBe('Reject')
 
     await page.keyboard.press('Escape')
@@ -188,7 +188,7 @@ describe.each(cases)('%s (%s build)', (app, mode) => {
     await page.keyboard.press('Enter')
     await card.waitFor()
     await expect.poll(focused).toBe('Reject')
-    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Tab')
     await page.keyboard.press('Enter')
     await expect.poll(() => texts(page, 'challenge')).toEqual(['Chess', 'Poetry'])
     await expect.poll(() => text(page, 'agent-confirmed')).toBe('ok')
