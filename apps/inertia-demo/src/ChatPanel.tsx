@@ -2,6 +2,7 @@ import { xsrfToken } from '@toolmark/core/bridge/echo'
 import { usePendingConfirmations } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
 // The same card as the other two demos (apps/demo, apps/next-demo), with their styles.
+import { ChatComposer } from '../../demo/src/chat/ChatComposer.tsx'
 import { ConfirmCard } from '../../demo/src/chat/ConfirmCard.tsx'
 import type { ChatLine } from './chat.ts'
 
@@ -15,12 +16,7 @@ export const SUGGESTIONS = [
 /** Laravel's limit for one message (ChatController validates `max:4000`). */
 export const MAX_MESSAGE_LENGTH = 4000
 
-/** The character counter shows from this many characters on (90% of the limit). */
-export const COUNTER_FROM = Math.floor(MAX_MESSAGE_LENGTH * 0.9)
-
 const ROLE_LABEL: Record<ChatLine['role'], string> = { user: 'You', assistant: 'Agent', tool: 'Tool' }
-
-const count = new Intl.NumberFormat('en-US')
 
 /**
  * The chat with the Laravel agent, laid out as in the other two demos: the lines, the page's pending
@@ -112,30 +108,13 @@ export function ChatPanel(props: { conversationId: number | null; lines: readonl
           {error}
         </p>
       )}
-      <form className="chat-form" onSubmit={send}>
-        <input
-          ref={inputRef}
-          data-testid="chat-input"
-          aria-label="Message"
-          aria-describedby={text.length >= COUNTER_FROM ? 'chat-counter' : undefined}
-          placeholder="Ask the agent…"
-          maxLength={MAX_MESSAGE_LENGTH}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-        />
-        <button type="submit" data-testid="chat-send" disabled={text.trim() === ''}>
-          Send
-        </button>
-      </form>
-      {text.length >= COUNTER_FROM && (
-        <p
-          id="chat-counter"
-          className={text.length > MAX_MESSAGE_LENGTH ? 'counter over' : 'counter'}
-          data-testid="chat-counter"
-        >
-          {count.format(text.length)} / {count.format(MAX_MESSAGE_LENGTH)} characters
-        </p>
-      )}
+      <ChatComposer
+        text={text}
+        onText={setText}
+        onSubmit={send}
+        inputRef={inputRef}
+        max={MAX_MESSAGE_LENGTH}
+      />
     </aside>
   )
 }

@@ -15,6 +15,7 @@ import {
   sendMessage,
   subscribeToConversation,
 } from './api.ts'
+import { ChatComposer } from './ChatComposer.tsx'
 import { ConfirmCard } from './ConfirmCard.tsx'
 import type { PageNotes } from './notes.ts'
 
@@ -35,11 +36,6 @@ const subscribeNone = (): (() => void) => () => {}
 
 /** A line the page added itself (`PageNotes`), not one the server sent. */
 const fromPage = (message: ChatMessage): boolean => message.id.startsWith('page-')
-
-/** The character counter shows from this many characters on (90% of the limit). */
-export const COUNTER_FROM = Math.floor(MAX_MESSAGE_LENGTH * 0.9)
-
-const count = new Intl.NumberFormat('en-US')
 
 /** Adds `message` unless a message with its id is already there; keeps time order. */
 function merge(messages: ChatMessage[], message: ChatMessage): ChatMessage[] {
@@ -173,30 +169,13 @@ export function ChatPanel(props: {
           {error}
         </p>
       )}
-      <form className="chat-form" onSubmit={send}>
-        <input
-          ref={inputRef}
-          data-testid="chat-input"
-          aria-label="Message"
-          aria-describedby={text.length >= COUNTER_FROM ? 'chat-counter' : undefined}
-          placeholder="Ask the agent…"
-          maxLength={MAX_MESSAGE_LENGTH}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-        />
-        <button type="submit" data-testid="chat-send" disabled={text.trim() === ''}>
-          Send
-        </button>
-      </form>
-      {text.length >= COUNTER_FROM && (
-        <p
-          id="chat-counter"
-          className={text.length > MAX_MESSAGE_LENGTH ? 'counter over' : 'counter'}
-          data-testid="chat-counter"
-        >
-          {count.format(text.length)} / {count.format(MAX_MESSAGE_LENGTH)} characters
-        </p>
-      )}
+      <ChatComposer
+        text={text}
+        onText={setText}
+        onSubmit={send}
+        inputRef={inputRef}
+        max={MAX_MESSAGE_LENGTH}
+      />
     </aside>
   )
 }

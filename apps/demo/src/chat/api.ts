@@ -1,4 +1,4 @@
-import type { ChatEvent, ChatMessage, ConversationBody, CreatedBody } from '@toolmark/server/contract'
+import type { ChatEvent, ConversationBody, CreatedBody } from '@toolmark/server/contract'
 
 export type { ChatEvent, ChatMessage } from '@toolmark/server/contract'
 /** The longest message the agent server accepts, in UTF-16 code units (like `maxlength`). */
