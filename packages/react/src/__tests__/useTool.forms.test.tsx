@@ -1,6 +1,13 @@
 import { act, screen } from '@testing-library/react'
-import { type FormValues, formTools, type WizardSource, wizardTools } from '@toolmark/core/forms'
+import { formTools, wizardTools } from '@toolmark/core/forms'
 import { expect, it } from 'vitest'
+import {
+  FILLED,
+  memorySource,
+  SIGNUP,
+  STEPWISE_MANIFEST,
+  TRIP,
+} from '../../../../tests/support/form-fixtures.ts'
 import {
   ConfirmationCard,
   type ToolDefinition,
@@ -9,25 +16,6 @@ import {
   useTool,
 } from '../index.ts'
 import { describeEachReactMode, flush, setup } from './utils.tsx'
-
-const FIELDS = { type: 'object', properties: { email: { type: 'string' } } } as const
-
-/** A plain form source holding its values (and the wizard's step). */
-function source(): WizardSource<FormValues> {
-  let values: FormValues = { email: '' }
-  let step = 'contact'
-  return {
-    getValues: () => ({ ...values }),
-    setValues: (next) => {
-      values = { ...values, ...next }
-    },
-    submit: () => undefined,
-    getStep: () => step,
-    setStep: (id) => {
-      step = id
-    },
-  }
-}
 
 function Tool({ definition }: { definition: ToolDefinition }) {
   useTool(definition)
@@ -42,12 +30,7 @@ function Cards() {
 describeEachReactMode('useTool with form and wizard tools', ({ render }) => {
   it("shows a form submit's field changes on its card", async () => {
     const { tm, wrap } = setup()
-    const { fill, submit } = formTools({
-      name: 'signup',
-      description: 'create an account',
-      fields: FIELDS,
-      source: source(),
-    })
+    const { fill, submit } = formTools({ ...SIGNUP, source: memorySource() })
     render(
       wrap(
         <>
@@ -60,25 +43,16 @@ describeEachReactMode('useTool with form and wizard tools', ({ render }) => {
       ),
     )
     await flush()
-    await act(() => tm.call('signup.fill', { email: 'ada@example.com' }, { caller: 'inapp' }))
+    await act(() => tm.call('signup.fill', { email: FILLED.email }, { caller: 'inapp' }))
     const asked = await act(() => tm.call('signup.submit', {}, { caller: 'inapp' }))
-    expect(asked).toMatchObject({
-      status: 'needs_confirmation',
-      changes: [{ path: 'email', after: 'ada@example.com' }],
-    })
-    expect(tm.pendingConfirmations()[0]?.changes).toEqual([{ path: 'email', after: 'ada@example.com' }])
-    expect(screen.getByTestId('confirmation-card').textContent).toContain('ada@example.com')
+    expect(asked).toMatchObject({ status: 'needs_confirmation', changes: FILLED.changes })
+    expect(tm.pendingConfirmations()[0]?.changes).toEqual(FILLED.changes)
+    expect(screen.getByTestId('confirmation-card').textContent).toContain(FILLED.email)
   })
 
   it("publishes a wizard's tools with mode 'stepwise'", async () => {
     const { tm, wrap } = setup()
-    const tools = wizardTools({
-      name: 'trip',
-      description: 'book a trip',
-      fields: FIELDS,
-      steps: [{ id: 'contact', fields: ['email'] }],
-      source: source(),
-    })
+    const tools = wizardTools({ ...TRIP, source: memorySource() })
     render(
       wrap(
         <ToolScope name="trip">
@@ -89,11 +63,6 @@ describeEachReactMode('useTool with form and wizard tools', ({ render }) => {
       ),
     )
     await flush()
-    expect(tm.manifest().tools.map((t) => [t.name, t.mode])).toEqual([
-      ['trip.back', 'stepwise'],
-      ['trip.fill', 'stepwise'],
-      ['trip.next', 'stepwise'],
-      ['trip.submit', 'stepwise'],
-    ])
+    expect(tm.manifest().tools.map((t) => [t.name, t.mode])).toEqual(STEPWISE_MANIFEST)
   })
 })

@@ -1,6 +1,13 @@
-import { type FormValues, formTools, type WizardSource, wizardTools } from '@toolmark/core/forms'
+import { formTools, wizardTools } from '@toolmark/core/forms'
 import { describe, expect, it } from 'vitest'
 import { defineComponent, h, type PropType } from 'vue'
+import {
+  FILLED,
+  memorySource,
+  SIGNUP,
+  STEPWISE_MANIFEST,
+  TRIP,
+} from '../../../../tests/support/form-fixtures.ts'
 import {
   ConfirmationCard,
   type ToolDefinition,
@@ -9,25 +16,6 @@ import {
   useTool,
 } from '../index.ts'
 import { flush, setup } from './utils.ts'
-
-const FIELDS = { type: 'object', properties: { email: { type: 'string' } } } as const
-
-/** A plain form source holding its values (and the wizard's step). */
-function source(): WizardSource<FormValues> {
-  let values: FormValues = { email: '' }
-  let step = 'contact'
-  return {
-    getValues: () => ({ ...values }),
-    setValues: (next) => {
-      values = { ...values, ...next }
-    },
-    submit: () => undefined,
-    getStep: () => step,
-    setStep: (id) => {
-      step = id
-    },
-  }
-}
 
 const Tool = defineComponent({
   props: { definition: { type: Object as PropType<ToolDefinition>, required: true } },
@@ -56,41 +44,22 @@ const Tools = defineComponent({
 describe('useTool with form and wizard tools', () => {
   it("shows a form submit's field changes on its card", async () => {
     const { tm, render } = setup()
-    const { fill, submit } = formTools({
-      name: 'signup',
-      description: 'create an account',
-      fields: FIELDS,
-      source: source(),
-    })
+    const { fill, submit } = formTools({ ...SIGNUP, source: memorySource() })
     const view = render(Tools, { name: 'signup', tools: [fill, submit] })
     await flush()
-    await tm.call('signup.fill', { email: 'ada@example.com' }, { caller: 'inapp' })
+    await tm.call('signup.fill', { email: FILLED.email }, { caller: 'inapp' })
     const asked = await tm.call('signup.submit', {}, { caller: 'inapp' })
     await flush()
-    expect(asked).toMatchObject({
-      status: 'needs_confirmation',
-      changes: [{ path: 'email', after: 'ada@example.com' }],
-    })
-    expect(tm.pendingConfirmations()[0]?.changes).toEqual([{ path: 'email', after: 'ada@example.com' }])
-    expect(view.get('[data-testid="confirmation-card"]').text()).toContain('ada@example.com')
+    expect(asked).toMatchObject({ status: 'needs_confirmation', changes: FILLED.changes })
+    expect(tm.pendingConfirmations()[0]?.changes).toEqual(FILLED.changes)
+    expect(view.get('[data-testid="confirmation-card"]').text()).toContain(FILLED.email)
   })
 
   it("publishes a wizard's tools with mode 'stepwise'", async () => {
     const { tm, render } = setup()
-    const tools = wizardTools({
-      name: 'trip',
-      description: 'book a trip',
-      fields: FIELDS,
-      steps: [{ id: 'contact', fields: ['email'] }],
-      source: source(),
-    })
+    const tools = wizardTools({ ...TRIP, source: memorySource() })
     render(Tools, { name: 'trip', tools })
     await flush()
-    expect(tm.manifest().tools.map((t) => [t.name, t.mode])).toEqual([
-      ['trip.back', 'stepwise'],
-      ['trip.fill', 'stepwise'],
-      ['trip.next', 'stepwise'],
-      ['trip.submit', 'stepwise'],
-    ])
+    expect(tm.manifest().tools.map((t) => [t.name, t.mode])).toEqual(STEPWISE_MANIFEST)
   })
 })
