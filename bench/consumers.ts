@@ -17,6 +17,7 @@ import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
 import { WebSocket } from 'ws'
 import * as z from 'zod'
+import { compare } from './compare.ts'
 
 const rows: string[][] = []
 const fmt = (ms: number): string => (ms < 1 ? `${(ms * 1000).toFixed(3)} µs` : `${ms.toFixed(3)} ms`)
@@ -31,34 +32,6 @@ function row(what: string, ms: number, floor: number | undefined, goal: string):
 }
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r))
 
-/**
- * `a` and `b` measured in alternating batches (so load on a shared machine hits both alike): the
- * lowest batch median of each.
- */
-async function compare(
-  a: () => unknown,
-  b: () => unknown,
-  batch = 2000,
-  rounds = 15,
-): Promise<[number, number]> {
-  for (let i = 0; i < batch; i++) {
-    await a()
-    await b()
-  }
-  const ta: number[] = []
-  const tb: number[] = []
-  for (let r = 0; r < rounds; r++) {
-    for (const [fn, out] of [
-      [a, ta],
-      [b, tb],
-    ] as const) {
-      const t0 = performance.now()
-      for (let i = 0; i < batch; i++) await fn()
-      out.push((performance.now() - t0) / batch)
-    }
-  }
-  return [Math.min(...ta), Math.min(...tb)]
-}
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 /** A counting stand-in for `document.modelContext` (the browser's own cost is not in these figures). */

@@ -2,12 +2,12 @@
 // (the issue's bound: ratio ≤ 1.02 against no devtools), and with its recorder attached (the panel
 // open). Each figure next to a floor measured in the same run, in alternating batches. Nothing
 // asserts; the goal is printed beside the figure. `pnpm bench` runs it.
-import { performance } from 'node:perf_hooks'
 import { ok } from '@toolmark/core'
 import { createTestToolmark } from '@toolmark/core/testing'
 import { devtools } from '@toolmark/devtools'
 import { createRecorder } from '@toolmark/devtools/recorder'
 import * as z from 'zod'
+import { compare } from './compare.ts'
 
 // Node has no window: the entry hook only adds a keydown listener, which a stand-in takes.
 const g = globalThis as { addEventListener?: unknown; removeEventListener?: unknown }
@@ -22,31 +22,6 @@ const searchTool = {
   run: ({ query }: { query: string }) => ok({ query }),
 }
 
-/** `a` and `b` in alternating batches: the lowest batch mean of each. */
-async function compare(
-  a: () => unknown,
-  b: () => unknown,
-  batch = 2000,
-  rounds = 15,
-): Promise<[number, number]> {
-  for (let i = 0; i < batch; i++) {
-    await a()
-    await b()
-  }
-  const ta: number[] = []
-  const tb: number[] = []
-  for (let r = 0; r < rounds; r++) {
-    for (const [fn, out] of [
-      [a, ta],
-      [b, tb],
-    ] as const) {
-      const t0 = performance.now()
-      for (let i = 0; i < batch; i++) await fn()
-      out.push((performance.now() - t0) / batch)
-    }
-  }
-  return [Math.min(...ta), Math.min(...tb)]
-}
 const us = (ms: number): string => `${(ms * 1000).toFixed(3)} µs`
 
 const plain = createTestToolmark({ dev: false })

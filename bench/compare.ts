@@ -1,0 +1,30 @@
+import { performance } from 'node:perf_hooks'
+
+/**
+ * `a` and `b` measured in alternating batches (so load on a shared machine hits both alike), after a
+ * warm-up batch of each: the lowest batch mean of each, in ms per call.
+ */
+export async function compare(
+  a: () => unknown,
+  b: () => unknown,
+  batch = 2000,
+  rounds = 15,
+): Promise<[number, number]> {
+  for (let i = 0; i < batch; i++) {
+    await a()
+    await b()
+  }
+  const ta: number[] = []
+  const tb: number[] = []
+  for (let r = 0; r < rounds; r++) {
+    for (const [fn, out] of [
+      [a, ta],
+      [b, tb],
+    ] as const) {
+      const t0 = performance.now()
+      for (let i = 0; i < batch; i++) await fn()
+      out.push((performance.now() - t0) / batch)
+    }
+  }
+  return [Math.min(...ta), Math.min(...tb)]
+}
