@@ -65,6 +65,13 @@ async function signIn(name: string, watch?: (page: Page) => void): Promise<Sessi
     (t) => t.includes('challenges.list'),
     'first tools',
   )
+  // The agent plans from the manifest Laravel stored: a message sent before it arrives finds no tools.
+  const id = await clientId(page)
+  await until(
+    () => serverTools(id),
+    (t) => t.includes('challenges.list'),
+    'first manifest stored by Laravel',
+  )
   return { page, context, user: props.userId, conversation: props.conversationId }
 }
 
