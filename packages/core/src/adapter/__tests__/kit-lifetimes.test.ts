@@ -88,7 +88,10 @@ describe('createScopeBinding', () => {
     expect(names(tm)).toEqual(['p.x'])
     visible = false
     binding.update({ name: 'p' }, () => visible)
-    expect(await tm.call('p.x', {}, { caller: 'test' })).toMatchObject({ status: 'refused', code: 'unknown_tool' })
+    expect(await tm.call('p.x', {}, { caller: 'test' })).toMatchObject({
+      status: 'refused',
+      code: 'unknown_tool',
+    })
   })
 
   it('throws invalid_name from mount for a bad name in development', () => {
