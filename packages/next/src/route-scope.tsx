@@ -55,10 +55,9 @@ function useInstanceKey(params: readonly string[] | undefined): string {
  * (first render, server); give it to descendants with {@link RouteScope}.
  */
 export function useRouteScope(name: string, options: RouteScopeOptions = {}): Scope | null {
-  const parent = useCurrentScope()
   const key = useInstanceKey(options.params)
   const { transparent, when = true } = options
-  return useScope(name, { parent, transparent, when, key })
+  return useScope(name, transparent === undefined ? { when, key } : { transparent, when, key })
 }
 
 export interface RouteScopeProps extends RouteScopeOptions {
