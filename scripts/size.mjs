@@ -40,7 +40,12 @@ const budgets = [
     max: 13.65 * KiB,
     goal: 10 * KiB,
   },
-  { name: '@toolmark/core/bridge', code: "export * from '@toolmark/core/bridge'", max: 5.5 * KiB },
+  {
+    name: '@toolmark/core/bridge',
+    code: "export * from '@toolmark/core/bridge'",
+    // 5.46 → 5.51 KiB: the bridge publishes its connection state and clientId for the devtools.
+    max: 5.6 * KiB,
+  },
   {
     name: '@toolmark/core/bridge/http (SSE + POST transport)',
     code: "export * from '@toolmark/core/bridge/http'",
