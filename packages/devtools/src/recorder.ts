@@ -274,7 +274,7 @@ export function decide(
 ): Decision {
   const confirmed = confirmations.length > 0
   const blocked = call?.blocked
-  if (blocked && call && (!result || result.status !== 'ok')) {
+  if (blocked && call && result?.status !== 'ok') {
     const kind =
       blocked.code === 'invalid' ? 'invalid' : blocked.code === 'cancelled' ? 'cancelled' : 'refused'
     const d: Decision = { kind, reason: explain(blocked, call.tool, call.caller) }
