@@ -244,6 +244,8 @@ export function explain(reason: BlockedReason, tool: string, caller: string): st
     case 'unknown_tool':
       return `No visible tool is named ${tool} at revision ${reason.currentRev}${reason.rev === undefined ? '' : ` (the caller saw revision ${reason.rev})`}: not registered, or its scope is hidden.`
     case 'stale':
+      if (reason.rev === undefined)
+        return `${tool} (or the form its card showed) changed after the user approved it, so the approval was not used; the registry is at revision ${reason.currentRev}.`
       return `${tool} went away after revision ${reason.rev}, which ${caller} saw; the registry is at revision ${reason.currentRev}. The caller must read the tool list again.`
     case 'invalid':
       return `The input failed validation (${reason.issues.length} ${reason.issues.length === 1 ? 'issue' : 'issues'}); the tool did not run.`

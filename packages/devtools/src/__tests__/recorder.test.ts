@@ -1,7 +1,15 @@
 import { type ConsumerHost, createToolmark, ok, type ToolmarkOptions } from '@toolmark/core'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createRecorder, diffTools, exportSession, importSession, runAs, type ToolRow } from '../recorder.ts'
+import {
+  createRecorder,
+  diffTools,
+  explain,
+  exportSession,
+  importSession,
+  runAs,
+  type ToolRow,
+} from '../recorder.ts'
 
 const tick = () => new Promise((r) => setTimeout(r, 0))
 
@@ -153,6 +161,20 @@ describe('recorder', () => {
     expect(noHandler!.input).toEqual({ number: '[redacted]', expiry: '1' })
     expect(stale!.decision).toMatchObject({ kind: 'refused', code: 'stale' })
     expect(stale!.decision.reason).toContain(`after revision ${seen + 1}, which webmcp saw`)
+  })
+
+  it('puts every other reason in words: a stale approval, busy, cancelled, a value that is not a caller', () => {
+    expect(explain({ code: 'stale', rev: undefined, currentRev: 7 }, 'card.update', 'human')).toBe(
+      'card.update (or the form its card showed) changed after the user approved it, so the approval was not used; the registry is at revision 7.',
+    )
+    expect(explain({ code: 'busy' }, 't', 'inapp')).toContain('32 calls queued or running')
+    expect(explain({ code: 'cancelled' }, 't', 'inapp')).toContain('before the tool started')
+    expect(explain({ code: 'not_allowed', rule: { caller: 'robot' } }, 't', 'robot')).toContain(
+      '"robot" is not a caller',
+    )
+    expect(explain({ code: 'confirmation_expired' }, 't', 'human')).toBe(
+      'The confirmation expired or was already used. The tool did not run.',
+    )
   })
 
   it('names the policy rule that allowed a call and records its queue wait', async () => {
