@@ -139,6 +139,15 @@ const budgets = [
     max: 0.7 * KiB,
   },
   {
+    // Opt-in, for development: the WebMCP debugging tool with the recorder it answers from (3.12
+    // esbuild, 2.99 rolldown).
+    name: '@toolmark/devtools/webmcp (devtoolsWebMcp()), on top of core',
+    code: "export { devtoolsWebMcp } from '@toolmark/devtools/webmcp'; export * from '@toolmark/core'",
+    dir: 'packages/devtools',
+    base: "export * from '@toolmark/core'",
+    max: 3.25 * KiB,
+  },
+  {
     name: '@toolmark/inertia (bindInertia + connectEcho), on top of core and its bridge',
     code: "export { bindInertia, connectEcho } from '@toolmark/inertia'; export * from '@toolmark/core'; export * from '@toolmark/core/bridge'; export * from '@toolmark/core/bridge/echo'",
     dir: 'packages/inertia',
