@@ -5,8 +5,8 @@ import type { BindingScope } from './tool-binding.ts'
 export interface ScopeIdentity {
   /** The scope's name segment. */
   name: string
-  /** Where to create it: a scope, `undefined` for the registry root, `null` to wait for one. */
-  parent: BindingScope
+  /** Where to create it: a scope, `undefined` (or absent) for the registry root, `null` to wait for one. */
+  parent?: BindingScope
   /** A transparent scope adds no name segment and shares its parent's call queue. */
   transparent?: boolean | undefined
   /**
@@ -60,7 +60,7 @@ const sameIdentity = (a: ScopeIdentity, b: ScopeIdentity): boolean =>
  * mounts; nothing happens on the server, where the frameworks never mount.
  */
 export function createScopeBinding(tm: Pick<Toolmark, 'scope'>): ScopeBinding {
-  let identity: ScopeIdentity = { name: '', parent: undefined }
+  let identity: ScopeIdentity = { name: '' }
   let when: boolean | (() => boolean) | undefined
   let made: { scope: Scope; identity: ScopeIdentity; when: WhenKey } | undefined
   let mounted = false
