@@ -9,6 +9,7 @@ import {
   exportSession,
   importSession,
   type Recorder,
+  routeOf,
   runAs,
   type Session,
 } from './recorder.ts'
@@ -231,6 +232,10 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     const byScope = new Map<string, typeof now.tools>()
     for (const t of [...now.tools].sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0)))
       byScope.set(t.scope, [...(byScope.get(t.scope) ?? []), t])
+    const route = (scope: string): string => {
+      const owner = routeOf(this.#session.consumers, scope)
+      return owner === undefined ? '' : ` <span data-slot="route">(route ${esc(owner)})</span>`
+    }
     const row = (t: (typeof now.tools)[number]): string => {
       const hints = Object.entries(t.hints)
         .filter(([, v]) => v)
@@ -241,7 +246,7 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
           ? '<td><span aria-hidden="true">✓</span><span class="sr">sees it</span></td>'
           : '<td><span aria-hidden="true">–</span><span class="sr">does not see it</span></td>',
       ).join('')
-      return `<tr data-tool="${esc(t.name)}"><th scope="row">${esc(t.name)}</th><td>${esc(t.scope || '(root)')}</td><td>${esc(hints || 'unannotated')}</td><td>${t.needsConfirmation ? 'yes' : 'no'}</td>${cells}</tr>`
+      return `<tr data-tool="${esc(t.name)}"><th scope="row">${esc(t.name)}</th><td>${esc(t.scope || '(root)')}${route(t.scope)}</td><td>${esc(hints || 'unannotated')}</td><td>${t.needsConfirmation ? 'yes' : 'no'}</td>${cells}</tr>`
     }
     const rows = [...byScope]
       .map(
@@ -260,9 +265,13 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
         return `<li data-rev="${r.rev}">rev ${r.rev} at ${time(r.at)}: ${parts.join('; ') || 'no tool changed (visibility only)'}</li>`
       })
       .join('')
+    // The page on screen, when a route-aware adapter says (`@toolmark/inertia`: its component).
+    const page = (this.#session.consumers?.routes as { page?: unknown } | undefined)?.page
+    const onScreen =
+      typeof page === 'string' ? `<p>Page on screen: <strong data-slot="page">${esc(page)}</strong></p>` : ''
     this.#fill(
       'registry',
-      `<p>Current revision: <strong data-slot="rev">${now.rev}</strong>, ${now.tools.length} visible tools. A ✓ means the policy lets that caller see the tool (it is in <code>tm.manifest({ caller })</code>).</p>
+      `<p>Current revision: <strong data-slot="rev">${now.rev}</strong>, ${now.tools.length} visible tools. A ✓ means the policy lets that caller see the tool (it is in <code>tm.manifest({ caller })</code>).</p>${onScreen}
 <table><caption class="sr">Tools by caller</caption><thead>${head}</thead>${rows}</table>
 <h3>Revisions</h3><ol reversed>${history}</ol>`,
     )

@@ -17,6 +17,7 @@ import type {
   ToolResult,
 } from '@toolmark/core'
 import { newId } from '@toolmark/core'
+import { ROUTES_STATUS } from '@toolmark/core/adapter'
 
 /** Every caller, in the order the panel lists them. */
 export const CALLERS: readonly Caller[] = ['inapp', 'webmcp', 'mcp', 'tour', 'test', 'human']
@@ -337,6 +338,25 @@ export function snapshotTools(host: ConsumerHost): ToolRow[] {
     if (t.sensitivePaths) row.sensitivePaths = [...t.sensitivePaths]
     return row
   })
+}
+
+/**
+ * The route that owns a scope, from the `routes` status a route-aware adapter publishes
+ * (`@toolmark/next`: the segment, e.g. `app/settings/page`); the nearest enclosing route scope wins
+ * (`app.settings.form` → `app.settings`'s). `undefined` when no adapter says.
+ */
+export function routeOf(
+  statuses: Readonly<Record<string, ConsumerStatus>> | undefined,
+  scope: string,
+): string | undefined {
+  const scopes = statuses?.[ROUTES_STATUS]?.scopes
+  if (scopes === null || typeof scopes !== 'object') return undefined
+  const routes = scopes as Record<string, unknown>
+  for (let path = scope; ; path = path.slice(0, Math.max(0, path.lastIndexOf('.')))) {
+    const route = routes[path]
+    if (typeof route === 'string') return route
+    if (path === '') return undefined
+  }
 }
 
 const DIFF_FIELDS = ['description', 'title', 'hints', 'scope', 'inputSchema'] as const

@@ -1,6 +1,6 @@
 'use client'
 import type { AnySchema, Scope, ToolDefinition } from '@toolmark/core'
-import { claimToolName, type NameOwnerKind } from '@toolmark/core/adapter'
+import { claimToolName, type NameOwnerKind, publishRoute } from '@toolmark/core/adapter'
 import {
   ScopeContext,
   type UseToolOptions,
@@ -71,9 +71,12 @@ export interface RouteScopeProps extends RouteScopeOptions {
  * waits for it instead of landing at the root).
  */
 export function RouteScope({ name, children, ...options }: RouteScopeProps): ReactNode {
+  const tm = useToolmark()
   const scope = useRouteScope(name, options)
   const parentLabel = useContext(SegmentContext)
   const label = options.segment ?? (parentLabel && !options.transparent ? `${parentLabel}.${name}` : name)
+  // Which segment owns the scope, for the devtools' registry (a status, nothing in the call path).
+  useEffect(() => (scope ? publishRoute(tm, { scope: scope.path, label }) : undefined), [tm, scope, label])
   return (
     <SegmentContext.Provider
       value={options.transparent && !options.segment ? `${label} (transparent)` : label}

@@ -33,6 +33,7 @@ export {
   navigationInputSchema,
   resolveNavigation,
 } from './navigation.ts'
+export { publishRoute, ROUTES_STATUS, type RouteEntry, type RoutesStatus } from './routes.ts'
 export { createScopeBinding, type ScopeBinding, type ScopeIdentity } from './scope-binding.ts'
 export { type BindingScope, createToolBinding, structuralKey, type ToolBinding } from './tool-binding.ts'
 export {

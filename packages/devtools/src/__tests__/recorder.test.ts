@@ -7,6 +7,7 @@ import {
   explain,
   exportSession,
   importSession,
+  routeOf,
   runAs,
   type ToolRow,
 } from '../recorder.ts'
@@ -283,5 +284,18 @@ describe('recorder', () => {
     const recorder = createRecorder(host, { limit: 2 })
     for (const caller of ['inapp', 'tour', 'test'] as const) await tm.call('ping', {}, { caller })
     expect(recorder.session.calls.map((c) => c.caller)).toEqual(['tour', 'test'])
+  })
+})
+
+describe('routeOf', () => {
+  it('names the route of the nearest enclosing scope a route-aware adapter published, and nothing without one', () => {
+    const statuses = {
+      routes: { state: 'active', scopes: { app: 'app/layout', 'app.settings': 'app/settings/page' } },
+    }
+    expect(routeOf(statuses, 'app.settings.form')).toBe('app/settings/page')
+    expect(routeOf(statuses, 'app.challenges')).toBe('app/layout')
+    expect(routeOf(statuses, '')).toBeUndefined()
+    expect(routeOf({}, 'app')).toBeUndefined()
+    expect(routeOf({ routes: { state: 'active', scopes: 'app' } }, 'app')).toBeUndefined()
   })
 })

@@ -9,6 +9,8 @@ import {
   claimToolName,
   createScopeBinding,
   NAVIGATION_NOT_ALLOWED,
+  publishRoute,
+  ROUTES_STATUS,
   resolveNavigation,
 } from '../index.ts'
 
@@ -179,5 +181,33 @@ describe('resolveNavigation', () => {
       refusal,
     )
     expect(resolveNavigation({ url: 'https://app.test/x' }, {}, undefined)).toEqual(refusal)
+  })
+})
+
+describe('publishRoute', () => {
+  it('publishes scope owners and the page as the routes status, newest first, and withdraws it when the last goes', () => {
+    const tm = createTestToolmark()
+    let statuses: Readonly<Record<string, unknown>> = {}
+    tm.use((host) => {
+      statuses = host.statuses()
+      const off = tm.events.on('status', () => {
+        statuses = host.statuses()
+      })
+      return off
+    })
+    const layout = publishRoute(tm, { scope: 'app', label: 'app/layout' })
+    const page = publishRoute(tm, { page: 'Challenges/Index' })
+    const settings = publishRoute(tm, { scope: 'app.settings', label: 'app/settings/page' })
+    expect(statuses[ROUTES_STATUS]).toEqual({
+      state: 'active',
+      scopes: { app: 'app/layout', 'app.settings': 'app/settings/page' },
+      page: 'Challenges/Index',
+    })
+    settings()
+    settings()
+    page()
+    expect(statuses[ROUTES_STATUS]).toEqual({ state: 'active', scopes: { app: 'app/layout' } })
+    layout()
+    expect(statuses[ROUTES_STATUS]).toBeUndefined()
   })
 })
