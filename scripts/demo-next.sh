@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `npm run demo:next`: install, build the packages and the Next.js demo (apps/next-demo), then serve it
-# with the reference agent server's API and the embedded offline agent on one origin, 127.0.0.1.
+# with `next start` alone: the agent runs in the app's route handlers (@toolmark/server), the page talks
+# to it over the bridge's HTTP transport, with the embedded offline agent, on 127.0.0.1.
 # Needs only Node (>= 20.19) and npm; no network but the npm registry, no API key.
-# Environment: PORT (default 3000); the agent server's variables (PROVIDER, DATA_FILE, ...) pass through.
+# Environment: PORT (default 3000), HOST (default 127.0.0.1); the route handlers read PROVIDER,
+# ANTHROPIC_API_KEY, OPENAI_API_KEY, CALL_DEADLINE_MS, ... (apps/next-demo/src/agent.ts).
 set -euo pipefail
 
 PNPM_VERSION=10.34.9
@@ -30,7 +32,7 @@ say "Installing dependencies (pnpm install --frozen-lockfile)"
 say "Building the packages and the Next.js demo (next build)"
 "${PNPM[@]}" exec turbo run build --filter=@toolmark-apps/next-demo... --output-logs=errors-only
 
-say "Starting http://$HOST:$PORT (Next.js production server + agent API, embedded offline agent)"
+say "Starting http://$HOST:$PORT (next start: the app and its agent's route handlers, embedded offline agent)"
 cat <<EOF2
 
   Open it and type in the chat on the right, e.g.:
@@ -40,7 +42,7 @@ cat <<EOF2
   Press Ctrl+C to stop.
 
 EOF2
-# Node runs the server directly (no pnpm wrapper, which would report Ctrl+C as a failed command): Ctrl+C
-# reaches it once, and it closes the agent's sockets and store and Next's server and prints one line.
+# Node runs Next's own command directly (no pnpm wrapper, which would report Ctrl+C as a failed command):
+# Ctrl+C reaches it once, and `next start` stops with exit code 0.
 cd apps/next-demo
-exec node --conditions=@toolmark/source --import tsx scripts/start.ts
+exec node node_modules/next/dist/bin/next start -H "$HOST" -p "$PORT"

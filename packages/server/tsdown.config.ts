@@ -9,6 +9,7 @@ export default defineConfig({
     openai: 'src/openai.ts',
     'openai-compat': 'src/openai-compat.ts',
     contract: 'src/contract.ts',
+    'ai-sdk': 'src/ai-sdk.ts',
   },
   format: 'esm',
   platform: 'neutral',

@@ -1,6 +1,48 @@
 import type { ChatMessage } from '@toolmark/server/contract'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 
+/** What the HTTP transport's traffic looks like to the test: one call per frame, in the page's order. */
+export interface HttpBridgeRecorder {
+  /** Each `message` event of a `/toolmark/events` stream and each `/toolmark/messages` POST body. */
+  onFrame(direction: 'sent' | 'received', payload: string): void
+  /** The page connection a stream's `ready` event named (the latest is the live one). */
+  onReady?(stream: string): void
+}
+
+/**
+ * Records the page's bridge traffic over the HTTP transport through the browser's own network
+ * events (Chrome DevTools Protocol: `Network.eventSourceMessageReceived` for the event stream's
+ * messages, `Network.requestWillBeSent` for the POSTs), in the order the browser saw it. Nothing
+ * is injected into the page.
+ */
+export async function recordHttpBridge(
+  context: BrowserContext,
+  page: Page,
+  recorder: HttpBridgeRecorder,
+): Promise<void> {
+  const cdp = await context.newCDPSession(page)
+  const streams = new Set<string>()
+  cdp.on('Network.requestWillBeSent', ({ requestId, request }) => {
+    const path = new URL(request.url).pathname
+    if (path === '/toolmark/events') streams.add(requestId)
+    if (path !== '/toolmark/messages' || request.method !== 'POST') return
+    const entries = (request as { postDataEntries?: Array<{ bytes?: string }> }).postDataEntries
+    const body =
+      request.postData ??
+      (entries ? Buffer.from(entries.map((e) => e.bytes ?? '').join(''), 'base64').toString('utf8') : '')
+    recorder.onFrame('sent', body)
+  })
+  cdp.on('Network.eventSourceMessageReceived', ({ requestId, eventName, data }) => {
+    if (!streams.has(requestId)) return
+    if (eventName === 'message') recorder.onFrame('received', data)
+    else if (eventName === 'ready') {
+      const stream = (JSON.parse(data) as { stream?: unknown }).stream
+      if (typeof stream === 'string') recorder.onReady?.(stream)
+    }
+  })
+  await cdp.send('Network.enable')
+}
+
 /**
  * The icon a browser shows in the tab answers: the page's `<link rel="icon">` (a `data:` URL needs no
  * request) or, without one, `/favicon.ico`, which a headed browser asks for (headless Chromium does not,
@@ -16,7 +58,7 @@ export async function iconStatus(page: Page): Promise<{ url: string; status: num
   return { url, status: response.status() }
 }
 
-/** One protocol frame seen on the page's bridge WebSocket. */
+/** One protocol frame seen on the page's bridge: its WebSocket, or its HTTP transport (SSE + POST). */
 export interface Frame {
   direction: 'sent' | 'received'
   message: Record<string, unknown>
@@ -27,7 +69,8 @@ type FrameWaiter = { predicate: (frame: Frame) => boolean; resolve: (frame: Fram
 
 /**
  * A page of the demo with its bridge traffic recorded: every JSON frame the page sends or receives
- * on `/toolmark/ws`, across reloads, so tests can read clientIds, manifests and confirmIds.
+ * on `/toolmark/ws` (WebSocket) or over `/toolmark/events` + `/toolmark/messages` (HTTP transport),
+ * across reloads, so tests can read clientIds, manifests and confirmIds.
  */
 export class DemoPage {
   readonly frames: Frame[] = []
@@ -58,6 +101,9 @@ export class DemoPage {
     const context = await browser.newContext(options)
     const page = await context.newPage()
     const demo = new DemoPage(context, page, baseUrl)
+    await recordHttpBridge(context, page, {
+      onFrame: (direction, payload) => demo.record(direction, payload),
+    })
     await demo.goto(path)
     return demo
   }

@@ -1,6 +1,6 @@
-import { type Browser, chromium, type WebSocketRoute } from 'playwright-core'
+import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, expect, inject, test, vi } from 'vitest'
-import { DemoPage } from '../../demo/e2e/harness.ts'
+import { DemoPage, recordHttpBridge } from '../../demo/e2e/harness.ts'
 import { type RunningApp, startApp } from './app.ts'
 import {
   APP_TOOLS,
@@ -32,14 +32,18 @@ test('the server-rendered HTML has the page but no registration side effects', a
   expect(html).toContain('Chess Openings')
   expect(html).not.toMatch(UUID)
   expect(response.headers.get('set-cookie')).toBeNull()
-  // Without JavaScript the page still renders, and nothing talks to the bridge.
+  // Without JavaScript the page still renders, and nothing talks to the agent or the bridge.
   const context = await browser.newContext({ javaScriptEnabled: false })
   const page = await context.newPage()
-  const sockets: string[] = []
-  page.on('websocket', (socket) => sockets.push(socket.url()))
+  const agentRequests: string[] = []
+  page.on('request', (request) => {
+    if (/^\/(api|toolmark)\//.test(new URL(request.url()).pathname)) agentRequests.push(request.url())
+  })
+  page.on('websocket', (socket) => agentRequests.push(socket.url()))
   await page.goto(new URL('/challenges', app.url).href)
+  await page.waitForLoadState('networkidle')
   expect(await page.locator('[data-testid="challenge-item"]').count()).toBe(3)
-  expect(sockets).toEqual([])
+  expect(agentRequests).toEqual([])
   await context.close()
 })
 
@@ -98,16 +102,27 @@ test("over the bridge: a call for the left page's tool with the old rev is answe
   const context = await browser.newContext()
   const page = await context.newPage()
   const sent: Array<Record<string, unknown>> = []
-  let toPage: WebSocketRoute | undefined
-  // The page's real socket to the agent server, with a test hand on it to inject one agent→page frame.
-  await page.routeWebSocket(/\/toolmark\/ws/, (ws) => {
-    const server = ws.connectToServer()
-    toPage = ws
-    ws.onMessage((message) => {
-      if (typeof message === 'string') sent.push(JSON.parse(message) as Record<string, unknown>)
-      server.send(message)
-    })
-    server.onMessage((message) => ws.send(message))
+  let stream = ''
+  await recordHttpBridge(context, page, {
+    onFrame: (direction, payload) => {
+      if (direction === 'sent') sent.push(JSON.parse(payload) as Record<string, unknown>)
+    },
+    onReady: (id) => {
+      stream = id
+    },
+  })
+  // A test hand on the page's real bridge event stream, to inject one agent→page message: the page's
+  // EventSource objects (the chat's and the bridge's), kept as they are made; the transport is untouched.
+  await context.addInitScript(() => {
+    const Native = window.EventSource
+    const made: EventSource[] = []
+    ;(window as unknown as { __eventSources: EventSource[] }).__eventSources = made
+    window.EventSource = class extends Native {
+      constructor(url: string | URL, init?: EventSourceInit) {
+        super(url, init)
+        made.push(this)
+      }
+    }
   })
   const manifestWith = (tool: string) =>
     vi.waitFor(
@@ -125,16 +140,24 @@ test("over the bridge: a call for the left page's tool with the old rev is answe
   await page.getByTestId('nav-settings').click()
   const current = await manifestWith('settings.updateCard')
   const id = crypto.randomUUID()
-  toPage!.send(
-    JSON.stringify({
-      protocol: 1,
-      type: 'call',
-      clientId: old.clientId,
-      id,
-      rev: old.rev,
-      tool: 'challenges.search',
-      input: { query: 'chess' },
-    }),
+  const call = JSON.stringify({
+    protocol: 1,
+    type: 'call',
+    clientId: old.clientId,
+    id,
+    rev: old.rev,
+    tool: 'challenges.search',
+    input: { query: 'chess' },
+  })
+  // An event id past any the server sent on this page connection, so the transport takes it as new.
+  await page.evaluate(
+    ([data, lastEventId]) => {
+      const source = (window as unknown as { __eventSources: EventSource[] }).__eventSources.findLast((s) =>
+        s.url.includes('/toolmark/events'),
+      )!
+      source.dispatchEvent(new MessageEvent('message', { data, lastEventId }))
+    },
+    [call, `${stream}:${Number.MAX_SAFE_INTEGER}`] as const,
   )
   const answer = await vi.waitFor(
     () => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url))
 
-/** A running next-demo (`scripts/start.ts`) in its own process. */
+/** A running next-demo (`next start`, or `next dev`) in its own process. */
 export interface RunningApp {
   url: string
   /** Everything the process wrote (stdout and stderr). */
@@ -18,27 +18,27 @@ export interface AppVariant {
   cacheComponentsDir?: string
 }
 
+/** Next's own command line (`node_modules/.bin/next` is a shell shim; this is the file it runs). */
+export const NEXT_BIN = fileURLToPath(new URL('../node_modules/next/dist/bin/next', import.meta.url))
+
 /**
- * Starts the demo exactly as its documented command does (`node --import tsx scripts/start.ts`) on
- * 127.0.0.1 port 0 with the embedded agent and an in-memory store; resolves with its URL.
+ * Starts the demo as its documented command does, Next's own server (`next start`, or `next dev`)
+ * with nothing around it, on 127.0.0.1 port 0 with the embedded agent (the route handlers'
+ * `PROVIDER`); resolves with the URL Next prints once it is ready.
  */
 export function startApp(variant: AppVariant = {}): Promise<RunningApp> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: variant.dev ? 'development' : 'production',
     NEXT_TELEMETRY_DISABLED: '1',
-    HOST: '127.0.0.1',
-    PORT: '0',
     PROVIDER: 'embedded',
-    DATA_FILE: ':memory:',
     CALL_DEADLINE_MS: '10000',
   }
   if (variant.cacheComponentsDir) {
     env.TOOLMARK_CACHE_COMPONENTS = '1'
     env.NEXT_DIST_DIR = variant.cacheComponentsDir
   }
-  const args = ['--conditions=@toolmark/source', '--import', 'tsx', 'scripts/start.ts']
-  if (variant.dev) args.push('--dev')
+  const args = [NEXT_BIN, variant.dev ? 'dev' : 'start', '-H', '127.0.0.1', '-p', '0']
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: APP_DIR,
     env,
@@ -54,7 +54,8 @@ export function startApp(variant: AppVariant = {}): Promise<RunningApp> {
     const onData = (chunk: Buffer): void => {
       const text = chunk.toString('utf8')
       output.push(text)
-      const ready = /ready (http:\/\/\S+)/.exec(output.join(''))
+      const all = output.join('')
+      const ready = /Ready in/.test(all) ? /- Local:\s+(http:\/\/\S+)/.exec(all) : null
       if (ready?.[1]) {
         clearTimeout(timer)
         child.stdout?.off('data', onData)

@@ -18,7 +18,7 @@ afterAll(async () => {
   await app?.close()
 })
 
-test('next dev (StrictMode, dev registry): one bridge, one clientId, exactly one registration per tool', async () => {
+test('next dev (StrictMode, dev registry): one bridge stream, one clientId, exactly one registration per tool', async () => {
   const context = await browser.newContext()
   const page = await context.newPage()
   const problems: string[] = []
@@ -26,18 +26,16 @@ test('next dev (StrictMode, dev registry): one bridge, one clientId, exactly one
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text())
   })
-  const sockets: string[] = []
-  page.on('websocket', (socket) => {
-    if (socket.url().includes('/toolmark/ws')) sockets.push(socket.url())
+  const streams: string[] = []
+  const isStream = (url: string) => new URL(url).pathname === '/toolmark/events'
+  page.on('request', (request) => {
+    if (isStream(request.url())) streams.push(request.url())
   })
   // Let the dev server compile both routes before the harness waits on them.
   for (const path of ['/settings', '/challenges']) {
     // next dev compiles each route on its first request: allow for a slow, shared machine.
     await Promise.all([
-      page.waitForEvent('websocket', {
-        predicate: (socket) => socket.url().includes('/toolmark/ws'),
-        timeout: 90_000,
-      }),
+      page.waitForEvent('request', { predicate: (request) => isStream(request.url()), timeout: 90_000 }),
       page.goto(new URL(path, app.url).href, { timeout: 90_000 }),
     ])
     await page.getByTestId('chat-input').waitFor({ timeout: 60_000 })
@@ -60,8 +58,8 @@ test('next dev (StrictMode, dev registry): one bridge, one clientId, exactly one
   for (const m of manifests(demo.frames)) expect(new Set(m.names).size).toBe(m.names.length)
   expect(clientIds(demo.frames)).toHaveLength(1)
   expect(problems.filter((p) => /duplicate|toolmark/i.test(p))).toEqual([])
-  // One bridge socket per page load, StrictMode's simulated remount included.
-  expect(sockets).toHaveLength(2)
+  // One bridge event stream per page load, StrictMode's simulated remount included.
+  expect(streams).toHaveLength(2)
   await demo.close()
   await context.close()
 }, 180_000)

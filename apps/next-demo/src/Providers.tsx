@@ -1,7 +1,7 @@
 'use client'
 import { ok, type Toolmark } from '@toolmark/core'
 import { bridge } from '@toolmark/core/bridge'
-import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { httpTransport } from '@toolmark/core/bridge/http'
 import { RouteScope, ToolmarkProvider, useNavigationTool, useRouteTool } from '@toolmark/next'
 import Link from 'next/link'
 import { useParams, usePathname } from 'next/navigation'
@@ -12,11 +12,18 @@ import { ChatPanel } from '../../demo/src/chat/ChatPanel.tsx'
 import { type Conversation, conversation } from './conversation.ts'
 import { StoresProvider, useStores } from './stores.tsx'
 
-/** Opens the bridge once the conversation is known (in the browser only, once per tab). */
+/**
+ * Opens the bridge once the conversation is known (in the browser only, once per tab), over the HTTP
+ * transport: an event stream from and POSTs to the route handler `app/toolmark/[...path]/route.ts`,
+ * so `next start` serves it without a WebSocket server.
+ */
 async function connect(_tm: Toolmark) {
   const { id } = await conversation()
-  const url = `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?conversation=${encodeURIComponent(id)}`
-  return [bridge({ transport: websocketTransport({ url, terminalCloseCodes: [4401, 4403] }) })]
+  const transport = httpTransport({
+    streamUrl: `/toolmark/events?conversation=${encodeURIComponent(id)}`,
+    postUrl: '/toolmark/messages',
+  })
+  return [bridge({ transport })]
 }
 
 const dev = process.env.NODE_ENV !== 'production'

@@ -224,3 +224,51 @@ async function until(predicate: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !predicate(); i++) await new Promise((r) => setTimeout(r, 10))
   if (!predicate()) throw new Error('condition not met')
 }
+
+describe('bridge over HTTP: a full reload', () => {
+  const saveTool = fakeTool('notes.save', 'Save a note', { consequential: true }, { type: 'object' }, () => ({
+    status: 'ok',
+    data: 'saved',
+  }))
+
+  it('expires the cards of a page load whose stream is down when another page load connects, without waiting for the resume grace', async () => {
+    const t = await server({
+      provider: new ScriptedProvider([
+        () => [toolCall('tc1', 'page_call', { tool: saveTool.name, input: {} })],
+        () => [{ type: 'text', delta: 'Approve the card on the page.' }],
+      ]),
+    })
+    const browser = await t.browser()
+    const conversation = await browser.createConversation()
+    const first = await FakePage.open(t.server.url, browser, conversation, [saveTool], { transport: 'http' })
+    await browser.say(conversation, 'save it')
+    await t.server.agent.idle(conversation)
+    const [confirmId] = [...first.pending.keys()]
+    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('pending')
+    // The old page's stream is gone (a reload closes it); the new page load connects at once.
+    t.server.dropBridgeStreams()
+    await FakePage.open(t.server.url, browser, conversation, [saveTool], { transport: 'http' })
+    await t.server.agent.idle(conversation)
+    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('expired')
+    const log = await browser.messages(conversation)
+    expect(log.at(-1)).toMatchObject({ role: 'tool', text: expect.stringContaining('confirmation expired') })
+  })
+
+  it('keeps the cards of another page load whose stream is still open (a second tab)', async () => {
+    const t = await server({
+      provider: new ScriptedProvider([
+        () => [toolCall('tc1', 'page_call', { tool: saveTool.name, input: {} })],
+        () => [{ type: 'text', delta: 'Approve the card on the page.' }],
+      ]),
+    })
+    const browser = await t.browser()
+    const conversation = await browser.createConversation()
+    const first = await FakePage.open(t.server.url, browser, conversation, [saveTool], { transport: 'http' })
+    await browser.say(conversation, 'save it')
+    await t.server.agent.idle(conversation)
+    const [confirmId] = [...first.pending.keys()]
+    await FakePage.open(t.server.url, browser, conversation, [saveTool], { transport: 'http' })
+    await t.server.agent.idle(conversation)
+    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('pending')
+  })
+})

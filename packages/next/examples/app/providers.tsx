@@ -1,13 +1,14 @@
 'use client'
 import { bridge } from '@toolmark/core/bridge'
-import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { httpTransport } from '@toolmark/core/bridge/http'
 import { RouteScope, ToolmarkProvider, useNavigationTool } from '@toolmark/next'
 import { type ReactNode, Suspense } from 'react'
 
-// Runs in an effect, once per tab, never on the server.
-function connect() {
-  const url = `${location.origin.replace(/^http/, 'ws')}/toolmark/ws`
-  return [bridge({ transport: websocketTransport({ url }) })]
+// Runs in an effect, once per tab, never on the server: a conversation, then the bridge over SSE + POST.
+async function connect() {
+  const { id } = (await (await fetch('/api/conversations', { method: 'POST' })).json()) as { id: string }
+  const streamUrl = `/toolmark/events?conversation=${encodeURIComponent(id)}`
+  return [bridge({ transport: httpTransport({ streamUrl, postUrl: '/toolmark/messages' }) })]
 }
 
 function AppTools() {

@@ -157,6 +157,13 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     if (stream && !resume && stream.userId === userId && stream.conversationId === conversation.id)
       end(stream)
     if (!resume) {
+      // A page connection of this conversation whose stream is down when another page load connects
+      // is treated as gone (as a socket that is reconnecting at a takeover is): a full reload closes
+      // the old page's stream, and its pending confirmations expire now, not after the resume grace.
+      for (const other of [...streams.values()]) {
+        if (other.userId === userId && other.conversationId === conversation.id && other.write === undefined)
+          end(other)
+      }
       const fresh = new PageStream(userId, conversation.id, window)
       fresh.conn = deps.relay.connect(userId, conversation.id, (text) => fresh.push(text))
       streams.set(fresh.id, fresh)

@@ -34,6 +34,8 @@ export const NO_PAGE_RESULT: ToolResult = {
   status: 'error',
   message: 'No page is connected to this conversation',
 }
+/** What a request resolves with when its `signal` aborts before the page answered (a `cancel` is sent). */
+export const CANCELLED_RESULT: ToolResult = { status: 'cancelled', by: 'signal' }
 /** What pending calls resolve with when the relay shuts down. */
 export const SHUTDOWN_RESULT: ToolResult = { status: 'error', message: 'The server is shutting down' }
 
@@ -138,6 +140,9 @@ export class Relay {
   ): Promise<RequestOutcome> {
     const callId = crypto.randomUUID()
     const clientId = this.#store.getActiveClient(scope.conversationId)
+    if (request.signal?.aborted) {
+      return Promise.resolve({ callId, clientId, result: CANCELLED_RESULT, timedOut: false })
+    }
     if (!clientId || this.#targets(scope.conversationId, clientId).length === 0) {
       return Promise.resolve({ callId, clientId, result: NO_PAGE_RESULT, timedOut: false })
     }
@@ -169,8 +174,15 @@ export class Relay {
         : { protocol: PROTOCOL_VERSION, type: 'describe', clientId, id: callId, tool: request.tool }
     return new Promise((resolve) => {
       const timer = this.#clock.setTimeout(() => this.#timeOut(binding), this.#deadlineMs)
+      // An aborted request is withdrawn as a deadline is: the binding settles and the page gets a `cancel`.
+      const signal = request.signal
+      const onAbort = () => this.#timeOut(binding, CANCELLED_RESULT)
+      signal?.addEventListener('abort', onAbort, { once: true })
       this.#waiters.set(callId, {
-        resolve,
+        resolve: (outcome) => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve(outcome)
+        },
         timer,
         secrets: request.kind === 'call' ? (request.secrets ?? []) : [],
       })
@@ -217,7 +229,7 @@ export class Relay {
     if (bindings.length > 0) this.#emit('expired', { conversationId, bindings })
   }
 
-  #timeOut(binding: CallBinding): void {
+  #timeOut(binding: CallBinding, result: ToolResult = TIMEOUT_RESULT): void {
     const waiter = this.#waiters.get(binding.id)
     if (waiter) this.#clock.clearTimeout(waiter.timer)
     this.#waiters.delete(binding.id)
@@ -232,8 +244,8 @@ export class Relay {
     waiter?.resolve({
       callId: binding.id,
       clientId: binding.clientId,
-      result: TIMEOUT_RESULT,
-      timedOut: true,
+      result,
+      timedOut: result === TIMEOUT_RESULT,
     })
   }
 }

@@ -41,8 +41,10 @@ export type PageRequest =
       rev?: number
       /** The input's values at the tool's sensitive paths: cut out of a `needs_confirmation` summary. */
       secrets?: readonly string[]
+      /** Aborting it withdraws the request: the page gets a `cancel`, the outcome is {@link CANCELLED_RESULT}. */
+      signal?: AbortSignal
     }
-  | { kind: 'describe'; tool: string }
+  | { kind: 'describe'; tool: string; signal?: AbortSignal }
 
 /** The page a conversation is bound to and the latest manifest it sent. */
 export interface BoundPage {

@@ -1,0 +1,59 @@
+import { EmbeddedProvider } from '@toolmark/offline-agent'
+import { createToolmarkServer, type Provider, routeHandlers, type ToolmarkServer } from '@toolmark/server'
+import { AnthropicProvider } from '@toolmark/server/anthropic'
+import { OpenAiProvider } from '@toolmark/server/openai'
+
+/**
+ * The model behind the demo's agent, from the environment `next start` runs with: `PROVIDER`
+ * (`embedded`, `anthropic`, `openai`, or `auto`, the default: a key picks its provider, no key the
+ * embedded offline agent), `ANTHROPIC_API_KEY` / `ANTHROPIC_MODEL`, `OPENAI_API_KEY` /
+ * `OPENAI_BASE_URL` / `OPENAI_MODEL`. The key stays on the server: nothing here reaches the page.
+ */
+function providerFrom(env: NodeJS.ProcessEnv): Provider {
+  const requested = env.PROVIDER || 'auto'
+  const anthropicKey = env.ANTHROPIC_API_KEY
+  const openaiKey = env.OPENAI_API_KEY
+  const name =
+    requested === 'auto' ? (anthropicKey ? 'anthropic' : openaiKey ? 'openai' : 'embedded') : requested
+  if (name === 'anthropic') {
+    if (!anthropicKey) throw new Error('PROVIDER=anthropic needs ANTHROPIC_API_KEY')
+    return new AnthropicProvider({ apiKey: anthropicKey, model: env.ANTHROPIC_MODEL || 'claude-sonnet-4-5' })
+  }
+  if (name === 'openai') {
+    if (!openaiKey) throw new Error('PROVIDER=openai needs OPENAI_API_KEY')
+    return new OpenAiProvider({
+      apiKey: openaiKey,
+      baseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com/v1',
+      model: env.OPENAI_MODEL || 'gpt-4o-mini',
+    })
+  }
+  if (name !== 'embedded')
+    throw new Error(`PROVIDER must be embedded, anthropic, openai or auto, got ${name}`)
+  return new EmbeddedProvider()
+}
+
+function create(): ToolmarkServer {
+  const deadline = Number(process.env.CALL_DEADLINE_MS)
+  return createToolmarkServer({
+    // The in-memory default store: conversations, bindings and manifests live in this process only.
+    provider: providerFrom(process.env),
+    ...(Number.isInteger(deadline) && deadline > 0 ? { callDeadlineMs: deadline } : {}),
+    ...(process.env.SESSION_SECRET ? { sessionSecret: process.env.SESSION_SECRET } : {}),
+    ...(process.env.ALLOWED_ORIGINS
+      ? { allowedOrigins: process.env.ALLOWED_ORIGINS.split(',').map((o) => o.trim()) }
+      : {}),
+  })
+}
+
+// One server per process, kept on globalThis: Next may evaluate this module once per route bundle
+// (and again after a hot reload in `next dev`), and the relay's page connections, pending calls and
+// the in-memory store must be the same object for `/api/*` and `/toolmark/*` requests alike.
+const KEY = Symbol.for('@toolmark-apps/next-demo.server')
+const slot = globalThis as { [KEY]?: ToolmarkServer }
+
+/** The demo's one Toolmark server (conversation API, chat events, the bridge's SSE + POST transport). */
+export const toolmark: ToolmarkServer = slot[KEY] ?? create()
+slot[KEY] = toolmark
+
+/** `GET` and `POST` of the route handlers `app/api/[...path]` and `app/toolmark/[...path]`. */
+export const { GET, POST } = routeHandlers(toolmark)

@@ -1,0 +1,320 @@
+// HTTP transport benchmark: the bridge over SSE + POST (`httpTransport`, what a Next.js app on `next start`
+// uses) against the WebSocket transport, and what open event streams cost the server. Every figure is printed
+// next to a baseline measured in the same run; nothing asserts, goals are printed beside the figures. Run with
+// `pnpm --filter @toolmark/bench bench:http` (also part of `pnpm bench`).
+//
+// 1. Call round trip. One `@toolmark/server` (`serve`, 127.0.0.1, port 0, in-memory store) in this process,
+//    two pages in this process too (a core registry with the bridge; one on `httpTransport` with the
+//    `eventsource` package, one on `websocketTransport` with `ws`), each in its own conversation. A call is
+//    `relay.request` → the page's tool → its result, timed in alternating batches (`compare`): the
+//    WebSocket round trip is the baseline.
+// 2. Memory. The same server alone in a child process (http-transport-child.mjs: plain `node --expose-gc` on the
+//    built packages, so neither this process's clients nor a TypeScript loader count):
+//    1,000 conversations (baseline), then one open event stream each (the `ready` event read), then each page
+//    connection's manifest (five tools): heap + external and RSS after GC at each stage.
+import { fork } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { extname, join, normalize } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import { createToolmark, environment, ok, type ToolManifestSummary } from '@toolmark/core'
+import { bridge } from '@toolmark/core/bridge'
+import { httpTransport } from '@toolmark/core/bridge/http'
+import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { createToolmarkServer, type ToolmarkServer } from '@toolmark/server'
+import { serve } from '@toolmark/server/node'
+import { EventSource } from 'eventsource'
+import { chromium } from 'playwright-core'
+import WebSocket from 'ws'
+import { compare } from './compare.ts'
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  HOST,
+  kb,
+  mb,
+  ms,
+  print,
+  ROOT,
+  row,
+  step,
+  times,
+} from './relay/shared.ts'
+
+const PAGES = 1000
+const USER = 'bench-user'
+const TOOLS: ToolManifestSummary[] = ['search', 'create', 'rename', 'delete', 'notes'].map((name) => ({
+  name: `challenges.${name}`,
+  llmName: `challenges_${name}`,
+  title: `Challenges: ${name}`,
+  description: `The ${name} tool of the challenges page, with a description of ordinary length for a tool.`,
+  hints: name === 'search' || name === 'notes' ? { readOnly: true } : { consequential: true },
+}))
+
+const CORE_DIST = join(ROOT, 'packages/core/dist')
+
+/**
+ * The page Chromium opens: a core registry (the built `@toolmark/core`, served from its dist) with one
+ * read-only tool, and the bridge on the transport its URL names, for the conversation its URL names.
+ */
+const PAGE = `<!doctype html><meta charset="utf-8"><title>bench</title><link rel="icon" href="data:,">
+<script>globalThis.process = { env: { NODE_ENV: 'production' } } // what a bundler would replace</script>
+<script type="module">
+import { createToolmark, ok } from '/core/index.mjs'
+import { bridge } from '/core/bridge/index.mjs'
+import { httpTransport } from '/core/bridge/http.mjs'
+import { websocketTransport } from '/core/bridge/websocket.mjs'
+const q = new URLSearchParams(location.search)
+const conversation = q.get('conversation')
+const tm = createToolmark()
+tm.scope('challenges').register({
+  name: 'search', description: 'Search the challenges by keyword.', hints: { readOnly: true },
+  jsonSchema: { type: 'object', properties: { query: { type: 'string' } } },
+  run: () => ok({ results: [{ id: 'c-chess', name: 'Chess Openings' }] }),
+})
+const transport = q.get('transport') === 'http'
+  ? httpTransport({ streamUrl: '/toolmark/events?conversation=' + conversation, postUrl: '/toolmark/messages' })
+  : websocketTransport({ url: location.origin.replace(/^http/, 'ws') + '/toolmark/ws?conversation=' + conversation })
+tm.use(bridge({ transport }))
+</script>`
+
+/** `/bench.html` and the built core under `/core/` (only what no route matched reaches this). */
+async function staticFiles(request: Request): Promise<Response> {
+  const path = new URL(request.url).pathname
+  if (path === '/bench.html') return new Response(PAGE, { headers: { 'content-type': 'text/html' } })
+  const file = normalize(join(CORE_DIST, path.replace(/^\/core\//, '')))
+  if (!path.startsWith('/core/') || !file.startsWith(CORE_DIST) || extname(file) !== '.mjs')
+    return new Response('not found', { status: 404 })
+  return new Response(await readFile(file), { headers: { 'content-type': 'text/javascript' } })
+}
+
+/** The server both parts use: every request is the one bench user (no cookies to carry). */
+function server(): ToolmarkServer {
+  return createToolmarkServer({
+    provider: { name: 'none', async *stream() {} },
+    authenticate: () => USER,
+    fallback: staticFiles,
+    log: process.env.BENCH_DEBUG ? (line) => console.error(line) : () => {},
+  })
+}
+
+async function createConversation(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/conversations`, { method: 'POST' })
+  return ((await response.json()) as { id: string }).id
+}
+
+/** A `relay.request` of the page's search tool, counting what did not come back ok. */
+function caller(toolmark: ToolmarkServer, failures: { n: number }) {
+  return (conversationId: string) => async () => {
+    const outcome = await toolmark.relay.request(
+      { userId: USER, conversationId, toolCallId: 'bench' },
+      { kind: 'call', tool: 'challenges.search', input: { query: 'chess' } },
+    )
+    if (outcome.result.status !== 'ok') failures.n++
+  }
+}
+
+/** Resolves when a page load has bound `conversationId` (its first manifest). */
+function bound(toolmark: ToolmarkServer, conversationId: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const off = toolmark.relay.on('rebound', (e) => {
+      if (e.conversationId === conversationId) {
+        off()
+        resolve()
+      }
+    })
+  })
+}
+
+/** Part 1: the two transports' call round trip, in alternating batches, with pages in Node and in Chromium. */
+async function roundTrip(): Promise<void> {
+  const toolmark = server()
+  const node = await serve(toolmark, { port: 0, host: HOST, log: () => {} })
+  const url = node.url
+  const failures = { n: 0 }
+  const call = caller(toolmark, failures)
+  try {
+    // (a) Pages in this Node process: core registry + bridge, `eventsource` and Node's fetch, or `ws`.
+    environment.setIsServer(false)
+    const [overHttp, overWs] = [await createConversation(url), await createConversation(url)]
+    const pages: Array<() => void> = []
+    const page = (transport: Parameters<typeof bridge>[0]['transport']) => {
+      const tm = createToolmark()
+      tm.scope('challenges').register({
+        name: 'search',
+        description: 'Search the challenges by keyword.',
+        jsonSchema: { type: 'object', properties: { query: { type: 'string' } } },
+        hints: { readOnly: true },
+        run: () => ok({ results: [{ id: 'c-chess', name: 'Chess Openings' }] }),
+      })
+      // One clientId per page load (two pages share this process, so the default per-tab id would be shared).
+      const dispose = tm.use(bridge({ transport, clientId: crypto.randomUUID() }))
+      if (dispose) pages.push(dispose)
+    }
+    step('Node pages: httpTransport and websocketTransport')
+    const ready = Promise.all([bound(toolmark, overHttp), bound(toolmark, overWs)])
+    page(
+      httpTransport({
+        streamUrl: `${url}/toolmark/events?conversation=${overHttp}`,
+        postUrl: `${url}/toolmark/messages`,
+        baseUrl: url,
+        EventSource,
+      }),
+    )
+    page(
+      websocketTransport({
+        url: `${url.replace(/^http/, 'ws')}/toolmark/ws?conversation=${overWs}`,
+        WebSocket,
+      }),
+    )
+    await ready
+    const [http, ws] = await compare(call(overHttp), call(overWs), 200, 10)
+    row(
+      'call round trip, HTTP transport, page in Node',
+      ms(http),
+      `${ms(ws)} (WebSocket)`,
+      times(http, ws),
+      '≤ 1.5×',
+    )
+    for (const dispose of pages) dispose()
+    environment.setIsServer(undefined)
+
+    // (b) Pages in Chromium: the built core, the browser's EventSource and fetch, or its WebSocket.
+    step('Chromium pages: httpTransport and websocketTransport')
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+      headless: true,
+    })
+    try {
+      const [inHttp, inWs] = [await createConversation(url), await createConversation(url)]
+      const loaded = Promise.all([bound(toolmark, inHttp), bound(toolmark, inWs)])
+      const context = await browser.newContext()
+      for (const [transport, conversation] of [
+        ['http', inHttp],
+        ['websocket', inWs],
+      ] as const) {
+        const tab = await context.newPage()
+        if (process.env.BENCH_DEBUG) {
+          tab.on('console', (m) => console.error(`[${transport}] ${m.text()}`))
+          tab.on('pageerror', (e) => console.error(`[${transport}] ${e.message}`))
+          tab.on('requestfailed', (r) => console.error(`[${transport}] failed ${r.url()}`))
+          tab.on(
+            'response',
+            (r) => r.status() >= 400 && console.error(`[${transport}] ${r.status()} ${r.url()}`),
+          )
+        }
+        await tab.goto(`${url}/bench.html?transport=${transport}&conversation=${conversation}`)
+      }
+      await loaded
+      const [bHttp, bWs] = await compare(call(inHttp), call(inWs), 200, 10)
+      row(
+        'call round trip, HTTP transport, page in Chromium',
+        ms(bHttp),
+        `${ms(bWs)} (WebSocket)`,
+        times(bHttp, bWs),
+        '≤ 1.5×',
+      )
+    } finally {
+      await browser.close()
+    }
+    if (failures.n > 0) console.log(`note: ${failures.n} calls did not return ok`)
+  } finally {
+    await toolmark.close()
+    await node.close()
+  }
+}
+
+interface Usage {
+  rss: number
+  heap: number
+}
+
+/** Part 2 (parent): drives the child server through its three stages. */
+async function memory(): Promise<void> {
+  const child = fork(fileURLToPath(new URL('./http-transport-child.mjs', import.meta.url)), [], {
+    execArgv: ['--expose-gc'],
+  })
+  const replies: Array<(message: unknown) => void> = []
+  child.on('message', (message) => replies.shift()?.(message))
+  const ask = <T>(op: string): Promise<T> =>
+    new Promise((resolve) => {
+      replies.push(resolve as (message: unknown) => void)
+      child.send({ op })
+    })
+  const { url } = await ask<{ url: string }>('url')
+  const streams: Array<{ abort: AbortController; id: string }> = []
+  try {
+    step(`${PAGES} conversations`)
+    const conversations: string[] = []
+    for (let i = 0; i < PAGES; i++) conversations.push(await createConversation(url))
+    const idle = await ask<Usage>('measure')
+
+    step(`${PAGES} open event streams`)
+    for (const conversation of conversations) {
+      const abort = new AbortController()
+      const response = await fetch(`${url}/toolmark/events?conversation=${conversation}`, {
+        signal: abort.signal,
+      })
+      const reader = response.body!.getReader()
+      let text = ''
+      while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value)
+      const id = /"stream":"([^"]+)"/.exec(text)?.[1] ?? ''
+      streams.push({ abort, id })
+    }
+    const open = await ask<Usage>('measure')
+
+    step(`${PAGES} manifests (${TOOLS.length} tools each)`)
+    let clientId = 0
+    for (const { id } of streams) {
+      await fetch(`${url}/toolmark/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-toolmark-stream': id },
+        body: JSON.stringify({
+          protocol: 1,
+          type: 'manifest',
+          clientId: `page-${clientId++}`,
+          rev: 1,
+          tools: TOOLS,
+        }),
+      })
+    }
+    await sleep(200)
+    const pages = await ask<Usage>('measure')
+    const bound = await ask<{ bound: number }>('bound')
+
+    const perStream = (open.heap - idle.heap) / PAGES
+    row(
+      'server heap + external per open event stream',
+      kb(perStream),
+      `idle server ${mb(idle.heap)}`,
+      `RSS ${kb((open.rss - idle.rss) / PAGES)} per stream`,
+      '≤ 50 KiB',
+    )
+    row(
+      `server RSS with ${PAGES} open pages (stream + manifest)`,
+      mb(pages.rss),
+      `idle ${mb(idle.rss)}`,
+      `+${mb(pages.rss - idle.rss)} (${times(pages.rss, idle.rss)})`,
+      '≤ 100 MB',
+    )
+    if (bound.bound !== PAGES) console.log(`note: ${bound.bound} of ${PAGES} page loads were bound`)
+  } finally {
+    for (const { abort } of streams) abort.abort()
+    await ask('close')
+    child.kill()
+  }
+}
+
+{
+  console.log(`Node ${process.version}, ${new Date().toISOString()}, HTTP transport bench (loopback)`)
+  try {
+    await roundTrip()
+    await memory()
+  } catch (error) {
+    console.error(error)
+    process.exitCode = 1
+  } finally {
+    print()
+  }
+}
