@@ -95,7 +95,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   } catch (error) {
     // Port in use or not allowed: release everything opened so far, the SQLite file included.
     await toolmark.close()
-    if (!options.store) store.close()
+    if (!options.store) await store.close()
     throw error
   }
   let closing: Promise<void> | undefined

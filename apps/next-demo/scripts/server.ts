@@ -88,7 +88,7 @@ export async function startNextDemo(options: NextDemoOptions = {}): Promise<Next
           server.closeAllConnections()
         })
         await app.close()
-        store.close()
+        await store.close()
       })()
       return closing
     },

@@ -97,7 +97,17 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const now = options.clock ? options.clock.now : Date.now
   const allowedOrigins = options.allowedOrigins ?? []
   const ttl = options.sessionTtlMs ?? 7 * 86_400_000
-  const secret = options.authenticate ? '' : (options.sessionSecret ?? store.secret('session', randomSecret))
+  // The demo cookie's key, read from the store on first use; a failed read (store down) is tried again.
+  let secretRead: Promise<string> | undefined
+  const secret = (): Promise<string> => {
+    if (options.authenticate) return Promise.resolve('')
+    if (options.sessionSecret !== undefined) return Promise.resolve(options.sessionSecret)
+    secretRead ??= store.secret('session', randomSecret).catch((error: unknown) => {
+      secretRead = undefined
+      throw error
+    })
+    return secretRead
+  }
   const log = options.log ? { log: options.log } : {}
   const relay = new Relay({
     store,
@@ -111,8 +121,8 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const authenticate = options.authenticate
   const resolveUser = async (request: Request): Promise<string | undefined> => {
     if (authenticate) return userOf(authenticate, request)
-    const id = await sessionIdFromHeader(request.headers.get('cookie') ?? undefined, secret)
-    const session = id ? store.getSession(id) : undefined
+    const id = await sessionIdFromHeader(request.headers.get('cookie') ?? undefined, await secret())
+    const session = id ? await store.getSession(id) : undefined
     return session && session.lastSeenAt + ttl > now() ? session.userId : undefined
   }
 
@@ -157,7 +167,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     close() {
       closing ??= (async () => {
         http.close()
-        relay.close()
+        await relay.close()
         await agent.close()
       })()
       return closing

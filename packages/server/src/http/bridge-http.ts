@@ -140,7 +140,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   app.get(EVENTS_PATH, async (c) => {
     const userId = await authenticate(c)
     if (typeof userId !== 'string') return userId
-    const conversation = deps.store.getConversation(c.req.query('conversation') ?? '')
+    const conversation = await deps.store.getConversation(c.req.query('conversation') ?? '')
     if (!conversation || conversation.userId !== userId)
       return fail(c, 403, 'forbidden', 'Not your conversation')
 
@@ -223,7 +223,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       end(stream)
       return fail(c, 413, 'message_too_large', `Message over ${MAX_INBOUND_BYTES} bytes`)
     }
-    stream.conn.receive(body)
+    await stream.conn.receive(body)
     return c.body(null, 202)
   })
 

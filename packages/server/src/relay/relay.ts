@@ -1,6 +1,7 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import { type Clock, systemClock } from '../shared/clock.ts'
+import { escapeForLog } from '../shared/log.ts'
 import type { CallBinding, Store } from '../store/store.ts'
 import { type InboundHost, receive } from './inbound.ts'
 import type {
@@ -65,6 +66,8 @@ export class Relay {
     rebound: new Set(),
   }
   readonly #inbound: InboundHost
+  /** Settles once the calls left pending by an earlier run are timed out; requests wait for it. */
+  readonly #ready: Promise<void>
 
   constructor(options: RelayOptions) {
     this.#store = options.store
@@ -76,17 +79,16 @@ export class Relay {
       clock: this.#clock,
       log: this.#log,
       emit: (event, payload) => this.#emit(event, payload),
-      takeWaiter: (callId) => {
-        const waiter = this.#waiters.get(callId)
-        this.#waiters.delete(callId)
-        return waiter
-      },
+      takeWaiter: (callId) => this.#take(callId),
       isOpen: (conversationId, clientId) => this.#isOpen(conversationId, clientId),
       expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
       timeOut: (binding) => this.#timeOut(binding),
     }
     // Nobody waits for calls made before a restart: their deadline outcome was never delivered.
-    this.#store.timeOutPendingCalls()
+    this.#ready = this.#store.timeOutPendingCalls().then(
+      () => {},
+      (error: unknown) => this.#log(`[relay] could not time out earlier calls: ${escapeForLog(error)}`),
+    )
   }
 
   /** Subscribe to relay events; returns the unsubscribe function. */
@@ -99,32 +101,45 @@ export class Relay {
   connect(userId: string, conversationId: string, send: (text: string) => void): PageConnection {
     const conn: Conn = { userId, conversationId, send, clientIds: new Set(), open: true }
     this.#conns.add(conn)
+    // One socket's messages are handled one after the other, in the order they arrived.
+    let queue: Promise<unknown> = Promise.resolve()
+    const serial = <T>(task: () => Promise<T>, otherwise: T): Promise<T> => {
+      const next = queue.then(task).catch((error: unknown) => {
+        this.#log(`[relay] page message failed: ${escapeForLog(error)}`)
+        return otherwise
+      })
+      queue = next
+      return next
+    }
     return {
-      receive: (text) => conn.open && receive(this.#inbound, conn, text),
+      receive: (text) =>
+        conn.open ? serial(() => receive(this.#inbound, conn, text), false) : Promise.resolve(false),
       close: () => {
         if (!conn.open) return
         conn.open = false
         this.#conns.delete(conn)
         // A page rebound away whose last socket closed is gone: its confirmIds are expired (docs/protocol/v1.md, Navigation and full reloads).
-        const active = this.#store.getActiveClient(conversationId)
-        for (const clientId of conn.clientIds) {
-          if (clientId !== active && !this.#isOpen(conversationId, clientId))
-            this.#expire(conversationId, clientId)
-        }
+        void serial(async () => {
+          const active = await this.#store.getActiveClient(conversationId)
+          for (const clientId of conn.clientIds) {
+            if (clientId !== active && !this.#isOpen(conversationId, clientId))
+              await this.#expire(conversationId, clientId)
+          }
+        }, undefined)
       },
     }
   }
 
   /** The page the conversation is bound to and its latest manifest, if any. */
-  page(conversationId: string): BoundPage | undefined {
-    const clientId = this.#store.getActiveClient(conversationId)
-    const manifest = clientId ? this.#store.getManifest(clientId) : undefined
+  async page(conversationId: string): Promise<BoundPage | undefined> {
+    const clientId = await this.#store.getActiveClient(conversationId)
+    const manifest = clientId ? await this.#store.getManifest(clientId) : undefined
     return clientId && manifest ? { clientId, rev: manifest.rev, tools: manifest.tools } : undefined
   }
 
   /** The latest manifest entry of `tool` sent by `clientId`, if any. */
-  toolEntry(clientId: string, tool: string): ToolManifestSummary | undefined {
-    return this.#store.getManifest(clientId)?.tools.find((t) => t.name === tool)
+  async toolEntry(clientId: string, tool: string): Promise<ToolManifestSummary | undefined> {
+    return (await this.#store.getManifest(clientId))?.tools.find((t) => t.name === tool)
   }
 
   /**
@@ -132,14 +147,15 @@ export class Relay {
    * bound to user, conversation and clientId and stored before the message is sent; the outcome
    * is the page's result, or {@link TIMEOUT_RESULT} at the deadline (a `cancel` is sent then).
    */
-  request(
+  async request(
     scope: { userId: string; conversationId: string; toolCallId: string },
     request: PageRequest,
   ): Promise<RequestOutcome> {
+    await this.#ready
     const callId = crypto.randomUUID()
-    const clientId = this.#store.getActiveClient(scope.conversationId)
+    const clientId = await this.#store.getActiveClient(scope.conversationId)
     if (!clientId || this.#targets(scope.conversationId, clientId).length === 0) {
-      return Promise.resolve({ callId, clientId, result: NO_PAGE_RESULT, timedOut: false })
+      return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
     }
     const now = this.#clock.now()
     const binding: CallBinding = {
@@ -154,7 +170,7 @@ export class Relay {
       createdAt: now,
       state: 'pending',
     }
-    this.#store.insertCall(binding)
+    await this.#store.insertCall(binding)
     const message: AgentToPageMessage =
       request.kind === 'call'
         ? {
@@ -168,7 +184,13 @@ export class Relay {
           }
         : { protocol: PROTOCOL_VERSION, type: 'describe', clientId, id: callId, tool: request.tool }
     return new Promise((resolve) => {
-      const timer = this.#clock.setTimeout(() => this.#timeOut(binding), this.#deadlineMs)
+      const timer = this.#clock.setTimeout(() => {
+        this.#timeOut(binding).catch((error: unknown) => {
+          // The store could not record the timeout: the agent still gets it, and is never left waiting.
+          this.#log(`[relay] could not record a timeout: ${escapeForLog(error)}`)
+          this.#take(binding.id)?.resolve(this.#timedOut(binding))
+        })
+      }, this.#deadlineMs)
       this.#waiters.set(callId, {
         resolve,
         timer,
@@ -179,15 +201,29 @@ export class Relay {
   }
 
   /** Resolve every pending request with {@link SHUTDOWN_RESULT} and forget all sockets. */
-  close(): void {
+  async close(): Promise<void> {
+    const settled: Promise<unknown>[] = []
     for (const [callId, waiter] of this.#waiters) {
       this.#clock.clearTimeout(waiter.timer)
-      this.#store.settleCall(callId, 'timed_out')
+      settled.push(this.#store.settleCall(callId, 'timed_out').catch(() => false))
       waiter.resolve({ callId, clientId: undefined, result: SHUTDOWN_RESULT, timedOut: false })
     }
     this.#waiters.clear()
     for (const conn of this.#conns) conn.open = false
     this.#conns.clear()
+    await Promise.all(settled)
+  }
+
+  /** Removes and returns the request waiting for `callId`, with its deadline timer cleared. */
+  #take(callId: string): Waiter | undefined {
+    const waiter = this.#waiters.get(callId)
+    if (waiter) this.#clock.clearTimeout(waiter.timer)
+    this.#waiters.delete(callId)
+    return waiter
+  }
+
+  #timedOut(binding: CallBinding): RequestOutcome {
+    return { callId: binding.id, clientId: binding.clientId, result: TIMEOUT_RESULT, timedOut: true }
   }
 
   #emit<K extends keyof RelayEvents>(event: K, payload: RelayEvents[K]): void {
@@ -212,16 +248,15 @@ export class Relay {
     for (const conn of this.#targets(conversationId, clientId)) conn.send(text)
   }
 
-  #expire(conversationId: string, clientId: string): void {
-    const bindings = this.#store.expireConfirms(conversationId, clientId)
+  async #expire(conversationId: string, clientId: string): Promise<void> {
+    const bindings = await this.#store.expireConfirms(conversationId, clientId)
     if (bindings.length > 0) this.#emit('expired', { conversationId, bindings })
   }
 
-  #timeOut(binding: CallBinding): void {
-    const waiter = this.#waiters.get(binding.id)
-    if (waiter) this.#clock.clearTimeout(waiter.timer)
-    this.#waiters.delete(binding.id)
-    if (!this.#store.settleCall(binding.id, 'timed_out')) return
+  async #timeOut(binding: CallBinding): Promise<void> {
+    // Only the side that settles the call (this timeout, or the page's result) takes its waiter.
+    if (!(await this.#store.settleCall(binding.id, 'timed_out'))) return
+    const waiter = this.#take(binding.id)
     const cancel: AgentToPageMessage = {
       protocol: PROTOCOL_VERSION,
       type: 'cancel',
@@ -229,11 +264,6 @@ export class Relay {
       id: binding.id,
     }
     this.#sendTo(binding.conversationId, binding.clientId, cancel)
-    waiter?.resolve({
-      callId: binding.id,
-      clientId: binding.clientId,
-      result: TIMEOUT_RESULT,
-      timedOut: true,
-    })
+    waiter?.resolve(this.#timedOut(binding))
   }
 }

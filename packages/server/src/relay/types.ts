@@ -61,8 +61,11 @@ export interface RelayEvents {
 
 /** One authenticated socket, bound to a user and a conversation before anything is relayed. */
 export interface PageConnection {
-  /** Handle one inbound text frame; true when it was accepted, false when rejected (and logged). */
-  receive(text: string): boolean
+  /**
+   * Handle one inbound text frame (after the frames before it); resolves true when it was accepted,
+   * false when rejected (and logged) or when the store failed (logged too).
+   */
+  receive(text: string): Promise<boolean>
   /** The socket closed. */
   close(): void
 }
