@@ -18,6 +18,7 @@ export type {
 } from './agent/types.ts'
 export { type Authenticate, checkOrigin, isLoopbackName, type OriginProblem } from './http/app.ts'
 export { EVENTS_PATH, MESSAGES_PATH, STREAM_HEADER } from './http/bridge-http.ts'
+export { HEALTH_PATH, READY_PATH, STORE_UNAVAILABLE } from './http/health.ts'
 export { SESSION_COOKIE } from './http/session.ts'
 export { MAX_INBOUND_BYTES, type Rejection, Relay, type RelayOptions } from './relay/relay.ts'
 export {
@@ -43,3 +44,4 @@ export type {
   StoredMessage,
   User,
 } from './store/store.ts'
+export { StoreUnavailableError } from './store/store.ts'

@@ -3,6 +3,7 @@ import { Agent } from './agent/loop.ts'
 import type { Provider } from './agent/types.ts'
 import { type Authenticate, createApp, userOf } from './http/app.ts'
 import { bridgeHttp, EVENTS_PATH, MESSAGES_PATH } from './http/bridge-http.ts'
+import { health, type Readiness } from './http/health.ts'
 import { sessionIdFromHeader } from './http/session.ts'
 import { Relay } from './relay/relay.ts'
 import type { Clock } from './shared/clock.ts'
@@ -56,8 +57,10 @@ export interface ToolmarkServerOptions {
 /** A Toolmark server: one `fetch` handler and the parts behind it. */
 export interface ToolmarkServer {
   /**
-   * Serves the conversation API (`/api/conversations…`), the chat event stream and the bridge's
-   * HTTP transport (`/toolmark/events`, `/toolmark/messages`). Mount it wherever a `Request` arrives.
+   * Serves the conversation API (`/api/conversations…`), the chat event stream, the bridge's
+   * HTTP transport (`/toolmark/events`, `/toolmark/messages`) and the liveness and readiness checks
+   * (`/toolmark/health`, `/toolmark/ready`). Mount it wherever a `Request` arrives. A request that needs
+   * the database while it is unavailable gets `503 store_unavailable` with `Retry-After`.
    */
   fetch(request: Request): Promise<Response>
   /** The request's user (`authenticate`, else the demo session cookie), or undefined. */
@@ -154,9 +157,15 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const bridgePaths = new Set([EVENTS_PATH, MESSAGES_PATH])
 
   let closing: Promise<void> | undefined
+  const readiness: Readiness = {
+    checks: store.ping ? [() => (store.ping as () => Promise<void>)()] : [],
+    draining: () => closing !== undefined,
+    log: options.log ?? ((line) => console.warn(line)),
+  }
   return {
     fetch: async (request) =>
-      bridgePaths.has(new URL(request.url).pathname) ? http.app.fetch(request) : app.fetch(request),
+      (await health(request, readiness)) ??
+      (bridgePaths.has(new URL(request.url).pathname) ? http.app.fetch(request) : app.fetch(request)),
     userOf: resolveUser,
     allowedOrigins,
     store,

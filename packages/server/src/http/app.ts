@@ -8,6 +8,7 @@ import type { Provider } from '../agent/types.ts'
 import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Session, Store } from '../store/store.ts'
+import { isStoreUnavailable, storeUnavailable } from './health.ts'
 import { chatCompletions } from './openai-compat.ts'
 import { readSessionCookie, setSessionCookie } from './session.ts'
 
@@ -268,6 +269,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   app.notFound((c) => fail(c, 404, 'not_found', 'Not found'))
   app.onError((error, c) => {
     ;(deps.log ?? console.error)(`[http] ${c.req.method} failed: ${escapeForLog(String(error))}`)
+    if (isStoreUnavailable(error)) return storeUnavailable()
     return c.json({ error: { code: 'internal', message: 'Internal server error' } }, 500)
   })
   return app

@@ -6,6 +6,7 @@ import type { ErrorBody } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Store } from '../store/store.ts'
 import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
+import { isStoreUnavailable, storeUnavailable } from './health.ts'
 
 /** The page's event stream (server → page): `GET /toolmark/events?conversation=:id`. */
 export const EVENTS_PATH = '/toolmark/events'
@@ -229,6 +230,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
 
   app.onError((error, c) => {
     ;(deps.log ?? console.error)(`[bridge-http] ${c.req.method} failed: ${escapeForLog(String(error))}`)
+    if (isStoreUnavailable(error)) return storeUnavailable()
     return c.json({ error: { code: 'internal', message: 'Internal server error' } } satisfies ErrorBody, 500)
   })
 

@@ -123,5 +123,19 @@ export interface Store {
    */
   putManifest(record: ManifestRecord): Promise<boolean>
   getManifest(clientId: string): Promise<ManifestRecord | undefined>
+  /** Resolves when the database answers (the readiness check); a store without one is always ready. */
+  ping?(): Promise<void>
   close(): Promise<void>
+}
+
+/**
+ * What a store throws (rejects with) when its database cannot be reached: the server answers the request
+ * `503 store_unavailable` (with `Retry-After`) instead of a 500, and nothing is half-written (every write is
+ * one statement or one transaction). `cause` is the driver's error, for logs.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(message = 'The database is unavailable', options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'StoreUnavailableError'
+  }
 }
