@@ -6,6 +6,7 @@ export default defineConfig({
     node: 'src/node.ts',
     sqlite: 'src/sqlite.ts',
     postgres: 'src/postgres.ts',
+    redis: 'src/redis.ts',
     anthropic: 'src/anthropic.ts',
     openai: 'src/openai.ts',
     'openai-compat': 'src/openai-compat.ts',

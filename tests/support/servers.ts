@@ -175,3 +175,71 @@ export async function startPostgres(): Promise<TestPostgres> {
     },
   }
 }
+
+/** A server process started by a test (an instance of the agent server, for one). */
+export interface TestProcess {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string
+  readonly port: number
+  readonly pid: number
+  /** Everything it printed, stdout and stderr. */
+  readonly output: string[]
+  /** Sends `signal` (default SIGTERM) and resolves once it exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>
+}
+
+/**
+ * Starts `node <args>` in `cwd` with `env` plus `PORT` (a free port) and resolves once `ready` matches a
+ * line it printed (or rejects when it exits first, or after `timeoutMs`).
+ */
+export async function startProcess(options: {
+  cwd: string
+  args: string[]
+  env: Record<string, string>
+  ready: RegExp
+  timeoutMs?: number
+}): Promise<TestProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, options.args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const kill = () => child.kill('SIGKILL')
+  cleanups.add(kill)
+  const output: string[] = []
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  exited.then(() => cleanups.delete(kill))
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`not ready after ${options.timeoutMs ?? 30_000} ms:\n${output.join('')}`))
+    }, options.timeoutMs ?? 30_000)
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString('utf8'))
+      if (options.ready.test(output.join(''))) {
+        clearTimeout(timer)
+        resolve()
+      }
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    exited.then(() => {
+      clearTimeout(timer)
+      reject(new Error(`exited before it was ready:\n${output.join('')}`))
+    })
+  })
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    pid: child.pid ?? 0,
+    output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill(signal)
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}

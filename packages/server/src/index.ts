@@ -20,7 +20,15 @@ export { type Authenticate, checkOrigin, isLoopbackName, type OriginProblem } fr
 export { EVENTS_PATH, MESSAGES_PATH, STREAM_HEADER } from './http/bridge-http.ts'
 export { HEALTH_PATH, READY_PATH, STORE_UNAVAILABLE } from './http/health.ts'
 export { SESSION_COOKIE } from './http/session.ts'
-export { MAX_INBOUND_BYTES, type Rejection, Relay, type RelayOptions } from './relay/relay.ts'
+export type { Cluster, ClusterMessage } from './relay/cluster.ts'
+export {
+  COORDINATOR_UNAVAILABLE_RESULT,
+  LOST_RESULT,
+  MAX_INBOUND_BYTES,
+  type Rejection,
+  Relay,
+  type RelayOptions,
+} from './relay/relay.ts'
 export {
   createToolmarkServer,
   type RouteHandler,

@@ -5,6 +5,7 @@ import { type Authenticate, createApp, userOf } from './http/app.ts'
 import { bridgeHttp, EVENTS_PATH, MESSAGES_PATH } from './http/bridge-http.ts'
 import { health, type Readiness } from './http/health.ts'
 import { sessionIdFromHeader } from './http/session.ts'
+import type { Cluster } from './relay/cluster.ts'
 import { Relay } from './relay/relay.ts'
 import type { Clock } from './shared/clock.ts'
 import { createMemoryStore } from './store/memory.ts'
@@ -18,6 +19,13 @@ export interface ToolmarkServerOptions {
    * nothing survives a restart, and nothing is shared between instances.
    */
   store?: Store
+  /**
+   * Shared mode: how this instance reaches the others (`createRedisCluster` from `@toolmark/server/redis`).
+   * With a shared store (`openPostgresStore`), any instance then serves any request: a page's calls reach
+   * the instance holding its socket or stream, answers come back to the instance that waits, chat events
+   * reach every instance. Default none: one instance. A cluster passed in stays open on `close()`.
+   */
+  cluster?: Cluster
   /** The model behind the agent loop: any object with a `name` and a `stream(request)`. */
   provider: Provider
   /**
@@ -112,13 +120,15 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     return secretRead
   }
   const log = options.log ? { log: options.log } : {}
+  const cluster = options.cluster
   const relay = new Relay({
     store,
+    ...(cluster ? { cluster } : {}),
     deadlineMs: options.callDeadlineMs ?? 15_000,
     ...(options.clock ? { clock: options.clock } : {}),
     ...log,
   })
-  const events = new ConversationEvents()
+  const events = new ConversationEvents(cluster)
   const agent = new Agent({ store, relay, provider, events, ...log })
 
   const authenticate = options.authenticate
@@ -147,6 +157,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const http = bridgeHttp({
     store,
     relay,
+    cluster,
     userOf: resolveUser,
     allowedOrigins,
     ...(options.sseKeepAliveMs !== undefined ? { keepAliveMs: options.sseKeepAliveMs } : {}),
@@ -158,7 +169,10 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
 
   let closing: Promise<void> | undefined
   const readiness: Readiness = {
-    checks: store.ping ? [() => (store.ping as () => Promise<void>)()] : [],
+    checks: [
+      ...(store.ping ? [() => (store.ping as () => Promise<void>)()] : []),
+      ...(cluster ? [() => cluster.ping()] : []),
+    ],
     draining: () => closing !== undefined,
     log: options.log ?? ((line) => console.warn(line)),
   }

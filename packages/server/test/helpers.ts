@@ -227,6 +227,8 @@ class WebSocketLink implements PageLink {
 export class HttpLink implements PageLink {
   /** The status of every POST, in order. */
   readonly statuses: number[] = []
+  /** Where the POSTs go: the stream's server unless a test points them at another instance. */
+  postTo: string
   #chain: Promise<void> = Promise.resolve()
   #handlers: Array<(text: string) => void> = []
   /** Resolves when the server ends the stream. */
@@ -239,6 +241,7 @@ export class HttpLink implements PageLink {
     events: AsyncGenerator<EventSourceMessage>,
     readonly abort: AbortController,
   ) {
+    this.postTo = url
     this.ended = (async () => {
       try {
         for await (const event of events)
@@ -278,7 +281,11 @@ export class HttpLink implements PageLink {
         'x-toolmark-stream': this.stream,
       }
       if (this.cookie) headers.cookie = this.cookie
-      const response = await fetch(`${this.url}/toolmark/messages`, { method: 'POST', headers, body: text })
+      const response = await fetch(`${this.postTo}/toolmark/messages`, {
+        method: 'POST',
+        headers,
+        body: text,
+      })
       await response.body?.cancel()
       this.statuses.push(response.status)
     })
@@ -434,8 +441,13 @@ export class FakePage {
     return this.link.close()
   }
 
+  /** The call and describe ids answered so far: like the real page, each is answered once. */
+  readonly #answered = new Set<string>()
+
   #answer(message: AgentToPageMessage): void {
     if (message.type === 'cancel') return
+    if (this.#answered.has(message.id)) return
+    this.#answered.add(message.id)
     const tool = this.tools.find((t) => t.name === message.tool)
     if (!tool) {
       this.result(message.id, {

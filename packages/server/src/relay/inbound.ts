@@ -1,3 +1,4 @@
+import type { ToolResult } from '@toolmark/core'
 import {
   boundedCopy,
   type ConfirmedMessage,
@@ -22,8 +23,10 @@ export interface InboundHost {
   emit<K extends keyof RelayEvents>(event: K, payload: RelayEvents[K]): void
   /** Removes and returns the request waiting for `callId`, if any. */
   takeWaiter(callId: string): Waiter | undefined
-  /** True when a socket of the conversation still carries `clientId`. */
-  isOpen(conversationId: string, clientId: string): boolean
+  /** True when a socket of the conversation still carries `clientId` (here, or on another instance). */
+  isOpen(conversationId: string, clientId: string): Promise<boolean>
+  /** Hands an accepted result to the instance that waits for the call, when that is another one. */
+  forward(binding: CallBinding, result: ToolResult): void
   /** Expires the pending confirmIds of a page load that is gone. */
   expire(conversationId: string, clientId: string): Promise<void>
   /** Settles a call at its deadline: the agent gets the timeout, the page a `cancel`. */
@@ -142,7 +145,7 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
   if (previous !== undefined)
     host.log(`[relay] conversation=${conn.conversationId} rebound to a new page load`)
   host.emit('rebound', { conversationId: conn.conversationId, from: previous, to: message.clientId })
-  if (previous && !host.isOpen(conn.conversationId, previous))
+  if (previous && !(await host.isOpen(conn.conversationId, previous)))
     await host.expire(conn.conversationId, previous)
   return true
 }
@@ -188,7 +191,10 @@ async function result(host: InboundHost, conn: Conn, message: ResultMessage): Pr
     if (!bound)
       host.log(`[relay] confirmId reused by conversation=${binding.conversationId}; first binding kept`)
   }
-  if (!waiter) return true
+  if (!waiter) {
+    host.forward(binding, outcome)
+    return true
+  }
   host.clock.clearTimeout(waiter.timer)
   waiter.resolve({ callId: binding.id, clientId: binding.clientId, result: outcome, timedOut: false })
   return true

@@ -37,6 +37,8 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE TABLE toolmark_manifests (
      client_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, conversation_id TEXT NOT NULL, rev INTEGER NOT NULL,
      tools JSON NOT NULL, updated_at BIGINT NOT NULL);`,
+  // Shared mode: the instance that waits for a call's answer, so the instance holding the page hands it there.
+  `ALTER TABLE toolmark_calls ADD COLUMN instance TEXT;`,
 ]
 
 /** An arbitrary constant: the advisory lock that serializes migrations between instances. */

@@ -77,6 +77,7 @@ const toCall = (r: Row): CallBinding => ({
   deadlineAt: num(r.deadline_at),
   createdAt: num(r.created_at),
   state: r.state as CallBinding['state'],
+  ...(r.instance === null || r.instance === undefined ? {} : { instance: str(r.instance) }),
 })
 
 const toConfirm = (r: Row): ConfirmBinding => ({
@@ -315,8 +316,8 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
     },
     async insertCall(b) {
       await query(
-        `INSERT INTO toolmark_calls (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        `INSERT INTO toolmark_calls (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state, instance)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           b.id,
           b.userId,
@@ -328,6 +329,7 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
           b.deadlineAt,
           b.createdAt,
           b.state,
+          b.instance ?? null,
         ],
       )
     },

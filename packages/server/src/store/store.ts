@@ -42,6 +42,8 @@ export interface CallBinding {
   deadlineAt: number
   createdAt: number
   state: 'pending' | 'answered' | 'timed_out'
+  /** Shared mode: the server instance that waits for the answer (a shared store keeps it). */
+  instance?: string
 }
 
 /** Security MUST 2/3: a confirmId bound when an accepted result carried `needs_confirmation`. */
