@@ -16,6 +16,8 @@ export interface Config {
   provider: ProviderName
   /** How long a page has to answer a `call`/`describe` before the agent sees a timeout. */
   callDeadlineMs: number
+  /** How long a confirmation's approval is accepted after the page asked for it. */
+  confirmationTtlMs: number
   /** Built demo assets (`apps/demo/dist`); served with an SPA fallback. */
   staticDir: string
   /** HMAC key for the session cookie; a random one is created and kept in the store when unset. */
@@ -69,6 +71,11 @@ export const ENV_DOCS: ReadonlyArray<readonly [name: string, fallback: string, m
     'CALL_DEADLINE_MS',
     '15000',
     'deadline for each page call; later results are rejected and a cancel is sent',
+  ],
+  [
+    'CONFIRM_TTL_MS',
+    '660000',
+    "how long a confirmation's approval is accepted (the page's 600000 ms plus a minute); later ones are refused",
   ],
   [
     'STATIC_DIR',
@@ -213,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataFile: pathFrom(HERE, text(env, 'DATA_FILE') ?? './data/toolmark-demo.db'),
     provider,
     callDeadlineMs: integer(env, 'CALL_DEADLINE_MS', 15_000, 1, 3_600_000),
+    confirmationTtlMs: integer(env, 'CONFIRM_TTL_MS', 660_000, 100, 86_400_000),
     staticDir: pathFrom(HERE, text(env, 'STATIC_DIR') ?? '../demo/dist'),
     sessionSecret: text(env, 'SESSION_SECRET'),
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),

@@ -93,6 +93,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ...(config.sessionSecret !== undefined ? { sessionSecret: config.sessionSecret } : {}),
     allowedOrigins: config.allowedOrigins,
     callDeadlineMs: config.callDeadlineMs,
+    confirmationTtlMs: config.confirmationTtlMs,
     sessionTtlMs: config.sessionTtlMs,
     maxSessions: config.maxSessions,
     sseKeepAliveMs: config.sseKeepAliveMs,

@@ -46,6 +46,11 @@ export interface ToolmarkServerOptions {
   allowedOrigins?: readonly string[]
   /** How long a page has to answer a `call`/`describe` before the agent sees a timeout. Default 15 000 ms. */
   callDeadlineMs?: number
+  /**
+   * How long a confirmation's approval is accepted after the page asked for it; later, whichever instance
+   * it reaches, it is refused and the agent told it expired. Default 660 000 ms (the page's 600 000 plus a minute).
+   */
+  confirmationTtlMs?: number
   /** A demo session unused this long expires, with its conversations. Default 7 days. */
   sessionTtlMs?: number
   /** Most demo sessions kept; one more removes the least recently used. Default 10 000. */
@@ -125,6 +130,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     store,
     ...(cluster ? { cluster } : {}),
     deadlineMs: options.callDeadlineMs ?? 15_000,
+    ...(options.confirmationTtlMs !== undefined ? { confirmTtlMs: options.confirmationTtlMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...log,
   })

@@ -326,7 +326,7 @@ export async function refusal(
  * destructive tools answer `needs_confirmation`; `approve`/`reject` send the `confirmed`.
  */
 export class FakePage {
-  readonly clientId = randomUUID()
+  readonly clientId: string
   readonly inbox: AgentToPageMessage[] = []
   readonly pending = new Map<string, { tool: FakeTool; input: Record<string, unknown> }>()
   readonly calls: Array<{ tool: string; input: Record<string, unknown>; rev?: number }> = []
@@ -338,7 +338,9 @@ export class FakePage {
   private constructor(
     readonly link: PageLink,
     public tools: FakeTool[],
+    clientId: string = randomUUID(),
   ) {
+    this.clientId = clientId
     link.onMessage((data) => {
       const message = JSON.parse(data) as AgentToPageMessage
       if (message.clientId !== this.clientId) return // rule 1: other pages' messages are ignored
@@ -357,7 +359,12 @@ export class FakePage {
     browser: Browser,
     conversation: string,
     tools: FakeTool[],
-    options: { manifest?: boolean; transport?: Transport } = {},
+    options: {
+      manifest?: boolean
+      transport?: Transport
+      /** The page load this connection carries (default a new one): a reconnect of the same page keeps it. */
+      clientId?: string
+    } = {},
   ): Promise<FakePage> {
     let link: PageLink
     if (options.transport === 'http') {
@@ -367,7 +374,7 @@ export class FakePage {
     } else {
       link = new WebSocketLink((await openSocket(url, { cookie: browser.cookie, conversation })).ws)
     }
-    const page = new FakePage(link, tools)
+    const page = new FakePage(link, tools, options.clientId)
     if (options.manifest !== false) await page.sendManifest()
     return page
   }

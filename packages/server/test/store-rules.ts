@@ -63,6 +63,20 @@ export function storeRules(name: string, open: OpenStore): void {
       await s.close()
     })
 
+    it('refuses an approval after the confirmation expired, and keeps who waits for a call', async () => {
+      const s = await open()
+      const user = await s.createUser()
+      const conversation = await s.createConversation(user.id)
+      await s.insertConfirm({ ...confirmOf(user.id, conversation.id), expiresAt: 5_000 })
+      expect((await s.getConfirm('k1'))?.expiresAt).toBe(5_000)
+      expect(await s.settleConfirm('k1', 'used', 5_000)).toBe(false) // expired at 5 000
+      expect((await s.getConfirm('k1'))?.state).toBe('pending')
+      expect(await s.settleConfirm('k1', 'expired', 5_000)).toBe(true)
+      await s.insertConfirm({ ...confirmOf(user.id, conversation.id), confirmId: 'k2', expiresAt: 5_000 })
+      expect(await s.settleConfirm('k2', 'used', 4_999)).toBe(true)
+      await s.close()
+    })
+
     it('lets exactly one of several concurrent settles of the same id win', async () => {
       const s = await open()
       const user = await s.createUser()

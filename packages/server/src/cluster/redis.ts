@@ -58,6 +58,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const deliveryTimeoutMs = options.deliveryTimeoutMs ?? 30_000
   const log = options.log ?? ((line: string) => console.warn(line))
   const common = { maxRetriesPerRequest: null, enableAutoPipelining: true, lazyConnect: false } as const
+  /** This instance's live claims (key → stored value), made again when Redis comes back empty. */
+  const claims = new Map<string, string>()
   // Commands answer within 2 s or reject (a caller never waits on a Redis that is down); readers block.
   const cmd = new Redis(options.url, { ...common, commandTimeout: 2000 })
   const inboxReader = new Redis(options.url, common)
@@ -70,8 +72,13 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       lastProblem = error.message
       log(`[redis] ${escapeForLog(error.message)}`)
     })
+  let connectedBefore = false
   cmd.on('ready', () => {
     lastProblem = ''
+    // A Redis that restarted empty has lost every claim: this instance makes its own again at once.
+    if (connectedBefore)
+      for (const [key, stored] of claims) cmd.set(`${prefix}${key}`, stored, 'PX', LEASE_MS).catch(() => {})
+    connectedBefore = true
   })
 
   const inbox = (id: string) => `${prefix}inbox:${id}`
@@ -79,7 +86,6 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const group = 'relay'
   const handlers: Array<(message: ClusterMessage) => Promise<void> | void> = []
   const eventHandlers: Array<(conversationId: string, event: ChatEvent) => void> = []
-  const claims = new Map<string, string>()
   let closed = false
 
   const handle = async (id: string, fields: string[]): Promise<void> => {

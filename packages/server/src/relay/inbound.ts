@@ -19,6 +19,8 @@ export const MAX_INBOUND_BYTES = 4 * 1_048_576
 export interface InboundHost {
   readonly store: Store
   readonly clock: Clock
+  /** How long an approval of a new confirmation is accepted (ms); undefined: until the page ends it. */
+  readonly confirmTtlMs: number | undefined
   log(line: string): void
   emit<K extends keyof RelayEvents>(event: K, payload: RelayEvents[K]): void
   /** Removes and returns the request waiting for `callId`, if any. */
@@ -187,6 +189,7 @@ async function result(host: InboundHost, conn: Conn, message: ResultMessage): Pr
       summary: maskText(scrub(outcome.summary, waiter?.secrets)),
       createdAt: host.clock.now(),
       state: 'pending',
+      ...(host.confirmTtlMs === undefined ? {} : { expiresAt: host.clock.now() + host.confirmTtlMs }),
     })
     if (!bound)
       host.log(`[relay] confirmId reused by conversation=${binding.conversationId}; first binding kept`)
@@ -214,7 +217,17 @@ async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessag
   }
   if (binding.state === 'used') return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
   if (binding.state === 'expired') return reject(host, conn, { ...base, reason: 'expired_confirm' })
-  if (!(await store.settleConfirm(binding.confirmId, 'used'))) {
+  const now = host.clock.now()
+  if (binding.expiresAt !== undefined && binding.expiresAt <= now) {
+    // Past its lifetime (its instance may have been down meanwhile): refused, and the agent is told it expired.
+    if (await store.settleConfirm(binding.confirmId, 'expired'))
+      host.emit('expired', {
+        conversationId: binding.conversationId,
+        bindings: [{ ...binding, state: 'expired' }],
+      })
+    return reject(host, conn, { ...base, reason: 'expired_confirm', detail: 'past its lifetime' })
+  }
+  if (!(await store.settleConfirm(binding.confirmId, 'used', now))) {
     return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
   }
   conn.clientIds.add(message.clientId)

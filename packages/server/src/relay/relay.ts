@@ -56,7 +56,19 @@ export interface RelayOptions {
    * through it to the instance that waits. Default none (one instance).
    */
   cluster?: Cluster
+  /**
+   * How long after a `needs_confirmation` its approval is still accepted; a `confirmed` after that is
+   * refused (`expired_confirm`) and the agent told it expired, whichever instance it reaches. Default
+   * {@link CONFIRM_TTL_MS}; `Infinity` keeps only the page's own expiry.
+   */
+  confirmTtlMs?: number
 }
+
+/**
+ * The default lifetime of a confirmation on the server: the page's own expiry (600 000 ms, protocol v1)
+ * plus a minute, so an approval the page accepted in time is never refused on its way.
+ */
+export const CONFIRM_TTL_MS = 660_000
 
 /**
  * What a waiting instance resolves a call with when its page answered on another instance but the answer did not
@@ -105,9 +117,11 @@ export class Relay {
     this.#deadlineMs = options.deadlineMs
     this.#clock = options.clock ?? systemClock
     this.#log = options.log ?? ((line) => console.warn(line))
+    const ttl = options.confirmTtlMs ?? CONFIRM_TTL_MS
     this.#inbound = {
       store: this.#store,
       clock: this.#clock,
+      confirmTtlMs: Number.isFinite(ttl) ? ttl : undefined,
       log: this.#log,
       emit: (event, payload) => this.#emit(event, payload),
       takeWaiter: (callId) => this.#take(callId),

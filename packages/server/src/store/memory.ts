@@ -160,9 +160,10 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       const row = confirms.get(confirmId)
       if (row) row.summary = summary
     },
-    async settleConfirm(confirmId, state) {
+    async settleConfirm(confirmId, state, at = now()) {
       const row = confirms.get(confirmId)
       if (row?.state !== 'pending') return false
+      if (state === 'used' && row.expiresAt !== undefined && row.expiresAt <= at) return false
       row.state = state
       return true
     },

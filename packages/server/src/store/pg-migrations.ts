@@ -39,6 +39,8 @@ export const PG_MIGRATIONS: readonly string[] = [
      tools JSON NOT NULL, updated_at BIGINT NOT NULL);`,
   // Shared mode: the instance that waits for a call's answer, so the instance holding the page hands it there.
   `ALTER TABLE toolmark_calls ADD COLUMN instance TEXT;`,
+  // A confirmation may expire by time: an approval after `expires_at` is refused.
+  `ALTER TABLE toolmark_confirms ADD COLUMN expires_at BIGINT;`,
 ]
 
 /** An arbitrary constant: the advisory lock that serializes migrations between instances. */

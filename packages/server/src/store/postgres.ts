@@ -91,6 +91,7 @@ const toConfirm = (r: Row): ConfirmBinding => ({
   summary: str(r.summary),
   createdAt: num(r.created_at),
   state: r.state as ConfirmBinding['state'],
+  ...(r.expires_at === null ? {} : { expiresAt: num(r.expires_at) }),
 })
 
 const toMessage = (r: Row): StoredMessage => {
@@ -117,7 +118,7 @@ const toManifest = (r: Row): ManifestRecord => ({
 })
 
 const CONFIRM_COLUMNS =
-  'confirm_id, user_id, conversation_id, client_id, call_id, tool_call_id, tool, summary, created_at, state'
+  'confirm_id, user_id, conversation_id, client_id, call_id, tool_call_id, tool, summary, created_at, state, expires_at'
 
 /**
  * Opens the PostgreSQL store (on `pg`, an optional peer dependency; Node only): migrations applied
@@ -341,7 +342,7 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
     insertConfirm: (b) =>
       changed(
         `INSERT INTO toolmark_confirms (${CONFIRM_COLUMNS})
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (confirm_id) DO NOTHING`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (confirm_id) DO NOTHING`,
         [
           b.confirmId,
           b.userId,
@@ -353,6 +354,7 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
           b.summary,
           b.createdAt,
           b.state,
+          b.expiresAt ?? null,
         ],
       ),
     getConfirm: (confirmId) =>
@@ -367,11 +369,13 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
     async updateConfirmSummary(confirmId, summary) {
       await query('UPDATE toolmark_confirms SET summary = $1 WHERE confirm_id = $2', [summary, confirmId])
     },
-    settleConfirm: (confirmId, state) =>
-      changed("UPDATE toolmark_confirms SET state = $1 WHERE confirm_id = $2 AND state = 'pending'", [
-        state,
-        confirmId,
-      ]),
+    // One statement: pending, and (for an approval) not expired, or nothing changes.
+    settleConfirm: (confirmId, state, at = now()) =>
+      changed(
+        `UPDATE toolmark_confirms SET state = $1 WHERE confirm_id = $2 AND state = 'pending'
+           AND ($1 = 'expired' OR expires_at IS NULL OR expires_at > $3)`,
+        [state, confirmId, at],
+      ),
     expireConfirms: async (conversationId, clientId) =>
       (
         await query(

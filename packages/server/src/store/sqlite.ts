@@ -103,7 +103,8 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     async updateConfirmSummary(confirmId, summary) {
       q.updateConfirmSummary.run(summary, confirmId)
     },
-    settleConfirm: async (confirmId, state) => q.settleConfirm.run(state, confirmId).changes === 1,
+    settleConfirm: async (confirmId, state, at = now()) =>
+      q.settleConfirm.run(state, confirmId, state, at).changes === 1,
     expireConfirms: async (conversationId, clientId) => expireConfirms(conversationId, clientId),
     putManifest: async (record) => q.putManifest.run(manifestRow(record)).changes === 1,
     getManifest: async (clientId) => one(q.getManifest.get(clientId), toManifest),

@@ -58,6 +58,8 @@ export interface ConfirmBinding {
   summary: string
   createdAt: number
   state: 'pending' | 'used' | 'expired'
+  /** When an approval stops being accepted (epoch ms); absent: only the page ends it. */
+  expiresAt?: number
 }
 
 /** The latest manifest a page load (clientId) sent. */
@@ -115,8 +117,12 @@ export interface Store {
   listConfirms(conversationId: string): Promise<ConfirmBinding[]>
   /** Replaces a binding's summary (a later, stricter masking of the same summary). */
   updateConfirmSummary(confirmId: string, summary: string): Promise<void>
-  /** Moves a confirmation from `pending` to `state`; false when it was not pending. */
-  settleConfirm(confirmId: string, state: 'used' | 'expired'): Promise<boolean>
+  /**
+   * Moves a confirmation from `pending` to `state`; false when it was not pending, or (for `used`) when its
+   * `expiresAt` is not after `at` (epoch ms, default the store's clock): one statement, so of two instances
+   * settling the same confirmId at most one succeeds, and never after it expired.
+   */
+  settleConfirm(confirmId: string, state: 'used' | 'expired', at?: number): Promise<boolean>
   /** Expires the pending confirmIds of one page load in one conversation and returns them. */
   expireConfirms(conversationId: string, clientId: string): Promise<ConfirmBinding[]>
   /**
