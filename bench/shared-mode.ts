@@ -4,8 +4,9 @@
 // `ws` socket and a chat event stream, and a chat message every second each for SECONDS seconds; each message
 // is one agent turn (the offline planner) that calls the page's search tool (a describe, then the call). In
 // shared mode a conversation's page is on one instance and its chat messages go to the next one, so every call
-// crosses instances. Printed: turn latency p50/p99 (message POST → the agent's answer on the chat stream) with
-// its ratio to the baseline, lost or doubled calls, RSS per instance, Redis commands per page call.
+// crosses instances. A third run, one instance on PostgreSQL without Redis, shows what the store alone costs.
+// Printed: turn latency p50/p99 (message POST → the agent's answer on the chat stream) with its ratio to the
+// baseline, lost or doubled calls, RSS per instance, Redis commands per page call.
 //
 // Run: `pnpm --filter @toolmark/bench run bench:shared` (BENCH_CONVERSATIONS=1000 BENCH_SECONDS=60 by default).
 // Nothing here asserts: the goal (p50 within 1.5× of one SQLite instance) is printed beside the figure.
@@ -195,62 +196,64 @@ async function start(env: Record<string, string>): Promise<TestProcess> {
 
 const work = await mkdtemp(join(tmpdir(), 'toolmark-bench-shared-'))
 console.log(`shared-mode bench: ${CONVERSATIONS} conversations, a message each per second, ${SECONDS} s`)
-let baseline: Run
-{
-  const one = await start({ DATA_FILE: join(work, 'baseline.db') })
-  try {
-    baseline = await load([one])
-  } finally {
-    await one.stop()
-  }
-}
 const [redisServer, postgres] = await Promise.all([startRedis(), startPostgres()])
-const admin = new pg.Client({ connectionString: postgres.url })
-await admin.connect()
-await admin.query('CREATE DATABASE bench')
-await admin.end()
 const redis = new Redis(redisServer.url)
-let shared: Run
-const three: TestProcess[] = []
+const runs: Run[] = []
 try {
-  for (let i = 0; i < 3; i++)
-    three.push(await start({ DATABASE_URL: postgres.urlOf('bench'), REDIS_URL: redisServer.url }))
-  shared = await load(three, redis)
+  const admin = new pg.Client({ connectionString: postgres.url })
+  await admin.connect()
+  await admin.query('CREATE DATABASE one')
+  await admin.query('CREATE DATABASE three')
+  await admin.end()
+  // The baseline, then the store alone (one instance on PostgreSQL), then shared mode: what each part costs.
+  const configurations: Array<Array<Record<string, string>>> = [
+    [{ DATA_FILE: join(work, 'baseline.db') }],
+    [{ DATABASE_URL: postgres.urlOf('one') }],
+    Array.from({ length: 3 }, () => ({ DATABASE_URL: postgres.urlOf('three'), REDIS_URL: redisServer.url })),
+  ]
+  for (const envs of configurations) {
+    const instances: TestProcess[] = []
+    try {
+      for (const env of envs) instances.push(await start(env))
+      runs.push(await load(instances, 'REDIS_URL' in envs[0]! ? redis : undefined))
+    } finally {
+      await Promise.all(instances.map((p) => p.stop()))
+    }
+  }
 } finally {
-  await Promise.all(three.map((p) => p.stop()))
   redis.disconnect()
   await redisServer.stop()
   await postgres.destroy()
   await rm(work, { recursive: true, force: true })
 }
 
+const [baseline, store, shared] = runs as [Run, Run, Run]
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
+const p50 = (r: Run) => pct(r.latencies, 0.5)
+const p99 = (r: Run) => pct(r.latencies, 0.99)
 const rows: string[][] = [
-  ['', 'one instance, SQLite', 'three instances, PostgreSQL + Redis', 'ratio', 'goal'],
+  ['', 'one instance, SQLite', 'one, PostgreSQL', 'three, PostgreSQL + Redis', 'three ÷ SQLite', 'goal'],
   [
     'turn p50',
-    ms(pct(baseline.latencies, 0.5)),
-    ms(pct(shared.latencies, 0.5)),
-    `${(pct(shared.latencies, 0.5) / pct(baseline.latencies, 0.5)).toFixed(2)}×`,
+    ms(p50(baseline)),
+    ms(p50(store)),
+    ms(p50(shared)),
+    ratio(p50(shared), p50(baseline)),
     '≤ 1.5×',
   ],
-  [
-    'turn p99',
-    ms(pct(baseline.latencies, 0.99)),
-    ms(pct(shared.latencies, 0.99)),
-    `${(pct(shared.latencies, 0.99) / pct(baseline.latencies, 0.99)).toFixed(2)}×`,
+  ['turn p99', ms(p99(baseline)), ms(p99(store)), ms(p99(shared)), ratio(p99(shared), p99(baseline)), ''],
+  ...[
+    ['turns answered / sent', (r: Run) => `${r.answered} / ${r.turns}`, 'all'],
+    ['page calls (describe + call)', (r: Run) => String(r.calls), ''],
+    ['doubled calls', (r: Run) => String(r.doubled), '0'],
+    ['RSS per instance', (r: Run) => r.rss.map(mib).join(', '), ''],
+  ].map(([what, cell, goal]) => [
+    what as string,
+    ...[baseline, store, shared].map(cell as (r: Run) => string),
     '',
-  ],
-  [
-    'turns answered / sent',
-    `${baseline.answered} / ${baseline.turns}`,
-    `${shared.answered} / ${shared.turns}`,
-    '',
-    'all',
-  ],
-  ['page calls (describe + call)', String(baseline.calls), String(shared.calls), '', ''],
-  ['doubled calls', String(baseline.doubled), String(shared.doubled), '', '0'],
-  ['RSS per instance', baseline.rss.map(mib).join(', '), shared.rss.map(mib).join(', '), '', ''],
-  ['Redis commands per page call', '', (shared.redisCommands ?? 0).toFixed(1), '', ''],
+    goal as string,
+  ]),
+  ['Redis commands per page call', '', '', (shared.redisCommands ?? 0).toFixed(1), '', ''],
 ]
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
 for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '))
