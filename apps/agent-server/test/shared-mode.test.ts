@@ -281,7 +281,13 @@ describe('shared mode: three instances, one Redis, one PostgreSQL', () => {
     const onA = new Browser(a!.url)
     const conversation = await onA.createConversation()
     expect((await onA.say(conversation, 'hello')).status).toBe(202)
-    const before = await onA.messages(conversation)
+    // The turn has ended (the agent answered) before the database goes away.
+    let before = await onA.messages(conversation)
+    for (let i = 0; i < 200 && !before.some((m) => m.role === 'assistant'); i++) {
+      await new Promise((r) => setTimeout(r, 25))
+      before = await onA.messages(conversation)
+    }
+    expect(before.map((m) => m.role)).toEqual(['user', 'assistant'])
     await postgres.stop()
     try {
       for (const url of [a!.url, b!.url]) {
@@ -327,7 +333,7 @@ describe('shared mode: three instances, one Redis, one PostgreSQL', () => {
     again.confirmed(confirmId, { status: 'ok', data: { id: 'forged' } })
     await again.flush()
     expect(await chat.next((t) => t.startsWith('tool: confirmation expired'))).toBe(
-      'tool: confirmation expired: Create challenge "Robotics" (the page that asked for it is gone)',
+      'tool: confirmation expired: Create challenge "Robotics" (its time to approve it ran out)',
     )
     expect(c!.output.join('')).toContain('(expired_confirm)')
     await again.flush()

@@ -80,7 +80,9 @@ export class Agent {
     this.#o = options
     this.#log = options.log ?? ((line) => console.error(line))
     options.relay.on('confirmed', ({ binding, result }) => this.#onConfirmed(binding, result))
-    options.relay.on('expired', ({ conversationId, bindings }) => this.#onExpired(conversationId, bindings))
+    options.relay.on('expired', ({ conversationId, bindings, reason }) =>
+      this.#onExpired(conversationId, bindings, reason ?? 'gone'),
+    )
   }
 
   /** Stores the user's message (masked) and queues a turn that sees the text as typed. */
@@ -357,7 +359,8 @@ export class Agent {
     })
   }
 
-  #onExpired(conversationId: string, bindings: ConfirmBinding[]): void {
+  #onExpired(conversationId: string, bindings: ConfirmBinding[], reason: 'gone' | 'lifetime'): void {
+    const why = reason === 'gone' ? 'the page that asked for it is gone' : 'its time to approve it ran out'
     this.#enqueue(conversationId, async () => {
       for (const binding of bindings) {
         const result = EXPIRED_RESULT
@@ -368,7 +371,7 @@ export class Agent {
           content: JSON.stringify(wrapUntrusted(result)),
           confirmId: binding.confirmId,
         }
-        const line = `confirmation expired: ${binding.summary} (the page that asked for it is gone)`
+        const line = `confirmation expired: ${binding.summary} (${why})`
         await this.#add(conversationId, 'tool', line, message, { tool: binding.tool })
       }
     })

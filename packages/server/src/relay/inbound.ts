@@ -224,6 +224,7 @@ async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessag
       host.emit('expired', {
         conversationId: binding.conversationId,
         bindings: [{ ...binding, state: 'expired' }],
+        reason: 'lifetime',
       })
     return reject(host, conn, { ...base, reason: 'expired_confirm', detail: 'past its lifetime' })
   }

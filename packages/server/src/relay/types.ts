@@ -55,7 +55,8 @@ export interface BoundPage {
 export interface RelayEvents {
   rejected: Rejection
   confirmed: { binding: ConfirmBinding; result: ToolResult }
-  expired: { conversationId: string; bindings: ConfirmBinding[] }
+  /** Confirmations that can no longer be approved: their page is gone, or (`lifetime`) their time ran out. */
+  expired: { conversationId: string; bindings: ConfirmBinding[]; reason?: 'gone' | 'lifetime' }
   rebound: { conversationId: string; from: string | undefined; to: string }
 }
 
