@@ -61,6 +61,28 @@ describe('PostgreSQL store', () => {
     expect(await reopened.secret('session', () => 'other')).toBe(secrets[0])
   })
 
+  it('keeps which instance waits for a call, for the instance that gets its answer', async () => {
+    const store = await open(await database())
+    const user = await store.createUser()
+    const conversation = await store.createConversation(user.id)
+    const binding = {
+      id: 'c1',
+      userId: user.id,
+      conversationId: conversation.id,
+      clientId: 'page-1',
+      kind: 'call' as const,
+      tool: 'x',
+      toolCallId: 'tc',
+      deadlineAt: 2,
+      createdAt: 1,
+      state: 'pending' as const,
+    }
+    await store.insertCall({ ...binding, instance: 'instance-b' })
+    await store.insertCall({ ...binding, id: 'c2' })
+    expect(await store.getCall('c1')).toEqual({ ...binding, instance: 'instance-b' })
+    expect(await store.getCall('c2')).toEqual({ ...binding, id: 'c2' })
+  })
+
   it('lets one of two instances settle the same call and confirmId, however many try at once', async () => {
     const url = await database()
     const [a, b] = await Promise.all([open(url), open(url)])
