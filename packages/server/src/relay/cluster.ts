@@ -20,7 +20,7 @@ export interface Cluster {
   readonly instance: string
   /**
    * Claims `key` (a page load, a page stream) for this instance, with `value` stored beside it; the claim
-   * lives {@link LEASE_MS}-long unless claimed again (the heartbeat does, every third of it).
+   * lives 15 s (the relay's `LEASE_MS`) unless claimed again (the heartbeats do, every third of it).
    */
   hold(key: string, value?: string): void
   /** Gives up a claim made with {@link Cluster.hold} (only when it is still this instance's). */
