@@ -152,6 +152,17 @@ export function storeRules(name: string, open: OpenStore): void {
       })
       await s.setActiveClient(conversation.id, 'page-9')
       expect(await s.getActiveClient(conversation.id)).toBe('page-9')
+      const manifest = {
+        clientId: 'page-9',
+        userId: user.id,
+        conversationId: conversation.id,
+        rev: 4,
+        tools: [],
+        updatedAt: 1,
+      }
+      if (s.getActivePage) expect(await s.getActivePage(conversation.id)).toBeUndefined() // no manifest yet
+      await s.putManifest(manifest)
+      if (s.getActivePage) expect(await s.getActivePage(conversation.id)).toEqual(manifest)
       await s.insertConfirm(confirmOf(user.id, conversation.id))
       await s.updateConfirmSummary('k1', 'Do [redacted]')
       expect((await s.listConfirms(conversation.id)).map((c) => c.summary)).toEqual(['Do [redacted]'])

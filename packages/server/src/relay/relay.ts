@@ -213,6 +213,10 @@ export class Relay {
 
   /** The page the conversation is bound to and its latest manifest, if any. */
   async page(conversationId: string): Promise<BoundPage | undefined> {
+    if (this.#store.getActivePage) {
+      const active = await this.#store.getActivePage(conversationId)
+      return active && { clientId: active.clientId, rev: active.rev, tools: active.tools }
+    }
     const clientId = await this.#store.getActiveClient(conversationId)
     const manifest = clientId ? await this.#store.getManifest(clientId) : undefined
     return clientId && manifest ? { clientId, rev: manifest.rev, tools: manifest.tools } : undefined

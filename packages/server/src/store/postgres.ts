@@ -396,6 +396,14 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
       ),
     getManifest: (clientId) =>
       first('SELECT * FROM toolmark_manifests WHERE client_id = $1', [clientId], toManifest),
+    // One round trip for the relay's most frequent read (the page a conversation is bound to).
+    getActivePage: (conversationId) =>
+      first(
+        `SELECT m.* FROM toolmark_conversations c JOIN toolmark_manifests m ON m.client_id = c.active_client_id
+           WHERE c.id = $1`,
+        [conversationId],
+        toManifest,
+      ),
     async close() {
       pool.off('error', onPoolError)
       if (own) await pool.end()

@@ -131,6 +131,11 @@ export interface Store {
    */
   putManifest(record: ManifestRecord): Promise<boolean>
   getManifest(clientId: string): Promise<ManifestRecord | undefined>
+  /**
+   * The conversation's active page load and its manifest in one read (`getActiveClient` then `getManifest`);
+   * a store behind a network implements it to save a round trip. Optional: the relay falls back to the two.
+   */
+  getActivePage?(conversationId: string): Promise<ManifestRecord | undefined>
   /** Resolves when the database answers (the readiness check); a store without one is always ready. */
   ping?(): Promise<void>
   close(): Promise<void>
