@@ -77,14 +77,15 @@ module.exports = {
       name: 'server-main-entry-is-web-standard',
       comment:
         "@toolmark/server's main entry runs wherever a Request arrives: no Node built-in, no Node-only package. " +
-        'Sockets, SQLite and the model SDKs sit behind their own subpaths (node, sqlite, anthropic, openai).',
+        'Sockets, SQLite, PostgreSQL, Redis and the model SDKs sit behind their own subpaths (node, sqlite, postgres, redis, anthropic, openai).',
       severity: 'error',
       from: {
         path: '^packages/server/src/((index|server)\\.ts$|(agent|http|relay|shared|store)/)',
-        pathNot: '^packages/server/src/(http/ws|store/(sqlite|statements|migrations))\\.ts$',
+        pathNot:
+          '^packages/server/src/(http/ws|store/(sqlite|statements|migrations|postgres|pg-migrations))\\.ts$',
       },
       to: {
-        path: '(^node:|^(fs|path|os|http|net|crypto|stream|url)$|node_modules/(ws|better-sqlite3|@hono/node-server)/)',
+        path: '(^node:|^(fs|path|os|http|net|crypto|stream|url)$|node_modules/(ws|better-sqlite3|pg|ioredis|@hono/node-server)/)',
         dependencyTypesNot: ['type-only'],
       },
     },

@@ -79,7 +79,7 @@ async function latency(work: string): Promise<ToolManifestSummary[]> {
         `note: ${request.failures} relay calls and ${agentFailures} agent calls did not return ok; ` +
           `${rejected} page messages rejected`,
       )
-    return server.store.getManifest(demo.bound.clientId)?.tools ?? demo.bound.tools
+    return (await server.store.getManifest(demo.bound.clientId))?.tools ?? demo.bound.tools
   } finally {
     await browser.close()
     await server.close()

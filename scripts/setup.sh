@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the tests and the demo need on a fresh machine with only Node.js and npm:
-# pnpm (pinned), Debian's Chromium, php-cli, php-laravel-framework, php-sqlite3, phpunit, php-redis and
-# redis-server (browser tests, the PHP doc lint, the Laravel package's tests and the Inertia demo's
-# backend; needs root or sudo), then the workspace's packages from the lockfile. Safe to run again: it skips what is there.
+# pnpm (pinned), Debian's Chromium, php-cli, php-laravel-framework, php-sqlite3, phpunit, php-redis,
+# redis-server and postgresql-15 (browser tests, the PHP doc lint, the Laravel package's tests, the Inertia
+# demo's backend and @toolmark/server's shared-mode tests; needs root or sudo), then the workspace's packages from the lockfile. Safe to run again: it skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
@@ -24,6 +24,8 @@ if [ "${1:-}" != "--no-system" ]; then
   command -v phpunit >/dev/null 2>&1 || missing+=(phpunit)
   php -m 2>/dev/null | grep -qx redis || missing+=(php-redis)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  # PostgreSQL 15: @toolmark/server's PostgreSQL store and multi-instance tests start their own server.
+  [ -x /usr/lib/postgresql/15/bin/postgres ] || missing+=(postgresql-15)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "› installing ${missing[*]} from Debian"
     SUDO=""

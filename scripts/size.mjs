@@ -157,11 +157,13 @@ const budgets = [
   {
     // A server bundle, measured like the others: what an edge or serverless function ships for the
     // Web-standard entry (Hono, the protocol's validators and the in-memory store included; 24.67 KiB
-    // by rolldown when it was added, 26.27 KiB by esbuild, the larger, once measured by both).
+    // by rolldown when it was added, 26.27 KiB by esbuild, the larger, once measured by both). Shared mode
+    // (the relay's hand-overs between instances, the readiness checks, the asynchronous store) is in it
+    // because serverless functions need it most: 28.21 KiB by esbuild then.
     name: '@toolmark/server (createToolmarkServer, Web-standard, with Hono)',
     code: "export { createToolmarkServer } from '@toolmark/server'",
     dir: 'packages/server',
-    max: 27 * KiB,
+    max: 29 * KiB,
   },
   {
     name: '@toolmark/server/contract (the chat API types and limit, for the browser)',

@@ -71,10 +71,10 @@ export async function openDemo(browser: Browser, server: RunningServer, blockCha
   const conversationId = String(
     await (await page.waitForFunction(() => localStorage.getItem('toolmark-demo:conversation'))).jsonValue(),
   )
-  const conversation = server.store.getConversation(conversationId)
+  const conversation = await server.store.getConversation(conversationId)
   if (!conversation) throw new Error('The server does not know the page’s conversation')
-  const bound = await waitFor('the demo manifest', () => {
-    const bound = server.relay.page(conversationId)
+  const bound = await waitFor('the demo manifest', async () => {
+    const bound = await server.relay.page(conversationId)
     return bound?.tools.some((t) => t.name === TOOL) ? bound : undefined
   })
   return { context, page, conversation, bound }

@@ -55,7 +55,7 @@ export async function measureRequest(server: RunningServer, demo: Demo): Promise
     let failures = 0
     let resultBytes = 0
     const relayCall = async () => {
-      const rev = server.relay.page(conversation.id)?.rev
+      const rev = (await server.relay.page(conversation.id))?.rev
       const outcome = await server.relay.request(scope, {
         kind: 'call',
         tool: TOOL,

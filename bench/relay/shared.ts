@@ -114,10 +114,14 @@ export async function withCpu<T>(fn: () => Promise<T>): Promise<[T, number]> {
 }
 
 /** Polls `probe` every 20 ms until it returns a value. */
-export async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs
   for (;;) {
-    const value = probe()
+    const value = await probe()
     if (value !== undefined) return value
     if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
     await sleep(20)

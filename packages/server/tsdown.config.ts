@@ -5,6 +5,8 @@ export default defineConfig({
     index: 'src/index.ts',
     node: 'src/node.ts',
     sqlite: 'src/sqlite.ts',
+    postgres: 'src/postgres.ts',
+    redis: 'src/redis.ts',
     anthropic: 'src/anthropic.ts',
     openai: 'src/openai.ts',
     'openai-compat': 'src/openai-compat.ts',

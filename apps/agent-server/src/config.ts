@@ -7,11 +7,17 @@ export type ProviderName = 'embedded' | 'anthropic' | 'openai'
 export interface Config {
   port: number
   host: string
-  /** SQLite file, or `':memory:'`. */
+  /** SQLite file, or `':memory:'` (unused when `databaseUrl` is set). */
   dataFile: string
+  /** PostgreSQL URL: the shared store of several instances instead of the SQLite file. */
+  databaseUrl: string | undefined
+  /** Redis URL: shared mode (several instances behind a load balancer); needs `databaseUrl`. */
+  redisUrl: string | undefined
   provider: ProviderName
   /** How long a page has to answer a `call`/`describe` before the agent sees a timeout. */
   callDeadlineMs: number
+  /** How long a confirmation's approval is accepted after the page asked for it. */
+  confirmationTtlMs: number
   /** Built demo assets (`apps/demo/dist`); served with an SPA fallback. */
   staticDir: string
   /** HMAC key for the session cookie; a random one is created and kept in the store when unset. */
@@ -47,6 +53,16 @@ export const ENV_DOCS: ReadonlyArray<readonly [name: string, fallback: string, m
     "SQLite file (relative to apps/agent-server); ':memory:' keeps nothing",
   ],
   [
+    'DATABASE_URL',
+    '(unset: the SQLite file)',
+    'PostgreSQL URL (postgres://user:password@host:5432/db): the store several instances share',
+  ],
+  [
+    'REDIS_URL',
+    '(unset: one instance)',
+    'Redis URL (redis://host:6379): shared mode, any instance serves any request; needs DATABASE_URL',
+  ],
+  [
     'PROVIDER',
     'auto',
     'embedded | anthropic | openai; auto = anthropic with ANTHROPIC_API_KEY, openai with OPENAI_API_KEY, else embedded',
@@ -55,6 +71,11 @@ export const ENV_DOCS: ReadonlyArray<readonly [name: string, fallback: string, m
     'CALL_DEADLINE_MS',
     '15000',
     'deadline for each page call; later results are rejected and a cancel is sent',
+  ],
+  [
+    'CONFIRM_TTL_MS',
+    '660000',
+    "how long a confirmation's approval is accepted (the page's 600000 ms plus a minute); later ones are refused",
   ],
   [
     'STATIC_DIR',
@@ -147,6 +168,22 @@ function origins(env: NodeJS.ProcessEnv, name: string): string[] {
     })
 }
 
+/** A service URL with one of `protocols`, or undefined when unset. */
+function serviceUrl(env: NodeJS.ProcessEnv, name: string, protocols: readonly string[]): string | undefined {
+  const raw = text(env, name)
+  if (raw === undefined) return undefined
+  let url: URL | undefined
+  try {
+    url = new URL(raw)
+  } catch {}
+  // The value may hold a password: the error names the variable and the expected form, never the value.
+  if (!url || !protocols.includes(url.protocol))
+    throw new ConfigError(
+      `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    )
+  return raw
+}
+
 function pathFrom(base: string, value: string): string {
   if (value === ':memory:') return value
   return value.startsWith('/') ? value : fileURLToPath(new URL(value, `file://${base}`))
@@ -171,12 +208,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (provider === 'anthropic' && !anthropicApiKey)
     throw new ConfigError('PROVIDER=anthropic needs ANTHROPIC_API_KEY')
   if (provider === 'openai' && !openaiApiKey) throw new ConfigError('PROVIDER=openai needs OPENAI_API_KEY')
+  const databaseUrl = serviceUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:'])
+  const redisUrl = serviceUrl(env, 'REDIS_URL', ['redis:', 'rediss:'])
+  if (redisUrl && !databaseUrl)
+    throw new ConfigError('REDIS_URL needs DATABASE_URL: instances that share Redis must share one store too')
   return {
+    databaseUrl,
+    redisUrl,
     port: integer(env, 'PORT', 8787, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
     dataFile: pathFrom(HERE, text(env, 'DATA_FILE') ?? './data/toolmark-demo.db'),
     provider,
     callDeadlineMs: integer(env, 'CALL_DEADLINE_MS', 15_000, 1, 3_600_000),
+    confirmationTtlMs: integer(env, 'CONFIRM_TTL_MS', 660_000, 100, 86_400_000),
     staticDir: pathFrom(HERE, text(env, 'STATIC_DIR') ?? '../demo/dist'),
     sessionSecret: text(env, 'SESSION_SECRET'),
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),

@@ -36,7 +36,9 @@ try {
   throw error
 }
 console.info(
-  `Toolmark agent server on ${server.url} (provider: ${server.provider.name}, data: ${config.dataFile})`,
+  `Toolmark agent server on ${server.url} (provider: ${server.provider.name}, data: ${
+    config.databaseUrl ? 'PostgreSQL' : config.dataFile
+  }${config.redisUrl ? ', shared mode through Redis' : ''})`,
 )
 
 let stopping = false

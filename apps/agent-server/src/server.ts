@@ -11,6 +11,8 @@ import {
   type Store,
 } from '@toolmark/server'
 import { serve } from '@toolmark/server/node'
+import { openPostgresStore } from '@toolmark/server/postgres'
+import { createRedisCluster } from '@toolmark/server/redis'
 import { openSqliteStore } from '@toolmark/server/sqlite'
 import { Hono } from 'hono'
 import { createProvider } from './agent/providers/index.ts'
@@ -63,20 +65,35 @@ export function staticSite(staticDir: string): (request: Request) => Response | 
 
 /**
  * Starts `@toolmark/server` with the demo's configuration on `config.host:config.port` (port 0 picks
- * a free one): the SQLite store, the configured provider, the offline planner at
+ * a free one): the SQLite store (PostgreSQL with `DATABASE_URL`; shared mode through Redis with
+ * `REDIS_URL`), the configured provider, the offline planner at
  * `/v1/chat/completions`, the demo session cookie, the built demo as static files.
  */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options
   const now = options.clock ? options.clock.now : Date.now
-  const store = options.store ?? openSqliteStore(config.dataFile, now)
+  const store =
+    options.store ??
+    (config.databaseUrl
+      ? await openPostgresStore({
+          url: config.databaseUrl,
+          now,
+          ...(options.log ? { log: options.log } : {}),
+        })
+      : openSqliteStore(config.dataFile, now))
+  // Shared mode: the same code, with the instances coordinated through Redis.
+  const cluster = config.redisUrl
+    ? createRedisCluster({ url: config.redisUrl, ...(options.log ? { log: options.log } : {}) })
+    : undefined
   const provider = options.provider ?? createProvider(config)
   const toolmark = createToolmarkServer({
     store,
+    ...(cluster ? { cluster } : {}),
     provider,
     ...(config.sessionSecret !== undefined ? { sessionSecret: config.sessionSecret } : {}),
     allowedOrigins: config.allowedOrigins,
     callDeadlineMs: config.callDeadlineMs,
+    confirmationTtlMs: config.confirmationTtlMs,
     sessionTtlMs: config.sessionTtlMs,
     maxSessions: config.maxSessions,
     sseKeepAliveMs: config.sseKeepAliveMs,
@@ -95,7 +112,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   } catch (error) {
     // Port in use or not allowed: release everything opened so far, the SQLite file included.
     await toolmark.close()
-    if (!options.store) store.close()
+    await cluster?.close()
+    if (!options.store) await store.close()
     throw error
   }
   let closing: Promise<void> | undefined
@@ -108,7 +126,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     provider,
     dropBridgeStreams: () => toolmark.dropBridgeStreams(),
     close() {
-      closing ??= node.close().then(() => store.close())
+      closing ??= node
+        .close()
+        .then(() => cluster?.close())
+        .then(() => store.close())
       return closing
     },
   }

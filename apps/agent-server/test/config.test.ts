@@ -30,6 +30,22 @@ describe('configuration', () => {
     )
   })
 
+  it('switches to PostgreSQL with DATABASE_URL and to shared mode with REDIS_URL, which needs DATABASE_URL', () => {
+    expect(loadConfig({})).toMatchObject({ databaseUrl: undefined, redisUrl: undefined })
+    const url = 'postgres://toolmark:s3cret@db.internal:5432/toolmark'
+    expect(loadConfig({ DATABASE_URL: url, REDIS_URL: 'redis://cache:6379' })).toMatchObject({
+      databaseUrl: url,
+      redisUrl: 'redis://cache:6379',
+    })
+    expect(() => loadConfig({ REDIS_URL: 'redis://cache:6379' })).toThrow(
+      'REDIS_URL needs DATABASE_URL: instances that share Redis must share one store too',
+    )
+    // The value may hold a password: the error never repeats it.
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:s3cret@db/x' })).toThrow(
+      /^DATABASE_URL must be a URL starting with postgres:\/\/ or postgresql:\/\/$/,
+    )
+  })
+
   it('rejects unusable numbers and keeps :memory: and absolute paths as given', () => {
     expect(() => loadConfig({ PORT: 'http' })).toThrow('PORT must be an integer between 0 and 65535')
     expect(() => loadConfig({ CALL_DEADLINE_MS: '0' })).toThrow(ConfigError)

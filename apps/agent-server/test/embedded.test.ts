@@ -133,7 +133,7 @@ describe('embedded agent: demo scenarios', () => {
     await d.t.server.agent.idle(d.conversation)
     expect(d.state.card).toEqual({ last4: '4242', expiry: '12/30' })
 
-    const stored = JSON.stringify(d.t.server.store.listMessages(d.conversation))
+    const stored = JSON.stringify(await d.t.server.store.listMessages(d.conversation))
     const api = JSON.stringify(await d.browser.messages(d.conversation))
     for (const text of [stored, api]) {
       expect(text).not.toMatch(/4242[ -]?4242[ -]?4242/)

@@ -30,7 +30,7 @@ afterAll(async () => {
 /** Calls a page tool the way the agent loop does: through the relay, bound to this conversation. */
 async function agentCall(tool: string, input: Record<string, unknown>) {
   const conversationId = await tab.conversationId()
-  const conversation = demoServer.server.store.getConversation(conversationId)
+  const conversation = await demoServer.server.store.getConversation(conversationId)
   if (!conversation) throw new Error('unknown conversation')
   const scope = { userId: conversation.userId, conversationId, toolCallId: `test-${tool}` }
   return (await demoServer.server.relay.request(scope, { kind: 'call', tool, input })).result

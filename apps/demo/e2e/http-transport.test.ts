@@ -50,7 +50,9 @@ test('the demo over the HTTP transport: a call sent while its event stream is do
   await page.goto(new URL('/?transport=http', demoServer.url).href)
   await page.getByTestId('chat-input').waitFor({ state: 'attached' })
   const conversation = await page.evaluate(() => localStorage.getItem('toolmark-demo:conversation') ?? '')
-  await vi.waitFor(() => expect(demoServer.server.relay.page(conversation)?.tools.length).toBeGreaterThan(0))
+  await vi.waitFor(async () =>
+    expect((await demoServer.server.relay.page(conversation))?.tools.length).toBeGreaterThan(0),
+  )
   expect(streams).toHaveLength(1) // one EventSource
   expect((await ask('Search for chess')).join('\n')).toContain('Chess Openings')
 

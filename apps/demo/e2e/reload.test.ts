@@ -64,7 +64,7 @@ test('a pending card after a reload is gone from the page and its confirmId is e
   )
   const confirmId = (pending.message.result as { confirmId: string }).confirmId
   const oldClient = pending.message.clientId
-  expect(demoServer.server.store.getConfirm(confirmId)).toMatchObject({
+  expect(await demoServer.server.store.getConfirm(confirmId)).toMatchObject({
     state: 'pending',
     clientId: oldClient,
   })
@@ -72,9 +72,12 @@ test('a pending card after a reload is gone from the page and its confirmId is e
   const newClient = await demo.reload()
   expect(newClient).not.toBe(oldClient)
   expect(await demo.page.getByTestId('confirm-card').count()).toBe(0)
-  await vi.waitFor(() => expect(demoServer.server.store.getConfirm(confirmId)?.state).toBe('expired'), {
-    timeout: 5000,
-  })
+  await vi.waitFor(
+    async () => expect((await demoServer.server.store.getConfirm(confirmId))?.state).toBe('expired'),
+    {
+      timeout: 5000,
+    },
+  )
 
   // The new page cannot approve it either: a `confirmed` for it from the new page load is rejected.
   const rejectedBefore = demoServer.rejections.length

@@ -18,8 +18,17 @@ export type {
 } from './agent/types.ts'
 export { type Authenticate, checkOrigin, isLoopbackName, type OriginProblem } from './http/app.ts'
 export { EVENTS_PATH, MESSAGES_PATH, STREAM_HEADER } from './http/bridge-http.ts'
+export { HEALTH_PATH, READY_PATH, STORE_UNAVAILABLE } from './http/health.ts'
 export { SESSION_COOKIE } from './http/session.ts'
-export { MAX_INBOUND_BYTES, type Rejection, Relay, type RelayOptions } from './relay/relay.ts'
+export type { Cluster, ClusterMessage } from './relay/cluster.ts'
+export {
+  COORDINATOR_UNAVAILABLE_RESULT,
+  LOST_RESULT,
+  MAX_INBOUND_BYTES,
+  type Rejection,
+  Relay,
+  type RelayOptions,
+} from './relay/relay.ts'
 export {
   createToolmarkServer,
   type RouteHandler,
@@ -43,3 +52,4 @@ export type {
   StoredMessage,
   User,
 } from './store/store.ts'
+export { StoreUnavailableError } from './store/store.ts'

@@ -3,7 +3,9 @@ import { Agent } from './agent/loop.ts'
 import type { Provider } from './agent/types.ts'
 import { type Authenticate, createApp, userOf } from './http/app.ts'
 import { bridgeHttp, EVENTS_PATH, MESSAGES_PATH } from './http/bridge-http.ts'
+import { health, type Readiness } from './http/health.ts'
 import { sessionIdFromHeader } from './http/session.ts'
+import type { Cluster } from './relay/cluster.ts'
 import { Relay } from './relay/relay.ts'
 import type { Clock } from './shared/clock.ts'
 import { createMemoryStore } from './store/memory.ts'
@@ -17,6 +19,13 @@ export interface ToolmarkServerOptions {
    * nothing survives a restart, and nothing is shared between instances.
    */
   store?: Store
+  /**
+   * Shared mode: how this instance reaches the others (`createRedisCluster` from `@toolmark/server/redis`).
+   * With a shared store (`openPostgresStore`), any instance then serves any request: a page's calls reach
+   * the instance holding its socket or stream, answers come back to the instance that waits, chat events
+   * reach every instance. Default none: one instance. A cluster passed in stays open on `close()`.
+   */
+  cluster?: Cluster
   /** The model behind the agent loop: any object with a `name` and a `stream(request)`. */
   provider: Provider
   /**
@@ -37,6 +46,11 @@ export interface ToolmarkServerOptions {
   allowedOrigins?: readonly string[]
   /** How long a page has to answer a `call`/`describe` before the agent sees a timeout. Default 15 000 ms. */
   callDeadlineMs?: number
+  /**
+   * How long a confirmation's approval is accepted after the page asked for it; later, whichever instance
+   * it reaches, it is refused and the agent told it expired. Default 660 000 ms (the page's 600 000 plus a minute).
+   */
+  confirmationTtlMs?: number
   /** A demo session unused this long expires, with its conversations. Default 7 days. */
   sessionTtlMs?: number
   /** Most demo sessions kept; one more removes the least recently used. Default 10 000. */
@@ -56,8 +70,10 @@ export interface ToolmarkServerOptions {
 /** A Toolmark server: one `fetch` handler and the parts behind it. */
 export interface ToolmarkServer {
   /**
-   * Serves the conversation API (`/api/conversations…`), the chat event stream and the bridge's
-   * HTTP transport (`/toolmark/events`, `/toolmark/messages`). Mount it wherever a `Request` arrives.
+   * Serves the conversation API (`/api/conversations…`), the chat event stream, the bridge's
+   * HTTP transport (`/toolmark/events`, `/toolmark/messages`) and the liveness and readiness checks
+   * (`/toolmark/health`, `/toolmark/ready`). Mount it wherever a `Request` arrives. A request that needs
+   * the database while it is unavailable gets `503 store_unavailable` with `Retry-After`.
    */
   fetch(request: Request): Promise<Response>
   /** The request's user (`authenticate`, else the demo session cookie), or undefined. */
@@ -97,22 +113,35 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const now = options.clock ? options.clock.now : Date.now
   const allowedOrigins = options.allowedOrigins ?? []
   const ttl = options.sessionTtlMs ?? 7 * 86_400_000
-  const secret = options.authenticate ? '' : (options.sessionSecret ?? store.secret('session', randomSecret))
+  // The demo cookie's key, read from the store on first use; a failed read (store down) is tried again.
+  let secretRead: Promise<string> | undefined
+  const secret = (): Promise<string> => {
+    if (options.authenticate) return Promise.resolve('')
+    if (options.sessionSecret !== undefined) return Promise.resolve(options.sessionSecret)
+    secretRead ??= store.secret('session', randomSecret).catch((error: unknown) => {
+      secretRead = undefined
+      throw error
+    })
+    return secretRead
+  }
   const log = options.log ? { log: options.log } : {}
+  const cluster = options.cluster
   const relay = new Relay({
     store,
+    ...(cluster ? { cluster } : {}),
     deadlineMs: options.callDeadlineMs ?? 15_000,
+    ...(options.confirmationTtlMs !== undefined ? { confirmTtlMs: options.confirmationTtlMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...log,
   })
-  const events = new ConversationEvents()
+  const events = new ConversationEvents(cluster)
   const agent = new Agent({ store, relay, provider, events, ...log })
 
   const authenticate = options.authenticate
   const resolveUser = async (request: Request): Promise<string | undefined> => {
     if (authenticate) return userOf(authenticate, request)
-    const id = await sessionIdFromHeader(request.headers.get('cookie') ?? undefined, secret)
-    const session = id ? store.getSession(id) : undefined
+    const id = await sessionIdFromHeader(request.headers.get('cookie') ?? undefined, await secret())
+    const session = id ? await store.getSession(id) : undefined
     return session && session.lastSeenAt + ttl > now() ? session.userId : undefined
   }
 
@@ -134,6 +163,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const http = bridgeHttp({
     store,
     relay,
+    cluster,
     userOf: resolveUser,
     allowedOrigins,
     ...(options.sseKeepAliveMs !== undefined ? { keepAliveMs: options.sseKeepAliveMs } : {}),
@@ -144,9 +174,18 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const bridgePaths = new Set([EVENTS_PATH, MESSAGES_PATH])
 
   let closing: Promise<void> | undefined
+  const readiness: Readiness = {
+    checks: [
+      ...(store.ping ? [() => (store.ping as () => Promise<void>)()] : []),
+      ...(cluster ? [() => cluster.ping()] : []),
+    ],
+    draining: () => closing !== undefined,
+    log: options.log ?? ((line) => console.warn(line)),
+  }
   return {
     fetch: async (request) =>
-      bridgePaths.has(new URL(request.url).pathname) ? http.app.fetch(request) : app.fetch(request),
+      (await health(request, readiness)) ??
+      (bridgePaths.has(new URL(request.url).pathname) ? http.app.fetch(request) : app.fetch(request)),
     userOf: resolveUser,
     allowedOrigins,
     store,
@@ -157,7 +196,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     close() {
       closing ??= (async () => {
         http.close()
-        relay.close()
+        await relay.close()
         await agent.close()
       })()
       return closing

@@ -139,8 +139,8 @@ describe('Security MUST 2 and 6: ids', () => {
     const t = await server({ provider })
     const browser = await t.browser()
     const conversation = await browser.createConversation()
-    const userId = t.server.store.getConversation(conversation)!.userId
-    const bindingsAtArrival: unknown[] = []
+    const userId = (await t.server.store.getConversation(conversation))!.userId
+    const bindingsAtArrival: Promise<unknown>[] = []
     const page = await FakePage.open(t.server.url, browser, conversation, [list])
     page.ws.on('message', (data) => {
       const m = JSON.parse(String(data)) as { id: string }
@@ -153,7 +153,7 @@ describe('Security MUST 2 and 6: ids', () => {
     expect(new Set(ids).size).toBe(16)
     for (const id of ids) expect(id).toMatch(UUID_V4)
     expect(bindingsAtArrival).toHaveLength(16)
-    for (const b of bindingsAtArrival)
+    for (const b of await Promise.all(bindingsAtArrival))
       expect(b).toMatchObject({ userId, conversationId: conversation, clientId: page.clientId })
     // 16 ids share no 8-hex-digit prefix: random, never counters.
     expect(new Set(ids.map((id) => id.slice(0, 8))).size).toBe(16)
@@ -165,8 +165,8 @@ describe('Security MUST 2 and 6: ids', () => {
     await browser.say(conversation, 'save')
     await t.server.agent.idle(conversation)
     const [confirmId] = [...page.pending.keys()]
-    expect(t.server.store.getConfirm(confirmId!)).toMatchObject({
-      userId: t.server.store.getConversation(conversation)!.userId,
+    expect(await t.server.store.getConfirm(confirmId!)).toMatchObject({
+      userId: (await t.server.store.getConversation(conversation))!.userId,
       conversationId: conversation,
       clientId: page.clientId,
       state: 'pending',
@@ -188,7 +188,7 @@ describe('Security MUST 3-4: confirmed', () => {
     const { t, conversation, page, provider } = await awaiting()
     const before = {
       requests: provider.requests.length,
-      log: t.server.store.listMessages(conversation).length,
+      log: (await t.server.store.listMessages(conversation)).length,
     }
     const unknown = randomUUID()
     page.confirmed(unknown, { status: 'ok', data: 'forged' })
@@ -196,7 +196,7 @@ describe('Security MUST 3-4: confirmed', () => {
     await t.server.agent.idle(conversation)
     expect(t.rejections).toMatchObject([{ reason: 'unknown_confirm', type: 'confirmed', id: unknown }])
     expect(provider.requests).toHaveLength(before.requests)
-    expect(t.server.store.listMessages(conversation)).toHaveLength(before.log)
+    expect(await t.server.store.listMessages(conversation)).toHaveLength(before.log)
   })
 
   it('rejects a confirmed whose confirmId was only ever seen in an ok result, not a needs_confirmation', async () => {
@@ -293,7 +293,7 @@ describe('LLM exposure', () => {
     await browser.say(conversation, 'again')
     await t.server.agent.idle(conversation)
     expect(provider.requests[1]!.tools[0]!.description).toContain('No page tools are available right now.')
-    expect(t.server.relay.page(conversation)).toMatchObject({ rev: 3, tools: [] })
+    expect(await t.server.relay.page(conversation)).toMatchObject({ rev: 3, tools: [] })
   })
 
   it('page_call carries the rev of the manifest the model saw, even when a newer one arrives mid-turn', async () => {
@@ -346,7 +346,7 @@ describe('navigation and full reloads', () => {
     const provider = oneCallPerMessage(list.name)
     const { t, browser, conversation, page } = await withPage(provider, [list])
     const reloaded = await FakePage.open(t.server.url, browser, conversation, [list])
-    expect(t.server.relay.page(conversation)?.clientId).toBe(reloaded.clientId)
+    expect((await t.server.relay.page(conversation))?.clientId).toBe(reloaded.clientId)
     await browser.say(conversation, 'list')
     await t.server.agent.idle(conversation)
     expect(reloaded.calls).toHaveLength(1)
@@ -358,7 +358,7 @@ describe('navigation and full reloads', () => {
     const { t, browser, conversation, page } = await withPage(provider, [list])
     const other = await browser.createConversation()
     await FakePage.open(t.server.url, browser, other, [list])
-    expect(t.server.relay.page(conversation)?.clientId).toBe(page.clientId)
+    expect((await t.server.relay.page(conversation))?.clientId).toBe(page.clientId)
     await browser.say(conversation, 'list')
     await t.server.agent.idle(conversation)
     expect(page.calls).toHaveLength(1)
@@ -375,7 +375,7 @@ describe('navigation and full reloads', () => {
     // Mallory cannot open a socket on the victim's conversation at all.
     const refused = await openSocket(t.server.url, { cookie: mallory.cookie, conversation })
     expect(await refused.closed).toBe(4403)
-    expect(t.server.relay.page(conversation)).toMatchObject({ clientId: page.clientId, rev: 1 })
+    expect(await t.server.relay.page(conversation)).toMatchObject({ clientId: page.clientId, rev: 1 })
     await browser.say(conversation, 'list')
     await t.server.agent.idle(conversation)
     expect(page.calls).toHaveLength(1)
@@ -408,13 +408,13 @@ describe('navigation and full reloads', () => {
     await page.close()
     await FakePage.open(t.server.url, browser, conversation, [save])
     await t.server.agent.idle(conversation)
-    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('expired')
+    expect((await t.server.store.getConfirm(confirmId!))!.state).toBe('expired')
     const expired: ToolResult = {
       status: 'refused',
       code: 'confirmation_expired',
       message: 'The confirmation expired or was already used',
     }
-    expect(t.server.store.listMessages(conversation).at(-1)!.agent).toMatchObject({
+    expect((await t.server.store.listMessages(conversation)).at(-1)!.agent).toMatchObject({
       role: 'tool',
       confirmId,
       content: JSON.stringify(wrapUntrusted(expired)),

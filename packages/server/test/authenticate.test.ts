@@ -37,7 +37,7 @@ describe('authenticate', () => {
     expect(created.status).toBe(201)
     expect(created.headers.get('set-cookie')).toBeNull() // no demo session cookie
     const { id } = (await created.json()) as { id: string }
-    expect(t.server.store.getConversation(id)?.userId).toBe('alice')
+    expect((await t.server.store.getConversation(id))?.userId).toBe('alice')
     expect((await alice.fetch(`/api/conversations/${id}`)).status).toBe(200)
 
     const bob = as(t.server.url, 'bob')
@@ -49,13 +49,13 @@ describe('authenticate', () => {
       expect(response.status).toBe(404)
       expect(await response.json()).toEqual({ error: { code: 'not_found', message: 'No such conversation' } })
     }
-    expect(t.server.store.listMessages(id)).toEqual([])
+    expect(await t.server.store.listMessages(id)).toEqual([])
 
     const nobody = new Browser(t.server.url)
     const refused = await nobody.fetch('/api/conversations', { method: 'POST' })
     expect(refused.status).toBe(401)
     expect(await refused.json()).toEqual({ error: { code: 'unauthenticated', message: 'No valid session' } })
-    expect(t.server.store.countSessions()).toBe(0)
+    expect(await t.server.store.countSessions()).toBe(0)
   })
 
   it('ignores a demo session cookie: only authenticate names the user', async () => {
@@ -114,9 +114,9 @@ describe('authenticate', () => {
     await alice.say(id, 'list my notes')
     await t.server.agent.idle(id)
     expect(page.calls).toEqual([{ tool: 'notes.list', input: {}, rev: 1 }])
-    expect(t.server.store.getCall(page.inbox[0]?.type === 'call' ? page.inbox[0].id : '')?.userId).toBe(
-      'alice',
-    )
+    expect(
+      (await t.server.store.getCall(page.inbox[0]?.type === 'call' ? page.inbox[0].id : ''))?.userId,
+    ).toBe('alice')
     await page.close()
   })
 

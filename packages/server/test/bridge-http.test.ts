@@ -113,10 +113,10 @@ describe('bridge over HTTP: resume after a dropped stream', () => {
     await manifest(browser, id)
     t.server.dropBridgeStreams()
     await browser.say(conversation, 'read it')
-    await until(() => t.server.store.listMessages(conversation).some((m) => m.role === 'user'))
+    await until(async () => (await t.server.store.listMessages(conversation)).some((m) => m.role === 'user'))
     clock.advance(DEADLINE)
     await t.server.agent.idle(conversation)
-    expect(JSON.stringify(t.server.store.listMessages(conversation))).toContain(
+    expect(JSON.stringify(await t.server.store.listMessages(conversation))).toContain(
       (TIMEOUT_RESULT as { message: string }).message,
     )
 
@@ -136,7 +136,7 @@ describe('bridge over HTTP: resume after a dropped stream', () => {
     await manifest(browser, id)
     t.server.dropBridgeStreams()
     // More describes than the window holds, all for a page that is not listening.
-    const userId = t.server.store.getConversation(conversation)!.userId
+    const userId = (await t.server.store.getConversation(conversation))!.userId
     for (let i = 0; i <= REPLAY_WINDOW; i++)
       void t.server.relay.request(
         { userId, conversationId: conversation, toolCallId: `d${i}` },
@@ -162,10 +162,11 @@ describe('bridge over HTTP: a stream that does not come back', () => {
     await manifest(browser, id)
     t.server.dropBridgeStreams()
     await expect(first.next()).rejects.toThrow('the stream ended')
+    const userId = (await t.server.store.getConversation(conversation))!.userId
     const describe = () =>
       void t.server.relay.request(
         {
-          userId: t.server.store.getConversation(conversation)!.userId,
+          userId,
           conversationId: conversation,
           toolCallId: 'd',
         },
@@ -220,9 +221,9 @@ describe('bridge over HTTP: POST', () => {
   })
 })
 
-async function until(predicate: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !predicate(); i++) await new Promise((r) => setTimeout(r, 10))
-  if (!predicate()) throw new Error('condition not met')
+async function until(predicate: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500 && !(await predicate()); i++) await new Promise((r) => setTimeout(r, 10))
+  if (!(await predicate())) throw new Error('condition not met')
 }
 
 describe('bridge over HTTP: a full reload', () => {
@@ -244,12 +245,12 @@ describe('bridge over HTTP: a full reload', () => {
     await browser.say(conversation, 'save it')
     await t.server.agent.idle(conversation)
     const [confirmId] = [...first.pending.keys()]
-    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('pending')
+    expect((await t.server.store.getConfirm(confirmId!))!.state).toBe('pending')
     // The old page's stream is gone (a reload closes it); the new page load connects at once.
     t.server.dropBridgeStreams()
     await FakePage.open(t.server.url, browser, conversation, [saveTool], { transport: 'http' })
     await t.server.agent.idle(conversation)
-    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('expired')
+    expect((await t.server.store.getConfirm(confirmId!))!.state).toBe('expired')
     const log = await browser.messages(conversation)
     expect(log.at(-1)).toMatchObject({ role: 'tool', text: expect.stringContaining('confirmation expired') })
   })
@@ -269,6 +270,6 @@ describe('bridge over HTTP: a full reload', () => {
     const [confirmId] = [...first.pending.keys()]
     await FakePage.open(t.server.url, browser, conversation, [saveTool], { transport: 'http' })
     await t.server.agent.idle(conversation)
-    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('pending')
+    expect((await t.server.store.getConfirm(confirmId!))!.state).toBe('pending')
   })
 })

@@ -140,7 +140,7 @@ describe('createToolmarkServer().fetch in a plain Request/Response harness', () 
     )
     expect(foreignOrigin.status).toBe(403)
     expect(await foreignOrigin.json()).toMatchObject({ error: { code: 'cross_origin' } })
-    expect(server.store.countSessions()).toBe(0)
+    expect(await server.store.countSessions()).toBe(0)
   })
 
   it('answers unknown paths with a JSON 404, or hands them to `fallback`', async () => {

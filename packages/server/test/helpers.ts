@@ -227,6 +227,8 @@ class WebSocketLink implements PageLink {
 export class HttpLink implements PageLink {
   /** The status of every POST, in order. */
   readonly statuses: number[] = []
+  /** Where the POSTs go: the stream's server unless a test points them at another instance. */
+  postTo: string
   #chain: Promise<void> = Promise.resolve()
   #handlers: Array<(text: string) => void> = []
   /** Resolves when the server ends the stream. */
@@ -239,6 +241,7 @@ export class HttpLink implements PageLink {
     events: AsyncGenerator<EventSourceMessage>,
     readonly abort: AbortController,
   ) {
+    this.postTo = url
     this.ended = (async () => {
       try {
         for await (const event of events)
@@ -278,7 +281,11 @@ export class HttpLink implements PageLink {
         'x-toolmark-stream': this.stream,
       }
       if (this.cookie) headers.cookie = this.cookie
-      const response = await fetch(`${this.url}/toolmark/messages`, { method: 'POST', headers, body: text })
+      const response = await fetch(`${this.postTo}/toolmark/messages`, {
+        method: 'POST',
+        headers,
+        body: text,
+      })
       await response.body?.cancel()
       this.statuses.push(response.status)
     })
@@ -319,7 +326,7 @@ export async function refusal(
  * destructive tools answer `needs_confirmation`; `approve`/`reject` send the `confirmed`.
  */
 export class FakePage {
-  readonly clientId = randomUUID()
+  readonly clientId: string
   readonly inbox: AgentToPageMessage[] = []
   readonly pending = new Map<string, { tool: FakeTool; input: Record<string, unknown> }>()
   readonly calls: Array<{ tool: string; input: Record<string, unknown>; rev?: number }> = []
@@ -331,7 +338,9 @@ export class FakePage {
   private constructor(
     readonly link: PageLink,
     public tools: FakeTool[],
+    clientId: string = randomUUID(),
   ) {
+    this.clientId = clientId
     link.onMessage((data) => {
       const message = JSON.parse(data) as AgentToPageMessage
       if (message.clientId !== this.clientId) return // rule 1: other pages' messages are ignored
@@ -350,7 +359,12 @@ export class FakePage {
     browser: Browser,
     conversation: string,
     tools: FakeTool[],
-    options: { manifest?: boolean; transport?: Transport } = {},
+    options: {
+      manifest?: boolean
+      transport?: Transport
+      /** The page load this connection carries (default a new one): a reconnect of the same page keeps it. */
+      clientId?: string
+    } = {},
   ): Promise<FakePage> {
     let link: PageLink
     if (options.transport === 'http') {
@@ -360,7 +374,7 @@ export class FakePage {
     } else {
       link = new WebSocketLink((await openSocket(url, { cookie: browser.cookie, conversation })).ws)
     }
-    const page = new FakePage(link, tools)
+    const page = new FakePage(link, tools, options.clientId)
     if (options.manifest !== false) await page.sendManifest()
     return page
   }
@@ -434,8 +448,13 @@ export class FakePage {
     return this.link.close()
   }
 
+  /** The call and describe ids answered so far: like the real page, each is answered once. */
+  readonly #answered = new Set<string>()
+
   #answer(message: AgentToPageMessage): void {
     if (message.type === 'cancel') return
+    if (this.#answered.has(message.id)) return
+    this.#answered.add(message.id)
     const tool = this.tools.find((t) => t.name === message.tool)
     if (!tool) {
       this.result(message.id, {

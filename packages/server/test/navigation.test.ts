@@ -48,9 +48,9 @@ async function setup(tool = readTool.name, clock = manualClock()) {
 describe("navigation and full reloads: a new page load rebinds, a gone page's confirmIds expire", () => {
   it("rebinds the conversation to a new page load's first manifest and sends later calls there", async () => {
     const { t, browser, conversation, first } = await setup()
-    expect(t.server.relay.page(conversation)?.clientId).toBe(first.clientId)
+    expect((await t.server.relay.page(conversation))?.clientId).toBe(first.clientId)
     const reloaded = await FakePage.open(t.server.url, browser, conversation, [readTool])
-    expect(t.server.relay.page(conversation)?.clientId).toBe(reloaded.clientId)
+    expect((await t.server.relay.page(conversation))?.clientId).toBe(reloaded.clientId)
     await browser.say(conversation, 'read it')
     await t.server.agent.idle(conversation)
     expect(reloaded.calls).toHaveLength(1)
@@ -62,8 +62,8 @@ describe("navigation and full reloads: a new page load rebinds, a gone page's co
     const { t, conversation, first } = await setup()
     first.rev = 2
     await first.sendManifest([readTool])
-    expect(t.server.relay.page(conversation)).toMatchObject({ clientId: first.clientId, rev: 2 })
-    expect(t.server.relay.page(conversation)!.tools.map((tool) => tool.name)).toEqual(['notes.read'])
+    expect(await t.server.relay.page(conversation)).toMatchObject({ clientId: first.clientId, rev: 2 })
+    expect((await t.server.relay.page(conversation))!.tools.map((tool) => tool.name)).toEqual(['notes.read'])
   })
 
   it('refuses a clientId that already belongs to another conversation', async () => {
@@ -78,8 +78,8 @@ describe("navigation and full reloads: a new page load rebinds, a gone page's co
       ws.ping()
     })
     expect(t.rejections).toMatchObject([{ reason: 'mismatch', type: 'manifest', conversationId: other }])
-    expect(t.server.relay.page(conversation)).toMatchObject({ clientId: first.clientId, rev: 1 })
-    expect(t.server.relay.page(other)).toBeUndefined()
+    expect(await t.server.relay.page(conversation)).toMatchObject({ clientId: first.clientId, rev: 1 })
+    expect(await t.server.relay.page(other)).toBeUndefined()
   })
 
   it('accepts a result from the old page load that arrives before the deadline', async () => {
@@ -122,10 +122,10 @@ describe("navigation and full reloads: a new page load rebinds, a gone page's co
     await first.close()
     await FakePage.open(t.server.url, browser, conversation, [saveTool]) // the full reload
     await t.server.agent.idle(conversation)
-    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('expired')
+    expect((await t.server.store.getConfirm(confirmId!))!.state).toBe('expired')
     const log = await browser.messages(conversation)
     expect(log.at(-1)).toMatchObject({ role: 'tool', text: expect.stringContaining('confirmation expired') })
-    const history = t.server.store.listMessages(conversation).at(-1)!.agent
+    const history = (await t.server.store.listMessages(conversation)).at(-1)!.agent
     expect(history).toMatchObject({
       role: 'tool',
       confirmId,
@@ -160,7 +160,7 @@ describe("navigation and full reloads: a new page load rebinds, a gone page's co
     await t.server.agent.idle(conversation)
     const [confirmId] = [...first.pending.keys()]
     await FakePage.open(t.server.url, browser, conversation, [saveTool]) // a second tab
-    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('pending')
+    expect((await t.server.store.getConfirm(confirmId!))!.state).toBe('pending')
     await first.approve(confirmId!)
     await t.server.agent.idle(conversation)
     expect(t.rejections).toEqual([])
@@ -179,7 +179,7 @@ describe("navigation and full reloads: a new page load rebinds, a gone page's co
     const second = await FakePage.open(t.server.url, browser, conversation, [saveTool])
     await first.close()
     await second.flush()
-    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('expired')
+    expect((await t.server.store.getConfirm(confirmId!))!.state).toBe('expired')
   })
 
   it('keeps confirmIds and routing when the bound page reconnects with the same clientId', async () => {
@@ -208,7 +208,7 @@ describe("navigation and full reloads: a new page load rebinds, a gone page's co
     })
     await t.server.agent.idle(conversation)
     expect(t.rejections).toEqual([])
-    expect(t.server.store.getConfirm(confirmId!)!.state).toBe('used')
+    expect((await t.server.store.getConfirm(confirmId!))!.state).toBe('used')
     await browser.say(conversation, 'save it again')
     expect(await nextCall).toMatchObject({ type: 'call', clientId: first.clientId, tool: saveTool.name })
   })

@@ -147,8 +147,8 @@ describe('with the real page side (core registry, bridge, websocketTransport)', 
     await attach(t, browser, conversation, registry(names), reloadedId)
     await closed
     await t.server.agent.idle(conversation)
-    expect(t.server.relay.page(conversation)?.clientId).toBe(reloadedId)
-    expect(t.server.store.getConfirm(pending!.confirmId)?.state).toBe('expired')
+    expect((await t.server.relay.page(conversation))?.clientId).toBe(reloadedId)
+    expect((await t.server.store.getConfirm(pending!.confirmId))?.state).toBe('expired')
     expect(await answer('search')).toBe('I found no challenges.')
   })
 
@@ -197,7 +197,7 @@ describe('sensitive paths published by the real page', () => {
     await t.server.agent.idle(conversation)
     expect(received).toEqual([{ account: { passphrase: secret } }]) // the page ran with the real value
     expect(JSON.stringify(provider.requests[2]!.messages)).not.toContain(secret) // a later prompt
-    const stored = JSON.stringify(t.server.store.listMessages(conversation))
+    const stored = JSON.stringify(await t.server.store.listMessages(conversation))
     expect(stored).not.toContain(secret)
     expect(stored).toContain('{"account":{"passphrase":"[redacted]"}}')
     expect(JSON.stringify(await browser.messages(conversation))).toContain('unlock it with [redacted]')

@@ -64,7 +64,7 @@ describe('DNS rebinding: Host and Origin are checked against an allowlist before
       })
       expect(response.setCookie).toBeUndefined()
     }
-    expect(t.server.store.countSessions()).toBe(0)
+    expect(await t.server.store.countSessions()).toBe(0)
   })
 
   it("refuses a rebound name even with a valid session cookie (the victim's own browser)", async () => {
@@ -81,7 +81,7 @@ describe('DNS rebinding: Host and Origin are checked against an allowlist before
     expect(post.status).toBe(403)
     expect((await raw(`${t.server.url}/api/conversations/${conversation}`, { headers })).status).toBe(403)
     expect(await socketClose(t.server.url, conversation, headers)).toBe(4403)
-    expect(t.server.store.listMessages(conversation)).toEqual([])
+    expect(await t.server.store.listMessages(conversation)).toEqual([])
   })
 
   it('accepts loopback names on any port, and refuses a foreign or null Origin on them', async () => {

@@ -50,7 +50,7 @@ describe('manifest revisions only move forward per page load', () => {
     await page.sendManifest([read, save])
     page.rev = 3 // an older broadcast arrives late
     await page.sendManifest([read])
-    expect(t.server.relay.page(conversation)).toMatchObject({
+    expect(await t.server.relay.page(conversation)).toMatchObject({
       rev: 5,
       tools: [{ name: 'notes.read' }, { name: 'notes.save' }],
     })
@@ -59,7 +59,7 @@ describe('manifest revisions only move forward per page load', () => {
     await page.sendManifest([read, save])
     page.rev = 6
     await page.sendManifest([read])
-    expect(t.server.relay.page(conversation)).toMatchObject({ rev: 6, tools: [{ name: 'notes.read' }] })
+    expect(await t.server.relay.page(conversation)).toMatchObject({ rev: 6, tools: [{ name: 'notes.read' }] })
     expect(t.rejections).toHaveLength(1)
   })
 })
@@ -71,13 +71,13 @@ describe('the rebind log line', () => {
     const conversation = await browser.createConversation()
     const rebound = () => t.logs.filter((l) => l.includes('rebound to a new page load'))
     const first = await FakePage.open(t.server.url, browser, conversation, [read])
-    expect(t.server.relay.page(conversation)?.clientId).toBe(first.clientId)
+    expect((await t.server.relay.page(conversation))?.clientId).toBe(first.clientId)
     first.rev = 2
     await first.sendManifest([read, save])
     await first.sendManifest()
     expect(rebound()).toEqual([])
     const reloaded = await FakePage.open(t.server.url, browser, conversation, [read])
-    expect(t.server.relay.page(conversation)?.clientId).toBe(reloaded.clientId)
+    expect((await t.server.relay.page(conversation))?.clientId).toBe(reloaded.clientId)
     expect(rebound()).toEqual([`[relay] conversation=${conversation} rebound to a new page load`])
     await reloaded.sendManifest()
     expect(rebound()).toHaveLength(1)
@@ -117,10 +117,10 @@ describe('needs_confirmation without changes', () => {
       summary: 'Save note',
       changes: [],
     })
-    expect(t.server.store.getConfirm(confirmId)?.state).toBe('pending')
+    expect((await t.server.store.getConfirm(confirmId))?.state).toBe('pending')
     page.confirmed(confirmId, { status: 'ok' })
     await page.flush()
     await t.server.agent.idle(conversation)
-    expect(t.server.store.getConfirm(confirmId)?.state).toBe('used')
+    expect((await t.server.store.getConfirm(confirmId))?.state).toBe('used')
   })
 })

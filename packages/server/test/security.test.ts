@@ -112,8 +112,8 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
   describe('Security MUST 2 and 6: call ids are random UUID v4, bound and stored before sending', () => {
     it('stores the binding (user, conversation, clientId, deadline) before the page receives the call', async () => {
       const { t, browser, conversation, page, call } = await pendingCall()
-      const binding = t.server.store.getCall(call.id)
-      const userId = t.server.store.getConversation(conversation)!.userId
+      const binding = await t.server.store.getCall(call.id)
+      const userId = (await t.server.store.getConversation(conversation))!.userId
       expect(binding).toMatchObject({
         userId,
         conversationId: conversation,
@@ -161,7 +161,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       intruder.result(call.id, { status: 'ok' }, page.clientId)
       await intruder.flush()
       expect(t.rejections).toMatchObject([{ reason: 'mismatch', id: call.id, conversationId: other }])
-      expect(t.server.store.getCall(call.id)!.state).toBe('pending')
+      expect((await t.server.store.getCall(call.id))!.state).toBe('pending')
     })
 
     it("rejects a result sent by another user for this conversation's call", async () => {
@@ -172,7 +172,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       intruder.result(call.id, { status: 'ok' }, page.clientId)
       await intruder.flush()
       expect(t.rejections).toMatchObject([{ reason: 'mismatch', id: call.id }])
-      expect(t.server.store.getCall(call.id)!.state).toBe('pending')
+      expect((await t.server.store.getCall(call.id))!.state).toBe('pending')
     })
 
     it('rejects malformed, wrong-version and wrong-direction messages', async () => {
@@ -202,7 +202,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       })
       await page.flush()
       expect(t.rejections.map((r) => r.reason)).toEqual(['invalid', 'invalid', 'invalid', 'invalid'])
-      expect(t.server.store.getCall(call.id)!.state).toBe('pending')
+      expect((await t.server.store.getCall(call.id))!.state).toBe('pending')
     })
 
     // The same limit over each transport, and the answer each can give: a socket closes with 1009;
@@ -222,11 +222,11 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
           ),
         )
         await page.flush()
-        expect(t.server.store.getCall(call.id)!.state).toBe('pending')
+        expect((await t.server.store.getCall(call.id))!.state).toBe('pending')
         const closed = new Promise<number>((resolve) => page.ws.once('close', resolve))
         page.send(`"${'x'.repeat(MAX_INBOUND_BYTES)}"`)
         expect(await closed).toBe(1009)
-        expect(t.server.store.getCall(call.id)!.state).toBe('pending')
+        expect((await t.server.store.getCall(call.id))!.state).toBe('pending')
       },
       http: async () => {
         const { t, page, call } = await pendingCall()
@@ -238,7 +238,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         page.result(call.id, { status: 'ok' })
         await page.flush()
         expect(link.statuses.at(-1)).toBe(404) // that page connection is gone
-        expect(t.server.store.getCall(call.id)!.state).toBe('pending')
+        expect((await t.server.store.getCall(call.id))!.state).toBe('pending')
       },
     }
     it(
@@ -281,7 +281,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       page.result(call.id, { status: 'ok', data: 'too late' })
       await page.flush()
       expect(t.rejections).toMatchObject([{ reason: 'late', id: call.id }])
-      expect(JSON.stringify(t.server.store.listMessages(conversation))).not.toContain('too late')
+      expect(JSON.stringify(await t.server.store.listMessages(conversation))).not.toContain('too late')
     })
 
     it('rejects a result past the deadline even before the deadline timer ran', async () => {
@@ -336,7 +336,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       other.confirmed(confirmId, { status: 'ok' }, page.clientId)
       await other.flush()
       expect(t.rejections.map((r) => r.reason)).toEqual(['mismatch', 'mismatch'])
-      expect(t.server.store.getConfirm(confirmId)!.state).toBe('pending')
+      expect((await t.server.store.getConfirm(confirmId))!.state).toBe('pending')
     })
 
     it('does not bind the confirmId of a needs_confirmation that arrived after the deadline', async () => {

@@ -20,12 +20,14 @@ const OTP = 'k9x2z' // no heuristic would find it: only the page's writeOnly ann
 
 /** Everything the server kept or showed: rows, confirmation bindings, log lines, the chat. */
 async function everything(t: TestServer, conversation: string, chat: string): Promise<string> {
-  const rows = t.server.store.listMessages(conversation)
-  const confirms = rows.flatMap((m) => {
-    const content = m.agent?.role === 'tool' ? m.agent.content : ''
-    const id = /"confirmId":"([^"]+)"/.exec(content)?.[1]
-    return id ? [t.server.store.getConfirm(id)] : []
-  })
+  const rows = await t.server.store.listMessages(conversation)
+  const confirms = await Promise.all(
+    rows.flatMap((m) => {
+      const content = m.agent?.role === 'tool' ? m.agent.content : ''
+      const id = /"confirmId":"([^"]+)"/.exec(content)?.[1]
+      return id ? [t.server.store.getConfirm(id)] : []
+    }),
+  )
   return JSON.stringify({ rows, confirms, logs: t.logs, chat })
 }
 
@@ -94,7 +96,7 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
     const chat = JSON.stringify(await browser.messages(conversation))
     expect(leaks(await everything(t, conversation, chat))).toEqual([])
     expect(leaks(streamed.join('\n'))).toEqual([])
-    const stored = t.server.store.listMessages(conversation)
+    const stored = await t.server.store.listMessages(conversation)
     const call = stored.find((m) => m.agent?.role === 'assistant' && m.agent.toolCalls.length > 0)
     expect(call?.agent).toMatchObject({
       toolCalls: [
@@ -112,7 +114,9 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
       ],
     })
     const confirmId = [...page.pending.keys()][0]!
-    expect(t.server.store.getConfirm(confirmId)?.summary).toBe('Pay with card [redacted] (code [redacted])')
+    expect((await t.server.store.getConfirm(confirmId))?.summary).toBe(
+      'Pay with card [redacted] (code [redacted])',
+    )
   })
 
   it("masks the paths a tool's described input schema marks writeOnly", async () => {
@@ -192,16 +196,16 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
       sensitivePaths: ['card.number'],
     }
     const page = await FakePage.open(t.server.url, browser, conversation, [save, pay])
-    const stored = () =>
+    const stored = async () =>
       JSON.stringify({
-        rows: t.server.store.listMessages(conversation),
-        confirms: t.server.store.listConfirms(conversation),
+        rows: await t.server.store.listMessages(conversation),
+        confirms: await t.server.store.listConfirms(conversation),
       })
     // Turn 1: the number is typed and saved in a note, but nothing marks it secret yet (the
     // heuristics keep `**** 4242`).
     await browser.say(conversation, `my card is ${CARD}, note it`)
     await t.server.agent.idle(conversation)
-    expect(stored()).toContain('4242')
+    expect(await stored()).toContain('4242')
     // Turn 2: a page_call puts it at a sensitive path: now it is known to be secret.
     await browser.say(conversation, 'pay 12 with it')
     await t.server.agent.idle(conversation)
@@ -211,8 +215,10 @@ describe('nothing sensitive is stored, logged, streamed or put into a later prom
       role: 'user',
       text: 'my card is [redacted], note it',
     })
-    expect(stored()).not.toContain('4242')
-    expect(t.server.store.listConfirms(conversation)[0]?.summary).toBe('Save the note "card [redacted]"')
+    expect(await stored()).not.toContain('4242')
+    expect((await t.server.store.listConfirms(conversation))[0]?.summary).toBe(
+      'Save the note "card [redacted]"',
+    )
     expect(JSON.stringify(await browser.messages(conversation))).not.toContain('4242')
     // Turn 3: the model reads the history back from the store.
     await browser.say(conversation, 'thanks')

@@ -23,9 +23,9 @@ describe('sessions: created lazily, expired, bounded', () => {
       headers: { origin: 'https://evil.example' },
     })
     expect(refused.status).toBe(403)
-    expect(t.server.store.countSessions()).toBe(0)
+    expect(await t.server.store.countSessions()).toBe(0)
     await new Browser(url).createConversation() // the first request that needs one
-    expect(t.server.store.countSessions()).toBe(1)
+    expect(await t.server.store.countSessions()).toBe(1)
   })
 
   it('expires a session unused for the TTL (HTTP 404, WebSocket 4401) and deletes its data', async () => {
@@ -44,8 +44,8 @@ describe('sessions: created lazily, expired, bounded', () => {
     const oldCookie = alice.cookie
     await alice.createConversation() // a new session (and user); the expired one is pruned
     expect(alice.cookie).not.toBe(oldCookie)
-    expect(t.server.store.getConversation(conversation)).toBeUndefined()
-    expect(t.server.store.countSessions()).toBe(1)
+    expect(await t.server.store.getConversation(conversation)).toBeUndefined()
+    expect(await t.server.store.countSessions()).toBe(1)
   })
 
   it('keeps at most MAX_SESSIONS, removing the least recently used with its conversations', async () => {
@@ -59,9 +59,9 @@ describe('sessions: created lazily, expired, bounded', () => {
       conversations.push(await b.createConversation())
       browsers.push(b)
     }
-    expect(t.server.store.countSessions()).toBe(3)
-    expect(t.server.store.getConversation(conversations[0]!)).toBeUndefined()
-    expect(t.server.store.getConversation(conversations[1]!)).toBeUndefined()
+    expect(await t.server.store.countSessions()).toBe(3)
+    expect(await t.server.store.getConversation(conversations[0]!)).toBeUndefined()
+    expect(await t.server.store.getConversation(conversations[1]!)).toBeUndefined()
     expect((await browsers[4]!.fetch(`/api/conversations/${conversations[4]}`)).status).toBe(200)
     expect((await browsers[0]!.fetch(`/api/conversations/${conversations[0]}`)).status).toBe(404)
   })

@@ -80,13 +80,15 @@ export class Agent {
     this.#o = options
     this.#log = options.log ?? ((line) => console.error(line))
     options.relay.on('confirmed', ({ binding, result }) => this.#onConfirmed(binding, result))
-    options.relay.on('expired', ({ conversationId, bindings }) => this.#onExpired(conversationId, bindings))
+    options.relay.on('expired', ({ conversationId, bindings, reason }) =>
+      this.#onExpired(conversationId, bindings, reason ?? 'gone'),
+    )
   }
 
   /** Stores the user's message (masked) and queues a turn that sees the text as typed. */
-  post(conversation: Conversation, text: string): ChatMessage {
+  async post(conversation: Conversation, text: string): Promise<ChatMessage> {
     const masked = maskText(text)
-    const stored = this.#add(conversation.id, 'user', masked, { role: 'user', text: masked })
+    const stored = await this.#add(conversation.id, 'user', masked, { role: 'user', text: masked })
     this.#enqueue(conversation.id, () => this.#turn(conversation, { id: stored.id, text }))
     return toChat(stored)
   }
@@ -123,14 +125,14 @@ export class Agent {
     this.#queues.set(conversationId, next)
   }
 
-  #add(
+  async #add(
     conversationId: string,
     role: StoredMessage['role'],
     text: string,
     agent: AgentMessage | undefined,
     options: { tool?: string; visible?: boolean } = {},
     secrets: ReadonlySet<string> = new Set(),
-  ): StoredMessage {
+  ): Promise<StoredMessage> {
     const forms = secretForms(secrets)
     const stored: StoredMessage = {
       id: crypto.randomUUID(),
@@ -143,7 +145,7 @@ export class Agent {
     if (options.tool !== undefined) stored.tool = options.tool
     if (agent) stored.agent = forgetAgent(maskAgent(agent, [...secrets]), forms)
     if (this.#closed) return stored // shutting down: the store may be closed already
-    this.#o.store.addMessage(stored)
+    await this.#o.store.addMessage(stored)
     if (stored.visible) this.#o.events.publish(conversationId, { type: 'message', message: toChat(stored) })
     return stored
   }
@@ -152,11 +154,11 @@ export class Agent {
    * The agent history and the stored id of each entry; the message `real` names gets its text as
    * typed (never persisted).
    */
-  #history(
+  async #history(
     conversationId: string,
     real?: { id: string; text: string },
-  ): { history: AgentMessage[]; ids: string[] } {
-    const stored = this.#o.store.listMessages(conversationId).filter((m) => m.agent !== undefined)
+  ): Promise<{ history: AgentMessage[]; ids: string[] }> {
+    const stored = (await this.#o.store.listMessages(conversationId)).filter((m) => m.agent !== undefined)
     return {
       history: stored.map((m) =>
         real && m.id === real.id ? ({ role: 'user', text: real.text } as const) : m.agent!,
@@ -170,13 +172,13 @@ export class Agent {
     real?: { id: string; text: string },
     followUp = false,
   ): Promise<void> {
-    const { history, ids } = this.#history(conversation.id, real)
+    const { history, ids } = await this.#history(conversation.id, real)
     // Values at the sensitive paths of this turn's calls: cut out of everything the turn stores.
     const secrets = new Set<string>()
     let forgotten = 0
     for (let step = 0; step < MAX_STEPS; step++) {
       if (this.#closed) return
-      const page = this.#o.relay.page(conversation.id)
+      const page = await this.#o.relay.page(conversation.id)
       const tools: LlmTool[] = followUp
         ? []
         : [pageCallTool(page?.tools ?? []), PAGE_DESCRIBE_TOOL as LlmTool]
@@ -199,7 +201,7 @@ export class Agent {
         this.#log(
           `[agent] provider ${this.#o.provider.name} failed: ${escapeForLog(scrub(String(error), [...secrets]))}`,
         )
-        this.#add(
+        await this.#add(
           conversation.id,
           'assistant',
           `The agent could not reach its model (${this.#o.provider.name}).`,
@@ -210,8 +212,9 @@ export class Agent {
       if (followUp) calls = [] // no page tools in a follow-up turn: stray calls are dropped
       const assistant: AgentMessage = { role: 'assistant', text, toolCalls: calls }
       history.push(assistant) // the turn itself keeps the real values, in memory only
-      const kept = calls.map((call) => this.#maskCall(conversation.id, call, secrets))
-      this.#add(
+      const kept: ToolCall[] = []
+      for (const call of calls) kept.push(await this.#maskCall(conversation.id, call, secrets))
+      await this.#add(
         conversation.id,
         'assistant',
         text,
@@ -221,7 +224,7 @@ export class Agent {
       )
       if (secrets.size > forgotten) {
         forgotten = secrets.size
-        this.#forget(conversation.id, secrets, real)
+        await this.#forget(conversation.id, secrets, real)
         // The rest of this turn still sees its own real values; what earlier turns left is scrubbed.
         const forms = secretForms(secrets)
         for (let i = 0; i < ids.length; i++) {
@@ -233,10 +236,10 @@ export class Agent {
         const { content, line, tool } = await this.#execute(conversation, call, page, secrets)
         const message: AgentMessage = { role: 'tool', toolCallId: call.id, name: call.name, content }
         history.push(message)
-        this.#add(conversation.id, 'tool', line, message, { tool }, secrets)
+        await this.#add(conversation.id, 'tool', line, message, { tool }, secrets)
       }
     }
-    this.#add(
+    await this.#add(
       conversation.id,
       'assistant',
       'I stopped here: that took too many steps for one turn.',
@@ -245,8 +248,8 @@ export class Agent {
   }
 
   /** The tool's sensitive input paths: declared in the manifest entry, or learned from a describe. */
-  #sensitivePaths(conversationId: string, tool: string): string[] {
-    const page = this.#o.relay.page(conversationId)
+  async #sensitivePaths(conversationId: string, tool: string): Promise<string[]> {
+    const page = await this.#o.relay.page(conversationId)
     if (!page) return []
     const declared = declaredPaths(page.tools.find((t) => t.name === tool))
     const described = this.#described.get(`${page.clientId}\u0000${tool}`) ?? []
@@ -254,10 +257,10 @@ export class Agent {
   }
 
   /** The call as it may be stored: `page_call` input masked at the tool's sensitive paths; collects the secrets. */
-  #maskCall(conversationId: string, call: ToolCall, secrets: Set<string>): ToolCall {
+  async #maskCall(conversationId: string, call: ToolCall, secrets: Set<string>): Promise<ToolCall> {
     const input = call.input
     if (call.name !== 'page_call' || !isObject(input) || typeof input.tool !== 'string') return call
-    const paths = this.#sensitivePaths(conversationId, input.tool)
+    const paths = await this.#sensitivePaths(conversationId, input.tool)
     if (paths.length === 0) return call
     for (const secret of secretsAt(input.input, paths)) secrets.add(secret)
     return { ...call, input: { ...input, input: maskAtPaths(input.input, paths) } }
@@ -268,22 +271,26 @@ export class Agent {
    * `**** 4242`) out of every stored message and confirmation summary of the conversation, earlier
    * turns included: the user's message of this turn is masked again from its text as typed.
    */
-  #forget(conversationId: string, secrets: ReadonlySet<string>, real?: { id: string; text: string }): void {
+  async #forget(
+    conversationId: string,
+    secrets: ReadonlySet<string>,
+    real?: { id: string; text: string },
+  ): Promise<void> {
     if (secrets.size === 0 || this.#closed) return
     const forms = secretForms(secrets)
-    for (const m of this.#o.store.listMessages(conversationId)) {
+    for (const m of await this.#o.store.listMessages(conversationId)) {
       const mine = real !== undefined && m.id === real.id
       const text = mine ? scrub(maskText(scrub(real.text, [...secrets])), forms) : scrub(m.text, forms)
       const agent: AgentMessage | undefined = mine
         ? { role: 'user', text }
         : m.agent && forgetAgent(m.agent, forms)
       if (text !== m.text || JSON.stringify(agent) !== JSON.stringify(m.agent)) {
-        this.#o.store.updateMessage(m.id, text, agent)
+        await this.#o.store.updateMessage(m.id, text, agent)
       }
     }
-    for (const binding of this.#o.store.listConfirms(conversationId)) {
+    for (const binding of await this.#o.store.listConfirms(conversationId)) {
       const summary = scrub(binding.summary, forms)
-      if (summary !== binding.summary) this.#o.store.updateConfirmSummary(binding.confirmId, summary)
+      if (summary !== binding.summary) await this.#o.store.updateConfirmSummary(binding.confirmId, summary)
     }
   }
 
@@ -318,7 +325,7 @@ export class Agent {
     }
     const toolInput = isObject(input.input) ? input.input : {}
     // The rev of the manifest the model saw, when the call goes to that same page load.
-    const bound = this.#o.relay.page(conversation.id)
+    const bound = await this.#o.relay.page(conversation.id)
     const rev = rendered && bound?.clientId === rendered.clientId ? rendered.rev : undefined
     const outcome = await this.#o.relay.request(scope, {
       kind,
@@ -327,7 +334,7 @@ export class Agent {
       ...(rev === undefined ? {} : { rev }),
       secrets: [...secrets],
     })
-    const entry = outcome.clientId ? this.#o.relay.toolEntry(outcome.clientId, tool) : undefined
+    const entry = outcome.clientId ? await this.#o.relay.toolEntry(outcome.clientId, tool) : undefined
     const untrusted =
       entry?.hints?.untrustedContent === true ||
       rendered?.tools.find((t) => t.name === tool)?.hints?.untrustedContent === true
@@ -336,9 +343,9 @@ export class Agent {
   }
 
   #onConfirmed(binding: ConfirmBinding, result: ToolResult): void {
-    const conversation = this.#o.store.getConversation(binding.conversationId)
-    if (!conversation) return
-    this.#enqueue(conversation.id, async () => {
+    this.#enqueue(binding.conversationId, async () => {
+      const conversation = await this.#o.store.getConversation(binding.conversationId)
+      if (!conversation) return
       const message: AgentMessage = {
         role: 'tool',
         toolCallId: binding.toolCallId,
@@ -347,12 +354,13 @@ export class Agent {
         confirmId: binding.confirmId,
       }
       const line = toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary)
-      this.#add(conversation.id, 'tool', line, message, { tool: binding.tool })
+      await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool })
       await this.#turn(conversation, undefined, true)
     })
   }
 
-  #onExpired(conversationId: string, bindings: ConfirmBinding[]): void {
+  #onExpired(conversationId: string, bindings: ConfirmBinding[], reason: 'gone' | 'lifetime'): void {
+    const why = reason === 'gone' ? 'the page that asked for it is gone' : 'its time to approve it ran out'
     this.#enqueue(conversationId, async () => {
       for (const binding of bindings) {
         const result = EXPIRED_RESULT
@@ -363,8 +371,8 @@ export class Agent {
           content: JSON.stringify(wrapUntrusted(result)),
           confirmId: binding.confirmId,
         }
-        const line = `confirmation expired: ${binding.summary} (the page that asked for it is gone)`
-        this.#add(conversationId, 'tool', line, message, { tool: binding.tool })
+        const line = `confirmation expired: ${binding.summary} (${why})`
+        await this.#add(conversationId, 'tool', line, message, { tool: binding.tool })
       }
     })
   }

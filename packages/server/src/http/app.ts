@@ -8,6 +8,7 @@ import type { Provider } from '../agent/types.ts'
 import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Session, Store } from '../store/store.ts'
+import { isStoreUnavailable, storeUnavailable } from './health.ts'
 import { chatCompletions } from './openai-compat.ts'
 import { readSessionCookie, setSessionCookie } from './session.ts'
 
@@ -15,8 +16,8 @@ export interface HttpDeps {
   store: Store
   agent: Agent
   events: ConversationEvents
-  /** HMAC key of the session cookie. */
-  secret: string
+  /** HMAC key of the session cookie (read from the store on first use, so it is a promise). */
+  secret: () => Promise<string>
   /**
    * Maps a request to the app's own user id (undefined: nobody signed in). When set, the demo session
    * cookie is neither read nor issued.
@@ -145,8 +146,8 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   const now = deps.now ?? Date.now
   const app = new Hono<Env>()
 
-  const issueCookie = (c: Context, session: Session) =>
-    setSessionCookie(c, session.id, secret, Math.floor(ttl / 1000))
+  const issueCookie = async (c: Context, session: Session) =>
+    setSessionCookie(c, session.id, await secret(), Math.floor(ttl / 1000))
 
   // Every route, the OpenAI-compatible one included, sits behind the Host/Origin check.
   app.use('*', async (c, next) => {
@@ -164,12 +165,12 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       return next()
     }
     // Read the session, never create one here: drive-by requests (a favicon, an <img>) leave no rows.
-    const id = await readSessionCookie(c, secret)
-    let session = id ? store.getSession(id) : undefined
+    const id = await readSessionCookie(c, await secret())
+    let session = id ? await store.getSession(id) : undefined
     const at = now()
     if (session && session.lastSeenAt + ttl <= at) session = undefined // expired; pruned on next create
     if (session && at - session.lastSeenAt >= TOUCH_EVERY_MS) {
-      store.touchSession(session.id, at)
+      await store.touchSession(session.id, at)
       session = { ...session, lastSeenAt: at }
       await issueCookie(c, session)
     }
@@ -186,9 +187,9 @@ export function createApp(deps: HttpDeps): Hono<Env> {
     }),
   )
 
-  const own = (c: Context<Env>, id: string) => {
+  const own = async (c: Context<Env>, id: string) => {
     const userId = c.get('userId')
-    const conversation = userId ? store.getConversation(id) : undefined
+    const conversation = userId ? await store.getConversation(id) : undefined
     return conversation && conversation.userId === userId ? conversation : undefined
   }
 
@@ -196,31 +197,28 @@ export function createApp(deps: HttpDeps): Hono<Env> {
     if (authenticate) {
       const userId = c.get('userId')
       if (!userId) return fail(c, 401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
-      store.ensureUser(userId)
-      return c.json({ id: store.createConversation(userId).id } satisfies CreatedBody, 201)
+      await store.ensureUser(userId)
+      return c.json({ id: (await store.createConversation(userId)).id } satisfies CreatedBody, 201)
     }
     let session = c.get('session')
     if (!session) {
       const at = now()
-      store.pruneSessions(at - ttl, maxSessions - 1)
-      session = store.createSession(store.createUser().id)
+      await store.pruneSessions(at - ttl, maxSessions - 1)
+      session = await store.createSession((await store.createUser()).id)
       await issueCookie(c, session)
     }
-    return c.json({ id: store.createConversation(session.userId).id } satisfies CreatedBody, 201)
+    return c.json({ id: (await store.createConversation(session.userId)).id } satisfies CreatedBody, 201)
   })
 
-  app.get('/api/conversations/:id', (c) => {
-    const conversation = own(c, c.req.param('id'))
+  app.get('/api/conversations/:id', async (c) => {
+    const conversation = await own(c, c.req.param('id'))
     if (!conversation) return fail(c, 404, NOT_FOUND.code, NOT_FOUND.message)
-    const messages = store
-      .listMessages(conversation.id)
-      .filter((m) => m.visible)
-      .map(toChat)
+    const messages = (await store.listMessages(conversation.id)).filter((m) => m.visible).map(toChat)
     return c.json({ id: conversation.id, messages } satisfies ConversationBody)
   })
 
   app.post('/api/conversations/:id/messages', async (c) => {
-    const conversation = own(c, c.req.param('id'))
+    const conversation = await own(c, c.req.param('id'))
     if (!conversation) return fail(c, 404, NOT_FOUND.code, NOT_FOUND.message)
     if (!c.req.header('content-type')?.startsWith('application/json')) {
       return fail(c, 415, 'unsupported_media_type', 'Send the message as application/json')
@@ -237,11 +235,11 @@ export function createApp(deps: HttpDeps): Hono<Env> {
         `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
       )
     }
-    return c.json({ id: agent.post(conversation, text.trim()).id } satisfies CreatedBody, 202)
+    return c.json({ id: (await agent.post(conversation, text.trim())).id } satisfies CreatedBody, 202)
   })
 
-  app.get('/api/conversations/:id/events', (c) => {
-    const conversation = own(c, c.req.param('id'))
+  app.get('/api/conversations/:id/events', async (c) => {
+    const conversation = await own(c, c.req.param('id'))
     if (!conversation) return fail(c, 404, NOT_FOUND.code, NOT_FOUND.message)
     return streamSSE(c, async (stream) => {
       let chain = Promise.resolve()
@@ -271,6 +269,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   app.notFound((c) => fail(c, 404, 'not_found', 'Not found'))
   app.onError((error, c) => {
     ;(deps.log ?? console.error)(`[http] ${c.req.method} failed: ${escapeForLog(String(error))}`)
+    if (isStoreUnavailable(error)) return storeUnavailable()
     return c.json({ error: { code: 'internal', message: 'Internal server error' } }, 500)
   })
   return app

@@ -1,11 +1,13 @@
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import { MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
+import type { Cluster } from '../relay/cluster.ts'
+import { LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Store } from '../store/store.ts'
 import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
+import { isStoreUnavailable, storeUnavailable } from './health.ts'
 
 /** The page's event stream (server → page): `GET /toolmark/events?conversation=:id`. */
 export const EVENTS_PATH = '/toolmark/events'
@@ -35,7 +37,15 @@ export interface BridgeHttpDeps {
   clock?: Clock
   /** Error sink (a failing `authenticate`, for one). Default `console.error`. */
   log?: (line: string) => void
+  /**
+   * Shared mode: a POST that lands on another instance than its stream is handed to the stream's
+   * instance, so the HTTP transport needs no sticky sessions. Default none (one instance).
+   */
+  cluster?: Cluster | undefined
 }
+
+/** The coordinator key of a page stream's claim. */
+const streamKey = (id: string) => `stream:${id}`
 
 /** One event of a page connection: its number and text, and whether a stream ever carried it. */
 interface Kept {
@@ -121,9 +131,23 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   const clock = deps.clock ?? systemClock
   const streams = new Map<string, PageStream>()
   const app = new Hono()
+  const cluster = deps.cluster
+  // Shared mode: this instance's streams are claimed (and the claims renewed) so other instances find them.
+  const heartbeat = cluster
+    ? setInterval(() => {
+        for (const stream of streams.values()) cluster.hold(streamKey(stream.id), stream.userId)
+      }, LEASE_MS / 3)
+    : undefined
+  ;(heartbeat as { unref?: () => void } | undefined)?.unref?.()
+  cluster?.onMessage(async (message) => {
+    if (message.kind !== 'post') return
+    const stream = streams.get(message.streamId)
+    if (stream && stream.userId === message.userId) await stream.conn.receive(message.body)
+  })
 
   const end = (stream: PageStream): void => {
     if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
+    if (streams.get(stream.id) === stream) cluster?.release(streamKey(stream.id))
     streams.delete(stream.id)
     stream.detach?.()
     stream.conn.close()
@@ -140,7 +164,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   app.get(EVENTS_PATH, async (c) => {
     const userId = await authenticate(c)
     if (typeof userId !== 'string') return userId
-    const conversation = deps.store.getConversation(c.req.query('conversation') ?? '')
+    const conversation = await deps.store.getConversation(c.req.query('conversation') ?? '')
     if (!conversation || conversation.userId !== userId)
       return fail(c, 403, 'forbidden', 'Not your conversation')
 
@@ -167,6 +191,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       const fresh = new PageStream(userId, conversation.id, window)
       fresh.conn = deps.relay.connect(userId, conversation.id, (text) => fresh.push(text))
       streams.set(fresh.id, fresh)
+      cluster?.hold(streamKey(fresh.id), userId)
       stream = fresh
       resume = false
     }
@@ -219,23 +244,31 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   app.post(MESSAGES_PATH, async (c) => {
     const userId = await authenticate(c)
     if (typeof userId !== 'string') return userId
-    const stream = streams.get(c.req.header(STREAM_HEADER) ?? '')
-    if (!stream || stream.userId !== userId)
+    const streamId = c.req.header(STREAM_HEADER) ?? ''
+    const stream = streams.get(streamId)
+    // Shared mode: the stream may be another instance's (the user's own, its claim says).
+    const elsewhere =
+      !stream && cluster && streamId !== '' ? await cluster.holder(streamKey(streamId)) : undefined
+    const remote = elsewhere && elsewhere.value === userId && elsewhere.instance !== cluster?.instance
+    if ((!stream || stream.userId !== userId) && !remote)
       return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
     if (!c.req.header('content-type')?.startsWith('application/json'))
       return fail(c, 415, 'unsupported_media_type', 'Send the message as application/json')
     const declared = Number(c.req.header('content-length'))
     const body = declared > MAX_INBOUND_BYTES ? undefined : await readLimited(c.req.raw, MAX_INBOUND_BYTES)
     if (body === undefined) {
-      end(stream)
+      if (stream) end(stream)
       return fail(c, 413, 'message_too_large', `Message over ${MAX_INBOUND_BYTES} bytes`)
     }
-    stream.conn.receive(body)
+    if (stream) await stream.conn.receive(body)
+    else if (elsewhere && cluster)
+      await cluster.send(elsewhere.instance, { kind: 'post', streamId, userId, body })
     return c.body(null, 202)
   })
 
   app.onError((error, c) => {
     ;(deps.log ?? console.error)(`[bridge-http] ${c.req.method} failed: ${escapeForLog(String(error))}`)
+    if (isStoreUnavailable(error)) return storeUnavailable()
     return c.json({ error: { code: 'internal', message: 'Internal server error' } } satisfies ErrorBody, 500)
   })
 
@@ -245,6 +278,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       for (const stream of streams.values()) stream.detach?.()
     },
     close() {
+      if (heartbeat !== undefined) clearInterval(heartbeat)
       for (const stream of [...streams.values()]) end(stream)
     },
   }

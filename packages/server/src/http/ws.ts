@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
 import { MAX_INBOUND_BYTES, type Relay } from '../relay/relay.ts'
-import type { Store } from '../store/store.ts'
+import type { Conversation, Store } from '../store/store.ts'
 import { checkOrigin, type OriginProblem } from './app.ts'
 
 /** The upgrade request as a Fetch `Request` (headers only), for `authenticate` and the session cookie. */
@@ -64,22 +64,35 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
     // cannot send a frame before the socket's handlers are in place.
     const onError = () => socket.destroy()
     socket.on('error', onError)
-    const verified = problem ? Promise.resolve(undefined) : deps.userOf(asRequest(req, url))
+    // The conversation is looked up before the upgrade completes too, for the same reason.
+    const verified = problem
+      ? Promise.resolve({ userId: undefined, conversation: undefined })
+      : deps.userOf(asRequest(req, url)).then(async (userId) => ({
+          userId,
+          conversation: userId
+            ? await deps.store.getConversation(url.searchParams.get('conversation') ?? '')
+            : undefined,
+        }))
     verified.then(
-      (userId) => {
+      ({ userId, conversation }) => {
         socket.off('error', onError)
-        if (!socket.destroyed) wss.handleUpgrade(req, socket, head, (ws) => bind(ws, url, problem, userId))
+        if (!socket.destroyed)
+          wss.handleUpgrade(req, socket, head, (ws) => bind(ws, problem, userId, conversation))
       },
       () => socket.destroy(),
     )
   }
 
-  const bind = (ws: WebSocket, url: URL, problem: OriginProblem, userId: string | undefined) => {
+  const bind = (
+    ws: WebSocket,
+    problem: OriginProblem,
+    userId: string | undefined,
+    conversation: Conversation | undefined,
+  ) => {
     ws.on('error', () => {})
     if (problem)
       return ws.close(CLOSE_FORBIDDEN, problem === 'host' ? 'host not allowed' : 'cross-origin socket')
     if (!userId) return ws.close(CLOSE_UNAUTHENTICATED, 'no valid session')
-    const conversation = deps.store.getConversation(url.searchParams.get('conversation') ?? '')
     if (!conversation || conversation.userId !== userId) {
       return ws.close(CLOSE_FORBIDDEN, 'not your conversation')
     }
@@ -90,7 +103,7 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
     ws.on('pong', () => alive.set(ws, true))
     ws.on('message', (data, isBinary) => {
       if (isBinary) return log('[ws] binary frame ignored')
-      conn.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'))
+      void conn.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'))
     })
     ws.on('close', () => conn.close())
   }

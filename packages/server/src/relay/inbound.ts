@@ -1,3 +1,4 @@
+import type { ToolResult } from '@toolmark/core'
 import {
   boundedCopy,
   type ConfirmedMessage,
@@ -18,16 +19,20 @@ export const MAX_INBOUND_BYTES = 4 * 1_048_576
 export interface InboundHost {
   readonly store: Store
   readonly clock: Clock
+  /** How long an approval of a new confirmation is accepted (ms); undefined: until the page ends it. */
+  readonly confirmTtlMs: number | undefined
   log(line: string): void
   emit<K extends keyof RelayEvents>(event: K, payload: RelayEvents[K]): void
   /** Removes and returns the request waiting for `callId`, if any. */
   takeWaiter(callId: string): Waiter | undefined
-  /** True when a socket of the conversation still carries `clientId`. */
-  isOpen(conversationId: string, clientId: string): boolean
+  /** True when a socket of the conversation still carries `clientId` (here, or on another instance). */
+  isOpen(conversationId: string, clientId: string): Promise<boolean>
+  /** Hands an accepted result to the instance that waits for the call, when that is another one. */
+  forward(binding: CallBinding, result: ToolResult): void
   /** Expires the pending confirmIds of a page load that is gone. */
-  expire(conversationId: string, clientId: string): void
+  expire(conversationId: string, clientId: string): Promise<void>
   /** Settles a call at its deadline: the agent gets the timeout, the page a `cancel`. */
-  timeOut(binding: CallBinding): void
+  timeOut(binding: CallBinding): Promise<void>
 }
 
 /**
@@ -67,7 +72,7 @@ function reject(
  * Handles one inbound text frame of an authenticated socket: bounded copy, validation, then the
  * handler of its type. True when the message was accepted; a rejected one is logged and reported.
  */
-export function receive(host: InboundHost, conn: Conn, text: string): boolean {
+export async function receive(host: InboundHost, conn: Conn, text: string): Promise<boolean> {
   if (text.length > MAX_INBOUND_BYTES)
     return reject(host, conn, { reason: 'invalid', type: '?', detail: 'too large' })
   let parsed: unknown
@@ -87,7 +92,7 @@ export function receive(host: InboundHost, conn: Conn, text: string): boolean {
       return manifest(host, conn, message)
     case 'changed':
       // The tool list arrives with the next manifest; a `changed` only proves the page is alive.
-      if (!ownsClient(host, conn, message.clientId, 'changed')) return false
+      if (!(await ownsClient(host, conn, message.clientId, 'changed'))) return false
       conn.clientIds.add(message.clientId)
       return true
     case 'result':
@@ -98,8 +103,8 @@ export function receive(host: InboundHost, conn: Conn, text: string): boolean {
 }
 
 /** A clientId is one page load in one conversation: another user's or conversation's is refused. */
-function ownsClient(host: InboundHost, conn: Conn, clientId: string, type: string): boolean {
-  const known = host.store.getManifest(clientId)
+async function ownsClient(host: InboundHost, conn: Conn, clientId: string, type: string): Promise<boolean> {
+  const known = await host.store.getManifest(clientId)
   if (!known || (known.userId === conn.userId && known.conversationId === conn.conversationId)) return true
   reject(host, conn, {
     reason: 'mismatch',
@@ -110,13 +115,13 @@ function ownsClient(host: InboundHost, conn: Conn, clientId: string, type: strin
   return false
 }
 
-function manifest(host: InboundHost, conn: Conn, message: ManifestMessage): boolean {
+async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage): Promise<boolean> {
   const { store } = host
-  if (!ownsClient(host, conn, message.clientId, 'manifest')) return false
-  const first = store.getManifest(message.clientId) === undefined
+  if (!(await ownsClient(host, conn, message.clientId, 'manifest'))) return false
+  const first = (await store.getManifest(message.clientId)) === undefined
   conn.clientIds.add(message.clientId)
   // Revisions only move forward per page load: a late, older manifest never replaces a newer one.
-  const stored = store.putManifest({
+  const stored = await store.putManifest({
     clientId: message.clientId,
     userId: conn.userId,
     conversationId: conn.conversationId,
@@ -125,7 +130,7 @@ function manifest(host: InboundHost, conn: Conn, message: ManifestMessage): bool
     updatedAt: host.clock.now(),
   })
   if (!stored) {
-    const newer = store.getManifest(message.clientId)?.rev
+    const newer = (await store.getManifest(message.clientId))?.rev
     return reject(host, conn, {
       reason: 'old_rev',
       type: 'manifest',
@@ -135,21 +140,22 @@ function manifest(host: InboundHost, conn: Conn, message: ManifestMessage): bool
   }
   if (!first) return true
   // A new page load (full reload or new tab) of this user and conversation: future calls go to it (docs/protocol/v1.md, Navigation and full reloads).
-  const previous = store.getActiveClient(conn.conversationId)
+  const previous = await store.getActiveClient(conn.conversationId)
   if (previous === message.clientId) return true
-  store.setActiveClient(conn.conversationId, message.clientId)
+  await store.setActiveClient(conn.conversationId, message.clientId)
   // Only a reload or another tab moves the conversation; the first page load binds it without a log line.
   if (previous !== undefined)
     host.log(`[relay] conversation=${conn.conversationId} rebound to a new page load`)
   host.emit('rebound', { conversationId: conn.conversationId, from: previous, to: message.clientId })
-  if (previous && !host.isOpen(conn.conversationId, previous)) host.expire(conn.conversationId, previous)
+  if (previous && !(await host.isOpen(conn.conversationId, previous)))
+    await host.expire(conn.conversationId, previous)
   return true
 }
 
-function result(host: InboundHost, conn: Conn, message: ResultMessage): boolean {
+async function result(host: InboundHost, conn: Conn, message: ResultMessage): Promise<boolean> {
   const { store } = host
   const base = { type: 'result', id: message.id, clientId: message.clientId }
-  const binding = store.getCall(message.id)
+  const binding = await store.getCall(message.id)
   if (!binding) return reject(host, conn, { ...base, reason: 'unknown_id' })
   if (
     binding.userId !== conn.userId ||
@@ -161,16 +167,17 @@ function result(host: InboundHost, conn: Conn, message: ResultMessage): boolean 
   if (binding.state === 'answered') return reject(host, conn, { ...base, reason: 'duplicate' })
   if (binding.state === 'timed_out') return reject(host, conn, { ...base, reason: 'late' })
   if (host.clock.now() > binding.deadlineAt) {
-    host.timeOut(binding) // the agent sees the timeout and the page gets its cancel first
+    await host.timeOut(binding) // the agent sees the timeout and the page gets its cancel first
     return reject(host, conn, { ...base, reason: 'late' })
   }
-  if (!store.settleCall(binding.id, 'answered')) return reject(host, conn, { ...base, reason: 'duplicate' })
+  if (!(await store.settleCall(binding.id, 'answered')))
+    return reject(host, conn, { ...base, reason: 'duplicate' })
   conn.clientIds.add(message.clientId)
   const outcome = message.result
   const waiter = host.takeWaiter(binding.id)
   // Only a call can create a confirmation; a describe answered needs_confirmation binds nothing.
   if (outcome.status === 'needs_confirmation' && binding.kind === 'call') {
-    const bound = store.insertConfirm({
+    const bound = await store.insertConfirm({
       confirmId: outcome.confirmId,
       userId: binding.userId,
       conversationId: binding.conversationId,
@@ -182,20 +189,24 @@ function result(host: InboundHost, conn: Conn, message: ResultMessage): boolean 
       summary: maskText(scrub(outcome.summary, waiter?.secrets)),
       createdAt: host.clock.now(),
       state: 'pending',
+      ...(host.confirmTtlMs === undefined ? {} : { expiresAt: host.clock.now() + host.confirmTtlMs }),
     })
     if (!bound)
       host.log(`[relay] confirmId reused by conversation=${binding.conversationId}; first binding kept`)
   }
-  if (!waiter) return true
+  if (!waiter) {
+    host.forward(binding, outcome)
+    return true
+  }
   host.clock.clearTimeout(waiter.timer)
   waiter.resolve({ callId: binding.id, clientId: binding.clientId, result: outcome, timedOut: false })
   return true
 }
 
-function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessage): boolean {
+async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessage): Promise<boolean> {
   const { store } = host
   const base = { type: 'confirmed', id: message.confirmId, clientId: message.clientId }
-  const binding = store.getConfirm(message.confirmId)
+  const binding = await store.getConfirm(message.confirmId)
   if (!binding) return reject(host, conn, { ...base, reason: 'unknown_confirm' })
   if (
     binding.userId !== conn.userId ||
@@ -206,7 +217,18 @@ function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessage): bo
   }
   if (binding.state === 'used') return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
   if (binding.state === 'expired') return reject(host, conn, { ...base, reason: 'expired_confirm' })
-  if (!store.settleConfirm(binding.confirmId, 'used')) {
+  const now = host.clock.now()
+  if (binding.expiresAt !== undefined && binding.expiresAt <= now) {
+    // Past its lifetime (its instance may have been down meanwhile): refused, and the agent is told it expired.
+    if (await store.settleConfirm(binding.confirmId, 'expired'))
+      host.emit('expired', {
+        conversationId: binding.conversationId,
+        bindings: [{ ...binding, state: 'expired' }],
+        reason: 'lifetime',
+      })
+    return reject(host, conn, { ...base, reason: 'expired_confirm', detail: 'past its lifetime' })
+  }
+  if (!(await store.settleConfirm(binding.confirmId, 'used', now))) {
     return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
   }
   conn.clientIds.add(message.clientId)

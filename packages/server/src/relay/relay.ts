@@ -1,7 +1,10 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
 import { type Clock, systemClock } from '../shared/clock.ts'
+import { escapeForLog } from '../shared/log.ts'
+import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, Store } from '../store/store.ts'
+import type { Cluster, ClusterMessage } from './cluster.ts'
 import { type InboundHost, receive } from './inbound.ts'
 import type {
   BoundPage,
@@ -36,6 +39,11 @@ export const NO_PAGE_RESULT: ToolResult = {
 }
 /** What a request resolves with when its `signal` aborts before the page answered (a `cancel` is sent). */
 export const CANCELLED_RESULT: ToolResult = { status: 'cancelled', by: 'signal' }
+/** What the agent sees when the page is on another instance and the coordinator (Redis) cannot be reached. */
+export const COORDINATOR_UNAVAILABLE_RESULT: ToolResult = {
+  status: 'error',
+  message: 'The server instances cannot reach each other right now; try again shortly',
+}
 /** What pending calls resolve with when the relay shuts down. */
 export const SHUTDOWN_RESULT: ToolResult = { status: 'error', message: 'The server is shutting down' }
 
@@ -45,7 +53,40 @@ export interface RelayOptions {
   clock?: Clock
   /** Log sink for rejections and relay notes (never payloads). Default `console.warn`. */
   log?: (line: string) => void
+  /**
+   * Shared mode: page loads held by other instances are reached through it, and answers come back
+   * through it to the instance that waits. Default none (one instance).
+   */
+  cluster?: Cluster
+  /**
+   * How long after a `needs_confirmation` its approval is still accepted; a `confirmed` after that is
+   * refused (`expired_confirm`) and the agent told it expired, whichever instance it reaches. Default
+   * {@link CONFIRM_TTL_MS}; `Infinity` keeps only the page's own expiry.
+   */
+  confirmTtlMs?: number
 }
+
+/**
+ * The default lifetime of a confirmation on the server: the page's own expiry (600 000 ms, protocol v1)
+ * plus a minute, so an approval the page accepted in time is never refused on its way.
+ */
+export const CONFIRM_TTL_MS = 660_000
+
+/**
+ * What a waiting instance resolves a call with when its page answered on another instance but the answer did not
+ * arrive (the coordinator was unreachable) within {@link LOST_ANSWER_GRACE_MS} after the deadline.
+ */
+export const LOST_RESULT: ToolResult = {
+  status: 'error',
+  message: 'The page answered, but the answer was lost between server instances',
+}
+/** How long past its deadline a call answered on another instance waits for that answer to arrive. */
+export const LOST_ANSWER_GRACE_MS = 5_000
+/** How long a held page load's claim lives without a heartbeat (the heartbeat renews it every third of it). */
+export const LEASE_MS = 15_000
+
+/** The coordinator key of a page load's claim. */
+const clientKey = (clientId: string) => `client:${clientId}`
 
 /**
  * The server half of bridge protocol v1: it relays agent requests to the bound page and accepts
@@ -67,28 +108,55 @@ export class Relay {
     rebound: new Set(),
   }
   readonly #inbound: InboundHost
+  /** Settles once the calls left pending by an earlier run are timed out; requests wait for it. */
+  readonly #ready: Promise<void>
+  readonly #cluster: Cluster | undefined
+  /** Renews the claims of the page loads this instance's sockets carry (shared mode). */
+  readonly #heartbeat: ReturnType<typeof setInterval> | undefined
 
   constructor(options: RelayOptions) {
     this.#store = options.store
     this.#deadlineMs = options.deadlineMs
     this.#clock = options.clock ?? systemClock
     this.#log = options.log ?? ((line) => console.warn(line))
+    const ttl = options.confirmTtlMs ?? CONFIRM_TTL_MS
     this.#inbound = {
       store: this.#store,
       clock: this.#clock,
+      confirmTtlMs: Number.isFinite(ttl) ? ttl : undefined,
       log: this.#log,
       emit: (event, payload) => this.#emit(event, payload),
-      takeWaiter: (callId) => {
-        const waiter = this.#waiters.get(callId)
-        this.#waiters.delete(callId)
-        return waiter
-      },
-      isOpen: (conversationId, clientId) => this.#isOpen(conversationId, clientId),
+      takeWaiter: (callId) => this.#take(callId),
+      isOpen: (conversationId, clientId) => this.#isOpenAnywhere(conversationId, clientId),
+      forward: (binding, result) => this.#forward(binding, result),
       expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
       timeOut: (binding) => this.#timeOut(binding),
     }
+    this.#cluster = options.cluster
+    if (this.#cluster) {
+      // Shared store: another instance's calls are pending too, so none is timed out here; each waiting
+      // instance times out its own, and a result after a call's deadline is refused as late.
+      this.#ready = Promise.resolve()
+      this.#cluster.onMessage((message) => this.#fromCluster(message))
+      const cluster = this.#cluster
+      this.#heartbeat = setInterval(() => {
+        for (const conn of this.#conns)
+          for (const clientId of conn.clientIds) cluster.hold(clientKey(clientId))
+      }, LEASE_MS / 3)
+      ;(this.#heartbeat as { unref?: () => void }).unref?.()
+      return
+    }
+    this.#heartbeat = undefined
     // Nobody waits for calls made before a restart: their deadline outcome was never delivered.
-    this.#store.timeOutPendingCalls()
+    this.#ready = this.#store.timeOutPendingCalls().then(
+      () => {},
+      (error: unknown) => this.#log(`[relay] could not time out earlier calls: ${escapeForLog(error)}`),
+    )
+  }
+
+  /** This instance's id in shared mode, else undefined. */
+  get instance(): string | undefined {
+    return this.#cluster?.instance
   }
 
   /** Subscribe to relay events; returns the unsubscribe function. */
@@ -101,32 +169,64 @@ export class Relay {
   connect(userId: string, conversationId: string, send: (text: string) => void): PageConnection {
     const conn: Conn = { userId, conversationId, send, clientIds: new Set(), open: true }
     this.#conns.add(conn)
+    // One socket's messages are handled one after the other, in the order they arrived.
+    let queue: Promise<unknown> = Promise.resolve()
+    const serial = <T>(task: () => Promise<T>, otherwise: T): Promise<T> => {
+      const next = queue.then(task).catch((error: unknown) => {
+        this.#log(`[relay] page message failed: ${escapeForLog(error)}`)
+        return otherwise
+      })
+      queue = next
+      return next
+    }
+    const claim = (before: number) => {
+      // Shared mode: a page load this socket carries from now on is claimed for this instance at once.
+      if (this.#cluster && conn.clientIds.size > before)
+        for (const clientId of conn.clientIds) this.#cluster.hold(clientKey(clientId))
+    }
     return {
-      receive: (text) => conn.open && receive(this.#inbound, conn, text),
+      receive: (text) => {
+        if (!conn.open) return Promise.resolve(false)
+        return serial(async () => {
+          const before = conn.clientIds.size
+          const accepted = await receive(this.#inbound, conn, text)
+          claim(before)
+          return accepted
+        }, false)
+      },
       close: () => {
         if (!conn.open) return
         conn.open = false
         this.#conns.delete(conn)
+        if (this.#cluster)
+          for (const clientId of conn.clientIds)
+            if (!this.#isOpen(conversationId, clientId)) this.#cluster.release(clientKey(clientId))
         // A page rebound away whose last socket closed is gone: its confirmIds are expired (docs/protocol/v1.md, Navigation and full reloads).
-        const active = this.#store.getActiveClient(conversationId)
-        for (const clientId of conn.clientIds) {
-          if (clientId !== active && !this.#isOpen(conversationId, clientId))
-            this.#expire(conversationId, clientId)
-        }
+        void serial(async () => {
+          const active = await this.#store.getActiveClient(conversationId)
+          for (const clientId of conn.clientIds) {
+            if (clientId !== active && !(await this.#isOpenAnywhere(conversationId, clientId)))
+              await this.#expire(conversationId, clientId)
+          }
+        }, undefined)
       },
     }
   }
 
   /** The page the conversation is bound to and its latest manifest, if any. */
-  page(conversationId: string): BoundPage | undefined {
-    const clientId = this.#store.getActiveClient(conversationId)
-    const manifest = clientId ? this.#store.getManifest(clientId) : undefined
+  async page(conversationId: string): Promise<BoundPage | undefined> {
+    if (this.#store.getActivePage) {
+      const active = await this.#store.getActivePage(conversationId)
+      return active && { clientId: active.clientId, rev: active.rev, tools: active.tools }
+    }
+    const clientId = await this.#store.getActiveClient(conversationId)
+    const manifest = clientId ? await this.#store.getManifest(clientId) : undefined
     return clientId && manifest ? { clientId, rev: manifest.rev, tools: manifest.tools } : undefined
   }
 
   /** The latest manifest entry of `tool` sent by `clientId`, if any. */
-  toolEntry(clientId: string, tool: string): ToolManifestSummary | undefined {
-    return this.#store.getManifest(clientId)?.tools.find((t) => t.name === tool)
+  async toolEntry(clientId: string, tool: string): Promise<ToolManifestSummary | undefined> {
+    return (await this.#store.getManifest(clientId))?.tools.find((t) => t.name === tool)
   }
 
   /**
@@ -134,17 +234,26 @@ export class Relay {
    * bound to user, conversation and clientId and stored before the message is sent; the outcome
    * is the page's result, or {@link TIMEOUT_RESULT} at the deadline (a `cancel` is sent then).
    */
-  request(
+  async request(
     scope: { userId: string; conversationId: string; toolCallId: string },
     request: PageRequest,
   ): Promise<RequestOutcome> {
+    await this.#ready
     const callId = crypto.randomUUID()
-    const clientId = this.#store.getActiveClient(scope.conversationId)
-    if (request.signal?.aborted) {
-      return Promise.resolve({ callId, clientId, result: CANCELLED_RESULT, timedOut: false })
-    }
-    if (!clientId || this.#targets(scope.conversationId, clientId).length === 0) {
-      return Promise.resolve({ callId, clientId, result: NO_PAGE_RESULT, timedOut: false })
+    const clientId = await this.#store.getActiveClient(scope.conversationId)
+    if (request.signal?.aborted) return { callId, clientId, result: CANCELLED_RESULT, timedOut: false }
+    if (!clientId) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+    // The page load's sockets are here, or (shared mode) on the instance that claims it.
+    let holder: string | undefined
+    if (this.#targets(scope.conversationId, clientId).length === 0) {
+      if (!this.#cluster) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+      try {
+        holder = (await this.#cluster.holder(clientKey(clientId)))?.instance
+      } catch (error) {
+        this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(error)}`)
+        return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
+      }
+      if (!holder) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
     }
     const now = this.#clock.now()
     const binding: CallBinding = {
@@ -158,8 +267,9 @@ export class Relay {
       deadlineAt: now + this.#deadlineMs,
       createdAt: now,
       state: 'pending',
+      ...(this.#cluster ? { instance: this.#cluster.instance } : {}),
     }
-    this.#store.insertCall(binding)
+    await this.#store.insertCall(binding)
     const message: AgentToPageMessage =
       request.kind === 'call'
         ? {
@@ -173,10 +283,17 @@ export class Relay {
           }
         : { protocol: PROTOCOL_VERSION, type: 'describe', clientId, id: callId, tool: request.tool }
     return new Promise((resolve) => {
-      const timer = this.#clock.setTimeout(() => this.#timeOut(binding), this.#deadlineMs)
+      const timeOut = (result?: ToolResult): void => {
+        this.#timeOut(binding, result).catch((error: unknown) => {
+          // The store could not record the timeout: the agent still gets it, and is never left waiting.
+          this.#log(`[relay] could not record a timeout: ${escapeForLog(error)}`)
+          this.#take(binding.id)?.resolve(this.#timedOut(binding, result))
+        })
+      }
+      const timer = this.#clock.setTimeout(() => timeOut(), this.#deadlineMs)
       // An aborted request is withdrawn as a deadline is: the binding settles and the page gets a `cancel`.
       const signal = request.signal
-      const onAbort = () => this.#timeOut(binding, CANCELLED_RESULT)
+      const onAbort = () => timeOut(CANCELLED_RESULT)
       signal?.addEventListener('abort', onAbort, { once: true })
       this.#waiters.set(callId, {
         resolve: (outcome) => {
@@ -186,20 +303,63 @@ export class Relay {
         timer,
         secrets: request.kind === 'call' ? (request.secrets ?? []) : [],
       })
-      this.#sendTo(binding.conversationId, clientId, message)
+      this.#sendTo(binding.conversationId, clientId, message, holder)
     })
   }
 
   /** Resolve every pending request with {@link SHUTDOWN_RESULT} and forget all sockets. */
-  close(): void {
+  async close(): Promise<void> {
+    const settled: Promise<unknown>[] = []
     for (const [callId, waiter] of this.#waiters) {
       this.#clock.clearTimeout(waiter.timer)
-      this.#store.settleCall(callId, 'timed_out')
+      settled.push(this.#store.settleCall(callId, 'timed_out').catch(() => false))
       waiter.resolve({ callId, clientId: undefined, result: SHUTDOWN_RESULT, timedOut: false })
     }
     this.#waiters.clear()
-    for (const conn of this.#conns) conn.open = false
+    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat)
+    for (const conn of this.#conns) {
+      conn.open = false
+      // The page loads this instance held are free at once: their next reconnect lands elsewhere.
+      if (this.#cluster) for (const clientId of conn.clientIds) this.#cluster.release(clientKey(clientId))
+    }
     this.#conns.clear()
+    await Promise.all(settled)
+  }
+
+  /** Removes and returns the request waiting for `callId`, with its deadline timer cleared. */
+  #take(callId: string): Waiter | undefined {
+    const waiter = this.#waiters.get(callId)
+    if (waiter) this.#clock.clearTimeout(waiter.timer)
+    this.#waiters.delete(callId)
+    return waiter
+  }
+
+  /**
+   * Shared mode: the call this instance waits for was settled by another instance. Timed out there (a late
+   * result): the timeout here too. Answered there: the answer is on its way; if it has not come within
+   * {@link LOST_ANSWER_GRACE_MS}, the call resolves with {@link LOST_RESULT}, so nothing waits forever.
+   */
+  async #settledElsewhere(binding: CallBinding): Promise<void> {
+    const row = await this.#store.getCall(binding.id).catch(() => undefined)
+    if (row?.state === 'timed_out') {
+      this.#take(binding.id)?.resolve(this.#timedOut(binding))
+      return
+    }
+    const waiter = this.#waiters.get(binding.id)
+    if (!waiter) return
+    waiter.timer = this.#clock.setTimeout(() => {
+      this.#take(binding.id)?.resolve({
+        callId: binding.id,
+        clientId: binding.clientId,
+        result: LOST_RESULT,
+        timedOut: false,
+      })
+    }, LOST_ANSWER_GRACE_MS)
+  }
+
+  /** The outcome of a call withdrawn at its deadline (or, with `result`, by its aborted signal). */
+  #timedOut(binding: CallBinding, result: ToolResult = TIMEOUT_RESULT): RequestOutcome {
+    return { callId: binding.id, clientId: binding.clientId, result, timedOut: result === TIMEOUT_RESULT }
   }
 
   #emit<K extends keyof RelayEvents>(event: K, payload: RelayEvents[K]): void {
@@ -219,21 +379,82 @@ export class Relay {
     return known.length > 0 ? known : all
   }
 
-  #sendTo(conversationId: string, clientId: string, message: AgentToPageMessage): void {
-    const text = JSON.stringify(message)
-    for (const conn of this.#targets(conversationId, clientId)) conn.send(text)
+  /** True when a socket here carries `clientId`, or (shared mode) another instance claims it. */
+  async #isOpenAnywhere(conversationId: string, clientId: string): Promise<boolean> {
+    if (this.#isOpen(conversationId, clientId)) return true
+    if (!this.#cluster) return false
+    try {
+      const holder = await this.#cluster.holder(clientKey(clientId))
+      return holder !== undefined && holder.instance !== this.#cluster.instance
+    } catch {
+      return true // unknown: a confirmation is never expired on a guess
+    }
   }
 
-  #expire(conversationId: string, clientId: string): void {
-    const bindings = this.#store.expireConfirms(conversationId, clientId)
+  /**
+   * Writes `message` to the page load's sockets here; in shared mode, when none is here, hands it to the
+   * instance that claims the page load (`holder`, else looked up).
+   */
+  #sendTo(conversationId: string, clientId: string, message: AgentToPageMessage, holder?: string): void {
+    const text = JSON.stringify(message)
+    const targets = this.#targets(conversationId, clientId)
+    for (const conn of targets) conn.send(text)
+    const cluster = this.#cluster
+    if (targets.length > 0 || !cluster) return
+    void (async () => {
+      const to = holder ?? (await cluster.holder(clientKey(clientId)))?.instance
+      if (to && to !== cluster.instance)
+        await cluster.send(to, { kind: 'send', conversationId, clientId, text })
+    })().catch((error: unknown) =>
+      this.#log(`[relay] could not hand a message to the page's instance: ${escapeForLog(error)}`),
+    )
+  }
+
+  /** A result accepted here for a call another instance waits for: the answer goes to that instance. */
+  #forward(binding: CallBinding, result: ToolResult): void {
+    const cluster = this.#cluster
+    if (!cluster || !binding.instance || binding.instance === cluster.instance) return
+    void cluster
+      .send(binding.instance, { kind: 'outcome', callId: binding.id, clientId: binding.clientId, result })
+      .catch((error: unknown) =>
+        this.#log(`[relay] could not hand an answer to the waiting instance: ${escapeForLog(error)}`),
+      )
+  }
+
+  async #fromCluster(message: ClusterMessage): Promise<void> {
+    if (message.kind === 'send') {
+      // Only to sockets here: a message is handed on at most once, never back and forth.
+      const text = message.text
+      for (const conn of this.#targets(message.conversationId, message.clientId)) conn.send(text)
+      return
+    }
+    if (message.kind !== 'outcome') return
+    // The holder settled the call in the store; a repeat of this delivery finds no waiter and does nothing.
+    const waiter = this.#take(message.callId)
+    if (!waiter) return
+    const result = message.result
+    if (result.status === 'needs_confirmation' && waiter.secrets.length > 0) {
+      // The holder had not the call's secrets: they are cut out of the stored summary here.
+      const binding = await this.#store.getConfirm(result.confirmId).catch(() => undefined)
+      const summary = binding && maskText(scrub(binding.summary, waiter.secrets))
+      if (binding && summary !== binding.summary)
+        await this.#store.updateConfirmSummary(binding.confirmId, summary as string).catch(() => {})
+    }
+    waiter.resolve({ callId: message.callId, clientId: message.clientId, result, timedOut: false })
+  }
+
+  async #expire(conversationId: string, clientId: string): Promise<void> {
+    const bindings = await this.#store.expireConfirms(conversationId, clientId)
     if (bindings.length > 0) this.#emit('expired', { conversationId, bindings })
   }
 
-  #timeOut(binding: CallBinding, result: ToolResult = TIMEOUT_RESULT): void {
-    const waiter = this.#waiters.get(binding.id)
-    if (waiter) this.#clock.clearTimeout(waiter.timer)
-    this.#waiters.delete(binding.id)
-    if (!this.#store.settleCall(binding.id, 'timed_out')) return
+  async #timeOut(binding: CallBinding, result: ToolResult = TIMEOUT_RESULT): Promise<void> {
+    // Only the side that settles the call (this timeout, or the page's result) takes its waiter.
+    if (!(await this.#store.settleCall(binding.id, 'timed_out'))) {
+      if (this.#cluster && this.#waiters.has(binding.id)) await this.#settledElsewhere(binding)
+      return
+    }
+    const waiter = this.#take(binding.id)
     const cancel: AgentToPageMessage = {
       protocol: PROTOCOL_VERSION,
       type: 'cancel',
@@ -241,11 +462,6 @@ export class Relay {
       id: binding.id,
     }
     this.#sendTo(binding.conversationId, binding.clientId, cancel)
-    waiter?.resolve({
-      callId: binding.id,
-      clientId: binding.clientId,
-      result,
-      timedOut: result === TIMEOUT_RESULT,
-    })
+    waiter?.resolve(this.#timedOut(binding, result))
   }
 }

@@ -57,14 +57,18 @@ export interface BoundPage {
 export interface RelayEvents {
   rejected: Rejection
   confirmed: { binding: ConfirmBinding; result: ToolResult }
-  expired: { conversationId: string; bindings: ConfirmBinding[] }
+  /** Confirmations that can no longer be approved: their page is gone, or (`lifetime`) their time ran out. */
+  expired: { conversationId: string; bindings: ConfirmBinding[]; reason?: 'gone' | 'lifetime' }
   rebound: { conversationId: string; from: string | undefined; to: string }
 }
 
 /** One authenticated socket, bound to a user and a conversation before anything is relayed. */
 export interface PageConnection {
-  /** Handle one inbound text frame; true when it was accepted, false when rejected (and logged). */
-  receive(text: string): boolean
+  /**
+   * Handle one inbound text frame (after the frames before it); resolves true when it was accepted,
+   * false when rejected (and logged) or when the store failed (logged too).
+   */
+  receive(text: string): Promise<boolean>
   /** The socket closed. */
   close(): void
 }

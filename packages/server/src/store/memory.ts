@@ -42,33 +42,33 @@ export function createMemoryStore(now: () => number = Date.now): Store {
   }
 
   return {
-    secret(name, create) {
+    async secret(name, create) {
       if (!secrets.has(name)) secrets.set(name, create())
       return secrets.get(name) as string
     },
-    createUser() {
+    async createUser() {
       const user = { id: crypto.randomUUID(), createdAt: now() }
       users.set(user.id, user)
       return copy(user)
     },
-    ensureUser(id) {
+    async ensureUser(id) {
       if (!users.has(id)) users.set(id, { id, createdAt: now() })
     },
-    createSession(userId) {
+    async createSession(userId) {
       const at = now()
       const session = { id: crypto.randomUUID(), userId, createdAt: at, lastSeenAt: at }
       sessions.set(session.id, session)
       return copy(session)
     },
-    getSession: (id) => {
+    getSession: async (id) => {
       const session = sessions.get(id)
       return session && copy(session)
     },
-    touchSession(id, at) {
+    async touchSession(id, at) {
       const session = sessions.get(id)
       if (session) session.lastSeenAt = at
     },
-    pruneSessions(idleBefore, keep) {
+    async pruneSessions(idleBefore, keep) {
       let removed = 0
       for (const [id, session] of sessions)
         if (session.lastSeenAt <= idleBefore) {
@@ -84,23 +84,23 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       if (removed > 0) removeOrphans()
       return removed
     },
-    countSessions: () => sessions.size,
-    createConversation(userId) {
+    countSessions: async () => sessions.size,
+    async createConversation(userId) {
       if (!users.has(userId)) throw new Error(`No such user: ${userId}`)
       const conversation = { id: crypto.randomUUID(), userId, createdAt: now() }
       conversations.set(conversation.id, { ...conversation })
       return conversation
     },
-    getConversation(id) {
+    async getConversation(id) {
       const row = conversations.get(id)
       return row && { id: row.id, userId: row.userId, createdAt: row.createdAt }
     },
-    setActiveClient(conversationId, clientId) {
+    async setActiveClient(conversationId, clientId) {
       const row = conversations.get(conversationId)
       if (row) row.activeClientId = clientId
     },
-    getActiveClient: (conversationId) => conversations.get(conversationId)?.activeClientId,
-    addMessage(message) {
+    getActiveClient: async (conversationId) => conversations.get(conversationId)?.activeClientId,
+    async addMessage(message) {
       if (messageIds.has(message.id)) throw new Error(`Duplicate message id: ${message.id}`)
       if (!conversations.has(message.conversationId))
         throw new Error(`No such conversation: ${message.conversationId}`)
@@ -110,29 +110,29 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       list.push(row)
       messages.set(row.conversationId, list)
     },
-    listMessages: (conversationId) => copy(messages.get(conversationId) ?? []),
-    updateMessage(id, text, agent) {
+    listMessages: async (conversationId) => copy(messages.get(conversationId) ?? []),
+    async updateMessage(id, text, agent) {
       const row = messageIds.get(id)
       if (!row) return
       row.text = text
       if (agent === undefined) delete row.agent
       else row.agent = copy(agent)
     },
-    insertCall(binding) {
+    async insertCall(binding) {
       if (calls.has(binding.id)) throw new Error(`Duplicate call id: ${binding.id}`)
       calls.set(binding.id, copy(binding))
     },
-    getCall: (id) => {
+    getCall: async (id) => {
       const row = calls.get(id)
       return row && copy(row)
     },
-    settleCall(id, state) {
+    async settleCall(id, state) {
       const row = calls.get(id)
       if (row?.state !== 'pending') return false
       row.state = state
       return true
     },
-    timeOutPendingCalls() {
+    async timeOutPendingCalls() {
       let n = 0
       for (const row of calls.values())
         if (row.state === 'pending') {
@@ -141,32 +141,33 @@ export function createMemoryStore(now: () => number = Date.now): Store {
         }
       return n
     },
-    insertConfirm(binding) {
+    async insertConfirm(binding) {
       if (confirms.has(binding.confirmId)) return false
       confirms.set(binding.confirmId, copy(binding))
       return true
     },
-    getConfirm: (confirmId) => {
+    getConfirm: async (confirmId) => {
       const row = confirms.get(confirmId)
       return row && copy(row)
     },
-    listConfirms: (conversationId) =>
+    listConfirms: async (conversationId) =>
       copy(
         [...confirms.values()]
           .filter((c) => c.conversationId === conversationId)
           .sort((a, b) => a.createdAt - b.createdAt),
       ),
-    updateConfirmSummary(confirmId, summary) {
+    async updateConfirmSummary(confirmId, summary) {
       const row = confirms.get(confirmId)
       if (row) row.summary = summary
     },
-    settleConfirm(confirmId, state) {
+    async settleConfirm(confirmId, state, at = now()) {
       const row = confirms.get(confirmId)
       if (row?.state !== 'pending') return false
+      if (state === 'used' && row.expiresAt !== undefined && row.expiresAt <= at) return false
       row.state = state
       return true
     },
-    expireConfirms(conversationId, clientId) {
+    async expireConfirms(conversationId, clientId) {
       const expired: ConfirmBinding[] = []
       for (const row of confirms.values())
         if (row.conversationId === conversationId && row.clientId === clientId && row.state === 'pending') {
@@ -175,7 +176,7 @@ export function createMemoryStore(now: () => number = Date.now): Store {
         }
       return expired
     },
-    putManifest(record) {
+    async putManifest(record) {
       const row = manifests.get(record.clientId)
       if (!row) {
         manifests.set(record.clientId, copy(record))
@@ -190,10 +191,10 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       })
       return true
     },
-    getManifest: (clientId) => {
+    getManifest: async (clientId) => {
       const row = manifests.get(clientId)
       return row && copy(row)
     },
-    close() {},
+    async close() {},
   }
 }

@@ -33,6 +33,8 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX sessions_by_last_seen ON sessions (last_seen_at);
    CREATE INDEX sessions_by_user ON sessions (user_id);
    CREATE INDEX conversations_by_user ON conversations (user_id);`,
+  // A confirmation may expire by time: an approval after `expires_at` is refused.
+  `ALTER TABLE confirm_bindings ADD COLUMN expires_at INTEGER;`,
 ]
 
 /** Applies the migrations `db` has not run yet, each in its own transaction. */

@@ -60,6 +60,7 @@ export interface ConfirmRow {
   summary: string
   created_at: number
   state: ConfirmBinding['state']
+  expires_at: number | null
 }
 
 export interface ManifestRow {
@@ -146,6 +147,7 @@ export const toConfirm = (r: ConfirmRow): ConfirmBinding => ({
   summary: r.summary,
   createdAt: r.created_at,
   state: r.state,
+  ...(r.expires_at === null ? {} : { expiresAt: r.expires_at }),
 })
 
 export const confirmRow = (b: ConfirmBinding): ConfirmRow => ({
@@ -159,6 +161,7 @@ export const confirmRow = (b: ConfirmBinding): ConfirmRow => ({
   summary: b.summary,
   created_at: b.createdAt,
   state: b.state,
+  expires_at: b.expiresAt ?? null,
 })
 
 export const toManifest = (r: ManifestRow): ManifestRecord => ({

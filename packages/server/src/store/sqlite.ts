@@ -48,66 +48,67 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     row === undefined ? undefined : map(row)
 
   return {
-    secret(name, create) {
+    async secret(name, create) {
       const row = q.getSecret.get(name)
       if (row) return row.value
       q.putSecret.run(name, create())
       return q.getSecret.get(name)!.value
     },
-    createUser() {
+    async createUser() {
       const user = { id: randomUUID(), createdAt: now() }
       q.insertUser.run(user.id, user.createdAt)
       return user
     },
-    ensureUser(id) {
+    async ensureUser(id) {
       q.ensureUser.run(id, now())
     },
-    createSession(userId) {
+    async createSession(userId) {
       const at = now()
       const session = { id: randomUUID(), userId, createdAt: at, lastSeenAt: at }
       q.insertSession.run(session.id, userId, at, at)
       return session
     },
-    getSession: (id) => one(q.getSession.get(id), toSession),
-    touchSession(id, at) {
+    getSession: async (id) => one(q.getSession.get(id), toSession),
+    async touchSession(id, at) {
       q.touchSession.run(at, id)
     },
-    pruneSessions: (idleBefore, keep) => pruneSessions(idleBefore, keep),
-    countSessions: () => q.countSessions.get()!.n,
-    createConversation(userId) {
+    pruneSessions: async (idleBefore, keep) => pruneSessions(idleBefore, keep),
+    countSessions: async () => q.countSessions.get()!.n,
+    async createConversation(userId) {
       const conversation = { id: randomUUID(), userId, createdAt: now() }
       q.insertConversation.run(conversation.id, userId, conversation.createdAt)
       return conversation
     },
-    getConversation: (id) => one(q.getConversation.get(id), toConversation),
-    setActiveClient(conversationId, clientId) {
+    getConversation: async (id) => one(q.getConversation.get(id), toConversation),
+    async setActiveClient(conversationId, clientId) {
       q.setActive.run(clientId, conversationId)
     },
-    getActiveClient: (conversationId) => q.getActive.get(conversationId)?.active_client_id ?? undefined,
-    addMessage(message) {
+    getActiveClient: async (conversationId) => q.getActive.get(conversationId)?.active_client_id ?? undefined,
+    async addMessage(message) {
       q.insertMessage.run(messageRow(message))
     },
-    updateMessage(id, text, agent) {
+    async updateMessage(id, text, agent) {
       q.updateMessage.run(text, agent === undefined ? null : JSON.stringify(agent), id)
     },
-    listMessages: (conversationId) => q.listMessages.all(conversationId).map(toMessage),
-    insertCall(binding) {
+    listMessages: async (conversationId) => q.listMessages.all(conversationId).map(toMessage),
+    async insertCall(binding) {
       q.insertCall.run(callRow(binding))
     },
-    getCall: (id) => one(q.getCall.get(id), toCall),
-    settleCall: (id, state) => q.settleCall.run(state, id).changes === 1,
-    timeOutPendingCalls: () => q.timeOutPending.run().changes,
-    insertConfirm: (binding) => q.insertConfirm.run(confirmRow(binding)).changes === 1,
-    getConfirm: (confirmId) => one(q.getConfirm.get(confirmId), toConfirm),
-    listConfirms: (conversationId) => q.listConfirms.all(conversationId).map(toConfirm),
-    updateConfirmSummary(confirmId, summary) {
+    getCall: async (id) => one(q.getCall.get(id), toCall),
+    settleCall: async (id, state) => q.settleCall.run(state, id).changes === 1,
+    timeOutPendingCalls: async () => q.timeOutPending.run().changes,
+    insertConfirm: async (binding) => q.insertConfirm.run(confirmRow(binding)).changes === 1,
+    getConfirm: async (confirmId) => one(q.getConfirm.get(confirmId), toConfirm),
+    listConfirms: async (conversationId) => q.listConfirms.all(conversationId).map(toConfirm),
+    async updateConfirmSummary(confirmId, summary) {
       q.updateConfirmSummary.run(summary, confirmId)
     },
-    settleConfirm: (confirmId, state) => q.settleConfirm.run(state, confirmId).changes === 1,
-    expireConfirms: (conversationId, clientId) => expireConfirms(conversationId, clientId),
-    putManifest: (record) => q.putManifest.run(manifestRow(record)).changes === 1,
-    getManifest: (clientId) => one(q.getManifest.get(clientId), toManifest),
-    close() {
+    settleConfirm: async (confirmId, state, at = now()) =>
+      q.settleConfirm.run(state, confirmId, state, at).changes === 1,
+    expireConfirms: async (conversationId, clientId) => expireConfirms(conversationId, clientId),
+    putManifest: async (record) => q.putManifest.run(manifestRow(record)).changes === 1,
+    getManifest: async (clientId) => one(q.getManifest.get(clientId), toManifest),
+    async close() {
       if (db.open) db.close()
     },
   }

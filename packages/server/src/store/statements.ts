@@ -54,8 +54,8 @@ export function prepareStatements(db: Database.Database) {
     timeOutPending: db.prepare("UPDATE call_bindings SET state = 'timed_out' WHERE state = 'pending'"),
     insertConfirm: db.prepare<[ConfirmRow]>(
       `INSERT OR IGNORE INTO confirm_bindings
-         (confirm_id, user_id, conversation_id, client_id, call_id, tool_call_id, tool, summary, created_at, state)
-         VALUES (@confirm_id, @user_id, @conversation_id, @client_id, @call_id, @tool_call_id, @tool, @summary, @created_at, @state)`,
+         (confirm_id, user_id, conversation_id, client_id, call_id, tool_call_id, tool, summary, created_at, state, expires_at)
+         VALUES (@confirm_id, @user_id, @conversation_id, @client_id, @call_id, @tool_call_id, @tool, @summary, @created_at, @state, @expires_at)`,
     ),
     getConfirm: db.prepare<[string], ConfirmRow>('SELECT * FROM confirm_bindings WHERE confirm_id = ?'),
     listConfirms: db.prepare<[string], ConfirmRow>(
@@ -63,7 +63,7 @@ export function prepareStatements(db: Database.Database) {
     ),
     updateConfirmSummary: db.prepare('UPDATE confirm_bindings SET summary = ? WHERE confirm_id = ?'),
     settleConfirm: db.prepare(
-      "UPDATE confirm_bindings SET state = ? WHERE confirm_id = ? AND state = 'pending'",
+      "UPDATE confirm_bindings SET state = ? WHERE confirm_id = ? AND state = 'pending' AND (? = 'expired' OR expires_at IS NULL OR expires_at > ?)",
     ),
     pendingConfirms: db.prepare<[string, string], ConfirmRow>(
       "SELECT * FROM confirm_bindings WHERE conversation_id = ? AND client_id = ? AND state = 'pending'",

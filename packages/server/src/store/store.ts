@@ -42,6 +42,8 @@ export interface CallBinding {
   deadlineAt: number
   createdAt: number
   state: 'pending' | 'answered' | 'timed_out'
+  /** Shared mode: the server instance that waits for the answer (a shared store keeps it). */
+  instance?: string
 }
 
 /** Security MUST 2/3: a confirmId bound when an accepted result carried `needs_confirmation`. */
@@ -56,6 +58,8 @@ export interface ConfirmBinding {
   summary: string
   createdAt: number
   state: 'pending' | 'used' | 'expired'
+  /** When an approval stops being accepted (epoch ms); absent: only the page ends it. */
+  expiresAt?: number
 }
 
 /** The latest manifest a page load (clientId) sent. */
@@ -69,57 +73,82 @@ export interface ManifestRecord {
 }
 
 /**
- * Persistence behind the server. Every method is synchronous (SQLite via better-sqlite3); the
- * single-use transitions (`settleCall`, `settleConfirm`) are atomic compare-and-set updates.
+ * Persistence behind the server. Every method returns a promise, so a store may live in this process
+ * (memory, SQLite) or behind a network (PostgreSQL); the single-use transitions (`settleCall`,
+ * `settleConfirm`, `expireConfirms`) are atomic compare-and-set updates, so two server instances
+ * settling the same id see exactly one success between them.
  */
 export interface Store {
   /** Returns the named secret, creating it with `create()` the first time. */
-  secret(name: string, create: () => string): string
-  createUser(): User
+  secret(name: string, create: () => string): Promise<string>
+  createUser(): Promise<User>
   /** Records a user the app identified itself (`authenticate`), unless the store knows them already. */
-  ensureUser(id: string): void
-  createSession(userId: string): Session
-  getSession(id: string): Session | undefined
+  ensureUser(id: string): Promise<void>
+  createSession(userId: string): Promise<Session>
+  getSession(id: string): Promise<Session | undefined>
   /** Records that the session was used at `at` (epoch ms). */
-  touchSession(id: string, at: number): void
+  touchSession(id: string, at: number): Promise<void>
   /**
    * Removes sessions last used at or before `idleBefore`, then the least recently used beyond the newest
    * `keep`, and with them every user left without a session and all of that user's data
    * (conversations, messages, bindings, manifests). Returns how many sessions were removed.
    */
-  pruneSessions(idleBefore: number, keep: number): number
-  countSessions(): number
-  createConversation(userId: string): Conversation
-  getConversation(id: string): Conversation | undefined
+  pruneSessions(idleBefore: number, keep: number): Promise<number>
+  countSessions(): Promise<number>
+  createConversation(userId: string): Promise<Conversation>
+  getConversation(id: string): Promise<Conversation | undefined>
   /** The page load the conversation's future calls go to (a full reload or new tab rebinds it). */
-  setActiveClient(conversationId: string, clientId: string): void
-  getActiveClient(conversationId: string): string | undefined
-  addMessage(message: StoredMessage): void
-  listMessages(conversationId: string): StoredMessage[]
+  setActiveClient(conversationId: string, clientId: string): Promise<void>
+  getActiveClient(conversationId: string): Promise<string | undefined>
+  addMessage(message: StoredMessage): Promise<void>
+  listMessages(conversationId: string): Promise<StoredMessage[]>
   /** Replaces a stored message's text and agent entry (a later, stricter masking of the same message). */
-  updateMessage(id: string, text: string, agent: AgentMessage | undefined): void
-  insertCall(binding: CallBinding): void
-  getCall(id: string): CallBinding | undefined
+  updateMessage(id: string, text: string, agent: AgentMessage | undefined): Promise<void>
+  insertCall(binding: CallBinding): Promise<void>
+  getCall(id: string): Promise<CallBinding | undefined>
   /** Moves a call from `pending` to `state`; false when it was not pending (single use). */
-  settleCall(id: string, state: 'answered' | 'timed_out'): boolean
+  settleCall(id: string, state: 'answered' | 'timed_out'): Promise<boolean>
   /** Marks every pending call timed out (after a restart nobody waits for them); returns how many. */
-  timeOutPendingCalls(): number
+  timeOutPendingCalls(): Promise<number>
   /** Binds a confirmId; false when the confirmId is already bound (the first binding wins). */
-  insertConfirm(binding: ConfirmBinding): boolean
-  getConfirm(confirmId: string): ConfirmBinding | undefined
+  insertConfirm(binding: ConfirmBinding): Promise<boolean>
+  getConfirm(confirmId: string): Promise<ConfirmBinding | undefined>
   /** Every confirmation binding of the conversation, in creation order. */
-  listConfirms(conversationId: string): ConfirmBinding[]
+  listConfirms(conversationId: string): Promise<ConfirmBinding[]>
   /** Replaces a binding's summary (a later, stricter masking of the same summary). */
-  updateConfirmSummary(confirmId: string, summary: string): void
-  /** Moves a confirmation from `pending` to `state`; false when it was not pending. */
-  settleConfirm(confirmId: string, state: 'used' | 'expired'): boolean
+  updateConfirmSummary(confirmId: string, summary: string): Promise<void>
+  /**
+   * Moves a confirmation from `pending` to `state`; false when it was not pending, or (for `used`) when its
+   * `expiresAt` is not after `at` (epoch ms, default the store's clock): one statement, so of two instances
+   * settling the same confirmId at most one succeeds, and never after it expired.
+   */
+  settleConfirm(confirmId: string, state: 'used' | 'expired', at?: number): Promise<boolean>
   /** Expires the pending confirmIds of one page load in one conversation and returns them. */
-  expireConfirms(conversationId: string, clientId: string): ConfirmBinding[]
+  expireConfirms(conversationId: string, clientId: string): Promise<ConfirmBinding[]>
   /**
    * Stores the page load's manifest unless one with a higher `rev` is already stored for its
    * clientId (messages can arrive out of order); true when it was stored.
    */
-  putManifest(record: ManifestRecord): boolean
-  getManifest(clientId: string): ManifestRecord | undefined
-  close(): void
+  putManifest(record: ManifestRecord): Promise<boolean>
+  getManifest(clientId: string): Promise<ManifestRecord | undefined>
+  /**
+   * The conversation's active page load and its manifest in one read (`getActiveClient` then `getManifest`);
+   * a store behind a network implements it to save a round trip. Optional: the relay falls back to the two.
+   */
+  getActivePage?(conversationId: string): Promise<ManifestRecord | undefined>
+  /** Resolves when the database answers (the readiness check); a store without one is always ready. */
+  ping?(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * What a store throws (rejects with) when its database cannot be reached: the server answers the request
+ * `503 store_unavailable` (with `Retry-After`) instead of a 500, and nothing is half-written (every write is
+ * one statement or one transaction). `cause` is the driver's error, for logs.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(message = 'The database is unavailable', options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'StoreUnavailableError'
+  }
 }

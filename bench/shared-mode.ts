@@ -1,0 +1,260 @@
+// Shared-mode benchmark: the agent server (apps/agent-server) as separate processes, one instance on SQLite
+// (the baseline, measured in the same run) and three instances on one PostgreSQL and one Redis, each started
+// here on free loopback ports. The same load on both: CONVERSATIONS conversations, each with a page on a real
+// `ws` socket and a chat event stream, and a chat message every second each for SECONDS seconds; each message
+// is one agent turn (the offline planner) that calls the page's search tool (a describe, then the call). In
+// shared mode a conversation's page is on one instance and its chat messages go to the next one, so every call
+// crosses instances. A third run, one instance on PostgreSQL without Redis, shows what the store alone costs.
+// Printed: turn latency p50/p99 (message POST → the agent's answer on the chat stream) with its ratio to the
+// baseline, lost or doubled calls, RSS per instance, Redis commands per page call.
+//
+// Run: `pnpm --filter @toolmark/bench run bench:shared` (BENCH_CONVERSATIONS=1000 BENCH_SECONDS=60 by default).
+// Nothing here asserts: the goal (p50 within 1.5× of one SQLite instance) is printed beside the figure.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import { Redis } from 'ioredis'
+import pg from 'pg'
+import { WebSocket } from 'ws'
+import { challengesTools, demoState } from '../packages/offline-agent/test/demo-tools.ts'
+import { startPostgres, startProcess, startRedis, type TestProcess } from '../tests/support/servers.ts'
+
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 1000)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60)
+const APP = fileURLToPath(new URL('../apps/agent-server/', import.meta.url))
+const TOOLS = challengesTools(demoState()).filter((t) => t.name === 'challenges.search')
+
+interface Run {
+  latencies: number[]
+  turns: number
+  answered: number
+  calls: number
+  doubled: number
+  failedLines: number
+  rss: number[]
+  redisCommands?: number
+}
+
+/** One user's conversation: its cookie, its page socket (on `pageAt`) and its chat stream (on `chatAt`). */
+async function conversation(
+  pageAt: string,
+  chatAt: string,
+  counts: { calls: number; doubled: number },
+): Promise<{ say(): Promise<number>; close(): void }> {
+  const created = await fetch(`${pageAt}/api/conversations`, { method: 'POST' })
+  const cookie = (created.headers.get('set-cookie') ?? '').split(';')[0]!
+  const { id } = (await created.json()) as { id: string }
+  const clientId = crypto.randomUUID()
+  const seen = new Set<string>()
+  const ws = new WebSocket(`${pageAt.replace('http', 'ws')}/toolmark/ws?conversation=${id}`, {
+    headers: { cookie },
+  })
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve())
+    ws.once('error', reject)
+  })
+  ws.on('message', (data) => {
+    const m = JSON.parse(String(data)) as { type: string; id: string; tool: string }
+    if (m.type !== 'call' && m.type !== 'describe') return
+    // Like the real page: an id is answered once; a second delivery would be a doubled call.
+    if (seen.has(m.id)) {
+      counts.doubled++
+      return
+    }
+    seen.add(m.id)
+    counts.calls++
+    const tool = TOOLS[0]!
+    const { run, ...entry } = tool
+    const result = m.type === 'describe' ? { status: 'ok', data: entry } : run({ query: 'chess' })
+    ws.send(JSON.stringify({ protocol: 1, type: 'result', clientId, id: m.id, result }))
+  })
+  const summaries = TOOLS.map(({ name, llmName, description, hints }) => ({
+    name,
+    llmName,
+    description,
+    hints,
+  }))
+  ws.send(JSON.stringify({ protocol: 1, type: 'manifest', clientId, rev: 1, tools: summaries }))
+  // The chat stream, on the instance the chat messages go to.
+  const abort = new AbortController()
+  const waiting: Array<(at: number) => void> = []
+  const stream = await fetch(`${chatAt}/api/conversations/${id}/events`, {
+    headers: { cookie },
+    signal: abort.signal,
+  })
+  void (async () => {
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let buffer = ''
+    try {
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) return
+        buffer += value
+        for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
+          const frame = buffer.slice(0, at)
+          buffer = buffer.slice(at + 2)
+          const data = frame.split('\n').find((l) => l.startsWith('data: '))
+          if (data?.includes('"role":"assistant"')) waiting.shift()?.(performance.now())
+        }
+      }
+    } catch {}
+  })()
+  // The page's manifest is stored before the first message (a round trip on the socket proves it).
+  await new Promise((r) => setTimeout(r, 50))
+  return {
+    async say() {
+      const start = performance.now()
+      const answered = new Promise<number>((resolve) => waiting.push(resolve))
+      const posted = await fetch(`${chatAt}/api/conversations/${id}/messages`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'Search for chess' }),
+      })
+      await posted.body?.cancel()
+      if (posted.status !== 202) return Number.NaN
+      const timeout = new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 20_000))
+      const end = await Promise.race([answered, timeout])
+      return end - start
+    },
+    close() {
+      abort.abort()
+      ws.close()
+    },
+  }
+}
+
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024
+}
+
+/** Runs the load against `instances`: the page on instance i, the chat on instance i + 1. */
+async function load(instances: TestProcess[], redis?: Redis): Promise<Run> {
+  const counts = { calls: 0, doubled: 0 }
+  const convs = []
+  for (let i = 0; i < CONVERSATIONS; i++) {
+    const page = instances[i % instances.length]!.url
+    const chat = instances[(i + 1) % instances.length]!.url
+    convs.push(await conversation(page, chat, counts))
+  }
+  const before = redis ? Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]) : 0
+  const callsBefore = counts.calls
+  const latencies: number[] = []
+  let turns = 0
+  const until = performance.now() + SECONDS * 1000
+  await Promise.all(
+    convs.map(async (c, i) => {
+      await new Promise((r) => setTimeout(r, (i * 1000) / CONVERSATIONS)) // spread over the first second
+      while (performance.now() < until) {
+        const tick = performance.now()
+        turns++
+        latencies.push(await c.say())
+        const rest = 1000 - (performance.now() - tick)
+        if (rest > 0) await new Promise((r) => setTimeout(r, rest))
+      }
+    }),
+  )
+  const after = redis ? Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]) : 0
+  const rss = await Promise.all(instances.map((i) => rssOf(i.pid)))
+  for (const c of convs) c.close()
+  const answered = latencies.filter((l) => !Number.isNaN(l))
+  const run: Run = {
+    latencies: answered.sort((a, b) => a - b),
+    turns,
+    answered: answered.length,
+    calls: counts.calls - callsBefore,
+    doubled: counts.doubled,
+    failedLines: 0,
+    rss,
+  }
+  if (redis) run.redisCommands = (after - before) / Math.max(1, run.calls)
+  return run
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN
+const ms = (v: number) => `${v.toFixed(1)} ms`
+const mib = (v: number) => `${(v / 1_048_576).toFixed(0)} MiB`
+
+async function start(env: Record<string, string>): Promise<TestProcess> {
+  return startProcess({
+    cwd: APP,
+    args: ['--conditions=@toolmark/source', '--import', 'tsx', 'src/main.ts'],
+    env: {
+      PROVIDER: 'embedded',
+      STATIC_DIR: '/nonexistent',
+      CALL_DEADLINE_MS: '10000',
+      MAX_SESSIONS: '1000000',
+      ...env,
+    },
+    ready: /Toolmark agent server on/,
+    timeoutMs: 60_000,
+  })
+}
+
+const work = await mkdtemp(join(tmpdir(), 'toolmark-bench-shared-'))
+console.log(`shared-mode bench: ${CONVERSATIONS} conversations, a message each per second, ${SECONDS} s`)
+const [redisServer, postgres] = await Promise.all([startRedis(), startPostgres()])
+const redis = new Redis(redisServer.url)
+const runs: Run[] = []
+try {
+  const admin = new pg.Client({ connectionString: postgres.url })
+  await admin.connect()
+  await admin.query('CREATE DATABASE one')
+  await admin.query('CREATE DATABASE three')
+  await admin.end()
+  // The baseline, then the store alone (one instance on PostgreSQL), then shared mode: what each part costs.
+  const configurations: Array<Array<Record<string, string>>> = [
+    [{ DATA_FILE: join(work, 'baseline.db') }],
+    [{ DATABASE_URL: postgres.urlOf('one') }],
+    Array.from({ length: 3 }, () => ({ DATABASE_URL: postgres.urlOf('three'), REDIS_URL: redisServer.url })),
+  ]
+  for (const envs of configurations) {
+    const instances: TestProcess[] = []
+    try {
+      for (const env of envs) instances.push(await start(env))
+      runs.push(await load(instances, 'REDIS_URL' in envs[0]! ? redis : undefined))
+    } finally {
+      await Promise.all(instances.map((p) => p.stop()))
+    }
+  }
+} finally {
+  redis.disconnect()
+  await redisServer.stop()
+  await postgres.destroy()
+  await rm(work, { recursive: true, force: true })
+}
+
+const [baseline, store, shared] = runs as [Run, Run, Run]
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
+const p50 = (r: Run) => pct(r.latencies, 0.5)
+const p99 = (r: Run) => pct(r.latencies, 0.99)
+const rows: string[][] = [
+  ['', 'one instance, SQLite', 'one, PostgreSQL', 'three, PostgreSQL + Redis', 'three ÷ SQLite', 'goal'],
+  [
+    'turn p50',
+    ms(p50(baseline)),
+    ms(p50(store)),
+    ms(p50(shared)),
+    ratio(p50(shared), p50(baseline)),
+    '≤ 1.5×',
+  ],
+  ['turn p99', ms(p99(baseline)), ms(p99(store)), ms(p99(shared)), ratio(p99(shared), p99(baseline)), ''],
+  ...[
+    ['turns answered / sent', (r: Run) => `${r.answered} / ${r.turns}`, 'all'],
+    ['page calls (describe + call)', (r: Run) => String(r.calls), ''],
+    ['doubled calls', (r: Run) => String(r.doubled), '0'],
+    ['RSS per instance', (r: Run) => r.rss.map(mib).join(', '), ''],
+  ].map(([what, cell, goal]) => [
+    what as string,
+    ...[baseline, store, shared].map(cell as (r: Run) => string),
+    '',
+    goal as string,
+  ]),
+  ['Redis commands per page call', '', '', (shared.redisCommands ?? 0).toFixed(1), '', ''],
+]
+const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
+for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '))
+process.exit(0)

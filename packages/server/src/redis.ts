@@ -1,0 +1,7 @@
+/**
+ * `@toolmark/server/redis`: the Redis coordinator (`ioredis`, an optional peer dependency; Node only) of
+ * several server instances: which instance holds which page, calls and answers between instances, chat
+ * events to all of them. Pair it with the PostgreSQL store (`@toolmark/server/postgres`).
+ */
+
+export { createRedisCluster, type RedisCluster, type RedisClusterOptions } from './cluster/redis.ts'

@@ -1,0 +1,40 @@
+import type { ToolResult } from '@toolmark/core'
+import type { ChatEvent } from '../shared/contract.ts'
+
+/** What one server instance sends another through the {@link Cluster}. */
+export type ClusterMessage =
+  /** To the instance holding the page load: write `text` (a bridge message) to its sockets. */
+  | { kind: 'send'; conversationId: string; clientId: string; text: string }
+  /** To the instance waiting for a call: the page's answer, accepted (and settled) by the holder. */
+  | { kind: 'outcome'; callId: string; clientId: string; result: ToolResult }
+  /** To the instance holding an HTTP-transport page stream: a message the page POSTed to another instance. */
+  | { kind: 'post'; streamId: string; userId: string; body: string }
+
+/**
+ * How several server instances work as one (shared mode): who holds which page load, messages to one
+ * instance, chat events to all. `@toolmark/server/redis` implements it on Redis; without one, a server
+ * is a single instance and keeps all of this in its process.
+ */
+export interface Cluster {
+  /** This instance's id (unique per process). */
+  readonly instance: string
+  /**
+   * Claims `key` (a page load, a page stream) for this instance, with `value` stored beside it; the claim
+   * lives 15 s (the relay's `LEASE_MS`) unless claimed again (the heartbeats do, every third of it).
+   */
+  hold(key: string, value?: string): void
+  /** Gives up a claim made with {@link Cluster.hold} (only when it is still this instance's). */
+  release(key: string): void
+  /** The instance holding `key` (and the value it stored), if any claim is live. */
+  holder(key: string): Promise<{ instance: string; value: string } | undefined>
+  /** Delivers `message` to `instance` (at least once: the receiver drops repeats by their ids). */
+  send(instance: string, message: ClusterMessage): Promise<void>
+  /** Adds a handler of the messages sent to this instance (each handler gets every message). */
+  onMessage(handler: (message: ClusterMessage) => Promise<void> | void): void
+  /** Fans a chat event out to every other instance. */
+  publish(conversationId: string, event: ChatEvent): void
+  /** Adds a handler of the chat events other instances publish. */
+  onEvent(handler: (conversationId: string, event: ChatEvent) => void): void
+  /** Resolves when the coordinator answers (readiness). */
+  ping(): Promise<void>
+}
