@@ -14,18 +14,10 @@ module.exports = {
     {
       name: 'protocol-is-standalone',
       comment:
-        'The protocol module is what servers import: it may depend only on itself, on types and on the code tables.',
+        '@toolmark/protocol is what servers import: it depends on nothing, not even another Toolmark package.',
       severity: 'error',
-      from: { path: '^packages/core/src/protocol/', pathNot: '__tests__' },
-      to: {
-        path: '^packages/core/src/',
-        pathNot: [
-          '^packages/core/src/protocol/',
-          '^packages/core/src/codes\\.ts$',
-          '^packages/core/src/types\\.ts$',
-        ],
-        dependencyTypesNot: ['type-only'],
-      },
+      from: { path: '^packages/protocol/src/', pathNot: '__tests__' },
+      to: { pathNot: '^packages/protocol/src/' },
     },
     {
       name: 'core-is-framework-free',

@@ -68,7 +68,12 @@ const budgets = [
     base: "export * from '@toolmark/core'",
     max: 2.5 * KiB,
   },
-  { name: '@toolmark/core/protocol', code: "export * from '@toolmark/core/protocol'", max: 6 * KiB },
+  {
+    name: '@toolmark/protocol',
+    code: "export * from '@toolmark/protocol'",
+    dir: 'packages/protocol',
+    max: 6 * KiB,
+  },
   { name: '@toolmark/core/webmcp', code: "export * from '@toolmark/core/webmcp'", max: 2 * KiB },
   { name: '@toolmark/core/otel', code: "export * from '@toolmark/core/otel'", max: 1.5 * KiB },
   {

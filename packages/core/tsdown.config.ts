@@ -12,7 +12,6 @@ export default defineConfig([
   {
     entry: {
       index: 'src/index.ts',
-      'protocol/index': 'src/protocol/index.ts',
       'bridge/index': 'src/bridge/index.ts',
       'bridge/echo': 'src/bridge/echo.ts',
       'bridge/http': 'src/bridge/http.ts',

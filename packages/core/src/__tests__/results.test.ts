@@ -2,11 +2,12 @@
  * Results across a boundary: the six result shapes, `rev` only on `unknown_tool` and `stale`, and JSON
  * semantics when serialized.
  */
+
+import { validateMessage } from '@toolmark/protocol'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { bridge } from '../bridge/bridge.ts'
 import { createInPageChannel } from '../bridge/in-page.ts'
 import { environment } from '../env.ts'
-import { validateMessage } from '../protocol/validate.ts'
 import { createTestToolmark } from '../testing/index.ts'
 import { ok, refused } from '../tool/result.ts'
 import { toJsonSafeResult } from '../tool/serialize.ts'

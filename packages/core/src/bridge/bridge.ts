@@ -1,5 +1,5 @@
+import { DEFAULT_MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from '@toolmark/protocol'
 import { newId } from '../ids.ts'
-import { DEFAULT_MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from '../protocol/messages.ts'
 import type { ConsumerHost, Manifest, ToolmarkConsumer } from '../types.ts'
 import { delivery } from './delivery.ts'
 import { inbound } from './inbound.ts'

@@ -1,5 +1,5 @@
-import type { PageToAgentMessage } from '../protocol/messages.ts'
-import { PROTOCOL_VERSION } from '../protocol/messages.ts'
+import type { PageToAgentMessage } from '@toolmark/protocol'
+import { PROTOCOL_VERSION } from '@toolmark/protocol'
 import { toJsonSafeResult } from '../tool/serialize.ts'
 import type { ConsumerHost, ToolResult } from '../types.ts'
 import type { BridgeTransport } from './transport.ts'

@@ -1,5 +1,5 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
-import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
+import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/protocol'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { CallBinding, Store } from '../store/store.ts'
 import { type InboundHost, receive } from './inbound.ts'

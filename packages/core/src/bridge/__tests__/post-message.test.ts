@@ -52,6 +52,7 @@ beforeAll(async () => {
     bundle: true,
     format: 'esm',
     target: 'es2022',
+    conditions: ['@toolmark/source'],
     write: false,
   })
   const js = bundle.outputFiles[0]!.text

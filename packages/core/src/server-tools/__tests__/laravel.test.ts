@@ -67,6 +67,7 @@ beforeAll(async () => {
     bundle: true,
     format: 'esm',
     target: 'es2022',
+    conditions: ['@toolmark/source'],
     write: false,
     logLevel: 'silent',
   })

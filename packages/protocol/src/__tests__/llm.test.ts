@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { ToolManifestSummary } from '../../types.ts'
 import {
   EMPTY_MANIFEST_TEXT,
   PAGE_CALL_PREAMBLE,
@@ -11,9 +10,10 @@ import {
   UNTRUSTED_NOTE,
   wrapUntrusted,
 } from '../llm.ts'
+import type { ToolManifestSummary } from '../manifest.ts'
 
 // The seed lives beside the clone (<repo>/../shared/seeds); CI has it at the same relative path.
-const seedsDir = new URL('../../../../../../shared/seeds/', import.meta.url)
+const seedsDir = new URL('../../../../../shared/seeds/', import.meta.url)
 const seedFile = existsSync(seedsDir) ? readdirSync(seedsDir).find((f) => f.startsWith('003_')) : undefined
 const seedText = seedFile ? readFileSync(new URL(seedFile, seedsDir), 'utf8') : undefined
 
@@ -83,7 +83,7 @@ function jsonBlock(text: string, marker: string): string {
 }
 
 // docs/protocol/v1.md repeats the definitions; keep it byte-equal too.
-const docsText = readFileSync(new URL('../../../../../docs/protocol/v1.md', import.meta.url), 'utf8')
+const docsText = readFileSync(new URL('../../../../docs/protocol/v1.md', import.meta.url), 'utf8')
 
 const sources = { seed: seedText, fallback: FALLBACK, 'docs/protocol/v1.md': docsText }
 

@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES } from '../codes.ts'
+import { ERROR_MESSAGES } from './codes.ts'
 import {
   type AgentToPageMessage,
   MAX_ID_LENGTH,

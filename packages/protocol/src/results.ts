@@ -1,5 +1,5 @@
 /** What every call answers: the six result shapes, plain JSON, never an exception. Part of protocol v1. */
-import type { RefusedCode } from '../codes.ts'
+import type { RefusedCode } from './codes.ts'
 
 /** One validation problem. `path` is dot-joined (`cards.0.cvc`), `''` for the root. */
 export interface Issue {

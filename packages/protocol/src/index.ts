@@ -1,10 +1,17 @@
 /**
- * `@toolmark/core/protocol`: bridge protocol v1 as data. Message types, a dependency-free
+ * `@toolmark/protocol`: bridge protocol v1 as data. Message types, the codes and messages results carry, a dependency-free
  * validator, the JSON Schemas, inbound bounding, and server helpers for LLM exposure. Nothing here
  * touches the DOM, so servers import it from Node.
  */
 
 export { type BoundedCopyLimits, type BoundedCopyResult, boundedCopy } from './bounded-copy.ts'
+export {
+  ERROR_MESSAGES,
+  REFUSED_CODES,
+  REFUSED_MESSAGES,
+  type RefusedCode,
+  UNKNOWN_TOOL_MESSAGE,
+} from './codes.ts'
 export {
   EMPTY_MANIFEST_TEXT,
   type LlmToolDefinition,
@@ -18,7 +25,7 @@ export {
   type UntrustedEnvelope,
   wrapUntrusted,
 } from './llm.ts'
-export type { ToolManifest, ToolManifestSummary } from './manifest.ts'
+export type { Json, JsonSchema, Manifest, ToolHints, ToolManifest, ToolManifestSummary } from './manifest.ts'
 export {
   type AgentToPageMessage,
   type CallMessage,
@@ -36,6 +43,17 @@ export {
   type ProtocolMessage,
   type ResultMessage,
 } from './messages.ts'
-export type { FieldChange, ToolResult } from './results.ts'
+export type {
+  CancelledBy,
+  CancelledResult,
+  ErrorResult,
+  FieldChange,
+  InvalidResult,
+  Issue,
+  NeedsConfirmationResult,
+  OkResult,
+  RefusedResult,
+  ToolResult,
+} from './results.ts'
 export { protocolSchemas } from './schemas.ts'
 export { UNSUPPORTED_PROTOCOL, type ValidationResult, validateMessage } from './validate.ts'

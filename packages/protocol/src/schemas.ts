@@ -1,4 +1,4 @@
-import { REFUSED_CODES } from '../codes.ts'
+import { REFUSED_CODES } from './codes.ts'
 import { deepFreeze } from './freeze.ts'
 import type { JsonSchema } from './manifest.ts'
 import { MAX_ID_LENGTH } from './messages.ts'
@@ -6,7 +6,7 @@ import { MAX_ID_LENGTH } from './messages.ts'
 /*
  * JSON Schema (draft 2020-12) for protocol v1, one schema per direction. This file is the single
  * source: `scripts/emit-protocol-schemas.ts` writes these objects to
- * dist/protocol/v1/{page-to-agent,agent-to-page}.json, and a conformance test proves that
+ * dist/v1/{page-to-agent,agent-to-page}.json, and a conformance test proves that
  * `validateMessage` accepts exactly what they accept on the fixture corpus.
  */
 
@@ -143,7 +143,7 @@ const agentToPage: JsonSchema = {
 
 /**
  * The protocol v1 JSON Schemas (draft 2020-12), one per direction, deep-frozen. The build emits
- * them as `@toolmark/core/protocol/v1/page-to-agent.json` and `agent-to-page.json`.
+ * them as `@toolmark/protocol/v1/page-to-agent.json` and `agent-to-page.json`.
  */
 export const protocolSchemas: { readonly pageToAgent: JsonSchema; readonly agentToPage: JsonSchema } =
   /* @__PURE__ */ deepFreeze({

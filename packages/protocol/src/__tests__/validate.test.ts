@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { REFUSED_CODES } from '../../codes.ts'
+import { REFUSED_CODES } from '../codes.ts'
 import { type MessageDirection, PROTOCOL_VERSION } from '../messages.ts'
 import { protocolSchemas } from '../schemas.ts'
 import { UNSUPPORTED_PROTOCOL, validateMessage } from '../validate.ts'

@@ -30,7 +30,7 @@ describe('protocolSchemas', () => {
   })
 
   it('scripts/emit-protocol-schemas.ts writes them as the two published JSON files', async () => {
-    const script = fileURLToPath(new URL('../../../scripts/emit-protocol-schemas.ts', import.meta.url))
+    const script = fileURLToPath(new URL('../../scripts/emit-protocol-schemas.ts', import.meta.url))
     const bundle = await build({
       entryPoints: [script],
       bundle: true,
