@@ -12,7 +12,7 @@ import type {
   ToolmarkEvents,
   ToolResult,
 } from '@toolmark/core'
-import { newId } from '@toolmark/core'
+import { newId } from '@toolmark/core/adapter'
 
 /** Every caller, in the order the panel lists them. */
 export const CALLERS: readonly Caller[] = ['inapp', 'webmcp', 'mcp', 'tour', 'test', 'human']

@@ -1,4 +1,5 @@
-import { environment, type Scope, type Toolmark } from '@toolmark/core'
+import type { Scope, Toolmark } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { type ConnectEchoOptions, connectEcho } from './echo.ts'
 import { type NavigationToolOptions, navigationTool } from './navigation.ts'
 import { initialPageFromDocument, isPage } from './page.ts'

@@ -1,6 +1,6 @@
 'use client'
-import { bridge } from '@toolmark/core/bridge'
-import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { bridge } from '@toolmark/bridge'
+import { websocketTransport } from '@toolmark/bridge/websocket'
 import { RouteScope, ToolmarkProvider, useNavigationTool } from '@toolmark/next'
 import { type ReactNode, Suspense } from 'react'
 
