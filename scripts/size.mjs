@@ -142,13 +142,16 @@ const budgets = [
   {
     // What the app's main bundle gets: the shortcut listener (and the optional launcher). The panel
     // and its recorder are the chunk loaded on demand, the first time the panel opens. The goal is
-    // 0.5 KiB: rolldown gives 0.50; esbuild adds about 0.18 KiB of chunk glue (the panel chunk shares
-    // the core with the entry, so the entry re-exports the core from a shared chunk).
+    // 0.5 KiB: rolldown gives 0.50 (0.49 once newId has a chunk of its own in the core's build);
+    // esbuild gave 0.68 (chunk glue) while the panel took newId from the core's main entry, and 1.20
+    // since it takes it from @toolmark/core/adapter: esbuild splits by file, so the core chunk that the
+    // adapter entry imports becomes a chunk shared with the panel, loaded up front as before but as a
+    // second file (the same code, gzipped apart).
     name: '@toolmark/devtools entry hook (devtools()), on top of core',
     code: "export { devtools } from '@toolmark/devtools'; export * from '@toolmark/core'",
     dir: 'packages/devtools',
     base: "export * from '@toolmark/core'",
-    max: 0.7 * KiB,
+    max: 1.25 * KiB,
   },
   {
     name: '@toolmark/inertia (bindInertia + connectEcho), on top of core and its bridge',

@@ -23,6 +23,9 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     fixedExtension: true,
+    // newId in a chunk of its own: add-ons that load it lazily (the devtools panel) then share only
+    // that small chunk with the page's initial bundle, not the registry's chunk it used to sit in.
+    outputOptions: { codeSplitting: { groups: [{ name: 'ids', test: /[\\/]src[\\/]ids\.ts$/ }] } },
     plugins: [
       {
         name: 'standalone-schema-compiler',
