@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', recorder: 'src/recorder.ts' },
+  entry: { index: 'src/index.ts', recorder: 'src/recorder.ts', webmcp: 'src/webmcp.ts' },
   format: 'esm',
   platform: 'neutral',
   target: 'es2022',

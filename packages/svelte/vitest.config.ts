@@ -10,7 +10,7 @@ export default defineProject({
   test: {
     name: 'svelte',
     environment: 'happy-dom',
-    include: ['tests/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    include: ['__tests__/**/*.test.ts'],
+    typecheck: { enabled: true, include: ['__tests__/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 })

@@ -111,8 +111,9 @@ test("shows a call's decision and a deferred confirmation through its life, appr
   await panel().getByRole('tab', { name: 'Calls' }).click()
   const call = panel().locator('details', { hasText: 'settings.updateCard by inapp' }).first()
   await call.locator('summary').click()
-  await call.getByText('Allowed by the policy').first().waitFor()
-  await call.getByText(/deferred confirmation: requested .*, approved after \d+ ms/).waitFor()
+  // The policy rule that allowed it, when its card was offered, and how long the user took.
+  await call.getByText('Allowed: the policy lets inapp call consequential tools.').first().waitFor()
+  await call.getByText(/deferred confirmation: card offered at .*, approved after \d+ ms/).waitFor()
 })
 
 test('shows no card number or CVC anywhere in the panel, nor in an exported session', async () => {
@@ -152,6 +153,31 @@ test('Pop out moves the live panel into a window of its own; closing that window
   await popup.close({ runBeforeUnload: true })
   await panel().waitFor()
   await panel().getByRole('button', { name: 'Pop out' }).waitFor()
+})
+
+test("Consumers shows the bridge's connection state and clientId, and the tour runner's state", async () => {
+  await panel().getByRole('tab', { name: 'Consumers' }).click()
+  const consumers = panel().getByRole('tabpanel', { name: 'Consumers' })
+  const bridge = consumers.locator('[data-consumer=bridge]')
+  await expect.poll(() => bridge.textContent()).toMatch(/^bridge: open; clientId: \S+$/)
+  await expect
+    .poll(() => consumers.locator('[data-consumer=tour]').textContent())
+    .toMatch(/^tour: idle; tours: /)
+})
+
+test('a playground call with invalid input says why it did not run, with the issues', async () => {
+  await panel().getByRole('tab', { name: 'Playground' }).click()
+  const playground = panel().getByRole('tabpanel', { name: 'Playground' })
+  await playground.getByLabel('Tool').selectOption('settings.updateCard')
+  await playground.getByLabel('Caller').selectOption('inapp')
+  await playground.getByLabel('Input (JSON)').fill('{}')
+  await playground.getByRole('button', { name: 'Run call' }).click()
+  await playground.getByText('"status": "invalid"').waitFor()
+  await panel().getByRole('tab', { name: 'Calls' }).click()
+  const call = panel().locator('details', { hasText: 'settings.updateCard by inapp: invalid' }).first()
+  await call.locator('summary').click()
+  await call.getByText(/The input failed validation \(\d+ issues?\); the tool did not run\./).waitFor()
+  expect(await call.getByRole('heading', { name: 'Validation issues' }).count()).toBe(1)
 })
 
 test('Escape closes the panel', async () => {

@@ -144,6 +144,63 @@ test('a desktop MCP client pairs with the code shown in the page, then calls the
   await expect.poll(() => page.getByText('Chess Club').count()).toBeGreaterThan(0)
 })
 
+test('the devtools panel shows what WebMCP published and the MCP pairing, and why a WebMCP call did not run', async () => {
+  await page.keyboard.press('Alt+Shift+KeyD')
+  const panel = page.getByRole('complementary', { name: 'Toolmark devtools' })
+  await panel.getByRole('tab', { name: 'Consumers' }).click()
+  const consumers = panel.getByRole('tabpanel', { name: 'Consumers' })
+  const webmcp = consumers.locator('[data-consumer=webmcp]')
+  await expect
+    .poll(() => webmcp.textContent())
+    .toMatch(/^webmcp: published; tools: .*challenges\.search.*; duplicates: none$/)
+  expect(await consumers.locator('[data-consumer=mcp]').textContent()).toBe('mcp: paired; tab: t1')
+  expect(await consumers.locator('[data-consumer=bridge]').textContent()).toMatch(/^bridge: open; clientId: /)
+
+  // The browser's own agent sends input the tool refuses: the panel says why, with the issue.
+  expect(await webmcpCall('challenges.create', { name: '' })).toMatchObject({ value: { status: 'invalid' } })
+  await panel.getByRole('tab', { name: 'Calls' }).click()
+  const call = panel.locator('details', { hasText: 'challenges.create by webmcp: invalid' }).first()
+  await call.locator('summary').click()
+  await call.getByText(/The input failed validation \(1 issue\); the tool did not run\./).waitFor()
+  await page.keyboard.press('Escape')
+  await panel.waitFor({ state: 'detached' })
+})
+
+test('with ?devtools=webmcp the devtools answer the browser as a WebMCP debugging tool', async () => {
+  const debug = await page.context().newPage()
+  await debug.goto(`${demoServer.url}/?devtools=webmcp`)
+  await debug.getByTestId('external-agents').waitFor()
+  const listed = async () =>
+    debug.evaluate(async () => {
+      const mc = (
+        document as unknown as {
+          modelContext: {
+            getTools(): Promise<Array<{ name: string; annotations?: { debugging?: boolean } }>>
+          }
+        }
+      ).modelContext
+      return (await mc.getTools()).find((t) => t.name === 'toolmark_devtools')?.annotations ?? null
+    })
+  await expect.poll(listed).toMatchObject({ debugging: true, readOnlyHint: true })
+  await expect.poll(() => webmcpNames(debug)).toContain('challenges.search')
+  expect(await webmcpCall('challenges.create', { name: '' }, debug)).toMatchObject({
+    value: { status: 'invalid' },
+  })
+  const answer = (await webmcpCall('toolmark_devtools', {}, debug)).value as {
+    consumers: Record<string, { state: string }>
+    tools: Array<{ name: string; callers: string[] }>
+    calls: Array<{ tool: string; caller: string; decision: string; reason: string }>
+  }
+  expect(answer.consumers.bridge!.state).toBe('open')
+  expect(answer.consumers.webmcp!.state).toBe('published')
+  expect(answer.tools.find((t) => t.name === 'challenges.search')!.callers).toContain('webmcp')
+  // Not a registry tool: no caller's manifest lists it.
+  expect(answer.tools.map((t) => t.name)).not.toContain('toolmark_devtools')
+  expect(answer.calls[0]).toMatchObject({ tool: 'challenges.create', caller: 'webmcp', decision: 'invalid' })
+  expect(answer.calls[0]!.reason).toBe('The input failed validation (1 issue); the tool did not run.')
+  await debug.close()
+})
+
 test('on a phone (390 × 844) the external card shows in view, Reject first, and Approve creates', async () => {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },

@@ -3,6 +3,7 @@ import { httpTransport } from '@toolmark/bridge/http'
 import { websocketTransport } from '@toolmark/bridge/websocket'
 import { createToolmark } from '@toolmark/core'
 import { devtools } from '@toolmark/devtools'
+import { devtoolsWebMcp } from '@toolmark/devtools/webmcp'
 import { ToolmarkProvider } from '@toolmark/react'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
@@ -38,6 +39,9 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
           terminalCloseCodes: [4401, 4403],
         })
   const consumers = [bridge({ transport }), ...external.consumers, devtools({ production: true })]
+  // `?devtools=webmcp`: the devtools also answer the browser's developer tools, as a WebMCP tool
+  // marked debugging (it records calls while attached, so only when asked).
+  if (new URLSearchParams(location.search).get('devtools') === 'webmcp') consumers.push(devtoolsWebMcp())
   const model = {
     router: createRouter(),
     challenges: createChallengeStore(),

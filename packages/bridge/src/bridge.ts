@@ -81,6 +81,10 @@ function attach(
   const messages = inbound(tm, clientId, maxBytes, out, confirmations)
   const offMessage = transport.onMessage(messages.receive)
   const offError = transport.onError?.((err) => out.fail('The transport reported an error', err))
+  // For inspectors: the connection state when the transport reports one, else `attached`.
+  const say = (state: string): void => tm.status('bridge', { state, clientId })
+  say('attached')
+  const offState = transport.onState?.(say)
   // The attach manifest, then one manifest (or `changed`) per later revision.
   let attached = false
   const offWatch = tm.watch({ caller: 'inapp' }, ({ rev, tools }: Manifest): void => {
@@ -98,6 +102,8 @@ function attach(
     offWatch,
     offMessage,
     offError,
+    offState,
+    () => tm.status('bridge', undefined),
     messages.stop,
   ])
 }

@@ -16,6 +16,14 @@ export interface BridgeTransport {
   onMessage(handler: (message: unknown) => void): () => void
   /** Optional: report transport-level failures (auth, socket errors) to the bridge. */
   onError?(handler: (error: unknown) => void): () => void
+  /**
+   * Optional: calls `handler` with the connection state now and on each change (what the bridge
+   * publishes as its status for inspectors). Returns an unsubscribe function.
+   */
+  onState?(handler: (state: TransportState) => void): () => void
   /** Release sockets and listeners. Idempotent. */
   close?(): void | Promise<void>
 }
+
+/** A transport's connection: `connecting` (also between reconnects), `open`, or `closed` for good. */
+export type TransportState = 'connecting' | 'open' | 'closed'

@@ -1,5 +1,5 @@
 import { listeners } from './listeners.ts'
-import type { BridgeTransport } from './transport.ts'
+import type { BridgeTransport, TransportState } from './transport.ts'
 
 /** Frames longer than this many UTF-16 code units are dropped unparsed (docs/protocol/v1.md, Inbound limits). */
 export const MAX_FRAME_LENGTH = 4 * 1048576
@@ -44,6 +44,7 @@ export interface WebSocketTransportOptions {
 /** The transport returned by {@link websocketTransport}. */
 export interface WebSocketTransport extends BridgeTransport {
   onError(handler: (error: unknown) => void): () => void
+  onState(handler: (state: TransportState) => void): () => void
   close(): void
 }
 
@@ -93,6 +94,13 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
   const terminalCodes = new Set(options.terminalCloseCodes ?? [])
   const messageHandlers = listeners<unknown>()
   const errors = listeners<unknown>()
+  const states = listeners<TransportState>()
+  let state: TransportState = 'connecting'
+  const setState = (next: TransportState): void => {
+    if (state === next) return
+    state = next
+    states.emit(next, ignore)
+  }
   const buffer: Outgoing[] = []
   let socket: WebSocketLike | undefined
   let ready = false
@@ -108,6 +116,7 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
     if (stopped) return
     stopped = reason
     ready = false
+    setState('closed')
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
     const current = socket
@@ -150,6 +159,7 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
         () => {
           if (socket !== ws || ws.readyState !== OPEN) return
           ready = true
+          setState('open')
           delay = firstDelay
           flush(ws)
         },
@@ -178,6 +188,7 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
       if (socket !== ws) return
       socket = undefined
       ready = false
+      setState('connecting')
       const code = event.code ?? 1006
       if (terminalCodes.has(code)) {
         const reason = event.reason ? `: ${event.reason}` : ''
@@ -246,6 +257,10 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
     },
     onMessage: messageHandlers.add,
     onError: errors.add,
+    onState(handler) {
+      handler(state)
+      return states.add(handler)
+    },
     close() {
       stop(new Error('websocketTransport: closed'), false)
     },

@@ -6,6 +6,7 @@ import type {
   CallObserver,
   CallOptions,
   ConsumerRunOptions,
+  ConsumerStatus,
   Manifest,
   ToolDefinition,
   ToolManifest,
@@ -54,9 +55,9 @@ export function watch(
   return off
 }
 
-const OBSERVED = ['call', 'result', 'confirm'] as const
+const OBSERVED = ['call', 'result', 'confirm', 'blocked'] as const
 
-/** `ConsumerHost.observe`: the call, result and confirm events with their call's meta. */
+/** `ConsumerHost.observe`: the call, result, confirm and blocked events with their call's meta. */
 export function observe(events: ConsumerEvents, metas: CallMetas, observer: CallObserver): () => void {
   const offs = OBSERVED.filter((e) => typeof observer[e] === 'function').map((e) =>
     events.on(e, (payload) => observer[e]!(payload as never, metas.get(payload.callId))),
@@ -64,6 +65,18 @@ export function observe(events: ConsumerEvents, metas: CallMetas, observer: Call
   return () => {
     for (const off of offs) off()
   }
+}
+
+/** `ConsumerHost.status`: keeps a shallow copy under `name` (or drops it) and emits `status`. */
+export function setStatus(
+  all: Record<string, ConsumerStatus>,
+  emit: (payload: ToolmarkEvents['status']) => void,
+  name: string,
+  status: ConsumerStatus | undefined,
+): void {
+  if (status) all[name] = { ...status }
+  else delete all[name]
+  emit({ name, status: all[name] })
 }
 
 /** `ConsumerHost.run`: `call` with its meta visible to observers until it resolves. */

@@ -3,7 +3,7 @@ import { Deadlines } from './call/deadlines.ts'
 import type { CallHost } from './call/host.ts'
 import { UndoStore } from './call/undo.ts'
 import { PendingStore } from './confirm/pending.ts'
-import { type CallMetas, Consumers, observe, redact, run, watch } from './consumer.ts'
+import { type CallMetas, Consumers, observe, redact, run, setStatus, watch } from './consumer.ts'
 import { environment } from './env.ts'
 import { ToolmarkError } from './errors.ts'
 import { readOptions, type Settings } from './options.ts'
@@ -17,6 +17,7 @@ import type { Entry } from './tool/entry.ts'
 import type {
   Caller,
   ConsumerHost,
+  ConsumerStatus,
   Manifest,
   ToolDefinition,
   ToolManifest,
@@ -56,6 +57,8 @@ class ToolmarkImpl implements ConsumerHost {
   readonly #callMeta: CallMetas = new Map()
   readonly #hooks: HooksHost
   readonly #consumers = new Consumers<ConsumerHost>()
+  /** What consumers published with `status`, by name. */
+  readonly #statuses: Record<string, ConsumerStatus> = {}
 
   constructor(options: ToolmarkOptions) {
     const reporter = new Reporter(options.dev === true)
@@ -112,6 +115,7 @@ class ToolmarkImpl implements ConsumerHost {
         return revisions.rev
       },
       lookup: (name, caller) => manifests.lookup(name, caller),
+      policy,
       allows: visible,
       wentStale: (name, rev) => table.wentStale(name, rev),
       report,
@@ -177,4 +181,7 @@ class ToolmarkImpl implements ConsumerHost {
   observe: ConsumerHost['observe'] = (observer) => observe(this.events, this.#callMeta, observer)
   run: ConsumerHost['run'] = (name, input, options) => run(this, this.#callMeta, name, input, options)
   redact: ConsumerHost['redact'] = (tool, value) => redact(this.#table.tools, tool, value)
+  status: ConsumerHost['status'] = (name, status) =>
+    setStatus(this.#statuses, (p) => this.#reporter.emitter.emit('status', p), name, status)
+  statuses: ConsumerHost['statuses'] = () => ({ ...this.#statuses })
 }

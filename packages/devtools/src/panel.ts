@@ -9,6 +9,7 @@ import {
   exportSession,
   importSession,
   type Recorder,
+  routeOf,
   runAs,
   type Session,
 } from './recorder.ts'
@@ -231,6 +232,10 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     const byScope = new Map<string, typeof now.tools>()
     for (const t of [...now.tools].sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0)))
       byScope.set(t.scope, [...(byScope.get(t.scope) ?? []), t])
+    const route = (scope: string): string => {
+      const owner = routeOf(this.#session.consumers, scope)
+      return owner === undefined ? '' : ` <span data-slot="route">(route ${esc(owner)})</span>`
+    }
     const row = (t: (typeof now.tools)[number]): string => {
       const hints = Object.entries(t.hints)
         .filter(([, v]) => v)
@@ -241,7 +246,7 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
           ? '<td><span aria-hidden="true">✓</span><span class="sr">sees it</span></td>'
           : '<td><span aria-hidden="true">–</span><span class="sr">does not see it</span></td>',
       ).join('')
-      return `<tr data-tool="${esc(t.name)}"><th scope="row">${esc(t.name)}</th><td>${esc(t.scope || '(root)')}</td><td>${esc(hints || 'unannotated')}</td><td>${t.needsConfirmation ? 'yes' : 'no'}</td>${cells}</tr>`
+      return `<tr data-tool="${esc(t.name)}"><th scope="row">${esc(t.name)}</th><td>${esc(t.scope || '(root)')}${route(t.scope)}</td><td>${esc(hints || 'unannotated')}</td><td>${t.needsConfirmation ? 'yes' : 'no'}</td>${cells}</tr>`
     }
     const rows = [...byScope]
       .map(
@@ -260,9 +265,13 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
         return `<li data-rev="${r.rev}">rev ${r.rev} at ${time(r.at)}: ${parts.join('; ') || 'no tool changed (visibility only)'}</li>`
       })
       .join('')
+    // The page on screen, when a route-aware adapter says (`@toolmark/inertia`: its component).
+    const page = (this.#session.consumers?.routes as { page?: unknown } | undefined)?.page
+    const onScreen =
+      typeof page === 'string' ? `<p>Page on screen: <strong data-slot="page">${esc(page)}</strong></p>` : ''
     this.#fill(
       'registry',
-      `<p>Current revision: <strong data-slot="rev">${now.rev}</strong>, ${now.tools.length} visible tools. A ✓ means the policy lets that caller see the tool (it is in <code>tm.manifest({ caller })</code>).</p>
+      `<p>Current revision: <strong data-slot="rev">${now.rev}</strong>, ${now.tools.length} visible tools. A ✓ means the policy lets that caller see the tool (it is in <code>tm.manifest({ caller })</code>).</p>${onScreen}
 <table><caption class="sr">Tools by caller</caption><thead>${head}</thead>${rows}</table>
 <h3>Revisions</h3><ol reversed>${history}</ol>`,
     )
@@ -285,7 +294,7 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     const confirmations = c.confirmations
       .map(
         (x) =>
-          `<li>${x.mode} confirmation: requested ${time(x.requestedAt)}, ${
+          `<li>${x.mode} confirmation: card ${x.mode === 'inline' ? 'shown' : 'offered'} at ${time(x.requestedAt)}, ${
             x.outcome ? `${x.outcome} after ${x.waitMs} ms` : `open, expires ${time(x.expiresAt)}`
           }. ${esc(x.why)} <span class="muted">Summary: ${esc(x.summary)}</span></li>`,
       )
@@ -296,11 +305,11 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     return `<details data-call="${esc(c.callId)}" ${this.#open.has(c.callId) ? 'open' : ''}>
 <summary data-key="call-${esc(c.callId)}">${time(c.startedAt)} <strong>${esc(c.tool)}</strong> by ${esc(c.caller)}: <span class="k-${c.decision.kind}">${c.decision.kind}${c.decision.code ? ` (${esc(c.decision.code)})` : ''}</span>${c.durationMs === undefined ? '' : ` in ${c.durationMs.toFixed(1)} ms`}</summary>
 <p data-slot="decision">Policy decision: ${esc(c.decision.reason)}</p>
-<h3>Input (redacted)</h3>${c.input === undefined ? '<p class="muted">Not reported for a call refused before it started.</p>' : json(c.input)}
+<h3>Input (redacted)</h3>${c.input === undefined ? '<p class="muted">Not shown: the tool is not known, so its sensitive paths are not either.</p>' : json(c.input)}
 ${issues}
 ${confirmations ? `<h3>Confirmation</h3><ul>${confirmations}</ul>` : ''}
 <h3>Result</h3>${c.result ? json(c.result) : '<p class="muted">Not answered yet.</p>'}
-<p class="muted">Call id ${esc(c.callId)}${c.traceId ? `, trace id <code>${esc(c.traceId)}</code>` : ', no trace id'}. Queue wait: not reported by the registry.</p>
+<p class="muted">Call id ${esc(c.callId)}${c.traceId ? `, trace id <code>${esc(c.traceId)}</code>` : ', no trace id'}.${c.queuedMs === undefined ? '' : ` Queue wait ${c.queuedMs.toFixed(1)} ms.`}</p>
 </details>`
   }
 
@@ -334,12 +343,33 @@ ${json(p.input)}
   }
 
   #renderConsumers(): void {
+    const statuses = Object.entries(this.#session.consumers ?? {})
+    const detail = (v: unknown): string =>
+      Array.isArray(v)
+        ? v.length
+          ? v.map((x) => `<code>${esc(x)}</code>`).join(', ')
+          : 'none'
+        : v !== null && typeof v === 'object'
+          ? esc(JSON.stringify(v))
+          : esc(v)
+    const status = ([name, s]: [string, { state: string; [k: string]: unknown }]): string =>
+      `<li data-consumer="${esc(name)}"><strong>${esc(name)}</strong>: <span data-slot="state">${esc(s.state)}</span>${Object.entries(
+        s,
+      )
+        .filter(([k]) => k !== 'state')
+        .map(([k, v]) => `; ${esc(k)}: ${detail(v)}`)
+        .join('')}</li>`
     const seen = new Map<Caller, number>()
     for (const c of this.#session.calls) seen.set(c.caller, (seen.get(c.caller) ?? 0) + 1)
     const errors = [...this.#session.errors].reverse().slice(0, 50)
     this.#fill(
       'consumers',
-      `<h3>Callers seen</h3>${
+      `<h3>Consumers</h3>${
+        statuses.length
+          ? `<ul>${statuses.map(status).join('')}</ul>`
+          : '<p class="muted">No consumer has published a status.</p>'
+      }
+<h3>Callers seen</h3>${
         seen.size
           ? `<ul>${[...seen].map(([c, n]) => `<li>${esc(c)}: ${n} calls</li>`).join('')}</ul>`
           : '<p class="muted">No call yet.</p>'
@@ -348,8 +378,7 @@ ${json(p.input)}
         errors.length
           ? `<ul>${errors.map((e) => `<li>${time(e.at)} ${esc(e.level)} <code>${esc(e.code)}</code>: ${esc(e.message)}${e.tool ? ` (${esc(e.tool)})` : ''}</li>`).join('')}</ul>`
           : '<p class="muted">None.</p>'
-      }
-<p class="muted">Bridge connection state and clientId, WebMCP publications, MCP pairing and tour state are not part of the registry's public consumer API yet, so they are not shown.</p>`,
+      }`,
     )
   }
 
@@ -385,7 +414,7 @@ ${json(p.input)}
     const tool = q<HTMLSelectElement>('pg-tool').value
     const caller = q<HTMLSelectElement>('pg-caller').value as Caller
     out.innerHTML = '<p>Running…</p>'
-    const result = await runAs(this.#host!, this.#recorder!, tool, input, caller)
+    const result = await runAs(this.#host!, tool, input, caller)
     const shown =
       result.status === 'ok' && 'data' in result
         ? { ...result, data: this.#host!.redact(tool, result.data) }

@@ -1,18 +1,22 @@
 // The devtools recorder: what the panel shows, built only from the registry's public consumer API
-// (`watch`-like revisions, `observe`d calls, results and confirmations, `redact`). It holds what a
+// (`watch`-like revisions, `observe`d calls, results, confirmations and calls blocked before they
+// ran, consumers' published `statuses`, `redact`). It holds what a
 // confirmation card shows and nothing more: inputs arrive redacted, results are redacted here, a
 // call's meta is reduced to its trace id, and an error event keeps its code and message, never its cause.
 import type {
+  BlockedReason,
   Caller,
   CallMeta,
   ConfirmMode,
   ConsumerHost,
+  ConsumerStatus,
+  HintClass,
   Issue,
   ToolHints,
   ToolmarkEvents,
   ToolResult,
 } from '@toolmark/core'
-import { newId } from '@toolmark/core/adapter'
+import { newId, ROUTES_STATUS } from '@toolmark/core/adapter'
 
 /** Every caller, in the order the panel lists them. */
 export const CALLERS: readonly Caller[] = ['inapp', 'webmcp', 'mcp', 'tour', 'test', 'human']
@@ -96,7 +100,7 @@ export interface Decision {
   kind: 'running' | 'allowed' | 'confirm' | 'refused' | 'invalid' | 'cancelled' | 'error'
   /** The refused code, when refused. */
   code?: string
-  /** One sentence on why. */
+  /** One sentence on why (the policy rule behind it, when the policy decided). */
   reason: string
 }
 
@@ -118,6 +122,10 @@ export interface CallEntry {
   result?: ToolResult
   /** From the call to its first answer, in milliseconds. */
   durationMs?: number
+  /** How long it waited in its scope's queue before the tool started, in milliseconds. */
+  queuedMs?: number
+  /** Why it never reached the tool's `run`, as the registry reported it (see {@link explain}). */
+  blocked?: BlockedReason
   /** Validation issues of an `invalid` result. */
   issues?: Issue[]
   /** How the registry decided, in plain words. */
@@ -154,6 +162,8 @@ export interface Session {
   calls: CallEntry[]
   /** Error and warning events, oldest first. */
   errors: ErrorEntry[]
+  /** The statuses consumers publish (bridge, WebMCP, MCP pairing, tours), by name; absent in older files. */
+  consumers?: Record<string, ConsumerStatus>
 }
 
 export interface RecorderOptions {
@@ -174,8 +184,6 @@ export interface Recorder {
   export(): string
   /** Stop recording. */
   dispose(): void
-  /** @internal Adds a call the playground ran that the registry refused before it started. */
-  addRefused(callId: string, tool: string, caller: Caller, input: unknown, result: ToolResult): void
 }
 
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/
@@ -205,12 +213,77 @@ const REFUSED_WHY: Record<string, string> = {
   undo_unavailable: 'Nothing to undo for this call.',
 }
 
-/** How the registry decided, in plain words, from a call's result and confirmations. */
+const CLASS_WORDS: Record<HintClass, string> = {
+  readOnly: 'read-only',
+  consequential: 'consequential',
+  destructive: 'destructive',
+  unannotated: 'unannotated',
+}
+
+/** The class a policy reasons about: destructive > consequential > readOnly > unannotated. */
+export function hintClassOf(hints: ToolHints): HintClass {
+  if (hints.destructive) return 'destructive'
+  if (hints.consequential) return 'consequential'
+  if (hints.readOnly) return 'readOnly'
+  return 'unannotated'
+}
+
+/** Why a call never reached its tool, in plain words, from the reason the registry reported. */
+export function explain(reason: BlockedReason, tool: string, caller: string): string {
+  switch (reason.code) {
+    case 'not_allowed': {
+      const { rule } = reason
+      if (rule.hintClass === undefined)
+        return `"${rule.caller}" is not a caller (inapp, webmcp, mcp, tour, test or human), so nothing is allowed.`
+      const cls = CLASS_WORDS[rule.hintClass]
+      if (rule.noConfirmHandler)
+        return `The policy lets ${rule.caller} call ${cls} tools, but ${tool} must be confirmed inline for ${rule.caller} and the app has no confirm handler (createToolmark({ confirm })), so it is not offered.`
+      const allowed = rule.allowed?.map((c) => CLASS_WORDS[c]).join(', ') || 'no'
+      return `The policy lets ${rule.caller} call ${allowed} tools (policy.${rule.caller}); ${tool} is ${cls}, so it is not in ${rule.caller}'s manifest.`
+    }
+    case 'unknown_tool':
+      return `No visible tool is named ${tool} at revision ${reason.currentRev}${reason.rev === undefined ? '' : ` (the caller saw revision ${reason.rev})`}: not registered, or its scope is hidden.`
+    case 'stale':
+      if (reason.rev === undefined)
+        return `${tool} (or the form its card showed) changed after the user approved it, so the approval was not used; the registry is at revision ${reason.currentRev}.`
+      return `${tool} went away after revision ${reason.rev}, which ${caller} saw; the registry is at revision ${reason.currentRev}. The caller must read the tool list again.`
+    case 'invalid':
+      return `The input failed validation (${reason.issues.length} ${reason.issues.length === 1 ? 'issue' : 'issues'}); the tool did not run.`
+    case 'busy':
+      return "The tool's scope already had 32 calls queued or running; the tool did not run."
+    case 'cancelled':
+      return "Cancelled (the caller's signal or the call deadline) before the tool started."
+    default:
+      return `${REFUSED_WHY[reason.code] ?? `Answered ${reason.code}`} The tool did not run.`
+  }
+}
+
+/** The policy rule that let `caller` call a tool with these hints, in plain words. */
+function allowedBy(caller: Caller, hints: ToolHints | undefined): string {
+  if (caller === 'human') return 'A human may call every tool.'
+  if (!hints) return `Allowed by the policy for ${caller}.`
+  return `Allowed: the policy lets ${caller} call ${CLASS_WORDS[hintClassOf(hints)]} tools.`
+}
+
+/**
+ * How the registry decided, in plain words, from a call's result and confirmations (and, for a
+ * call that never ran, the reason the registry reported; `hints` name the policy rule).
+ */
 export function decide(
   result: ToolResult | undefined,
   confirmations: readonly ConfirmationEntry[],
+  call?: { tool: string; caller: Caller; blocked?: BlockedReason | undefined; hints?: ToolHints | undefined },
 ): Decision {
   const confirmed = confirmations.length > 0
+  const blocked = call?.blocked
+  if (blocked && call && result?.status !== 'ok') {
+    const kind =
+      blocked.code === 'invalid' ? 'invalid' : blocked.code === 'cancelled' ? 'cancelled' : 'refused'
+    const d: Decision = { kind, reason: explain(blocked, call.tool, call.caller) }
+    if (kind === 'refused') d.code = blocked.code
+    return d
+  }
+  const rule = call ? `${allowedBy(call.caller, call.hints)} ` : 'Allowed by the policy; '
   if (!result)
     return {
       kind: confirmed ? 'confirm' : 'running',
@@ -219,10 +292,10 @@ export function decide(
   switch (result.status) {
     case 'ok':
       return confirmed
-        ? { kind: 'confirm', reason: 'Allowed by the policy; the user approved it, then it ran.' }
-        : { kind: 'allowed', reason: 'Allowed by the policy; no confirmation needed; it ran.' }
+        ? { kind: 'confirm', reason: `${rule}The user approved it, then it ran.` }
+        : { kind: 'allowed', reason: `${rule}No confirmation needed; it ran.` }
     case 'needs_confirmation':
-      return { kind: 'confirm', reason: 'Allowed by the policy; it needs the user to approve (deferred).' }
+      return { kind: 'confirm', reason: `${rule}It needs the user to approve (deferred).` }
     case 'refused':
       return {
         kind: 'refused',
@@ -266,6 +339,25 @@ export function snapshotTools(host: ConsumerHost): ToolRow[] {
   })
 }
 
+/**
+ * The route that owns a scope, from the `routes` status a route-aware adapter publishes
+ * (`@toolmark/next`: the segment, e.g. `app/settings/page`); the nearest enclosing route scope wins
+ * (`app.settings.form` → `app.settings`'s). `undefined` when no adapter says.
+ */
+export function routeOf(
+  statuses: Readonly<Record<string, ConsumerStatus>> | undefined,
+  scope: string,
+): string | undefined {
+  const scopes = statuses?.[ROUTES_STATUS]?.scopes
+  if (scopes === null || typeof scopes !== 'object') return undefined
+  const routes = scopes as Record<string, unknown>
+  for (let path = scope; ; path = path.slice(0, Math.max(0, path.lastIndexOf('.')))) {
+    const route = routes[path]
+    if (typeof route === 'string') return route
+    if (path === '') return undefined
+  }
+}
+
 const DIFF_FIELDS = ['description', 'title', 'hints', 'scope', 'inputSchema'] as const
 
 /** Tools added, removed and changed (by field) from `before` to `after`. */
@@ -302,7 +394,14 @@ function plain<T>(value: T): T {
  */
 export function createRecorder(host: ConsumerHost, options: RecorderOptions = {}): Recorder {
   const limit = options.limit ?? 200
-  const session: Session = { format: SESSION_FORMAT, version: 1, revisions: [], calls: [], errors: [] }
+  const session: Session = {
+    format: SESSION_FORMAT,
+    version: 1,
+    revisions: [],
+    calls: [],
+    errors: [],
+    consumers: plain(host.statuses()),
+  }
   const byId = new Map<string, CallEntry>()
   const listeners = new Set<() => void>()
   let queued = false
@@ -335,6 +434,16 @@ export function createRecorder(host: ConsumerHost, options: RecorderOptions = {}
     changed()
   }
 
+  /** The tool's hints in the newest revision (for the policy rule in words). */
+  const hintsOf = (tool: string): ToolHints | undefined =>
+    session.revisions.at(-1)?.tools.find((t) => t.name === tool)?.hints
+  const decideFor = (entry: CallEntry): Decision =>
+    decide(entry.result, entry.confirmations, {
+      tool: entry.tool,
+      caller: entry.caller,
+      blocked: entry.blocked,
+      hints: hintsOf(entry.tool),
+    })
   const settle = (entry: CallEntry, result: ToolResult, durationMs?: number): void => {
     const r = plain(
       result.status === 'ok' && 'data' in result
@@ -344,7 +453,7 @@ export function createRecorder(host: ConsumerHost, options: RecorderOptions = {}
     entry.result = r
     if (durationMs !== undefined) entry.durationMs = durationMs
     if (r.status === 'invalid') entry.issues = r.issues
-    entry.decision = decide(r, entry.confirmations)
+    entry.decision = decideFor(entry)
   }
 
   const add = (
@@ -374,11 +483,19 @@ export function createRecorder(host: ConsumerHost, options: RecorderOptions = {}
     changed()
   }
   const onResult = (e: ToolmarkEvents['result'], meta: CallMeta | undefined): void => {
-    // A call refused before it started (policy, unknown tool) has a result and no call event: its
-    // input is not reported, so the entry has none.
     const entry = byId.get(e.callId) ?? add(e, undefined, meta)
+    if (e.queuedMs !== undefined) entry.queuedMs = e.queuedMs
     // A deferred approval's run reports its own result: keep the duration of the first answer.
     settle(entry, e.result, entry.durationMs ?? e.durationMs)
+    changed()
+  }
+  const onBlocked = (e: ToolmarkEvents['blocked'], meta: CallMeta | undefined): void => {
+    // Refused before the call event (policy, unknown or stale tool, busy, aborted): a new entry,
+    // with the input redacted by the registry (none for an unknown tool). Later (invalid input, a
+    // cancelled queued call, an approval gone stale): the entry of its call event.
+    const entry = byId.get(e.callId) ?? add({ ...e, caller: e.caller as Caller }, plain(e.input), meta)
+    entry.blocked = plain(e.reason)
+    settle(entry, e.result)
     changed()
   }
   const onConfirm = (e: ToolmarkEvents['confirm']): void => {
@@ -405,13 +522,17 @@ export function createRecorder(host: ConsumerHost, options: RecorderOptions = {}
       }
       if (e.result) settle(entry, e.result)
     }
-    entry.decision = decide(entry.result, entry.confirmations)
+    entry.decision = decideFor(entry)
     changed()
   }
 
   const offs = [
     host.subscribe(revision),
-    host.observe({ call: onCall, result: onResult, confirm: onConfirm }),
+    host.observe({ call: onCall, result: onResult, confirm: onConfirm, blocked: onBlocked }),
+    host.events.on('status', () => {
+      session.consumers = plain(host.statuses())
+      changed()
+    }),
     host.events.on('error', (e) => {
       const entry: ErrorEntry = { at: Date.now(), code: e.code, message: e.message, level: e.level }
       if (e.tool !== undefined) entry.tool = e.tool
@@ -434,30 +555,16 @@ export function createRecorder(host: ConsumerHost, options: RecorderOptions = {}
       for (const off of offs) off()
       listeners.clear()
     },
-    addRefused(callId, tool, caller, input, result) {
-      if (byId.has(callId)) return
-      settle(add({ callId, tool, caller }, plain(host.redact(tool, input)), undefined), result)
-      changed()
-    },
   }
 }
 
 /**
  * Runs `tool` as `caller` with `input`, exactly as that caller would (lookup, policy, validation,
- * confirmation, queue): the playground has no back door. A call the registry refuses before it
- * starts (policy, unknown tool) emits no event, so it is added to the timeline here.
+ * confirmation, queue): the playground has no back door. The recorder sees it like any call,
+ * refusals included.
  */
-export async function runAs(
-  host: ConsumerHost,
-  recorder: Recorder,
-  tool: string,
-  input: unknown,
-  caller: Caller,
-): Promise<ToolResult> {
-  const callId = newId()
-  const result = await host.run(tool, input, { caller, callId, meta: PLAYGROUND_META })
-  recorder.addRefused(callId, tool, caller, input, result)
-  return result
+export function runAs(host: ConsumerHost, tool: string, input: unknown, caller: Caller): Promise<ToolResult> {
+  return host.run(tool, input, { caller, callId: newId(), meta: PLAYGROUND_META })
 }
 
 /** A session as JSON (two-space indent). */

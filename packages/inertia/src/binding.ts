@@ -1,5 +1,5 @@
 import type { Scope, Toolmark } from '@toolmark/core'
-import { environment } from '@toolmark/core/adapter'
+import { environment, publishRoute } from '@toolmark/core/adapter'
 import { type ConnectEchoOptions, connectEcho } from './echo.ts'
 import { type NavigationToolOptions, navigationTool } from './navigation.ts'
 import { initialPageFromDocument, isPage } from './page.ts'
@@ -89,6 +89,7 @@ export function bindInertia(tm: Toolmark, options: BindInertiaOptions): InertiaB
   const listeners = new Set<() => void>()
   const cleanups: Array<() => void> = []
   let disposed = false
+  let unpublish: () => void = () => {}
 
   const scopeForKey = (key: string): Scope => {
     if (current?.key === key) return current.scope
@@ -110,6 +111,9 @@ export function bindInertia(tm: Toolmark, options: BindInertiaOptions): InertiaB
     for (const [k, s] of prepared) if (k !== key) s.dispose()
     prepared.clear()
     previous?.scope.dispose()
+    // The page on screen, for the devtools' registry (a status, nothing in the call path).
+    unpublish()
+    unpublish = publishRoute(tm, { page: page.component })
     for (const listener of [...listeners]) listener()
   }
 
@@ -163,6 +167,7 @@ export function bindInertia(tm: Toolmark, options: BindInertiaOptions): InertiaB
       current?.scope.dispose()
       current = undefined
       layout.dispose()
+      unpublish()
       listeners.clear()
     },
   }

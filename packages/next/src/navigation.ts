@@ -1,5 +1,12 @@
 'use client'
-import { fromJsonSchema, ok, type ToolDefinition } from '@toolmark/core'
+import { ok, type ToolDefinition } from '@toolmark/core'
+import {
+  type NavigationContractOptions,
+  type NavigationInput,
+  navigationDescription,
+  navigationInputSchema,
+  resolveNavigation,
+} from '@toolmark/core/adapter'
 import { useRouter } from 'next/navigation'
 import { useMemo } from 'react'
 import { useRouteTool } from './route-scope.tsx'
@@ -10,62 +17,60 @@ export interface NavigationRouter {
   replace(href: string): void
 }
 
-export interface NavigationToolConfig<Page extends string> {
+/**
+ * Options of a navigation tool: the shared contract's `pages` and `allow` (the same as
+ * `@toolmark/inertia`'s), the tool's texts and the default history mode.
+ */
+export interface NavigationToolConfig<Page extends string> extends NavigationContractOptions<Page> {
   /** Local tool name. Default `'navigate'`. */
   name?: string
   /** User-facing title. Default `'Open page'`. */
   title?: string
   /** LLM-facing description. Default: one naming the pages. */
   description?: string
-  /** Page name → path, e.g. `{ challenges: '/challenges', settings: '/settings' }`. */
-  pages: Readonly<Record<Page, string>>
-  /** `'replace'` navigates without a new history entry. Default `'push'`. */
+  /** `'replace'` navigates without a new history entry unless the input says otherwise. Default `'push'`. */
   history?: 'push' | 'replace'
 }
 
-/** The input of a navigation tool: one of the configured page names. */
-export interface NavigationInput<Page extends string> {
-  page: Page
-}
+export type { NavigationInput }
 
 /** The input schema of a navigation tool (a Standard Schema that also carries its JSON Schema). */
-export type NavigationSchema<Page extends string> = ReturnType<typeof fromJsonSchema<NavigationInput<Page>>>
+export type NavigationSchema<Page extends string> = ReturnType<typeof navigationInputSchema<Page>>
 
-/** What a navigation tool answers: the page and the path it is going to. */
+/** What a navigation tool answers: the page (when the input named one) and the path it is going to. */
 export interface NavigationResult<Page extends string> {
-  page: Page
+  page?: Page
   href: string
 }
 
 /**
- * A readOnly tool that opens one of `pages`. `router.push` and `replace` return nothing to await,
- * so the tool answers `ok({ page, href })` at once and navigates in the next task: its result is sent
- * before its own scope can be disposed, and the next manifest follows from the new page's tools.
+ * A readOnly tool that opens one of `pages` (input `{ page }`) or another same-origin path
+ * (`{ url }`), with `replace` to replace the history entry: the input and the refusals every
+ * adapter's navigation tool shares (`resolveNavigation` in `@toolmark/core/adapter`): both or neither
+ * of `page` and `url` → invalid; another origin, a path starting with `//` or a URL `allow` rejects →
+ * refused `not_allowed`. `router.push` and `replace` return nothing to await, so the tool answers
+ * `ok({ page, href })` at once and navigates in the next task: its result is sent before its own
+ * scope can be disposed, and the next manifest follows from the new page's tools.
  */
 export function navigationTool<Page extends string>(
   router: NavigationRouter,
   config: NavigationToolConfig<Page>,
 ): ToolDefinition<NavigationSchema<Page>, NavigationResult<Page>> {
-  const names = Object.keys(config.pages) as Page[]
-  const input = fromJsonSchema<NavigationInput<Page>>({
-    type: 'object',
-    properties: { page: { enum: names, description: `One of: ${names.join(', ')}` } },
-    required: ['page'],
-    additionalProperties: false,
-  })
-  const mode = config.history ?? 'push'
+  const names = config.pages ? (Object.keys(config.pages) as Page[]) : []
   return {
     name: config.name ?? 'navigate',
     title: config.title ?? 'Open page',
-    description:
-      config.description ??
-      `Open (go to, navigate to) another page of the app: ${names.join(', ')}. The tools of that page appear after navigating.`,
-    input,
+    description: config.description ?? navigationDescription(names),
+    input: navigationInputSchema(names),
     hints: { readOnly: true },
-    run: ({ page }) => {
-      const href = config.pages[page]
+    run: (input) => {
+      const target = resolveNavigation(input, config)
+      if (!(target instanceof URL)) return target
+      const href = `${target.pathname}${target.search}${target.hash}`
+      const mode =
+        input.replace === undefined ? (config.history ?? 'push') : input.replace ? 'replace' : 'push'
       setTimeout(() => router[mode](href), 0)
-      return ok({ page, href })
+      return ok(input.page === undefined ? { href } : { page: input.page, href })
     },
   }
 }
@@ -73,9 +78,12 @@ export function navigationTool<Page extends string>(
 /** Registers {@link navigationTool} with the app's router in the nearest route scope. */
 export function useNavigationTool<Page extends string>(config: NavigationToolConfig<Page>): void {
   const router = useRouter()
-  const { name, title, description, history } = config
-  const key = JSON.stringify(config.pages)
+  const { name, title, description, history, allow } = config
+  const key = JSON.stringify(config.pages ?? null)
   // biome-ignore lint/correctness/useExhaustiveDependencies: pages are compared by value (key).
-  const tool = useMemo(() => navigationTool(router, config), [router, name, title, description, history, key])
+  const tool = useMemo(
+    () => navigationTool(router, config),
+    [router, name, title, description, history, allow, key],
+  )
   useRouteTool(tool)
 }

@@ -1,5 +1,6 @@
 'use client'
 import { createToolmark, type Toolmark, type ToolmarkConsumer, type ToolmarkOptions } from '@toolmark/core'
+import { attachConsumers } from '@toolmark/core/adapter'
 import { ToolmarkProvider as ReactToolmarkProvider } from '@toolmark/react'
 import { type ReactNode, useEffect, useState } from 'react'
 
@@ -66,17 +67,16 @@ function connection(tm: Toolmark, connect: Connect): Connection {
 }
 
 /**
- * Attaches the connection's consumers while held. Letting go waits one microtask: StrictMode's
- * simulated unmount and fast refresh re-attach within the same task, so the core's ref-count keeps a
- * bridge attached once instead of closing its transport. When the last holder lets go, the consumers
- * are disposed and the next mount runs `connect` again.
+ * Attaches the connection's consumers while held (letting go waits one microtask, as
+ * `attachConsumers` says). When the last holder lets go, the consumers are disposed and the next
+ * mount runs `connect` again.
  */
 function hold(tm: Toolmark, made: Connection, list: readonly ToolmarkConsumer[]): () => void {
   made.holders += 1
-  const detach = list.map((consumer) => tm.use(consumer))
+  const detach = attachConsumers(tm, list)
   return () => {
+    detach()
     queueMicrotask(() => {
-      for (const dispose of detach) dispose()
       made.holders -= 1
       if (made.holders === 0 && connections.get(tm) === made) connections.delete(tm)
     })

@@ -1,8 +1,16 @@
 'use client'
-import { type AnySchema, type Scope, type ToolDefinition, ToolmarkError } from '@toolmark/core'
-import { ScopeContext, type UseToolOptions, useCurrentScope, useTool, useToolmark } from '@toolmark/react'
+import type { AnySchema, Scope, ToolDefinition } from '@toolmark/core'
+import { claimToolName, type NameOwnerKind, publishRoute } from '@toolmark/core/adapter'
+import {
+  ScopeContext,
+  type UseToolOptions,
+  useCurrentScope,
+  useScope,
+  useTool,
+  useToolmark,
+} from '@toolmark/react'
 import { useParams, useRouter } from 'next/navigation'
-import { createContext, type ReactNode, useContext, useEffect, useLayoutEffect, useState } from 'react'
+import { createContext, type ReactNode, useContext, useEffect } from 'react'
 
 export interface RouteScopeOptions {
   /**
@@ -18,6 +26,9 @@ export interface RouteScopeOptions {
   /** How development errors name this segment, e.g. `'app/challenges/layout'`. Default: its scope path. */
   segment?: string
 }
+
+/** How a collision between two route segments reads: "registered by route segment "app/layout"". */
+const SEGMENT_OWNER: NameOwnerKind = { kind: 'route segment', where: 'segment' }
 
 /** The label of the nearest route scope, for collision messages. */
 const SegmentContext = createContext<string | undefined>(undefined)
@@ -44,55 +55,9 @@ function useInstanceKey(params: readonly string[] | undefined): string {
  * (first render, server); give it to descendants with {@link RouteScope}.
  */
 export function useRouteScope(name: string, options: RouteScopeOptions = {}): Scope | null {
-  const tm = useToolmark()
-  const parent = useCurrentScope()
   const key = useInstanceKey(options.params)
   const { transparent, when = true } = options
-  const [made, setMade] = useState<Made | null>(null)
-
-  // A layout effect, not a passive one: React re-renders for `setMade` in the same task as the commit
-  // that mounted the segment, so the tools below register in that task too, together with the left
-  // segment's disposal, and the registry publishes one manifest for the navigation. (From a passive
-  // effect, the re-render could come a task later, after a manifest with the layout's tools alone.)
-  useLayoutEffect(() => {
-    if (parent === null) return
-    const scope = (parent ?? tm).scope(name, transparent === undefined ? {} : { transparent })
-    const entry: Made = { scope, tm, parent, name, transparent, key }
-    setMade(entry)
-    return () => {
-      scope.dispose()
-      setMade((current) => (current === entry ? null : current))
-    }
-  }, [tm, parent, name, transparent, key])
-
-  // A scope made for other props (a new name, params or bfcacheId) is about to be disposed: React
-  // runs every cleanup of a commit before any effect, so descendants must not register into it.
-  const current =
-    made &&
-    made.tm === tm &&
-    made.parent === parent &&
-    made.name === name &&
-    made.transparent === transparent &&
-    made.key === key &&
-    !made.scope.disposed
-      ? made.scope
-      : null
-
-  useEffect(() => {
-    if (current && !current.disposed) current.setWhen(when)
-  }, [current, when])
-
-  return current
-}
-
-/** A scope with the inputs it was made for. */
-interface Made {
-  scope: Scope
-  tm: object
-  parent: Scope | undefined
-  name: string
-  transparent: boolean | undefined
-  key: string
+  return useScope(name, transparent === undefined ? { when, key } : { transparent, when, key })
 }
 
 export interface RouteScopeProps extends RouteScopeOptions {
@@ -106,9 +71,12 @@ export interface RouteScopeProps extends RouteScopeOptions {
  * waits for it instead of landing at the root).
  */
 export function RouteScope({ name, children, ...options }: RouteScopeProps): ReactNode {
+  const tm = useToolmark()
   const scope = useRouteScope(name, options)
   const parentLabel = useContext(SegmentContext)
   const label = options.segment ?? (parentLabel && !options.transparent ? `${parentLabel}.${name}` : name)
+  // Which segment owns the scope, for the devtools' registry (a status, nothing in the call path).
+  useEffect(() => (scope ? publishRoute(tm, { scope: scope.path, label }) : undefined), [tm, scope, label])
   return (
     <SegmentContext.Provider
       value={options.transparent && !options.segment ? `${label} (transparent)` : label}
@@ -116,36 +84,6 @@ export function RouteScope({ name, children, ...options }: RouteScopeProps): Rea
       <ScopeContext.Provider value={scope}>{children}</ScopeContext.Provider>
     </SegmentContext.Provider>
   )
-}
-
-/** Which segment registered each full tool name, per registry. */
-const owners = new WeakMap<object, Map<string, string>>()
-
-/**
- * Claims `fullName` for `segment`. In development a name already claimed by another segment throws
- * a `duplicate_name` error naming both segments; otherwise the core reports the collision itself.
- */
-function claim(tm: { dev: boolean }, fullName: string, segment: string): () => void {
-  let names = owners.get(tm)
-  if (!names) {
-    names = new Map()
-    owners.set(tm, names)
-  }
-  const owner = names.get(fullName)
-  if (owner !== undefined && owner !== segment) {
-    if (tm.dev) {
-      throw new ToolmarkError(
-        'duplicate_name',
-        `Tool "${fullName}" is registered by route segment "${owner}" and again by route segment "${segment}". Rename one of them, or keep it in one segment.`,
-      )
-    }
-    return () => {}
-  }
-  if (owner !== undefined) return () => {}
-  names.set(fullName, segment)
-  return () => {
-    if (names.get(fullName) === segment) names.delete(fullName)
-  }
 }
 
 /**
@@ -166,7 +104,7 @@ export function useRouteTool<S extends AnySchema | undefined = undefined, O = un
   useEffect(() => {
     if (scope === null) return
     const fullName = scope?.path ? `${scope.path}.${name}` : name
-    return claim(tm, fullName, label)
+    return claimToolName(tm, fullName, label, SEGMENT_OWNER)
   }, [tm, scope, name, label])
   useTool(definition, options)
 }

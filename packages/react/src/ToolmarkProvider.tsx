@@ -1,5 +1,6 @@
 'use client'
 import type { Toolmark, ToolmarkConsumer } from '@toolmark/core'
+import { attachConsumers } from '@toolmark/core/adapter'
 import { type ReactNode, useEffect, useRef } from 'react'
 import { ToolmarkContext } from './context.ts'
 
@@ -34,13 +35,6 @@ function useStableList<T>(list: readonly T[]): readonly T[] {
  */
 export function ToolmarkProvider({ toolmark, consumers = NONE, children }: ToolmarkProviderProps): ReactNode {
   const stable = useStableList(consumers)
-  useEffect(() => {
-    const detach = stable.map((consumer) => toolmark.use(consumer))
-    return () => {
-      queueMicrotask(() => {
-        for (const dispose of detach) dispose()
-      })
-    }
-  }, [toolmark, stable])
+  useEffect(() => attachConsumers(toolmark, stable), [toolmark, stable])
   return <ToolmarkContext.Provider value={toolmark}>{children}</ToolmarkContext.Provider>
 }

@@ -1,4 +1,5 @@
 import type { Scope } from '@toolmark/core'
+import { createScopeBinding } from '@toolmark/core/adapter'
 import { untrack } from 'svelte'
 import { getScopeContext, type ScopeView, setScopeContext, useToolmark } from './context.js'
 
@@ -28,40 +29,24 @@ export function useScope(name: string | (() => string), options: UseScopeOptions
     },
   }
   setScopeContext(view)
-  const live = (): boolean => {
-    const when = options.when
-    return typeof when === 'function' ? when() : when !== false
-  }
   const segment = $derived(typeof name === 'function' ? name() : name)
   const under = $derived(parent ? parent.current : undefined)
-  const visible = $derived(live())
-  let applied: { scope: Scope; visible: boolean } | undefined
+  const visible = $derived(typeof options.when === 'function' ? options.when() : options.when !== false)
+  const binding = createScopeBinding(tm)
 
+  // Declared first, so it runs before the mount below: the latest name, parent and visibility.
   $effect(() => {
-    const base = under
-    const label = segment
-    if (base === null) return
-    const created = untrack(() => {
-      const { transparent } = options
-      return (base ?? tm).scope(
-        label,
-        transparent === undefined ? { when: live } : { when: live, transparent },
-      )
-    })
-    applied = { scope: created, visible: untrack(() => visible) }
-    scope = created
-    return () => {
-      created.dispose()
-      if (untrack(() => scope) === created) scope = null
-    }
+    binding.update({ name: segment, parent: under, transparent: options.transparent }, visible)
   })
-
   $effect(() => {
-    const now = visible
-    const target = untrack(() => scope)
-    if (!target || (applied?.scope === target && applied.visible === now)) return
-    applied = { scope: target, visible: now }
-    target.setWhen(live)
+    const off = binding.subscribe(() => {
+      scope = binding.current
+    })
+    const unmount = untrack(() => binding.mount())
+    return () => {
+      unmount()
+      off()
+    }
   })
 
   return view

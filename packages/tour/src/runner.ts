@@ -1,4 +1,4 @@
-import type { ToolHandle, Toolmark, ToolResult } from '@toolmark/core'
+import type { ConsumerHost, ToolHandle, Toolmark, ToolResult } from '@toolmark/core'
 import { fromJsonSchema, ok } from '@toolmark/core'
 
 /** One step of a tour: a tool, its input and what to tell the user. */
@@ -106,6 +106,19 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
     | { tour: Tour; index: number; end: (outcome: TourOutcome) => void; cleanup: (() => void)[] }
     | undefined
   let handle: ToolHandle | undefined
+  // The runner's status for inspectors (the devtools), published through a consumer of its own.
+  let host: ConsumerHost | undefined
+  const release = tm.use((h) => {
+    host = h
+    return () => h.status('tour', undefined)
+  })
+  const say = (): void =>
+    host?.status(
+      'tour',
+      active
+        ? { state: 'running', tour: active.tour.id, step: active.index + 1, steps: active.tour.steps.length }
+        : { state: 'idle', tours: [...tours.keys()] },
+    )
 
   /** Resolves true once `name` is visible, false after `waitMs` or when the tour ended. */
   const waitForTool = (name: string, run: typeof active): Promise<boolean> =>
@@ -133,6 +146,7 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
   const showStep = async (run: NonNullable<typeof active>): Promise<void> => {
     const step = run.tour.steps[run.index]
     if (!step) return run.end({ status: 'completed', tour: run.tour.id })
+    say()
     if (!(await waitForTool(step.tool, run))) {
       if (active === run)
         run.end({ status: 'tool_gone', tour: run.tour.id, step: run.index, tool: step.tool })
@@ -205,6 +219,7 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
           end: (outcome) => {
             if (active !== run) return
             active = undefined
+            say()
             for (const stop of run.cleanup.splice(0)) stop()
             options.overlay.close()
             options.onEnd?.(outcome)
@@ -223,6 +238,7 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
       runner.exit()
       handle?.dispose()
       handle = undefined
+      release()
     },
   }
 
@@ -245,5 +261,6 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
       },
     })
   }
+  say()
   return runner
 }

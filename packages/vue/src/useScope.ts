@@ -1,4 +1,5 @@
 import type { Scope } from '@toolmark/core'
+import { createScopeBinding } from '@toolmark/core/adapter'
 import {
   getCurrentInstance,
   type MaybeRefOrGetter,
@@ -36,32 +37,25 @@ export function useScope(
   const parent = injectScope()
   const scope = shallowRef<Scope | null>(null)
   if (getCurrentInstance()) provide(SCOPE_KEY, scope)
-  const when = () => toValue(options.when) !== false
-  const release = () => {
-    scope.value?.dispose()
-    scope.value = null
-  }
+  const binding = createScopeBinding(tm)
+  let unmount: (() => void) | undefined
 
   onClientStart(
     () => {
+      binding.subscribe(() => {
+        scope.value = binding.current
+      })
       watch(
-        [() => toValue(name), () => parent?.value],
-        ([segment, under]) => {
-          release()
-          if (under === null) return
-          const base = under ?? tm
-          scope.value = base.scope(
-            segment,
-            options.transparent === undefined ? { when } : { when, transparent: options.transparent },
-          )
-        },
+        [() => toValue(name), () => parent?.value, () => toValue(options.when) !== false],
+        ([segment, under, visible]) =>
+          binding.update({ name: segment, parent: under, transparent: options.transparent }, visible),
         { immediate: true, flush: 'sync' },
       )
-      watch(when, () => scope.value?.setWhen(when), { flush: 'sync' })
+      unmount = binding.mount()
     },
     'useScope',
     tm.dev,
   )
-  onScopeDispose(release, true)
+  onScopeDispose(() => unmount?.(), true)
   return scope
 }

@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import { ok } from '@toolmark/core'
+import { type ConsumerHost, ok } from '@toolmark/core'
 import { createTestToolmark } from '@toolmark/core/testing'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
@@ -126,6 +126,29 @@ describe('websocketTransport', () => {
     await until(() => server.frames.length === 1 && inbound.length === 1)
     expect(JSON.parse(server.frames[0]!)).toEqual(result('r1'))
     expect(inbound).toEqual([{ protocol: 1, type: 'call', clientId: 'c', id: 'x', tool: 't', input: {} }])
+  })
+
+  it('reports its connection state, and the bridge publishes it with its clientId as its status', async () => {
+    const tm = createTestToolmark()
+    let host!: ConsumerHost
+    tm.use((h) => {
+      host = h
+      return undefined
+    })
+    const transport = start({ url: server.url })
+    const states: string[] = []
+    transport.onState((s) => states.push(s))
+    const dispose = tm.use(bridge({ transport, clientId: 'page-1' }))
+    expect(host.statuses().bridge).toEqual({ state: 'connecting', clientId: 'page-1' })
+    const first = await nextConnection()
+    await until(() => states.includes('open'))
+    expect(host.statuses().bridge).toEqual({ state: 'open', clientId: 'page-1' })
+    first.close(1012, 'restart')
+    await closed(sockets[0])
+    expect(host.statuses().bridge).toEqual({ state: 'connecting', clientId: 'page-1' })
+    dispose()
+    expect(states).toEqual(['connecting', 'open', 'connecting', 'closed'])
+    expect(host.statuses().bridge).toBeUndefined()
   })
 
   it('uses the global WebSocket by default and throws a TypeError when there is none', async () => {

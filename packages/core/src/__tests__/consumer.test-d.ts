@@ -1,7 +1,9 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type {
+  BlockedReason,
   CallMeta,
   ConsumerHost,
+  ConsumerStatus,
   Manifest,
   ToolManifest,
   Toolmark,
@@ -29,6 +31,18 @@ describe('the consumer API', () => {
           expectTypeOf(meta).toEqualTypeOf<CallMeta | undefined>()
         },
       })
+      host.observe({
+        blocked: (e, meta) => {
+          expectTypeOf(e.reason).toEqualTypeOf<BlockedReason>()
+          expectTypeOf(meta).toEqualTypeOf<CallMeta | undefined>()
+          if (e.reason.code === 'not_allowed') expectTypeOf(e.reason.rule.caller).toEqualTypeOf<string>()
+          if (e.reason.code === 'stale') expectTypeOf(e.reason.currentRev).toEqualTypeOf<number>()
+        },
+      })
+      host.status('bridge', { state: 'open', clientId: 'c' })
+      expectTypeOf(host.statuses()).toEqualTypeOf<Readonly<Record<string, ConsumerStatus>>>()
+      // @ts-expect-error a status needs its state
+      host.status('bridge', { clientId: 'c' })
       // @ts-expect-error only error-event codes can be reported
       host.report('not_a_code', 'm')
       return undefined

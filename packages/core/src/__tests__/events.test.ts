@@ -70,7 +70,14 @@ describe('subscribe and events', () => {
       },
     ])
     expect(results).toEqual([
-      { callId: 'k', tool: 'pay', caller: 'mcp', result: ok('paid'), durationMs: expect.any(Number) },
+      {
+        callId: 'k',
+        tool: 'pay',
+        caller: 'mcp',
+        result: ok('paid'),
+        durationMs: expect.any(Number),
+        queuedMs: expect.any(Number),
+      },
     ])
   })
 

@@ -29,6 +29,7 @@ export {
   readableToolName,
   UNDOABLE_NOTE,
 } from './card-view.ts'
+export { attachConsumers } from './consumers.ts'
 export {
   DEFINITION_FIELDS,
   type FieldRule,
@@ -41,6 +42,17 @@ export {
   type ManifestViewOptions,
   readManifest,
 } from './manifest-view.ts'
+export { claimToolName, type NameOwnerKind } from './name-owners.ts'
+export {
+  NAVIGATION_NOT_ALLOWED,
+  type NavigationContractOptions,
+  type NavigationInput,
+  navigationDescription,
+  navigationInputSchema,
+  resolveNavigation,
+} from './navigation.ts'
+export { publishRoute, ROUTES_STATUS, type RouteEntry, type RoutesStatus } from './routes.ts'
+export { createScopeBinding, type ScopeBinding, type ScopeIdentity } from './scope-binding.ts'
 export { type BindingScope, createToolBinding, structuralKey, type ToolBinding } from './tool-binding.ts'
 export {
   type ConfirmRequestItem,

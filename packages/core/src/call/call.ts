@@ -23,6 +23,7 @@ import {
 } from '../tool/result.ts'
 import { threw } from '../tool/threw.ts'
 import type { Caller, CallOptions, ToolResult } from '../types.ts'
+import { blocked, ruleOf } from './blocked.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
@@ -60,13 +61,28 @@ export class Pipeline {
     const tm = this.#tm
     const caller = options?.caller
     try {
-      if (!isCaller(caller)) return refused('not_allowed', 'Unknown caller')
+      if (!isCaller(caller))
+        return blocked(tm, refused('not_allowed', 'Unknown caller'), name, options, {
+          rule: { caller: String(caller) },
+        })
       const entry = tm.lookup(name, undefined)
-      if (!entry) return gone(tm, name, options.rev)
-      if (!tm.allows(entry, caller)) return refused('not_allowed')
+      if (!entry) return blocked(tm, gone(tm, name, options.rev), name, options)
+      if (!tm.allows(entry, caller))
+        return blocked(
+          tm,
+          refused('not_allowed'),
+          name,
+          { caller, callId: options.callId, entry, input },
+          ruleOf(tm, entry, caller),
+        )
       const signal = options.signal
-      if (signal?.aborted) return cancelled('signal')
-      if (entry.scope.queue.full) return refused('busy')
+      if (signal?.aborted || entry.scope.queue.full)
+        return blocked(tm, signal?.aborted ? cancelled('signal') : refused('busy'), name, {
+          caller,
+          callId: options.callId,
+          entry,
+          input,
+        })
       let callId = typeof options.callId === 'string' && options.callId !== '' ? options.callId : undefined
       const events = tm.emitter.has('call') || tm.emitter.has('result')
       if (events) callId ??= newId()
@@ -102,7 +118,7 @@ export class Pipeline {
       // Await only what is really asynchronous: a value returned from this async function settles
       // faster (and with a far lower p99 on Node 20) than a forwarded promise.
       const result = pending instanceof Promise ? await pending : pending
-      return events ? this.#emitResult(entry, callId!, caller, result, t0) : result
+      return events ? this.#emitResult(req, result, t0) : result
     } catch (err) {
       tm.report('tool_threw', `Call of "${String(name)}" failed`, { tool: String(name), cause: err })
       return TOOL_FAILED
@@ -145,10 +161,12 @@ export class Pipeline {
         (err: unknown) => wait.stop?.(threw(this.#tm, entry, req.callId, 'validator', err)),
       )
     })
-    if (stopped !== undefined) return stopped
+    if (stopped !== undefined)
+      return stopped.status === 'cancelled' ? blocked(tm, stopped, entry.name, req) : stopped
     // The registration may have changed (or its scope been hidden) while the validator ran: never
     // run a replacement, never ask to confirm a tool the caller can no longer see.
-    if (entry.disposed || !entry.scope.visible()) return gone(tm, entry.name, req.rev)
+    if (entry.disposed || !entry.scope.visible())
+      return blocked(tm, gone(tm, entry.name, req.rev), entry.name, req)
     req.deadline = wait.deadline
     return this.#validated(req, checked)
   }
@@ -161,12 +179,15 @@ export class Pipeline {
     const { entry, caller } = req
     if (entry.validate) {
       const r = checked as StandardSchemaV1.Result<unknown>
-      if (r.issues) return invalid(toIssues(r.issues))
+      if (r.issues) {
+        const issues = toIssues(r.issues)
+        return blocked(this.#tm, invalid(issues), entry.name, req, { issues })
+      }
       req.input = r.value
     } else req.input = checked
     if (caller !== 'human' && this.#needsConfirmation(entry, req.input, caller)) {
       // An aborted call never creates a confirmation.
-      if (req.signal?.aborted) return cancelled('signal')
+      if (req.signal?.aborted) return blocked(this.#tm, cancelled('signal'), entry.name, req)
       req.callId ??= newId()
       if (this.#tm.modes[caller] === 'deferred')
         return this.deferred.defer(entry, req.input, req.callId, caller)
@@ -181,8 +202,9 @@ export class Pipeline {
    */
   async #confirmInline(req: CallRequest, callId: string): Promise<ToolResult> {
     const tm = this.#tm
-    if (tm.options.confirm === undefined) return refused('not_allowed')
     const { entry } = req
+    if (tm.options.confirm === undefined)
+      return blocked(tm, refused('not_allowed'), entry.name, req, ruleOf(tm, entry, req.caller))
     const left = req.deadline === undefined ? tm.timeoutMs : req.deadline - clock.mono()
     const prepared = prepareConfirmation(tm, entry, req.input, callId)
     if ('status' in prepared) return prepared
@@ -204,7 +226,8 @@ export class Pipeline {
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */
   execute(req: CallRequest): ToolResult | Promise<ToolResult> {
-    if (req.entry.scope.queue.full) return refused('busy')
+    const entry = req.entry
+    if (entry.scope.queue.full) return blocked(this.#tm, refused('busy'), entry.name, req)
     // A tool that settles synchronously (free queue, sync run) is answered without a promise.
     let settled: ToolResult | undefined
     let resolve: ((result: ToolResult) => void) | undefined
@@ -238,7 +261,7 @@ export class Pipeline {
     const tm = this.#tm
     const events = tm.emitter.has('result')
     const t0 = events ? clock.mono() : 0
-    const result = await this.execute({
+    const req: CallRequest = {
       entry: rec.entry,
       input,
       callId: rec.callId,
@@ -247,9 +270,10 @@ export class Pipeline {
       rev: undefined,
       deadline: undefined,
       approval,
-    })
+    }
+    const result = await this.execute(req)
     if (events && !STALE_OR_EXPIRED.has(result)) {
-      this.#emitResult(rec.entry, rec.callId, 'human', result, t0)
+      this.#emitResult(req, result, t0)
     }
     return result
   }
@@ -272,13 +296,16 @@ export class Pipeline {
     return entry.def.sensitivePaths === undefined ? input : redactInput(input, entry.def.sensitivePaths).value
   }
 
-  #emitResult(entry: Entry, callId: string, caller: Caller, result: ToolResult, t0: number): ToolResult {
+  /** The `result` event of a call that was accepted (its `callId` is set then). */
+  #emitResult(req: CallRequest, result: ToolResult, t0: number): ToolResult {
+    const queuedMs = req.queuedMs
     this.#tm.emitter.emit('result', {
-      callId,
-      tool: entry.name,
-      caller,
+      callId: req.callId!,
+      tool: req.entry.name,
+      caller: req.caller,
       result,
       durationMs: clock.mono() - t0,
+      ...(queuedMs !== undefined && { queuedMs }),
     })
     return result
   }

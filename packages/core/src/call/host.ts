@@ -1,7 +1,7 @@
 import type { ErrorEventCode } from '../codes.ts'
 import type { ConfirmHost } from '../confirm/host.ts'
 import type { Entry } from '../tool/entry.ts'
-import type { Caller } from '../types.ts'
+import type { Caller, HintClass } from '../types.ts'
 import type { Deadlines } from './deadlines.ts'
 import type { UndoStore } from './undo.ts'
 
@@ -18,6 +18,8 @@ export interface CallHost extends ConfirmHost {
   readonly rev: number
   /** A visible tool the caller may see, or undefined. */
   lookup(name: string, caller: Caller | undefined): Entry | undefined
+  /** The hint classes the policy allows each caller (for the rule a refusal reports). */
+  readonly policy: ReadonlyMap<Caller, ReadonlySet<HintClass>>
   /** Whether `caller` may see and call `entry`. */
   allows(entry: Entry, caller: Caller): boolean
   /** Did `name` disappear after revision `rev`? */

@@ -22,4 +22,6 @@ export interface CallRequest {
   deadline: number | undefined
   /** Set for an approved confirmation: what its run checks again when it starts. */
   approval: Approval | undefined
+  /** Set by the run when it starts while a `result` listener is attached: the time it waited in the queue. */
+  queuedMs?: number
 }

@@ -10,6 +10,7 @@ import type { Entry } from '../tool/entry.ts'
 import type { Turn } from '../tool/queue.ts'
 import { cancelled, error, isRunResult, ok } from '../tool/result.ts'
 import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, ToolResult } from '../types.ts'
+import { blocked } from './blocked.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
@@ -60,9 +61,14 @@ export class Run implements Timed, ToolContext, Turn {
   #onCallerAbort: (() => void) | undefined
   readonly #rev: number | undefined
   readonly #approval: Approval | undefined
+  readonly #req: CallRequest
+  /** When the call entered its queue (monotonic), kept only while a `result` listener is attached. */
+  readonly #entered: number
 
   constructor(tm: CallHost, req: CallRequest, resolve: (result: ToolResult) => void) {
     this.#tm = tm
+    this.#req = req
+    this.#entered = tm.emitter.has('result') ? clock.mono() : 0
     this.#rev = req.rev
     this.#approval = req.approval
     this.#entry = req.entry
@@ -152,8 +158,9 @@ export class Run implements Timed, ToolContext, Turn {
   /** @internal The queue's turn: runs the tool. */
   start(): void {
     const refusal = this.#cannotStart()
-    if (refusal !== undefined) return this.#settle(refusal)
+    if (refusal !== undefined) return this.#settle(this.#blocked(refusal))
     this.#started = true
+    if (this.#entered) this.#req.queuedMs = clock.mono() - this.#entered
     let out: unknown
     try {
       out = this.#entry.def.run(this.#input as never, this)
@@ -182,6 +189,12 @@ export class Run implements Timed, ToolContext, Turn {
     if (entry.disposed || (!this.#atOnce && !entry.scope.visible()))
       return gone(this.#tm, entry.name, this.#rev)
     return undefined
+  }
+
+  /** A run that never started: `blocked` observers hear why. */
+  #blocked(result: ToolResult): ToolResult {
+    const req = this.#req
+    return blocked(this.#tm, result, req.entry.name, { ...req, callId: this.#callId })
   }
 
   #succeeded(value: unknown): void {
@@ -234,7 +247,7 @@ export class Run implements Timed, ToolContext, Turn {
     this.#controller?.abort()
     if (!this.#started) {
       this.#entry.scope.queue.forget(this)
-      this.#settle(cancelled('signal'), false)
+      this.#settle(this.#blocked(cancelled('signal')), false)
       return
     }
     this.#cancelGrace = later(() => {

@@ -3,7 +3,7 @@
 import type { Manifest, ToolManifest, ToolManifestSummary, ToolResult } from '@toolmark/protocol'
 import type { ErrorEventCode } from '../codes.ts'
 import type { ConfirmOutcome, PendingConfirmation } from './confirm.ts'
-import type { ToolmarkEventName, ToolmarkEvents } from './events.ts'
+import type { ConsumerStatus, ToolmarkEventName, ToolmarkEvents } from './events.ts'
 import type { CallOptions } from './options.ts'
 import type { Caller } from './policy.ts'
 import type { AnySchema, RegisterOptions, Scope, ScopeOptions, ToolDefinition, ToolHandle } from './tool.ts'
@@ -44,6 +44,12 @@ export interface CallObserver {
   call?(event: ToolmarkEvents['call'], meta: CallMeta | undefined): void
   result?(event: ToolmarkEvents['result'], meta: CallMeta | undefined): void
   confirm?(event: ToolmarkEvents['confirm'], meta: CallMeta | undefined): void
+  /**
+   * A call answered before its tool's `run` started (refused by the policy, an unknown or stale
+   * tool, invalid input, a full queue, cancelled), with the reason as data. Reported only while
+   * an observer with this handler is attached.
+   */
+  blocked?(event: ToolmarkEvents['blocked'], meta: CallMeta | undefined): void
 }
 
 /** What a consumer may add to an error event it reports. */
@@ -85,6 +91,13 @@ export interface ConsumerHost extends Toolmark {
    * `'[redacted]'` as a whole when the tool is not registered any more or its paths cannot be read.
    */
   redact(tool: string, value: unknown): unknown
+  /**
+   * Publishes this consumer's live status under `name` (`'bridge'`, `'webmcp'`, ...) for
+   * inspectors, replacing the previous one; `undefined` withdraws it (on dispose).
+   */
+  status(name: string, status: ConsumerStatus | undefined): void
+  /** The statuses consumers have published, by name. */
+  statuses(): Readonly<Record<string, ConsumerStatus>>
 }
 
 /** The registry: what `createToolmark(options)` returns. */

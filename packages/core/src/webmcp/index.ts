@@ -108,6 +108,15 @@ function publish(host: ConsumerHost, mc: ModelContextLike, options: WebMcpOption
   const debugging = options.debugging
   let blocked = false
   let disposed = false
+  /** Names WebMCP refused because it already has a tool of that name (the page's own or a form's). */
+  const duplicates = new Set<string>()
+  /** The status inspectors read: what is published, and what was refused as a duplicate. */
+  const say = (): void =>
+    host.status('webmcp', {
+      state: blocked ? 'not_allowed' : 'published',
+      tools: [...live.keys()].filter((name) => !duplicates.has(name)),
+      duplicates: [...duplicates],
+    })
 
   const annotationsOf = (tool: ToolManifest): WebMcpAnnotations => ({
     readOnlyHint: tool.hints.readOnly === true,
@@ -160,6 +169,7 @@ function publish(host: ConsumerHost, mc: ModelContextLike, options: WebMcpOption
 
   const register = (tool: ToolManifest, key: string): void => {
     const controller = new AbortController()
+    duplicates.delete(tool.name)
     const rec: Published = { tool, key, controller }
     live.set(tool.name, rec)
     const published: WebMcpTool = {
@@ -182,6 +192,7 @@ function publish(host: ConsumerHost, mc: ModelContextLike, options: WebMcpOption
         blocked = true
         for (const other of live.values()) unpublish(other)
         live.clear()
+        say()
         host.report(
           'transport_failed',
           'WebMCP is not allowed in this document (Permissions-Policy "tools")',
@@ -190,6 +201,8 @@ function publish(host: ConsumerHost, mc: ModelContextLike, options: WebMcpOption
           },
         )
       } else if (name === 'InvalidStateError') {
+        duplicates.add(tool.name)
+        say()
         host.report(
           'duplicate_name',
           `WebMCP already has a tool named "${tool.name}" (the page's own tool or a declarative form): not published`,
@@ -226,8 +239,10 @@ function publish(host: ConsumerHost, mc: ModelContextLike, options: WebMcpOption
     for (const [name, rec] of live) {
       if (seen.has(name)) continue
       live.delete(name)
+      duplicates.delete(name)
       unpublish(rec)
     }
+    say()
   }
 
   const off = host.watch({ caller: 'webmcp', detail: 'full' }, (manifest) => sync(manifest.tools))
@@ -236,6 +251,7 @@ function publish(host: ConsumerHost, mc: ModelContextLike, options: WebMcpOption
     off()
     for (const rec of live.values()) unpublish(rec)
     live.clear()
+    host.status('webmcp', undefined)
   }
 }
 

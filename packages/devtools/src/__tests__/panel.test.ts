@@ -111,6 +111,26 @@ describe('panel', () => {
     await tick()
     expect(text('[data-slot=pg-result]')).toContain('not_allowed')
     expect(text('#panel-calls')).toContain('refused (not_allowed)')
+    expect(text('#panel-calls [data-slot=decision]')).toContain(
+      'The policy lets webmcp call read-only tools (policy.webmcp); notes.delete is destructive',
+    )
+  })
+
+  it("shows a call refused by another caller and each consumer's live status", async () => {
+    const { tm, host } = setup()
+    openPanel(host, () => {})
+    await tm.call('missing.tool', {}, { caller: 'mcp' })
+    await tick()
+    expect(text('#panel-calls summary')).toContain('missing.tool by mcp: refused (unknown_tool)')
+    expect(text('#panel-calls [data-slot=decision]')).toContain('No visible tool is named missing.tool')
+    host.status('webmcp', { state: 'published', tools: ['notes.list'], refused: ['card.update'] })
+    await tick()
+    expect(text('#panel-consumers [data-consumer=webmcp]')).toBe(
+      'webmcp: published; tools: notes.list; refused: card.update',
+    )
+    host.status('webmcp', undefined)
+    await tick()
+    expect(root().querySelector('#panel-consumers [data-consumer]')).toBeNull()
   })
 
   it('shows an imported session read-only and explains a bad file', async () => {

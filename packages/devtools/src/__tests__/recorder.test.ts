@@ -1,7 +1,16 @@
 import { type ConsumerHost, createToolmark, ok, type ToolmarkOptions } from '@toolmark/core'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createRecorder, diffTools, exportSession, importSession, runAs, type ToolRow } from '../recorder.ts'
+import {
+  createRecorder,
+  diffTools,
+  explain,
+  exportSession,
+  importSession,
+  routeOf,
+  runAs,
+  type ToolRow,
+} from '../recorder.ts'
 
 const tick = () => new Promise((r) => setTimeout(r, 0))
 
@@ -102,24 +111,91 @@ describe('recorder', () => {
 
   it('explains a policy refusal of a playground call and keeps validation issues', async () => {
     const { tm, host, recorder } = setup({ policy: { webmcp: ['readOnly'] } })
-    const result = await runAs(
-      host,
-      recorder,
-      'card.update',
-      { number: '4242424242424242', expiry: '12/30' },
-      'webmcp',
-    )
+    const result = await runAs(host, 'card.update', { number: '4242424242424242', expiry: '12/30' }, 'webmcp')
     expect(result).toMatchObject({ status: 'refused', code: 'not_allowed' })
     expect(recorder.session.calls.at(-1)!).toMatchObject({
       tool: 'card.update',
       caller: 'webmcp',
       input: { number: '[redacted]', expiry: '12/30' },
-      decision: { kind: 'refused', code: 'not_allowed' },
+      blocked: {
+        code: 'not_allowed',
+        rule: { caller: 'webmcp', hintClass: 'consequential', allowed: ['readOnly'] },
+      },
+      decision: {
+        kind: 'refused',
+        code: 'not_allowed',
+        reason:
+          "The policy lets webmcp call read-only tools (policy.webmcp); card.update is consequential, so it is not in webmcp's manifest.",
+      },
     })
     await tm.call('card.update', { number: '1', expiry: '12/30' }, { caller: 'inapp' })
     const invalid = recorder.session.calls.at(-1)!
     expect(invalid.decision.kind).toBe('invalid')
     expect(invalid.issues?.[0]?.path).toBe('number')
+  })
+
+  it('explains calls refused before they started by any caller, from the reason the registry reports', async () => {
+    const { tm, recorder } = setup()
+    const seen = tm.rev
+    const extra = tm.register({
+      name: 'extra',
+      description: 'Extra',
+      hints: { readOnly: true },
+      run: () => ok(),
+    })
+    await tick()
+    await tm.call('nope', {}, { caller: 'inapp' })
+    await tm.call('card.update', { number: '4242', expiry: '1' }, { caller: 'mcp' })
+    extra.dispose()
+    await tick()
+    await tm.call('extra', {}, { caller: 'webmcp', rev: seen + 1 })
+    const [unknown, noHandler, stale] = recorder.session.calls.slice(-3)
+    expect(unknown!.decision).toEqual({
+      kind: 'refused',
+      code: 'unknown_tool',
+      reason: `No visible tool is named nope at revision ${seen + 1}: not registered, or its scope is hidden.`,
+    })
+    expect(unknown!.input).toBeUndefined()
+    expect(noHandler!.decision.reason).toBe(
+      'The policy lets mcp call consequential tools, but card.update must be confirmed inline for mcp and the app has no confirm handler (createToolmark({ confirm })), so it is not offered.',
+    )
+    expect(noHandler!.input).toEqual({ number: '[redacted]', expiry: '1' })
+    expect(stale!.decision).toMatchObject({ kind: 'refused', code: 'stale' })
+    expect(stale!.decision.reason).toContain(`after revision ${seen + 1}, which webmcp saw`)
+  })
+
+  it('puts every other reason in words: a stale approval, busy, cancelled, a value that is not a caller', () => {
+    expect(explain({ code: 'stale', rev: undefined, currentRev: 7 }, 'card.update', 'human')).toBe(
+      'card.update (or the form its card showed) changed after the user approved it, so the approval was not used; the registry is at revision 7.',
+    )
+    expect(explain({ code: 'busy' }, 't', 'inapp')).toContain('32 calls queued or running')
+    expect(explain({ code: 'cancelled' }, 't', 'inapp')).toContain('before the tool started')
+    expect(explain({ code: 'not_allowed', rule: { caller: 'robot' } }, 't', 'robot')).toContain(
+      '"robot" is not a caller',
+    )
+    expect(explain({ code: 'confirmation_expired' }, 't', 'human')).toBe(
+      'The confirmation expired or was already used. The tool did not run.',
+    )
+  })
+
+  it('names the policy rule that allowed a call and records its queue wait', async () => {
+    const { host, recorder } = setup()
+    await tick()
+    await host.run('notes.list', {}, { caller: 'mcp' })
+    const entry = recorder.session.calls.at(-1)!
+    expect(entry.decision.reason).toBe(
+      'Allowed: the policy lets mcp call read-only tools. No confirmation needed; it ran.',
+    )
+    expect(typeof entry.queuedMs).toBe('number')
+  })
+
+  it('keeps the statuses consumers publish, live', async () => {
+    const { host, recorder } = setup()
+    host.status('bridge', { state: 'open', clientId: 'c-1' })
+    await tick()
+    expect(recorder.session.consumers).toEqual({ bridge: { state: 'open', clientId: 'c-1' } })
+    host.status('bridge', undefined)
+    expect(recorder.session.consumers).toEqual({})
   })
 
   it('follows a deferred confirmation through its life and never holds a sensitive value', async () => {
@@ -192,7 +268,7 @@ describe('recorder', () => {
     expect(entry.confirmations[0]!.why).toMatch(/waits in the page/)
     expect(entry.decision).toMatchObject({
       kind: 'confirm',
-      reason: 'Allowed by the policy; the user approved it, then it ran.',
+      reason: 'Allowed: the policy lets tour call consequential tools. The user approved it, then it ran.',
     })
     expect(JSON.stringify(entry)).not.toContain('4242')
   })
@@ -208,5 +284,18 @@ describe('recorder', () => {
     const recorder = createRecorder(host, { limit: 2 })
     for (const caller of ['inapp', 'tour', 'test'] as const) await tm.call('ping', {}, { caller })
     expect(recorder.session.calls.map((c) => c.caller)).toEqual(['tour', 'test'])
+  })
+})
+
+describe('routeOf', () => {
+  it('names the route of the nearest enclosing scope a route-aware adapter published, and nothing without one', () => {
+    const statuses = {
+      routes: { state: 'active', scopes: { app: 'app/layout', 'app.settings': 'app/settings/page' } },
+    }
+    expect(routeOf(statuses, 'app.settings.form')).toBe('app/settings/page')
+    expect(routeOf(statuses, 'app.challenges')).toBe('app/layout')
+    expect(routeOf(statuses, '')).toBeUndefined()
+    expect(routeOf({}, 'app')).toBeUndefined()
+    expect(routeOf({ routes: { state: 'active', scopes: 'app' } }, 'app')).toBeUndefined()
   })
 })

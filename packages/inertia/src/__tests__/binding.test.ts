@@ -126,6 +126,26 @@ describe('page scopes', () => {
     expect(changes).toEqual(['Challenges/Index'])
   })
 
+  it('publishes the page on screen for the devtools registry, and withdraws it on dispose', async () => {
+    setup()
+    const page = (): unknown => {
+      let status: { page?: unknown } | undefined
+      tm.use((host) => {
+        status = host.statuses().routes as { page?: unknown } | undefined
+        return undefined
+      })()
+      return status?.page
+    }
+    expect(page()).toBe('Home')
+    const navigated = next('navigate')
+    router.visit('/challenges')
+    await navigated
+    await wait()
+    expect(page()).toBe('Challenges/Index')
+    binding.dispose()
+    expect(page()).toBeUndefined()
+  })
+
   it('swaps on a replace: true visit to another component (no navigate event; success)', async () => {
     setup()
     mountPage({ component: 'Home' }, 'home.search')

@@ -70,6 +70,9 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
         ? undefined
         : (options.storage ?? (typeof sessionStorage === 'undefined' ? undefined : sessionStorage))
     const status = (s: PairingStatus): void => {
+      // Inspectors (the devtools) see where the pairing stands, never the code the user confirms.
+      const { code: _code, ...shown } = s as PairingStatus & { code?: string }
+      host.status('mcp', shown)
       try {
         options.onStatus?.(s)
       } catch (err) {
@@ -197,6 +200,7 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
       page?.removeEventListener('pageshow', onPageShow)
       setToken(undefined)
       finish('disposed')
+      host.status('mcp', undefined)
       try {
         ws.close(1000, 'disposed')
       } catch {

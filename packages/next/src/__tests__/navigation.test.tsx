@@ -50,7 +50,13 @@ describe('navigation tool', () => {
       {
         name: 'app.navigate',
         hints: { readOnly: true },
-        inputSchema: { properties: { page: { enum: ['challenges', 'settings'] } }, required: ['page'] },
+        inputSchema: {
+          properties: {
+            page: { enum: ['challenges', 'settings'] },
+            url: { type: 'string' },
+            replace: { type: 'boolean' },
+          },
+        },
       },
     ])
     expect(await tm!.call('app.navigate', { page: 'billing' }, { caller: 'inapp' })).toMatchObject({
@@ -60,5 +66,36 @@ describe('navigation tool', () => {
     expect(result).toEqual({ status: 'ok', data: { page: 'settings', href: '/settings' } })
     await act(() => new Promise((resolve) => setTimeout(resolve, 0)))
     expect(route.push).toHaveBeenCalledWith('/settings')
+  })
+
+  it('takes the same input and refusals as every navigation tool: url, replace, both, another origin', async () => {
+    vi.useFakeTimers()
+    try {
+      const router = { push: vi.fn(), replace: vi.fn() }
+      const tool = navigationTool(router, {
+        pages: { settings: '/settings' },
+        allow: (url) => !url.pathname.startsWith('/admin'),
+      })
+      const run = (input: Parameters<NonNullable<typeof tool.run>>[0]) => tool.run!(input, {} as never)
+      expect(await run({ url: '/challenges/3?tab=notes', replace: true })).toEqual({
+        status: 'ok',
+        data: { href: '/challenges/3?tab=notes' },
+      })
+      vi.runAllTimers()
+      expect(router.replace).toHaveBeenCalledWith('/challenges/3?tab=notes')
+      expect(await run({ page: 'settings', url: '/x' })).toMatchObject({ status: 'invalid' })
+      expect(await run({})).toMatchObject({ status: 'invalid' })
+      for (const url of ['https://evil.test/', '//evil.test/x', '/admin']) {
+        expect(await run({ url })).toEqual({
+          status: 'refused',
+          code: 'not_allowed',
+          message: 'This URL cannot be opened from here',
+        })
+      }
+      vi.runAllTimers()
+      expect(router.push).not.toHaveBeenCalled()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -32,7 +32,9 @@ describe('@toolmark/next types', () => {
     expectTypeOf(tool).toEqualTypeOf<
       ToolDefinition<NavigationSchema<'challenges' | 'settings'>, NavigationResult<'challenges' | 'settings'>>
     >()
-    expectTypeOf(tool.run).parameter(0).toEqualTypeOf<{ page: 'challenges' | 'settings' }>()
+    expectTypeOf(tool.run)
+      .parameter(0)
+      .toEqualTypeOf<{ page?: 'challenges' | 'settings'; url?: string; replace?: boolean }>()
   })
 
   it('useRouteScope returns a scope or null; RouteScope takes a name', () => {

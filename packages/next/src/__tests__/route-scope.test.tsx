@@ -81,6 +81,31 @@ describe.each([false, true])('route scopes (StrictMode %s)', (strict) => {
     expect(seen).toBe(tm)
   })
 
+  it('publishes which segment owns each route scope, for the devtools registry, until it unmounts', () => {
+    const view = show(
+      <RouteScope name="dashboard" params={[]} segment="app/dashboard/layout">
+        <RouteScope name="settings" segment="app/dashboard/settings/page">
+          <Tool name="save" />
+        </RouteScope>
+      </RouteScope>,
+    )
+    const tm = seen!
+    const routes = (): unknown => {
+      let status: unknown
+      tm.use((host) => {
+        status = host.statuses().routes
+        return undefined
+      })()
+      return status
+    }
+    expect(routes()).toEqual({
+      state: 'active',
+      scopes: { dashboard: 'app/dashboard/layout', 'dashboard.settings': 'app/dashboard/settings/page' },
+    })
+    view.unmount()
+    expect(routes()).toBeUndefined()
+  })
+
   it('a fresh push (new bfcacheId) or a changed param makes a new scope instance; a re-render does not', () => {
     route.params = { id: '1' }
     const ui = (

@@ -5,7 +5,13 @@ import { environment } from '../../env.ts'
 import { createTestToolmark } from '../../testing/index.ts'
 import { ok } from '../../tool/result.ts'
 import { createToolmark } from '../../toolmark.ts'
-import type { ConfirmRequest, ToolmarkErrorEvent, ToolmarkOptions } from '../../types.ts'
+import type {
+  ConfirmRequest,
+  ConsumerStatus,
+  Toolmark,
+  ToolmarkErrorEvent,
+  ToolmarkOptions,
+} from '../../types.ts'
 import { type ModelContextLike, type WebMcpTool, webmcp } from '../index.ts'
 import { FakeModelContext } from './fake-model-context.ts'
 
@@ -32,6 +38,16 @@ function setup(options: ToolmarkOptions = {}) {
   const errors: ToolmarkErrorEvent[] = []
   tm.events.on('error', (e) => errors.push(e))
   return { mc, tm, errors }
+}
+
+/** The status `webmcp()` published for inspectors (read as another consumer would). */
+function statusOf(tm: Toolmark): ConsumerStatus | undefined {
+  let status: ConsumerStatus | undefined
+  tm.use((host) => {
+    status = host.statuses().webmcp
+    return undefined
+  })()
+  return status
 }
 
 afterEach(() => {
@@ -242,6 +258,19 @@ describe('webmcp(): what real pages do', () => {
     tm.register({ ...search, name: 'other' })
     await tick()
     expect(errors).toHaveLength(1)
+    // Inspectors read what is published and what was refused as a duplicate; disposal withdraws it.
+    expect(statusOf(tm)).toEqual({ state: 'published', tools: ['create', 'other'], duplicates: ['search'] })
+  })
+
+  it('its status says when the document does not allow WebMCP, and is gone after disposal', async () => {
+    const { mc, tm } = setup()
+    mc.denied = true
+    tm.register(search)
+    const dispose = tm.use(webmcp({ modelContext: mc }))
+    await tick()
+    expect(statusOf(tm)).toEqual({ state: 'not_allowed', tools: [], duplicates: [] })
+    dispose()
+    expect(statusOf(tm)).toBeUndefined()
   })
 
   it('Permissions-Policy tools=() is one error event, no unhandled rejection, nothing published', async () => {

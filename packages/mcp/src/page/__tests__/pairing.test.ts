@@ -1,4 +1,10 @@
-import { ok, type RunResult, type ToolmarkErrorEvent } from '@toolmark/core'
+import {
+  type ConsumerStatus,
+  ok,
+  type RunResult,
+  type Toolmark,
+  type ToolmarkErrorEvent,
+} from '@toolmark/core'
 import { createTestToolmark } from '@toolmark/core/testing'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import * as z from 'zod'
@@ -49,6 +55,16 @@ function memoryStorage(): Storage & { map: Map<string, string> } {
     setItem: (k: string, v: string) => void map.set(k, v),
     removeItem: (k: string) => void map.delete(k),
   } as Storage & { map: Map<string, string> }
+}
+
+/** The status `mcpPairing` published for inspectors, read as another consumer would. */
+function published(tm: Toolmark): ConsumerStatus | undefined {
+  let status: ConsumerStatus | undefined
+  tm.use((host) => {
+    status = host.statuses().mcp
+    return undefined
+  })()
+  return status
 }
 
 function setup() {
@@ -103,8 +119,11 @@ describe('mcpPairing(): the page side', () => {
     await tick()
     expect(ws.sent).toHaveLength(1)
 
+    // Inspectors (another consumer, such as the devtools) see the state and its expiry, not the code.
+    expect(published(tm)).toEqual({ state: 'pairing', expiresAt: 1 })
     ws.receive({ type: 'paired', tab: 't1', resume: 'token-1' })
     expect(statuses.at(-1)).toEqual({ state: 'paired', tab: 't1' })
+    expect(published(tm)).toEqual({ state: 'paired', tab: 't1' })
     expect(storage.map.get(RESUME_STORAGE_KEY)).toBe('token-1')
     const manifest = ws.sent[1] as Extract<PageToRelay, { type: 'manifest' }>
     expect(manifest.type).toBe('manifest')
@@ -275,5 +294,6 @@ describe('mcpPairing(): the page side', () => {
     expect(ws.closed).toEqual([1000, 'disposed'])
     expect(aborted).toBe(true)
     expect(statuses.at(-1)).toEqual({ state: 'closed', reason: 'disposed' })
+    expect(published(tm)).toBeUndefined()
   })
 })
