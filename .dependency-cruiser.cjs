@@ -14,26 +14,30 @@ module.exports = {
     {
       name: 'protocol-is-standalone',
       comment:
-        'The protocol module is what servers import: it may depend only on itself, on types and on the code tables.',
+        '@toolmark/protocol is what servers import: it depends on nothing, not even another Toolmark package.',
       severity: 'error',
-      from: { path: '^packages/core/src/protocol/', pathNot: '__tests__' },
-      to: {
-        path: '^packages/core/src/',
-        pathNot: [
-          '^packages/core/src/protocol/',
-          '^packages/core/src/codes\\.ts$',
-          '^packages/core/src/types\\.ts$',
-        ],
-        dependencyTypesNot: ['type-only'],
-      },
+      from: { path: '^packages/protocol/src/', pathNot: '__tests__' },
+      to: { pathNot: '^packages/protocol/src/' },
     },
     {
       name: 'core-is-framework-free',
-      comment: 'The core never imports a UI framework, a meta-framework or another Toolmark package.',
+      comment:
+        'The core never imports a UI framework, a meta-framework or another Toolmark package but the protocol (not even in tests: the add-ons depend on it).',
       severity: 'error',
-      from: { path: '^packages/core/src', pathNot: '__tests__' },
+      from: { path: '^packages/core/src' },
       to: {
-        path: '(^|node_modules/)(react|react-dom|vue|svelte|next|@inertiajs|@toolmark/(react|vue|svelte|next|inertia|mcp))(/|$)',
+        path: '(^|node_modules/)(react|react-dom|vue|svelte|next|@inertiajs|@toolmark/(?!protocol(/|$))[^/]+)(/|$)|^packages/(?!core/|protocol/)',
+      },
+    },
+    {
+      name: 'add-ons-use-core-entries',
+      comment:
+        'The add-on packages stand on the core through its published entries only (the app API, /adapter, /testing), never a file inside it.',
+      severity: 'error',
+      from: { path: '^packages/(bridge|forms|tour|otel)/src' },
+      to: {
+        path: '^packages/core/src/',
+        pathNot: '^packages/core/src/(index|types|adapter/index|testing/index)\\.ts$',
       },
     },
     {
@@ -46,10 +50,12 @@ module.exports = {
     {
       name: 'offline-agent-stands-alone',
       comment:
-        'The offline demo agent stands on the core alone: it never imports a server, an app or another package.',
+        'The offline demo agent stands on the core and the protocol alone: it never imports a server, an app or another package.',
       severity: 'error',
       from: { path: '^packages/offline-agent/src' },
-      to: { path: '(^apps/|^packages/(?!core/|offline-agent/)|node_modules/@toolmark/(?!core/))' },
+      to: {
+        path: '(^apps/|^packages/(?!core/|protocol/|offline-agent/)|node_modules/@toolmark/(?!core/|protocol/))',
+      },
     },
     {
       name: 'server-no-cycles',
@@ -63,10 +69,10 @@ module.exports = {
     // redaction) lives in tool/ below them all. A folder never imports one above it, not even a
     // type, nor the facade (toolmark.ts) or the entry (index.ts).
     ...[
-      ['tool', 'call|confirm|registry|bridge|forms|tour|adapter|testing|webmcp|otel|server-tools|mcp'],
-      ['confirm', 'call|registry|bridge|forms|tour|adapter|testing|webmcp|otel|server-tools|mcp'],
-      ['call', 'registry|bridge|forms|tour|adapter|testing|webmcp|otel|server-tools|mcp'],
-      ['registry', 'bridge|forms|tour|adapter|testing|webmcp|otel|server-tools|mcp'],
+      ['tool', 'call|confirm|registry|adapter|testing|webmcp'],
+      ['confirm', 'call|registry|adapter|testing|webmcp'],
+      ['call', 'registry|adapter|testing|webmcp'],
+      ['registry', 'adapter|testing|webmcp'],
     ].map(([layer, above]) => ({
       name: `core-${layer}-depends-down`,
       severity: 'error',

@@ -1,8 +1,8 @@
 // Runs in Chromium (bundled by forms.ts): timings of form scanning, fills and tour steps, each
 // beside a floor doing the bare DOM work by hand, measured in the same page.
 import { createToolmark } from '@toolmark/core'
-import { registerDomForm, scanForm } from '@toolmark/core/forms/dom'
-import { createTourRunner, domOverlay, type TourOverlay, type TourView } from '@toolmark/core/tour'
+import { registerDomForm, scanForm } from '@toolmark/forms/dom'
+import { createTourRunner, domOverlay, type TourOverlay, type TourView } from '@toolmark/tour'
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 

@@ -17,10 +17,11 @@ import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { createToolmark, environment, ok, type ToolManifestSummary } from '@toolmark/core'
-import { bridge } from '@toolmark/core/bridge'
-import { httpTransport } from '@toolmark/core/bridge/http'
-import { websocketTransport } from '@toolmark/core/bridge/websocket'
+import { bridge } from '@toolmark/bridge'
+import { httpTransport } from '@toolmark/bridge/http'
+import { websocketTransport } from '@toolmark/bridge/websocket'
+import { createToolmark, ok, type ToolManifestSummary } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { createToolmarkServer, type ToolmarkServer } from '@toolmark/server'
 import { serve } from '@toolmark/server/node'
 import { EventSource } from 'eventsource'
@@ -51,19 +52,42 @@ const TOOLS: ToolManifestSummary[] = ['search', 'create', 'rename', 'delete', 'n
   hints: name === 'search' || name === 'notes' ? { readOnly: true } : { consequential: true },
 }))
 
-const CORE_DIST = join(ROOT, 'packages/core/dist')
+/** The packages the page loads, served built from their `dist` under `/pkg/<folder>/`. */
+const PAGE_PACKAGES = {
+  '@toolmark/core': 'core',
+  '@toolmark/bridge': 'bridge',
+  '@toolmark/protocol': 'protocol',
+}
+
+/** An import map for the built packages: each export of their package.json → its `dist` file. */
+async function importMap(): Promise<string> {
+  const imports: Record<string, string> = {}
+  for (const [name, folder] of Object.entries(PAGE_PACKAGES)) {
+    const manifest = JSON.parse(await readFile(join(ROOT, 'packages', folder, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | { default?: string }>
+    }
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
+      const file = typeof target === 'string' ? target : target.default
+      if (file?.endsWith('.mjs')) imports[join(name, subpath)] = `/pkg/${folder}/${file.replace(/^\.\//, '')}`
+    }
+  }
+  return JSON.stringify({ imports })
+}
 
 /**
- * The page Chromium opens: a core registry (the built `@toolmark/core`, served from its dist) with one
+ * The page Chromium opens: a core registry (the built packages, served from their dist) with one
  * read-only tool, and the bridge on the transport its URL names, for the conversation its URL names.
  */
-const PAGE = `<!doctype html><meta charset="utf-8"><title>bench</title><link rel="icon" href="data:,">
+const page = (
+  map: string,
+) => `<!doctype html><meta charset="utf-8"><title>bench</title><link rel="icon" href="data:,">
 <script>globalThis.process = { env: { NODE_ENV: 'production' } } // what a bundler would replace</script>
+<script type="importmap">${map}</script>
 <script type="module">
-import { createToolmark, ok } from '/core/index.mjs'
-import { bridge } from '/core/bridge/index.mjs'
-import { httpTransport } from '/core/bridge/http.mjs'
-import { websocketTransport } from '/core/bridge/websocket.mjs'
+import { createToolmark, ok } from '@toolmark/core'
+import { bridge } from '@toolmark/bridge'
+import { httpTransport } from '@toolmark/bridge/http'
+import { websocketTransport } from '@toolmark/bridge/websocket'
 const q = new URLSearchParams(location.search)
 const conversation = q.get('conversation')
 const tm = createToolmark()
@@ -78,12 +102,20 @@ const transport = q.get('transport') === 'http'
 tm.use(bridge({ transport }))
 </script>`
 
-/** `/bench.html` and the built core under `/core/` (only what no route matched reaches this). */
+const PAGE = page(await importMap())
+const PACKAGES = join(ROOT, 'packages')
+
+/** `/bench.html` and the built packages under `/pkg/` (only what no route matched reaches this). */
 async function staticFiles(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname
   if (path === '/bench.html') return new Response(PAGE, { headers: { 'content-type': 'text/html' } })
-  const file = normalize(join(CORE_DIST, path.replace(/^\/core\//, '')))
-  if (!path.startsWith('/core/') || !file.startsWith(CORE_DIST) || extname(file) !== '.mjs')
+  const file = normalize(join(PACKAGES, path.replace(/^\/pkg\//, '')))
+  if (
+    !path.startsWith('/pkg/') ||
+    !file.startsWith(PACKAGES) ||
+    !file.includes('/dist/') ||
+    extname(file) !== '.mjs'
+  )
     return new Response('not found', { status: 404 })
   return new Response(await readFile(file), { headers: { 'content-type': 'text/javascript' } })
 }

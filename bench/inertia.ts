@@ -13,7 +13,8 @@
 //    `connectEcho` attached from shared props, and its result POSTed back (X-XSRF-TOKEN + X-Socket-ID).
 //    Floor: the same broadcast to a bare `echo.private().listen` whose callback does a fetch POST.
 import { performance } from 'node:perf_hooks'
-import { createToolmark, environment, ok } from '@toolmark/core'
+import { createToolmark, ok } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { bindInertia, connectEcho, type InertiaPageLike, type InertiaRouterLike } from '@toolmark/inertia'
 import { type PusherServer, startPusherServer } from '@toolmark-internal/pusher-server'
 import Echo from 'laravel-echo'

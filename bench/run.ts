@@ -1,12 +1,13 @@
 // Toolmark benchmarks: every figure is printed next to a floor measured in the same run, as a ratio.
 // Nothing here asserts: goals are printed beside the figures. Run with `pnpm bench`.
 import { performance } from 'node:perf_hooks'
-import { createToolmark, environment, ok } from '@toolmark/core'
-import { bridge } from '@toolmark/core/bridge'
-import { createInPageChannel } from '@toolmark/core/bridge/in-page'
-import { websocketTransport } from '@toolmark/core/bridge/websocket'
-import { boundedCopy, validateMessage } from '@toolmark/core/protocol'
+import { bridge } from '@toolmark/bridge'
+import { createInPageChannel } from '@toolmark/bridge/in-page'
+import { websocketTransport } from '@toolmark/bridge/websocket'
+import { createToolmark, ok } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { createTestToolmark } from '@toolmark/core/testing'
+import { boundedCopy, validateMessage } from '@toolmark/protocol'
 import { WebSocket, WebSocketServer } from 'ws'
 import * as z from 'zod'
 

@@ -41,44 +41,60 @@ const budgets = [
     goal: 10 * KiB,
   },
   {
-    name: '@toolmark/core/bridge',
-    code: "export * from '@toolmark/core/bridge'",
+    name: '@toolmark/bridge',
+    code: "export * from '@toolmark/bridge'",
+    dir: 'packages/bridge',
     // 5.46 → 5.51 KiB: the bridge publishes its connection state and clientId for the devtools.
     max: 5.6 * KiB,
   },
   {
-    name: '@toolmark/core/bridge/http (SSE + POST transport)',
-    code: "export * from '@toolmark/core/bridge/http'",
+    name: '@toolmark/bridge/http (SSE + POST transport)',
+    code: "export * from '@toolmark/bridge/http'",
+    dir: 'packages/bridge',
     max: 2 * KiB,
   },
   {
-    name: '@toolmark/core/forms (form tools + wizards), on top of core',
-    code: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    name: '@toolmark/forms (form tools + wizards), on top of core',
+    code: "export * from '@toolmark/forms'; export * from '@toolmark/core'",
+    dir: 'packages/forms',
     base: "export * from '@toolmark/core'",
     max: 2.5 * KiB,
   },
   {
-    name: '@toolmark/core/forms/dom (scan + live DOM values), on top of core',
-    code: "export * from '@toolmark/core/forms/dom'; export * from '@toolmark/core'",
+    name: '@toolmark/forms/dom (scan + live DOM values), on top of core',
+    code: "export * from '@toolmark/forms/dom'; export * from '@toolmark/core'",
+    dir: 'packages/forms',
     base: "export * from '@toolmark/core'",
     // From dist: 4.76 rolldown, 5.03 esbuild (from source it was 3.9).
     max: 5.1 * KiB,
   },
   {
-    name: '@toolmark/core/server-tools, on top of core',
-    code: "export * from '@toolmark/core/server-tools'; export * from '@toolmark/core'",
+    name: '@toolmark/bridge/server-tools, on top of core',
+    code: "export * from '@toolmark/bridge/server-tools'; export * from '@toolmark/core'",
+    dir: 'packages/bridge',
     base: "export * from '@toolmark/core'",
     max: 2 * KiB,
   },
   {
-    name: '@toolmark/core/tour (runner + overlay), on top of core',
-    code: "export * from '@toolmark/core/tour'; export * from '@toolmark/core'",
+    name: '@toolmark/tour (runner + overlay), on top of core',
+    code: "export * from '@toolmark/tour'; export * from '@toolmark/core'",
+    dir: 'packages/tour',
     base: "export * from '@toolmark/core'",
     max: 2.5 * KiB,
   },
-  { name: '@toolmark/core/protocol', code: "export * from '@toolmark/core/protocol'", max: 6 * KiB },
+  {
+    name: '@toolmark/protocol',
+    code: "export * from '@toolmark/protocol'",
+    dir: 'packages/protocol',
+    max: 6 * KiB,
+  },
   { name: '@toolmark/core/webmcp', code: "export * from '@toolmark/core/webmcp'", max: 2 * KiB },
-  { name: '@toolmark/core/otel', code: "export * from '@toolmark/core/otel'", max: 1.5 * KiB },
+  {
+    name: '@toolmark/otel',
+    code: "export * from '@toolmark/otel'",
+    dir: 'packages/otel',
+    max: 1.5 * KiB,
+  },
   {
     name: '@toolmark/mcp/page (mcpPairing, its validator)',
     code: "export * from '@toolmark/mcp/page'",
@@ -113,30 +129,33 @@ const budgets = [
   },
   {
     name: '@toolmark/react/forms (react-hook-form), on top of core + forms',
-    code: "export * from '@toolmark/react/forms'; export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    code: "export * from '@toolmark/react/forms'; export * from '@toolmark/forms'; export * from '@toolmark/core'",
     external: ['react', 'react/jsx-runtime', 'react-dom', 'react-hook-form'],
     dir: 'packages/react',
-    base: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    base: "export * from '@toolmark/forms'; export * from '@toolmark/core'",
     max: 1024,
   },
   {
     name: '@toolmark/vue/forms (VeeValidate), on top of core + forms',
-    code: "export * from '@toolmark/vue/forms'; export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    code: "export * from '@toolmark/vue/forms'; export * from '@toolmark/forms'; export * from '@toolmark/core'",
     external: ['vue', 'vee-validate'],
     dir: 'packages/vue',
-    base: "export * from '@toolmark/core/forms'; export * from '@toolmark/core'",
+    base: "export * from '@toolmark/forms'; export * from '@toolmark/core'",
     max: 1024,
   },
   {
     // What the app's main bundle gets: the shortcut listener (and the optional launcher). The panel
     // and its recorder are the chunk loaded on demand, the first time the panel opens. The goal is
-    // 0.5 KiB: rolldown gives 0.50; esbuild adds about 0.18 KiB of chunk glue (the panel chunk shares
-    // the core with the entry, so the entry re-exports the core from a shared chunk).
+    // 0.5 KiB: rolldown gives 0.50 (0.49 once newId has a chunk of its own in the core's build);
+    // esbuild gave 0.68 (chunk glue) while the panel took newId from the core's main entry, and 1.36
+    // since it takes it (and ROUTES_STATUS) from @toolmark/core/adapter: esbuild splits by file, so the
+    // core chunk that the adapter entry imports becomes a chunk shared with the panel, loaded up front
+    // as before but as a second file (the same code, gzipped apart).
     name: '@toolmark/devtools entry hook (devtools()), on top of core',
     code: "export { devtools } from '@toolmark/devtools'; export * from '@toolmark/core'",
     dir: 'packages/devtools',
     base: "export * from '@toolmark/core'",
-    max: 0.7 * KiB,
+    max: 1.4 * KiB,
   },
   {
     // Opt-in, for development: the WebMCP debugging tool with the recorder it answers from (3.12
@@ -149,10 +168,11 @@ const budgets = [
   },
   {
     name: '@toolmark/inertia (bindInertia + connectEcho), on top of core and its bridge',
-    code: "export { bindInertia, connectEcho } from '@toolmark/inertia'; export * from '@toolmark/core'; export * from '@toolmark/core/bridge'; export * from '@toolmark/core/bridge/echo'",
+    code: "export { bindInertia, connectEcho } from '@toolmark/inertia'; export * from '@toolmark/core'; export * from '@toolmark/bridge'; export * from '@toolmark/bridge/echo'",
     dir: 'packages/inertia',
-    base: "export * from '@toolmark/core'; export * from '@toolmark/core/bridge'; export * from '@toolmark/core/bridge/echo'",
-    max: 2000,
+    base: "export * from '@toolmark/core'; export * from '@toolmark/bridge'; export * from '@toolmark/bridge/echo'",
+    // 1.97 KiB: `environment`, which left the core's main entry for /adapter, counts as the binding's own.
+    max: 2 * KiB,
   },
   {
     // A server bundle, measured like the others: what an edge or serverless function ships for the

@@ -1,4 +1,4 @@
-import { xsrfToken } from '@toolmark/core/bridge/echo'
+import { xsrfToken } from '@toolmark/bridge/echo'
 import { usePendingConfirmations } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
 // The same card as the other two demos (apps/demo, apps/next-demo), with their styles.

@@ -1,6 +1,6 @@
 import { createInertiaApp, router } from '@inertiajs/react'
+import { getClientId } from '@toolmark/bridge'
 import { createToolmark } from '@toolmark/core'
-import { getClientId } from '@toolmark/core/bridge'
 import { bindInertia } from '@toolmark/inertia'
 import { InertiaToolmark, pageScoped } from '@toolmark/inertia/react'
 import { ToolmarkProvider } from '@toolmark/react'

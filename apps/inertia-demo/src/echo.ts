@@ -1,4 +1,4 @@
-import { xsrfToken } from '@toolmark/core/bridge/echo'
+import { xsrfToken } from '@toolmark/bridge/echo'
 import type { ToolmarkSharedProps } from '@toolmark/inertia'
 import Echo from 'laravel-echo'
 import Pusher from 'pusher-js'

@@ -1,5 +1,5 @@
-import { getClientId } from '@toolmark/core/bridge'
-import { xsrfToken } from '@toolmark/core/bridge/echo'
+import { getClientId } from '@toolmark/bridge'
+import { xsrfToken } from '@toolmark/bridge/echo'
 import { useEffect, useRef } from 'react'
 
 /**

@@ -1,4 +1,4 @@
-import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
+import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/protocol'
 import { chatCompletions } from '@toolmark/server/openai-compat'
 import { EmbeddedProvider } from '@toolmark-apps/agent-server'
 import { describe, expect, it } from 'vitest'

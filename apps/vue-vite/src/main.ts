@@ -1,6 +1,6 @@
+import { bridge } from '@toolmark/bridge'
+import { createInPageChannel } from '@toolmark/bridge/in-page'
 import { createConfirmQueue, createToolmark } from '@toolmark/core'
-import { bridge } from '@toolmark/core/bridge'
-import { createInPageChannel } from '@toolmark/core/bridge/in-page'
 import { createTestAgent as createAgent } from '@toolmark/core/testing'
 import { ToolmarkPlugin } from '@toolmark/vue'
 import { createApp } from 'vue'

@@ -1,4 +1,4 @@
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+const HEX = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
 
 /**
  * An unguessable id: `crypto.randomUUID()` where available, else an RFC 4122 v4 UUID built from

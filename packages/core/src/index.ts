@@ -1,6 +1,8 @@
-// Public barrel for "@toolmark/core".
+// Public barrel for "@toolmark/core": what an app uses (the registry, result helpers, the confirm queue,
+// JSON Schema and path helpers, the codes an app checks, the types). What adapters, consumers and add-on
+// packages build on (limits, defaults, ids, names, serialization, redaction, the environment seam) is
+// "@toolmark/core/adapter".
 
-export { UNDO_CAPACITY } from './call/undo.ts'
 export {
   ERROR_EVENT_CODES,
   ERROR_MESSAGES,
@@ -13,18 +15,11 @@ export {
   type ThrownCode,
   type ToolmarkErrorCode,
 } from './codes.ts'
-export { MAX_PENDING_CONFIRMATIONS } from './confirm/pending.ts'
 export { type ConfirmQueue, createConfirmQueue } from './confirm/queue.ts'
-export { environment } from './env.ts'
 export { isToolmarkError, ToolmarkError } from './errors.ts'
-export { newId } from './ids.ts'
-export { DEFAULTS } from './options.ts'
 export { fromJsonSchema } from './schema/json-schema.ts'
 export { flatten, getPath, setPath } from './schema/paths.ts'
-export { isValidName, llmName } from './tool/names.ts'
-export { MAX_PENDING_PER_SCOPE } from './tool/queue.ts'
 export { REDACTED } from './tool/redact.ts'
 export { cancelled, error, invalid, isToolResult, ok, refused } from './tool/result.ts'
-export { toJsonSafe, toJsonSafeResult } from './tool/serialize.ts'
 export { createToolmark } from './toolmark.ts'
 export * from './types.ts'

@@ -1,9 +1,25 @@
 /**
  * The public types, one file per area: results and manifests belong to the protocol
- * (`protocol/results.ts`, `protocol/manifest.ts`); the rest lives in `types/`. Import them from here.
+ * (`@toolmark/protocol`, re-exported here); the rest lives in `types/`. Import them from here.
  */
-export type * from './protocol/manifest.ts'
-export type * from './protocol/results.ts'
+export type {
+  CancelledBy,
+  CancelledResult,
+  ErrorResult,
+  FieldChange,
+  InvalidResult,
+  Issue,
+  Json,
+  JsonSchema,
+  Manifest,
+  NeedsConfirmationResult,
+  OkResult,
+  RefusedResult,
+  ToolHints,
+  ToolManifest,
+  ToolManifestSummary,
+  ToolResult,
+} from '@toolmark/protocol'
 export type * from './types/confirm.ts'
 export type * from './types/events.ts'
 export type * from './types/options.ts'

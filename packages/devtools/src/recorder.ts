@@ -16,8 +16,7 @@ import type {
   ToolmarkEvents,
   ToolResult,
 } from '@toolmark/core'
-import { newId } from '@toolmark/core'
-import { ROUTES_STATUS } from '@toolmark/core/adapter'
+import { newId, ROUTES_STATUS } from '@toolmark/core/adapter'
 
 /** Every caller, in the order the panel lists them. */
 export const CALLERS: readonly Caller[] = ['inapp', 'webmcp', 'mcp', 'tour', 'test', 'human']

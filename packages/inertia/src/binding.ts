@@ -1,5 +1,5 @@
-import { environment, type Scope, type Toolmark } from '@toolmark/core'
-import { publishRoute } from '@toolmark/core/adapter'
+import type { Scope, Toolmark } from '@toolmark/core'
+import { environment, publishRoute } from '@toolmark/core/adapter'
 import { type ConnectEchoOptions, connectEcho } from './echo.ts'
 import { type NavigationToolOptions, navigationTool } from './navigation.ts'
 import { initialPageFromDocument, isPage } from './page.ts'

@@ -1,6 +1,7 @@
-import { environment, type Toolmark } from '@toolmark/core'
-import { type BridgeOptions, bridge } from '@toolmark/core/bridge'
-import { type EchoLike, echoTransport, xsrfToken } from '@toolmark/core/bridge/echo'
+import { type BridgeOptions, bridge } from '@toolmark/bridge'
+import { type EchoLike, echoTransport, xsrfToken } from '@toolmark/bridge/echo'
+import type { Toolmark } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { initialPageFromDocument } from './page.ts'
 import type { InertiaPageEventDetail, InertiaPageLike, InertiaRouterLike } from './types.ts'
 

@@ -1,5 +1,5 @@
 import type { ToolManifestSummary } from '@toolmark/core'
-import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/core/protocol'
+import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
 import { plan } from '../src/embedded.ts'
 import type { AgentMessage, LlmTool } from '../src/types.ts'

@@ -1,4 +1,4 @@
-import { renderManifest } from '@toolmark/core/protocol'
+import { renderManifest } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
 import { extractInput, primaryText } from '../src/extract.ts'
 import { clauses, echo } from '../src/intent.ts'

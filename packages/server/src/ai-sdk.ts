@@ -7,7 +7,7 @@
  *   chat API, confirmation cards and the follow-up turn after a `confirmed`).
  */
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
-import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
+import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
 import {
   type JSONSchema7,
   jsonSchema,
@@ -57,7 +57,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /**
  * The page's tools, as bound to `scope.conversationId` right now, as AI SDK tools: exactly
  * `page_call` (the fixed preamble plus the manifest rendered by `pageCallTool` from
- * `@toolmark/core/protocol`) and `page_describe`, with the same bytes turn after turn for the same
+ * `@toolmark/protocol`) and `page_describe`, with the same bytes turn after turn for the same
  * manifest, so a provider's prompt cache keeps hitting. Call it again for each request: after a
  * navigation the page has other tools.
  *

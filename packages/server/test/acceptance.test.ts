@@ -3,7 +3,7 @@
 // a real `ws` client acting as the page.
 import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
-import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
+import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
 import { anthropicMessages } from '../src/agent/providers/anthropic.ts'
 import { openAiMessages } from '../src/agent/providers/openai.ts'

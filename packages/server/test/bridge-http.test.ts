@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { AgentToPageMessage } from '@toolmark/core/protocol'
+import type { AgentToPageMessage } from '@toolmark/protocol'
 import type { EventSourceMessage } from 'eventsource-parser'
 import { describe, expect, it } from 'vitest'
 import { REPLAY_WINDOW, RESUME_GRACE_MS } from '../src/http/bridge-http.ts'

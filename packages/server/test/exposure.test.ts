@@ -6,7 +6,7 @@ import {
   pageCallTool,
   renderManifest,
   wrapUntrusted,
-} from '@toolmark/core/protocol'
+} from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
 import { FOLLOW_UP_PROMPT, SYSTEM_PROMPT } from '../src/agent/loop.ts'
 import { FakePage, fakeTool, ScriptedProvider, testServer, toolCall } from './helpers.ts'

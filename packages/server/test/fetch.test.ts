@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION } from '@toolmark/core/protocol'
+import { PROTOCOL_VERSION } from '@toolmark/protocol'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createToolmarkServer, routeHandlers, type ToolmarkServerOptions } from '../src/index.ts'

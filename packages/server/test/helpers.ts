@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
-import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
 // The offline demo agent drives these tests' conversations.
 import { EmbeddedProvider } from '@toolmark/offline-agent'
+import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/protocol'
 import type { EventSourceMessage } from 'eventsource-parser'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { onTestFinished } from 'vitest'

@@ -1,4 +1,4 @@
-import { wrapUntrusted } from '@toolmark/core/protocol'
+import { wrapUntrusted } from '@toolmark/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EXPIRED_RESULT } from '../src/agent/loop.ts'
 import { TIMEOUT_RESULT } from '../src/relay/relay.ts'

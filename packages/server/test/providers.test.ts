@@ -1,4 +1,4 @@
-import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
+import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
 import { challengesTools, demoState } from '../../offline-agent/test/demo-tools.ts'
 import { AnthropicProvider, anthropicMessages } from '../src/agent/providers/anthropic.ts'

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { PROTOCOL_VERSION } from '@toolmark/core/protocol'
+import { PROTOCOL_VERSION } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
 import { escapeForLog, logString } from '../src/shared/log.ts'
 import { FakePage, fakeTool, ScriptedProvider, testServers, toolCall } from './helpers.ts'

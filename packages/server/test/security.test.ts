@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
-import { PROTOCOL_VERSION } from '@toolmark/core/protocol'
+import { PROTOCOL_VERSION } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
 import type { ProviderEvent } from '../src/agent/types.ts'
 import { MAX_INBOUND_BYTES, TIMEOUT_RESULT } from '../src/relay/relay.ts'

@@ -1,5 +1,6 @@
 // @vitest-environment node
-import { createToolmark, environment } from '@toolmark/core'
+import { createToolmark } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { render } from 'svelte/server'
 import { describe, expect, it, vi } from 'vitest'
 import Provider from './fixtures/Provider.svelte'

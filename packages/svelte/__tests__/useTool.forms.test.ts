@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/svelte'
-import { formTools, wizardTools } from '@toolmark/core/forms'
+import { formTools, wizardTools } from '@toolmark/forms'
 import { describe, expect, it } from 'vitest'
 import {
   FILLED,

@@ -1,4 +1,4 @@
-import { environment } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { createSubscriber } from 'svelte/reactivity'
 import type { Readable } from 'svelte/store'
 

@@ -1,5 +1,5 @@
-import { type ConfirmQueue, environment } from '@toolmark/core'
-import { type ConfirmRequestItem, createQueueView } from '@toolmark/core/adapter'
+import type { ConfirmQueue } from '@toolmark/core'
+import { type ConfirmRequestItem, createQueueView, environment } from '@toolmark/core/adapter'
 import { onScopeDispose, type ShallowRef, shallowRef } from 'vue'
 
 export type { ConfirmRequestItem }

@@ -1,5 +1,5 @@
-import { type ConfirmationCardData, environment } from '@toolmark/core'
-import { attachCard, type ConfirmationCardView, cardView } from '@toolmark/core/adapter'
+import type { ConfirmationCardData } from '@toolmark/core'
+import { attachCard, type ConfirmationCardView, cardView, environment } from '@toolmark/core/adapter'
 import {
   type ComputedRef,
   computed,

@@ -1,5 +1,5 @@
-import { type Caller, environment, type Manifest, type ToolManifest } from '@toolmark/core'
-import { readManifest } from '@toolmark/core/adapter'
+import type { Caller, Manifest, ToolManifest } from '@toolmark/core'
+import { environment, readManifest } from '@toolmark/core/adapter'
 import { type MaybeRefOrGetter, onScopeDispose, type ShallowRef, shallowRef, toValue, watch } from 'vue'
 import { useToolmark } from './injection.ts'
 

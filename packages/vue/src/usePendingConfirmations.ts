@@ -1,5 +1,5 @@
-import { environment, type ToolResult } from '@toolmark/core'
-import { createPendingView, type PendingConfirmationItem } from '@toolmark/core/adapter'
+import type { ToolResult } from '@toolmark/core'
+import { createPendingView, environment, type PendingConfirmationItem } from '@toolmark/core/adapter'
 import { onScopeDispose, type ShallowRef, shallowRef } from 'vue'
 import { useToolmark } from './injection.ts'
 

@@ -1,5 +1,5 @@
 import { error, type Issue, type RunResult, type ToolResult } from '@toolmark/core'
-import { agentSubmit } from '@toolmark/core/forms/dom'
+import { agentSubmit } from '@toolmark/forms/dom'
 import { ToolScope, useTool, useToolmark } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useMemo, useState, useSyncExternalStore } from 'react'
 import type { Challenge, ChallengeStore } from './store.ts'

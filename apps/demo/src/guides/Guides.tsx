@@ -1,6 +1,6 @@
-import { registerDomForm } from '@toolmark/core/forms/dom'
-import { createTourRunner, domOverlay, type Tour, type TourRunner } from '@toolmark/core/tour'
+import { registerDomForm } from '@toolmark/forms/dom'
 import { useConfirmQueue, useToolmark } from '@toolmark/react'
+import { createTourRunner, domOverlay, type Tour, type TourRunner } from '@toolmark/tour'
 import { type ReactNode, useEffect, useState } from 'react'
 import type { Page } from '../app/router.ts'
 import { ConfirmCard } from '../chat/ConfirmCard.tsx'

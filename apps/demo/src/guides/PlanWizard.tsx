@@ -1,4 +1,4 @@
-import { type FormValues, registerWizard, type WizardStep } from '@toolmark/core/forms'
+import { type FormValues, registerWizard, type WizardStep } from '@toolmark/forms'
 import { useToolmark } from '@toolmark/react'
 import { type ReactNode, useEffect, useReducer, useRef } from 'react'
 

@@ -12,16 +12,16 @@ const blocks = (doc: string) => [...doc.matchAll(/```tsx?\n([\s\S]*?)\n```/g)].m
 
 const EXAMPLES = {
   '../../../../docs/guides/forms.md': [
-    './guides/forms-core.ts',
-    './guides/forms-dom.ts',
-    './guides/forms-dom-submit.ts',
-    './guides/forms-wizard.ts',
+    '../../../forms/src/__tests__/guides/forms-core.ts',
+    '../../../forms/src/__tests__/guides/forms-dom.ts',
+    '../../../forms/src/__tests__/guides/forms-dom-submit.ts',
+    '../../../forms/src/__tests__/guides/forms-wizard.ts',
     '../../../react/src/forms/__tests__/guide.example.tsx',
     '../../../vue/src/forms/__tests__/guide.example.ts',
     '../../../inertia/src/__tests__/forms-guide.example.tsx',
-    './guides/server-tools.ts',
+    '../../../bridge/src/__tests__/guides/server-tools.ts',
   ],
-  '../../../../docs/guides/tours.md': ['./guides/tours.ts'],
+  '../../../../docs/guides/tours.md': ['../../../tour/src/__tests__/guides/tours.ts'],
 }
 
 describe('guides: code blocks compile', () => {

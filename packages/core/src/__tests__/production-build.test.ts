@@ -9,14 +9,16 @@ import type { ToolContext, ToolmarkErrorEvent } from '../types.ts'
  * caller is answered, and every production error event, keeps its exact code and message.
  */
 let core: typeof Core
+let environment: typeof import('../env.ts').environment
 beforeAll(async () => {
   vi.stubEnv('NODE_ENV', 'production')
   vi.resetModules()
   core = await import('../index.ts')
-  core.environment.setIsServer(false)
+  environment = (await import('../env.ts')).environment
+  environment.setIsServer(false)
 })
 afterAll(() => {
-  core.environment.setIsServer(undefined)
+  environment.setIsServer(undefined)
   vi.unstubAllEnvs()
   vi.resetModules()
 })

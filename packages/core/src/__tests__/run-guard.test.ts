@@ -6,8 +6,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { bridge } from '../bridge/bridge.ts'
-import { createInPageChannel } from '../bridge/in-page.ts'
 import { createConfirmQueue } from '../confirm/queue.ts'
 import { createTestToolmark } from '../testing/index.ts'
 import { ok } from '../tool/result.ts'
@@ -187,66 +185,6 @@ describe('a call aborted before its handler starts never runs', () => {
     const run = vi.fn(() => ok())
     tm.register({ name: 'act', description: 'd', hints: { readOnly: true }, run })
     expect(await tm.call('act', {}, { caller: 'inapp', signal: AbortSignal.abort() })).toEqual(CANCELLED)
-    expect(run).not.toHaveBeenCalled()
-  })
-})
-
-describe('over the bridge: cancel and disposal during asynchronous validation', () => {
-  const CLIENT = 'guard-client'
-  function page(tm: Toolmark) {
-    const { transport, agent } = createInPageChannel()
-    const received: Array<Record<string, unknown>> = []
-    agent.onMessage((m) => received.push(m as Record<string, unknown>))
-    const dispose = tm.use(bridge({ transport, clientId: CLIENT }))
-    const send = (m: Record<string, unknown>): void => agent.send({ protocol: 1, clientId: CLIENT, ...m })
-    const resultOf = (id: string): unknown => received.find((m) => m.type === 'result' && m.id === id)?.result
-    return { send, resultOf, dispose }
-  }
-
-  it('a cancel while the input is validated answers cancelled and never runs: a retry does not run twice', async () => {
-    const tm = createTestToolmark()
-    const slow = slowSchema<{ q: string }>()
-    const run = vi.fn(() => ok('ran'))
-    tm.register({
-      name: 'act',
-      description: 'd',
-      hints: { readOnly: true },
-      input: slow.schema,
-      jsonSchema: OBJECT,
-      run,
-    })
-    const p = page(tm)
-    p.send({ type: 'call', id: 'c1', tool: 'act', input: { q: 'x' } })
-    await tick()
-    p.send({ type: 'cancel', id: 'c1' })
-    await tick()
-    expect(p.resultOf('c1')).toEqual(CANCELLED)
-    p.send({ type: 'call', id: 'c2', tool: 'act', input: { q: 'x' } })
-    await tick()
-    slow.pass()
-    await tick()
-    expect(p.resultOf('c2')).toEqual({ status: 'ok', data: 'ran' })
-    expect(run).toHaveBeenCalledTimes(1)
-  })
-
-  it('disposing the bridge while the input is validated never runs the handler', async () => {
-    const tm = createTestToolmark()
-    const slow = slowSchema<{ q: string }>()
-    const run = vi.fn(() => ok('ran'))
-    tm.register({
-      name: 'act',
-      description: 'd',
-      hints: { readOnly: true },
-      input: slow.schema,
-      jsonSchema: OBJECT,
-      run,
-    })
-    const p = page(tm)
-    p.send({ type: 'call', id: 'c1', tool: 'act', input: { q: 'x' } })
-    await tick()
-    p.dispose()
-    slow.pass()
-    await tick()
     expect(run).not.toHaveBeenCalled()
   })
 })

@@ -3,12 +3,10 @@
  * disposal.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { bridge } from '../bridge/bridge.ts'
-import { createInPageChannel } from '../bridge/in-page.ts'
 import { environment } from '../env.ts'
 import { createTestToolmark } from '../testing/index.ts'
 import { ok } from '../tool/result.ts'
-import { CLIENT, codeOf, tick, tool } from './helpers.ts'
+import { codeOf, tick, tool } from './helpers.ts'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -71,19 +69,5 @@ describe('"`when` hides a scope\'s tools while false (re-evaluated on `subscribe
       code: 'stale',
       rev: tm.rev,
     })
-  })
-
-  it('the bridge publishes the new manifest when such a scope is hidden', async () => {
-    const tm = createTestToolmark({ dev: false })
-    const s = tm.scope('page', { when: true })
-    s.register({ name: 'open', description: 'd', hints: { readOnly: true }, run: () => ok() })
-    const { transport, agent } = createInPageChannel()
-    const received: Record<string, unknown>[] = []
-    agent.onMessage((m) => received.push(m as Record<string, unknown>))
-    tm.use(bridge({ transport, clientId: CLIENT }))
-    await tick()
-    s.setWhen(false)
-    await tick()
-    expect(received.at(-1)).toMatchObject({ type: 'manifest', tools: [] })
   })
 })

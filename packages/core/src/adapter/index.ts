@@ -1,6 +1,24 @@
 // "@toolmark/core/adapter": the framework-agnostic pieces every adapter (React, Vue, Svelte, …)
 // binds to its own lifecycle, written once here so the adapters stay thin and identical.
 
+// What consumers and add-on packages (@toolmark/bridge, forms, tours, @toolmark/mcp) build on from the
+// core's internals: limits and defaults, ids, names, serialization, redaction and the environment seam.
+export { UNDO_CAPACITY } from '../call/undo.ts'
+export { MAX_PENDING_CONFIRMATIONS } from '../confirm/pending.ts'
+export { environment } from '../env.ts'
+export { newId } from '../ids.ts'
+export { DEFAULTS } from '../options.ts'
+export { isPlainObject } from '../schema/paths.ts'
+export { isValidName, llmName } from '../tool/names.ts'
+export { MAX_PENDING_PER_SCOPE } from '../tool/queue.ts'
+export {
+  readSensitivePaths,
+  redactChanges,
+  redactInput,
+  type SensitivePathsSource,
+  SensitivePatterns,
+} from '../tool/redact.ts'
+export { toJsonSafe, toJsonSafeResult } from '../tool/serialize.ts'
 export {
   type AttachCardOptions,
   attachCard,

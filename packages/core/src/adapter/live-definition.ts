@@ -40,17 +40,17 @@ export const DEFINITION_FIELDS = {
 } as const satisfies Record<keyof ToolDefinition, FieldRule>
 
 type Field = keyof typeof DEFINITION_FIELDS
-const FIELDS = Object.keys(DEFINITION_FIELDS) as Field[]
+const FIELDS = /* @__PURE__ */ Object.keys(DEFINITION_FIELDS) as Field[]
 
 const hintsKey = (hints: ToolHints | undefined): string =>
   hints
     ? `${+!!hints.readOnly}${+!!hints.consequential}${+!!hints.destructive}${+!!hints.untrustedContent}`
     : ''
 
-const keyed = FIELDS.filter(
+const keyed = /* @__PURE__ */ FIELDS.filter(
   (field) => DEFINITION_FIELDS[field] !== 'latest' && DEFINITION_FIELDS[field] !== 'optional',
 )
-const optional = FIELDS.filter((field) => DEFINITION_FIELDS[field] === 'optional')
+const optional = /* @__PURE__ */ FIELDS.filter((field) => DEFINITION_FIELDS[field] === 'optional')
 
 /**
  * The parts of a definition that decide whether it is a new registration: one per keyed field in

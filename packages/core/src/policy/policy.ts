@@ -22,7 +22,7 @@ export const DEFAULT_MODES: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMod
   test: 'inline',
 }
 
-const CALLER_SET = new Set<string>(CALLERS)
+const CALLER_SET = /* @__PURE__ */ new Set<string>(CALLERS)
 
 /** True for a known caller name. */
 export function isCaller(value: unknown): value is Caller {

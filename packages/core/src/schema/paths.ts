@@ -23,7 +23,7 @@ import { ToolmarkError } from '../errors.ts'
 export const ANY_INDEX = '[]'
 
 const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
-const ROOT: readonly string[] = Object.freeze([])
+const ROOT: readonly string[] = /* @__PURE__ */ Object.freeze([])
 const CACHE_LIMIT = 512
 const cache = new Map<string, readonly string[]>()
 

@@ -1,6 +1,16 @@
-import type { InPageAgent } from '../bridge/in-page.ts'
 import { newId } from '../ids.ts'
 import type { ToolResult } from '../types.ts'
+
+/**
+ * The agent end of an in-page channel (`createInPageChannel().agent` from `@toolmark/bridge/in-page`):
+ * what the test agent needs of it, so the core's testing kit does not depend on the bridge package.
+ */
+export interface TestAgentEnd {
+  /** Deliver one agent→page message to the page's bridge. */
+  send(message: unknown): void
+  /** Receive page→agent messages. Returns an unsubscribe function. */
+  onMessage(handler: (message: unknown) => void): () => void
+}
 
 /** What the in-page agent has seen: the page's tool list (from manifest messages) and outcomes. */
 export interface TestAgentState {
@@ -19,7 +29,7 @@ export interface TestAgent {
 }
 
 /** Drives the page's bridge like a remote agent would: calls as caller `inapp`, sees `confirmed`. */
-export function createTestAgent(end: InPageAgent): TestAgent {
+export function createTestAgent(end: TestAgentEnd): TestAgent {
   let clientId = ''
   let rev = 0
   let state: TestAgentState = { tools: [], lastResult: '', lastConfirmed: '' }

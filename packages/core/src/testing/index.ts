@@ -16,4 +16,4 @@ export const rejectAll: ConfirmHandler = () => ({ approved: false, reason: 'reje
 export function createTestToolmark(options: ToolmarkOptions = {}): Toolmark {
   return createToolmark({ dev: true, confirm: approveAll, ...options, live: true })
 }
-export { createTestAgent, type TestAgent, type TestAgentState } from './agent.ts'
+export { createTestAgent, type TestAgent, type TestAgentEnd, type TestAgentState } from './agent.ts'

@@ -72,8 +72,8 @@ interface Step {
 }
 
 const NO_STEP: Step = { hit: false, next: [] }
-const UNREADABLE = new SensitivePatterns(false, Object.freeze([]), [])
-const NONE = new SensitivePatterns(true, Object.freeze([]), [])
+const UNREADABLE = /* @__PURE__ */ new SensitivePatterns(false, /* @__PURE__ */ Object.freeze([]), [])
+const NONE = /* @__PURE__ */ new SensitivePatterns(true, /* @__PURE__ */ Object.freeze([]), [])
 
 /**
  * Reads a tool's sensitive paths once (calling the function form) and parses them. Never throws:

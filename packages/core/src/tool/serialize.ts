@@ -3,7 +3,7 @@ import type { ToolResult } from '../types.ts'
 
 class NotSerializable extends Error {}
 
-const REJECTED_TAGS = new Set([
+const REJECTED_TAGS = /* @__PURE__ */ new Set([
   '[object Map]',
   '[object Set]',
   '[object WeakMap]',

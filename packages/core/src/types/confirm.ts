@@ -1,5 +1,5 @@
 /** Confirmations: what a card shows, what the app answers, what stays pending. */
-import type { FieldChange, Issue } from '../protocol/results.ts'
+import type { FieldChange, Issue } from '@toolmark/protocol'
 import type { Caller } from './policy.ts'
 
 /** Outcome of a confirmation: approved (optionally with edited input) or not. */

@@ -1,6 +1,7 @@
 /** What `tm.events.on` delivers. */
+
+import type { Issue, ToolResult } from '@toolmark/protocol'
 import type { ErrorEventCode } from '../codes.ts'
-import type { Issue, ToolResult } from '../protocol/results.ts'
 import type { ConfirmationCardData, ConfirmMode } from './confirm.ts'
 import type { Caller, HintClass } from './policy.ts'
 

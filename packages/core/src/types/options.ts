@@ -1,7 +1,7 @@
 /** What `createToolmark` and `tm.call` take. */
 
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import type { JsonSchema, ToolManifestSummary } from '../protocol/manifest.ts'
+import type { JsonSchema, ToolManifestSummary } from '@toolmark/protocol'
 import type { ConfirmHandler, ConfirmMode } from './confirm.ts'
 import type { Caller, Policy } from './policy.ts'
 

@@ -1,8 +1,13 @@
 /** A tool as an app declares it, what its `run` gets and returns, and the scopes it lives in. */
 
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import type { JsonSchema, ToolHints } from '../protocol/manifest.ts'
-import type { FieldChange, NeedsConfirmationResult, ToolResult } from '../protocol/results.ts'
+import type {
+  FieldChange,
+  JsonSchema,
+  NeedsConfirmationResult,
+  ToolHints,
+  ToolResult,
+} from '@toolmark/protocol'
 import type { CtxConfirmOutcome } from './confirm.ts'
 import type { Caller } from './policy.ts'
 

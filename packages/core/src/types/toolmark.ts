@@ -1,7 +1,7 @@
 /** The registry `createToolmark` returns, and what `tm.use(consumer)` hands a consumer. */
+
+import type { Manifest, ToolManifest, ToolManifestSummary, ToolResult } from '@toolmark/protocol'
 import type { ErrorEventCode } from '../codes.ts'
-import type { Manifest, ToolManifest, ToolManifestSummary } from '../protocol/manifest.ts'
-import type { ToolResult } from '../protocol/results.ts'
 import type { ConfirmOutcome, PendingConfirmation } from './confirm.ts'
 import type { ConsumerStatus, ToolmarkEventName, ToolmarkEvents } from './events.ts'
 import type { CallOptions } from './options.ts'

@@ -1,5 +1,6 @@
 import { router } from '@inertiajs/core'
-import { createToolmark, environment, ok, type Toolmark } from '@toolmark/core'
+import { createToolmark, ok, type Toolmark } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   bindInertia,

@@ -191,7 +191,7 @@ describe('@toolmark/inertia/react', () => {
   })
 
   it('usePageScope is null without a page scope (server binding)', async () => {
-    const { environment } = await import('@toolmark/core')
+    const { environment } = await import('@toolmark/core/adapter')
     environment.setIsServer(true)
     const tm = createToolmark()
     const binding = bindInertia(tm, { router })

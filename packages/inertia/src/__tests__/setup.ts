@@ -1,4 +1,4 @@
-import { environment } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { afterEach } from 'vitest'
 
 afterEach(async () => {

@@ -11,7 +11,7 @@ import {
   refused,
   type Scope,
 } from '@toolmark/core'
-import type { FormOptions, FormSource, FormValues } from '@toolmark/core/forms'
+import type { FormOptions, FormSource, FormValues } from '@toolmark/forms'
 
 /** The message of the `refused busy` a submit answers while the form is already being submitted. */
 export const FORM_BUSY = 'The form is already being submitted'

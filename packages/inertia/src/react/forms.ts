@@ -1,8 +1,8 @@
 'use client'
 // An Inertia `useForm()` (React) as `<name>.fill` / `<name>.submit` tools.
 import type { InertiaFormProps } from '@inertiajs/react'
-import type { FormValues } from '@toolmark/core/forms'
-import { registerForm } from '@toolmark/core/forms'
+import type { FormValues } from '@toolmark/forms'
+import { registerForm } from '@toolmark/forms'
 import { useToolmark } from '@toolmark/react'
 import { useEffect, useInsertionEffect, useRef } from 'react'
 import { formOptionsOf, type InertiaFormToolsOptions, inertiaFormSource } from '../forms/source.ts'

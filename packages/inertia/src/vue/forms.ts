@@ -1,7 +1,7 @@
 // An Inertia `useForm()` (Vue) as `<name>.fill` / `<name>.submit` tools.
 import type { InertiaForm } from '@inertiajs/vue3'
-import type { FormValues } from '@toolmark/core/forms'
-import { registerForm } from '@toolmark/core/forms'
+import type { FormValues } from '@toolmark/forms'
+import { registerForm } from '@toolmark/forms'
 import { useToolmark } from '@toolmark/vue'
 import { onScopeDispose, toRaw } from 'vue'
 import { formOptionsOf, type InertiaFormToolsOptions, inertiaFormSource } from '../forms/source.ts'

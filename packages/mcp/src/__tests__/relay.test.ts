@@ -6,10 +6,7 @@ import { build } from 'esbuild'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import {
-  type StaticServer,
-  startStaticServer,
-} from '../../../core/src/bridge/__tests__/support/static-server.ts'
+import { type StaticServer, startStaticServer } from '../../../../tests/support/static-server.ts'
 
 /*
  * The real thing end to end: the SDK's Client starts the relay CLI over stdio (as Claude Desktop

@@ -1,7 +1,8 @@
 // "@toolmark/mcp/page": pairs the page with the desktop MCP relay (`npx @toolmark/mcp`). Browser-safe:
 // it stands on @toolmark/core's public consumer API and the pairing protocol, never on Node.
 
-import { type ToolmarkConsumer, toJsonSafeResult } from '@toolmark/core'
+import type { ToolmarkConsumer } from '@toolmark/core'
+import { toJsonSafeResult } from '@toolmark/core/adapter'
 import {
   PAIRING_PROTOCOL,
   type PageToRelay,

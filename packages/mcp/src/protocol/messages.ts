@@ -1,4 +1,4 @@
-import type { ToolManifest, ToolResult } from '@toolmark/core'
+import type { ToolManifest, ToolResult } from '@toolmark/protocol'
 
 /** Version of the page ↔ relay pairing messages: the page's `hello` carries it as `v`. */
 export const PAIRING_PROTOCOL = 1 as const

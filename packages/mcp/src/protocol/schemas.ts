@@ -1,4 +1,4 @@
-import { protocolSchemas } from '@toolmark/core/protocol'
+import { protocolSchemas } from '@toolmark/protocol'
 
 /*
  * JSON Schema (draft 2020-12) for the pairing messages, one schema per direction. This file is

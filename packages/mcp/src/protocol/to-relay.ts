@@ -1,4 +1,4 @@
-import { validateMessage } from '@toolmark/core/protocol'
+import { validateMessage } from '@toolmark/protocol'
 import { isCount, isObject, isToken, isToolName, typeProblem, unknownKey } from './checks.ts'
 import { PAIRING_PROTOCOL } from './messages.ts'
 

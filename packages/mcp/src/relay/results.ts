@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolResult } from '@toolmark/core'
-import { UNTRUSTED_NOTE } from '@toolmark/core/protocol'
+import { UNTRUSTED_NOTE } from '@toolmark/protocol'
 
 const ERROR_STATUSES = new Set(['refused', 'invalid', 'error'])
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { llmName, type ToolManifest } from '@toolmark/core'
+import type { ToolManifest } from '@toolmark/core'
+import { llmName } from '@toolmark/core/adapter'
 import type { WebSocket } from 'ws'
 import type { PairingManifestMessage, PairingResultMessage, RelayToPage } from '../protocol/messages.ts'
 import { errorText, mcpResult } from './results.ts'

@@ -1,6 +1,6 @@
 'use client'
-import { bridge } from '@toolmark/core/bridge'
-import { httpTransport } from '@toolmark/core/bridge/http'
+import { bridge } from '@toolmark/bridge'
+import { httpTransport } from '@toolmark/bridge/http'
 import { RouteScope, ToolmarkProvider, useNavigationTool } from '@toolmark/next'
 import { type ReactNode, Suspense } from 'react'
 

@@ -1,9 +1,10 @@
 // Acceptance tests for the React binding (lifetimes follow components; StrictMode/SSR safety;
 // unmount drops pending confirmations), each run with and without StrictMode.
 import { act, screen } from '@testing-library/react'
-import { createToolmark, environment } from '@toolmark/core'
-import { bridge } from '@toolmark/core/bridge'
-import { createInPageChannel } from '@toolmark/core/bridge/in-page'
+import { bridge } from '@toolmark/bridge'
+import { createInPageChannel } from '@toolmark/bridge/in-page'
+import { createToolmark } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { useState } from 'react'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it, vi } from 'vitest'

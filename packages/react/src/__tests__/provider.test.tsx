@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react'
-import { bridge } from '@toolmark/core/bridge'
-import { createInPageChannel } from '@toolmark/core/bridge/in-page'
+import { bridge } from '@toolmark/bridge'
+import { createInPageChannel } from '@toolmark/bridge/in-page'
 import { describe, expect, it, vi } from 'vitest'
 import { NO_TOOLMARK, type ToolmarkConsumer, useTool, useToolmark } from '../index.ts'
 import { describeEachReactMode, flush, setup } from './utils.tsx'

@@ -1,5 +1,6 @@
 import { act } from '@testing-library/react'
-import { createToolmark, environment } from '@toolmark/core'
+import { createToolmark } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { beforeEach, describe, expect, it, vi } from 'vitest'

@@ -1,5 +1,5 @@
 import { act, screen } from '@testing-library/react'
-import { formTools, wizardTools } from '@toolmark/core/forms'
+import { formTools, wizardTools } from '@toolmark/forms'
 import { expect, it } from 'vitest'
 import {
   FILLED,

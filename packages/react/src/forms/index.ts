@@ -2,7 +2,7 @@
 // "@toolmark/react/forms": a react-hook-form form as `<name>.fill` / `<name>.submit` tools.
 import type { AnySchema, JsonSchema, RunResult, Scope, ToolContext } from '@toolmark/core'
 import { invalid } from '@toolmark/core'
-import { type FormOptions, type FormSource, registerForm } from '@toolmark/core/forms'
+import { type FormOptions, type FormSource, registerForm } from '@toolmark/forms'
 import { useEffect, useInsertionEffect, useRef } from 'react'
 import type { FieldErrors, FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form'
 import { useToolmark } from '../context.ts'

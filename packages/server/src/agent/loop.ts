@@ -1,5 +1,5 @@
 import type { ToolResult } from '@toolmark/core'
-import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/core/protocol'
+import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
 import type { BoundPage, Relay } from '../relay/relay.ts'
 import { type ChatMessage, MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
@@ -40,7 +40,7 @@ const MAX_DESCRIBED = 1000
 /**
  * What the agent records for a confirmation of a page that is gone (its confirmIds count as expired): `refused
  * confirmation_expired` with core's exact message (`REFUSED_MESSAGES.confirmation_expired`; kept
- * literal so the server loads only `@toolmark/core/protocol` at runtime; a test pins it to core).
+ * literal so the server loads only `@toolmark/protocol` at runtime; a test pins it to core).
  */
 export const EXPIRED_RESULT: ToolResult = {
   status: 'refused',

@@ -5,7 +5,7 @@ import {
   type ManifestMessage,
   type ResultMessage,
   validateMessage,
-} from '@toolmark/core/protocol'
+} from '@toolmark/protocol'
 import type { Clock } from '../shared/clock.ts'
 import { logString } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'

@@ -1,5 +1,5 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
-import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/core/protocol'
+import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/protocol'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import { escapeForLog } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'

@@ -1,4 +1,5 @@
-import { createToolmark, environment } from '@toolmark/core'
+import { createToolmark } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createSSRApp, defineComponent, h } from 'vue'
 import { renderToString } from 'vue/server-renderer'

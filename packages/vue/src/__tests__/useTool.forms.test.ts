@@ -1,4 +1,4 @@
-import { formTools, wizardTools } from '@toolmark/core/forms'
+import { formTools, wizardTools } from '@toolmark/forms'
 import { describe, expect, it } from 'vitest'
 import { defineComponent, h, type PropType } from 'vue'
 import {

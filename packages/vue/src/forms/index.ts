@@ -1,7 +1,7 @@
 // "@toolmark/vue/forms": a VeeValidate form as `<name>.fill` / `<name>.submit` tools.
 import type { AnySchema, JsonSchema, RunResult, Scope, ToolContext } from '@toolmark/core'
 import { invalid } from '@toolmark/core'
-import { type FormOptions, type FormSource, registerForm } from '@toolmark/core/forms'
+import { type FormOptions, type FormSource, registerForm } from '@toolmark/forms'
 import type { FormContext, GenericObject } from 'vee-validate'
 import { onScopeDispose, toRaw } from 'vue'
 import { useToolmark } from '../injection.ts'

@@ -1,6 +1,6 @@
+import { pageCallTool } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
-import { pageCallTool } from '../../protocol/llm.ts'
 import { createTestToolmark } from '../../testing/index.ts'
 import { ok } from '../../tool/result.ts'
 import { parsePath } from '../paths.ts'

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type StaticServer, startStaticServer } from '../../bridge/__tests__/support/static-server.ts'
+import { type StaticServer, startStaticServer } from '../../../../../tests/support/static-server.ts'
 
 /*
  * Real Chromium with its WebMCP implementation (--enable-features=WebMCP), no polyfill. The app runs

@@ -26,7 +26,8 @@ describe('@toolmark/mcp/page and /protocol are browser-safe', () => {
     expect(
       inputs.filter((i) => /(^node:|\/ws\/|modelcontextprotocol|\/src\/relay|\/src\/cli)/.test(i)),
     ).toEqual([])
-    // The page stands on @toolmark/core's main entry; the protocol on its /protocol entry only.
-    expect(inputs.some((i) => i.includes('core/src/index.ts'))).toBe(entry === '../index.ts')
+    // The page stands on @toolmark/core (its adapter kit serializes results); the pairing protocol
+    // on @toolmark/protocol alone, never on the core.
+    expect(inputs.some((i) => i.includes('core/src/'))).toBe(entry === '../index.ts')
   })
 })

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type BundlePage, openBundle } from '../../../../core/src/forms/__tests__/support/browser.ts'
+import { type BundlePage, openBundle } from '../../../../forms/src/__tests__/support/browser.ts'
 
 let b: BundlePage
 type W = {

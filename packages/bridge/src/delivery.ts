@@ -1,0 +1,91 @@
+import type { ConsumerHost, ToolmarkEvents, ToolResult } from '@toolmark/core'
+import type { Outbound } from './outbound.ts'
+
+/** How many outcomes settled while no bridge was attached are kept per clientId (like the pending cap). */
+const MAX_UNDELIVERED = 100
+
+/**
+ * Deferred confirmations outlive a bridge attach (a provider remount, HMR): per registry and
+ * clientId we remember which confirmIds our results carried, and keep outcomes that settle while
+ * no bridge is attached (the newest 100) to send on the next attach.
+ */
+interface ClientState {
+  readonly ours: Set<string>
+  readonly undelivered: Map<string, ToolResult>
+  deliver: ((confirmId: string, result: ToolResult) => void) | undefined
+}
+const clientStates = new WeakMap<object, Map<string, ClientState>>()
+
+function clientState(tm: ConsumerHost, clientId: string): ClientState {
+  let byClient = clientStates.get(tm)
+  if (!byClient) {
+    byClient = new Map()
+    clientStates.set(tm, byClient)
+  }
+  let state = byClient.get(clientId)
+  if (!state) {
+    const st: ClientState = { ours: new Set(), undelivered: new Map(), deliver: undefined }
+    state = st
+    byClient.set(clientId, st)
+    tm.events.on('confirm', (event) => {
+      if (event.phase !== 'settled' || event.mode !== 'deferred' || event.result === undefined) return
+      if (!st.ours.delete(event.confirmId)) return
+      if (st.deliver) return st.deliver(event.confirmId, event.result)
+      st.undelivered.set(event.confirmId, event.result)
+      if (st.undelivered.size > MAX_UNDELIVERED)
+        st.undelivered.delete(st.undelivered.keys().next().value as string)
+    })
+  }
+  return state
+}
+
+/**
+ * How one attach sends `confirmed`: the outcome of a deferred confirmation one of this clientId's
+ * calls asked for goes back once, after the call's `needs_confirmation` result, whenever it settles:
+ * during this attach, before that result went out (kept, sent right after it), or while no bridge
+ * was attached (kept, sent on the next attach).
+ */
+export interface Delivery {
+  /**
+   * The callIds of our calls whose result has not arrived yet (the inbound side keeps it): a
+   * settlement for one of them, before its result went out, is kept.
+   */
+  readonly pending: Set<string>
+  /** Our `needs_confirmation` result for `callId` went out: its outcome is sent now if kept, else when it settles. */
+  awaiting(callId: string, confirmId: string): void
+  /** Sends what settled while no bridge was attached, and whatever settles from now on (after the attach manifest). */
+  flush(): void
+  /** On detach: outcomes that settle from now on are kept for the next attach. */
+  stop(): void
+}
+
+/** The delivery of `confirmed` for one attach of `clientId`'s bridge; keeps early settlements from now on. */
+export function delivery(tm: ConsumerHost, clientId: string, out: Outbound): Delivery {
+  const state = clientState(tm, clientId)
+  const pending = new Set<string>()
+  /** Settlements that arrived before their needs_confirmation result went out, by callId. */
+  const early = new Map<string, ToolResult>()
+  const onConfirm = (event: ToolmarkEvents['confirm']): void => {
+    if (event.phase !== 'settled' || event.mode !== 'deferred' || event.result === undefined) return
+    if (!state.ours.has(event.confirmId) && pending.has(event.callId)) early.set(event.callId, event.result)
+  }
+  const offConfirm = tm.events.on('confirm', onConfirm)
+  return {
+    pending,
+    awaiting(callId, confirmId) {
+      const settled = early.get(callId)
+      early.delete(callId)
+      if (settled) out.confirmed(confirmId, settled)
+      else state.ours.add(confirmId)
+    },
+    flush() {
+      state.deliver = out.confirmed
+      for (const [confirmId, result] of state.undelivered) out.confirmed(confirmId, result)
+      state.undelivered.clear()
+    },
+    stop() {
+      if (state.deliver === out.confirmed) state.deliver = undefined
+      offConfirm()
+    },
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Writes the protocol v1 JSON Schemas from src/schemas.ts (their single source) to
+ * dist/v1/page-to-agent.json and agent-to-page.json, the files exported as
+ * `@toolmark/protocol/v1/*.json`.
+ *
+ * Node 20 cannot run TypeScript, so `pnpm build` (after tsdown) runs `pnpm run emit:protocol-schemas`,
+ * which bundles this script with esbuild into node_modules/.cache/toolmark/ and runs it with node.
+ * The output directory is the first argument, resolved against the working directory (the package
+ * directory under pnpm; default `dist/v1`).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { protocolSchemas } from '../src/schemas.ts'
+
+const outDir = resolve(process.argv[2] ?? 'dist/v1')
+mkdirSync(outDir, { recursive: true })
+const files = {
+  'page-to-agent.json': protocolSchemas.pageToAgent,
+  'agent-to-page.json': protocolSchemas.agentToPage,
+}
+for (const [name, schema] of Object.entries(files)) {
+  writeFileSync(resolve(outDir, name), `${JSON.stringify(schema, null, 2)}\n`)
+}
+console.info(`protocol schemas written to ${outDir}`)

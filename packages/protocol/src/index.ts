@@ -1,0 +1,59 @@
+/**
+ * `@toolmark/protocol`: bridge protocol v1 as data. Message types, the codes and messages results carry, a dependency-free
+ * validator, the JSON Schemas, inbound bounding, and server helpers for LLM exposure. Nothing here
+ * touches the DOM, so servers import it from Node.
+ */
+
+export { type BoundedCopyLimits, type BoundedCopyResult, boundedCopy } from './bounded-copy.ts'
+export {
+  ERROR_MESSAGES,
+  REFUSED_CODES,
+  REFUSED_MESSAGES,
+  type RefusedCode,
+  UNKNOWN_TOOL_MESSAGE,
+} from './codes.ts'
+export {
+  EMPTY_MANIFEST_TEXT,
+  type LlmToolDefinition,
+  MANIFEST_SEPARATOR,
+  PAGE_CALL_PREAMBLE,
+  PAGE_CALL_TOOL,
+  PAGE_DESCRIBE_TOOL,
+  pageCallTool,
+  renderManifest,
+  UNTRUSTED_NOTE,
+  type UntrustedEnvelope,
+  wrapUntrusted,
+} from './llm.ts'
+export type { Json, JsonSchema, Manifest, ToolHints, ToolManifest, ToolManifestSummary } from './manifest.ts'
+export {
+  type AgentToPageMessage,
+  type CallMessage,
+  type CancelMessage,
+  type ChangedMessage,
+  type ConfirmedMessage,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  type DescribeMessage,
+  MAX_DEPTH,
+  MAX_ID_LENGTH,
+  type ManifestMessage,
+  type MessageDirection,
+  type PageToAgentMessage,
+  PROTOCOL_VERSION,
+  type ProtocolMessage,
+  type ResultMessage,
+} from './messages.ts'
+export type {
+  CancelledBy,
+  CancelledResult,
+  ErrorResult,
+  FieldChange,
+  InvalidResult,
+  Issue,
+  NeedsConfirmationResult,
+  OkResult,
+  RefusedResult,
+  ToolResult,
+} from './results.ts'
+export { protocolSchemas } from './schemas.ts'
+export { UNSUPPORTED_PROTOCOL, type ValidationResult, validateMessage } from './validate.ts'

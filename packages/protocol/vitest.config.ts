@@ -1,0 +1,13 @@
+import { defineProject } from 'vitest/config'
+
+export default defineProject({
+  resolve: { conditions: ['@toolmark/source'] },
+  ssr: { resolve: { conditions: ['@toolmark/source'] } },
+  test: {
+    name: 'protocol',
+    environment: 'node',
+    include: ['src/**/__tests__/**/*.test.ts'],
+    typecheck: { enabled: true, include: ['src/**/__tests__/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    testTimeout: 20_000,
+  },
+})
