@@ -1,13 +1,13 @@
 import * as v from 'valibot'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { environment } from '../env.ts'
-import { ToolmarkError } from '../errors.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { llmName } from '../tool/names.ts'
-import { ok } from '../tool/result.ts'
-import { createToolmark } from '../toolmark.ts'
-import { prodToolmark, searchTool, tick } from './helpers.ts'
+import { prodToolmark, searchTool, tick } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { ToolmarkError } from '../../errors.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { llmName } from '../../tool/names.ts'
+import { ok } from '../../tool/result.ts'
+import { createToolmark } from '../../toolmark.ts'
 
 const noop = () => ok()
 const tool = (name: string, extra: object = {}) => ({
@@ -54,7 +54,7 @@ describe('names', () => {
   })
 
   it('hashes the UTF-8 bytes of the full dotted name (known vector)', async () => {
-    const { fnv1a32 } = await import('../tool/names.ts')
+    const { fnv1a32 } = await import('../../tool/names.ts')
     expect(fnv1a32('a')).toBe('e40c292c')
     expect(fnv1a32('foobar')).toBe('bf9cf968')
     expect(fnv1a32('')).toBe('811c9dc5')

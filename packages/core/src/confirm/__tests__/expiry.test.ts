@@ -2,11 +2,11 @@
  * Confirmation expiry: checked against the clock at approval time (expired when now >= expiresAt).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createConfirmQueue } from '../confirm/queue.ts'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import { createDef, EXPIRED, needs, withEvents } from './helpers.ts'
+import { createDef, EXPIRED, needs, withEvents } from '../../__tests__/helpers.ts'
+import { createConfirmQueue } from '../../confirm/queue.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 
 afterEach(() => {
   vi.useRealTimers()

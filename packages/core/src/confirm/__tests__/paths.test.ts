@@ -3,13 +3,13 @@
  * and `confirmUnannotated`.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createConfirmQueue } from '../confirm/queue.ts'
-import { environment } from '../env.ts'
-import { approveAll, createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import { createToolmark } from '../toolmark.ts'
-import type { ToolmarkErrorEvent } from '../types.ts'
-import { createDef, OPERATOR, tick } from './helpers.ts'
+import { createDef, OPERATOR, tick } from '../../__tests__/helpers.ts'
+import { createConfirmQueue } from '../../confirm/queue.ts'
+import { environment } from '../../env.ts'
+import { approveAll, createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import { createToolmark } from '../../toolmark.ts'
+import type { ToolmarkErrorEvent } from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()

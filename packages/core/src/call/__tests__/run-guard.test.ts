@@ -6,11 +6,11 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { createConfirmQueue } from '../confirm/queue.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import type { ConfirmOutcome, ConfirmRequest, RunResult, Toolmark } from '../types.ts'
-import { tick } from './helpers.ts'
+import { tick } from '../../__tests__/helpers.ts'
+import { createConfirmQueue } from '../../confirm/queue.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import type { ConfirmOutcome, ConfirmRequest, RunResult, Toolmark } from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()

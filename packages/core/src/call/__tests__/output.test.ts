@@ -4,11 +4,11 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import type { ToolmarkErrorEvent } from '../types.ts'
-import { prodToolmark, tool } from './helpers.ts'
+import { prodToolmark, tool } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import type { ToolmarkErrorEvent } from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()

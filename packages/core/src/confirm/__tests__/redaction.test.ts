@@ -2,11 +2,11 @@
  * Redaction: sensitive values stay out of confirmation cards, pending confirmations and events.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import type { ConfirmRequest, FieldChange, ToolContext, ToolDefinition } from '../types.ts'
-import { needs } from './helpers.ts'
+import { needs } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import type { ConfirmRequest, FieldChange, ToolContext, ToolDefinition } from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()

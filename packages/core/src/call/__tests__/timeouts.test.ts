@@ -3,11 +3,11 @@
  * that arrive too late.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { environment } from '../env.ts'
-import { DEFAULTS } from '../options.ts'
-import { ok } from '../tool/result.ts'
-import type { RunResult, ToolContext, ToolResult } from '../types.ts'
-import { prodToolmark, tool } from './helpers.ts'
+import { prodToolmark, tool } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { DEFAULTS } from '../../options.ts'
+import { ok } from '../../tool/result.ts'
+import type { RunResult, ToolContext, ToolResult } from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()

@@ -3,10 +3,10 @@
  * disposal.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import { codeOf, tick, tool } from './helpers.ts'
+import { codeOf, tick, tool } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 
 afterEach(() => {
   vi.useRealTimers()

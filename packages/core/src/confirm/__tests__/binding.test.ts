@@ -2,12 +2,12 @@
  * An approval is bound to the registration and to what the user saw, not to the tool's name.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createConfirmQueue } from '../confirm/queue.ts'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import type { ToolmarkEvents } from '../types.ts'
-import { createDef, EXPIRED, needs, OPERATOR, tick, withEvents } from './helpers.ts'
+import { createDef, EXPIRED, needs, OPERATOR, tick, withEvents } from '../../__tests__/helpers.ts'
+import { createConfirmQueue } from '../../confirm/queue.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import type { ToolmarkEvents } from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()

@@ -3,10 +3,10 @@
  * 2^31 − 1 ms, so long durations are waited out in steps.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createConfirmQueue } from '../confirm/queue.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import type { RunResult } from '../types.ts'
+import { createConfirmQueue } from '../../confirm/queue.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import type { RunResult } from '../../types.ts'
 
 const DAY = 86_400_000
 const THIRTY_DAYS = 30 * DAY

@@ -3,10 +3,10 @@
  * revision is answered `stale`, not `unknown_tool`.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import { tool } from './helpers.ts'
+import { tool } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 
 afterEach(() => {
   vi.useRealTimers()

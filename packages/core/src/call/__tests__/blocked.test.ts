@@ -3,11 +3,11 @@
 // of calls that did start is on their result event.
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import { createToolmark } from '../toolmark.ts'
-import type { CallMeta, ConsumerHost, ConsumerStatus, Toolmark, ToolmarkEvents } from '../types.ts'
-import { searchTool, tick } from './helpers.ts'
+import { searchTool, tick } from '../../__tests__/helpers.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import { createToolmark } from '../../toolmark.ts'
+import type { CallMeta, ConsumerHost, ConsumerStatus, Toolmark, ToolmarkEvents } from '../../types.ts'
 
 /** Attaches an observer that records `blocked` events (with their meta) and `result` events. */
 function observed(tm: Toolmark): {

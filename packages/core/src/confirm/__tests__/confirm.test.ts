@@ -1,18 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { createConfirmQueue } from '../confirm/queue.ts'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { cancelled, ok } from '../tool/result.ts'
-import { createToolmark } from '../toolmark.ts'
+import { prodToolmark, tick } from '../../__tests__/helpers.ts'
+import { createConfirmQueue } from '../../confirm/queue.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { cancelled, ok } from '../../tool/result.ts'
+import { createToolmark } from '../../toolmark.ts'
 import type {
   ConfirmRequest,
   PendingConfirmation,
   ToolContext,
   ToolmarkEvents,
   ToolResult,
-} from '../types.ts'
-import { prodToolmark, tick } from './helpers.ts'
+} from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()

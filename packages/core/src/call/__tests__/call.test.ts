@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { isToolmarkError } from '../errors.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { cancelled, error, invalid, ok } from '../tool/result.ts'
-import type { RunResult, ToolContext, ToolResult } from '../types.ts'
-import { prodToolmark, searchTool, tick } from './helpers.ts'
+import { prodToolmark, searchTool, tick } from '../../__tests__/helpers.ts'
+import { isToolmarkError } from '../../errors.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { cancelled, error, invalid, ok } from '../../tool/result.ts'
+import type { RunResult, ToolContext, ToolResult } from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()

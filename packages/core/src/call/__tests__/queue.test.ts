@@ -3,10 +3,10 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import { tick, tool } from './helpers.ts'
+import { tick, tool } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 
 afterEach(() => {
   vi.useRealTimers()

@@ -2,10 +2,10 @@
  * Policy: the hint classes each caller may see and call.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import { tool } from './helpers.ts'
+import { tool } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 
 afterEach(() => {
   vi.useRealTimers()

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { coversPath, flatten } from '../schema/paths.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
+import { coversPath, flatten } from '../../schema/paths.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
 
 // Issue 3: "for random inputs and random sensitive-path sets no redacted payload ever contains a
 // sensitive value and the approved run always receives the real one" — through the registry.

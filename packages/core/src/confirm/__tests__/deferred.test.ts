@@ -4,12 +4,12 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { createConfirmQueue } from '../confirm/queue.ts'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import type { ToolContext, ToolResult } from '../types.ts'
-import { createDef, EXPIRED, needs, OPERATOR, tick, withEvents } from './helpers.ts'
+import { createDef, EXPIRED, needs, OPERATOR, tick, withEvents } from '../../__tests__/helpers.ts'
+import { createConfirmQueue } from '../../confirm/queue.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import type { ToolContext, ToolResult } from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()

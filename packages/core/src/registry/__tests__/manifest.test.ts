@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { tool } from './helpers.ts'
+import { tool } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
 
 afterEach(() => {
   vi.useRealTimers()

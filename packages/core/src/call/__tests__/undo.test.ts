@@ -2,11 +2,11 @@
  * Undo: `ctx.registerUndo` and `tm.undo(callId)`.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import type { ToolContext } from '../types.ts'
-import { tool } from './helpers.ts'
+import { tool } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import type { ToolContext } from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()

@@ -4,11 +4,11 @@
  */
 
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok, refused } from '../tool/result.ts'
-import { toJsonSafeResult } from '../tool/serialize.ts'
-import { tool } from './helpers.ts'
+import { tool } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok, refused } from '../../tool/result.ts'
+import { toJsonSafeResult } from '../../tool/serialize.ts'
 
 afterEach(() => {
   vi.useRealTimers()

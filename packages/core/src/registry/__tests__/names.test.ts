@@ -3,12 +3,12 @@
  * `__`, long names shortened with a hash).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { environment } from '../env.ts'
-import { ToolmarkError } from '../errors.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import { createToolmark } from '../toolmark.ts'
-import { codeOf, prodToolmark, tool } from './helpers.ts'
+import { codeOf, prodToolmark, tool } from '../../__tests__/helpers.ts'
+import { environment } from '../../env.ts'
+import { ToolmarkError } from '../../errors.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import { createToolmark } from '../../toolmark.ts'
 
 /** FNV-1a 32-bit over UTF-8, written independently of the implementation. */
 function fnv1a(text: string): string {

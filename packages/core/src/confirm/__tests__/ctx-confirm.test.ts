@@ -2,11 +2,12 @@
  * `ctx.confirm` inside `run`, per caller: it never throws.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createConfirmQueue } from '../confirm/queue.ts'
-import { environment } from '../env.ts'
-import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
-import { createToolmark } from '../toolmark.ts'
+import { tick } from '../../__tests__/helpers.ts'
+import { createConfirmQueue } from '../../confirm/queue.ts'
+import { environment } from '../../env.ts'
+import { createTestToolmark } from '../../testing/index.ts'
+import { ok } from '../../tool/result.ts'
+import { createToolmark } from '../../toolmark.ts'
 import type {
   ConfirmRequest,
   CtxConfirmOutcome,
@@ -14,8 +15,7 @@ import type {
   ToolDefinition,
   ToolmarkErrorEvent,
   ToolResult,
-} from '../types.ts'
-import { tick } from './helpers.ts'
+} from '../../types.ts'
 
 afterEach(() => {
   vi.useRealTimers()
