@@ -52,7 +52,7 @@ module.exports = {
       comment:
         'The offline demo agent stands on the core and the protocol alone: it never imports a server, an app or another package.',
       severity: 'error',
-      from: { path: '^packages/offline-agent/src' },
+      from: { path: '^packages/offline-agent/src', pathNot: '__tests__' },
       to: {
         path: '(^apps/|^packages/(?!core/|protocol/|offline-agent/)|node_modules/@toolmark/(?!core/|protocol/))',
       },

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { WebSocket } from 'ws'
-import { challengesTools, demoState } from '../packages/offline-agent/test/demo-tools.ts'
+import { challengesTools, demoState } from '../packages/offline-agent/src/__tests__/demo-tools.ts'
 import { startPostgres, startProcess, startRedis, type TestProcess } from '../tests/support/servers.ts'
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 1000)

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
 import { maskText } from '@toolmark/server'
 import { describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
+import { challengesTools, demoState } from '../../../packages/offline-agent/src/__tests__/demo-tools.ts'
 import { lintBlocks, phpBlocks } from '../scripts/lint-php-docs.mjs'
 
 /*

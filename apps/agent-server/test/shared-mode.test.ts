@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../../packages/offline-agent/test/demo-tools.ts'
+import { challengesTools, demoState } from '../../../packages/offline-agent/src/__tests__/demo-tools.ts'
 import {
   startPostgres,
   startProcess,

@@ -11,7 +11,7 @@ import {
   secretForms,
   secretsAt,
   sensitivePathsOf,
-} from '../src/shared/redact.ts'
+} from '../shared/redact.ts'
 
 describe('masking before anything is persisted', () => {
   it('keeps only the last 4 digits of card-number-like sequences', () => {

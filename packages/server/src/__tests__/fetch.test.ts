@@ -1,7 +1,7 @@
 import { PROTOCOL_VERSION } from '@toolmark/protocol'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { createToolmarkServer, routeHandlers, type ToolmarkServerOptions } from '../src/index.ts'
+import { createToolmarkServer, routeHandlers, type ToolmarkServerOptions } from '../index.ts'
 import { ScriptedProvider, toolCall } from './helpers.ts'
 
 /*

@@ -1,8 +1,8 @@
 import { wrapUntrusted } from '@toolmark/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
-import { EXPIRED_RESULT } from '../src/agent/loop.ts'
-import { TIMEOUT_RESULT } from '../src/relay/relay.ts'
-import { manualClock } from '../src/shared/clock.ts'
+import { EXPIRED_RESULT } from '../agent/loop.ts'
+import { TIMEOUT_RESULT } from '../relay/relay.ts'
+import { manualClock } from '../shared/clock.ts'
 import { FakePage, fakeTool, openSocket, ScriptedProvider, testServer, toolCall } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../offline-agent/test/demo-tools.ts'
-import { manualClock } from '../src/shared/clock.ts'
+import { challengesTools, demoState } from '../../../offline-agent/src/__tests__/demo-tools.ts'
+import { manualClock } from '../shared/clock.ts'
 import { Browser, FakePage, openSocket, readEvents, testServers } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []

@@ -8,8 +8,8 @@ import { stepCountIs, streamText } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import WebSocket from 'ws'
-import { aiSdkProvider, type PageCallInput, pageTools } from '../src/ai-sdk.ts'
-import { CANCELLED_RESULT } from '../src/relay/relay.ts'
+import { aiSdkProvider, type PageCallInput, pageTools } from '../ai-sdk.ts'
+import { CANCELLED_RESULT } from '../relay/relay.ts'
 import { type Browser, type TestServer, testServer } from './helpers.ts'
 
 /*

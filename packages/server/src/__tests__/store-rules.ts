@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CallBinding, ConfirmBinding, Store } from '../src/store/store.ts'
+import type { CallBinding, ConfirmBinding, Store } from '../store/store.ts'
 
 /** Opens a fresh, empty store (its own database) whose clock is `now`. */
 export type OpenStore = (now?: () => number) => Promise<Store>

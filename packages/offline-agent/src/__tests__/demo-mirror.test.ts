@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { navigateTool } from '../../../apps/demo/src/app/tools.ts'
-import { createTool, deleteTool, notesTool, searchTool } from '../../../apps/demo/src/challenges/tools.ts'
-import { updateCardTool } from '../../../apps/demo/src/settings/tools.ts'
+import { navigateTool } from '../../../../apps/demo/src/app/tools.ts'
+import { createTool, deleteTool, notesTool, searchTool } from '../../../../apps/demo/src/challenges/tools.ts'
+import { updateCardTool } from '../../../../apps/demo/src/settings/tools.ts'
 import { challengesTools, demoState, settingsTools } from './demo-tools.ts'
 
 /*

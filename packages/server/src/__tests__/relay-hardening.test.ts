@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { PROTOCOL_VERSION } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
-import { escapeForLog, logString } from '../src/shared/log.ts'
+import { escapeForLog, logString } from '../shared/log.ts'
 import { FakePage, fakeTool, ScriptedProvider, testServers, toolCall } from './helpers.ts'
 
 const server = testServers()

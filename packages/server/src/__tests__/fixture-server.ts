@@ -12,7 +12,7 @@ export interface Recorded {
   body: Record<string, unknown>
 }
 
-/** A reply: a recorded SSE fixture (file in test/fixtures) or a plain HTTP error. */
+/** A reply: a recorded SSE fixture (file in src/__tests__/fixtures) or a plain HTTP error. */
 export type Reply = { fixture: string } | { status: number; body: string; headers?: Record<string, string> }
 
 /** Reads a recorded wire-format fixture. */

@@ -1,8 +1,8 @@
 import type { ToolManifestSummary } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
-import { plan } from '../src/embedded.ts'
-import type { AgentMessage, LlmTool } from '../src/types.ts'
+import { plan } from '../embedded.ts'
+import type { AgentMessage, LlmTool } from '../types.ts'
 import {
   challengesTools,
   demoState,
@@ -240,7 +240,7 @@ describe('embedded agent: answers in plain words, never raw tool names', () => {
 
   it('knows no tool names in its code', async () => {
     const { readdir, readFile } = await import('node:fs/promises')
-    const dir = new URL('../src/', import.meta.url)
+    const dir = new URL('../', import.meta.url)
     const files = (await readdir(dir)).filter((f) => f.endsWith('.ts'))
     expect(files).toContain('embedded.ts')
     const sources = await Promise.all(files.map((f) => readFile(new URL(f, dir), 'utf8')))

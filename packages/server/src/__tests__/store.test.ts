@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createMemoryStore } from '../src/store/memory.ts'
-import { openSqliteStore } from '../src/store/sqlite.ts'
+import { createMemoryStore } from '../store/memory.ts'
+import { openSqliteStore } from '../store/sqlite.ts'
 import { storeRules } from './store-rules.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'toolmark-store-'))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConversationEvents } from '../src/agent/events.ts'
-import type { ChatEvent } from '../src/shared/contract.ts'
+import { ConversationEvents } from '../agent/events.ts'
+import type { ChatEvent } from '../shared/contract.ts'
 
 const busy: ChatEvent = { type: 'busy', busy: true }
 

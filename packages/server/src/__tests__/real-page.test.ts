@@ -5,7 +5,7 @@ import { createToolmark, ok, REFUSED_MESSAGES, type Toolmark } from '@toolmark/c
 import { environment } from '@toolmark/core/adapter'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { EXPIRED_RESULT } from '../src/agent/loop.ts'
+import { EXPIRED_RESULT } from '../agent/loop.ts'
 import { type Browser, ScriptedProvider, type TestServer, testServer, toolCall } from './helpers.ts'
 
 /*

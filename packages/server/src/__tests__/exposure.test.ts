@@ -8,7 +8,7 @@ import {
   wrapUntrusted,
 } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
-import { FOLLOW_UP_PROMPT, SYSTEM_PROMPT } from '../src/agent/loop.ts'
+import { FOLLOW_UP_PROMPT, SYSTEM_PROMPT } from '../agent/loop.ts'
 import { FakePage, fakeTool, ScriptedProvider, testServer, toolCall } from './helpers.ts'
 
 const zeta = fakeTool('zeta.list', 'List zetas', { readOnly: true }, { type: 'object' }, () => ({

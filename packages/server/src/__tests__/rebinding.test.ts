@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { checkOrigin, isLoopbackName } from '../src/http/app.ts'
+import { checkOrigin, isLoopbackName } from '../http/app.ts'
 import { testServers } from './helpers.ts'
 
 const server = testServers()

@@ -1,9 +1,9 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startPostgres, type TestPostgres } from '../../../tests/support/servers.ts'
-import { createToolmarkServer, type Provider } from '../src/index.ts'
-import { openPostgresStore, StoreUnavailableError } from '../src/postgres.ts'
-import type { Store } from '../src/store/store.ts'
+import { startPostgres, type TestPostgres } from '../../../../tests/support/servers.ts'
+import { createToolmarkServer, type Provider } from '../index.ts'
+import { openPostgresStore, StoreUnavailableError } from '../postgres.ts'
+import type { Store } from '../store/store.ts'
 import { storeRules } from './store-rules.ts'
 
 // One real PostgreSQL 15 for the file; every store opened here gets a database of its own.

@@ -1,9 +1,9 @@
 import { renderManifest } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
-import { extractInput, primaryText } from '../src/extract.ts'
-import { clauses, echo } from '../src/intent.ts'
-import { pastTense } from '../src/reply.ts'
-import { chooseTool, parseManifest, stem, words } from '../src/words.ts'
+import { extractInput, primaryText } from '../extract.ts'
+import { clauses, echo } from '../intent.ts'
+import { pastTense } from '../reply.ts'
+import { chooseTool, parseManifest, stem, words } from '../words.ts'
 import { challengesTools, demoState, settingsTools } from './demo-tools.ts'
 
 const summaries = [...challengesTools(demoState()), ...settingsTools(demoState()).slice(1)].map(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../offline-agent/test/demo-tools.ts'
-import { AnthropicProvider } from '../src/agent/providers/anthropic.ts'
-import { OpenAiProvider } from '../src/agent/providers/openai.ts'
+import { challengesTools, demoState } from '../../../offline-agent/src/__tests__/demo-tools.ts'
+import { AnthropicProvider } from '../agent/providers/anthropic.ts'
+import { OpenAiProvider } from '../agent/providers/openai.ts'
 import { fixtureServer, type Recorded } from './fixture-server.ts'
 import { FakePage, testServer } from './helpers.ts'
 

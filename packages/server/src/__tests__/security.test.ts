@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
 import { PROTOCOL_VERSION } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
-import type { ProviderEvent } from '../src/agent/types.ts'
-import { MAX_INBOUND_BYTES, TIMEOUT_RESULT } from '../src/relay/relay.ts'
-import { type Clock, manualClock } from '../src/shared/clock.ts'
+import type { ProviderEvent } from '../agent/types.ts'
+import { MAX_INBOUND_BYTES, TIMEOUT_RESULT } from '../relay/relay.ts'
+import { type Clock, manualClock } from '../shared/clock.ts'
 import {
   FakePage,
   fakeTool,

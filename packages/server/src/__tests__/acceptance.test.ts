@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
-import { anthropicMessages } from '../src/agent/providers/anthropic.ts'
-import { openAiMessages } from '../src/agent/providers/openai.ts'
-import type { ProviderEvent, ProviderRequest } from '../src/agent/types.ts'
-import { type Clock, manualClock } from '../src/shared/clock.ts'
+import { anthropicMessages } from '../agent/providers/anthropic.ts'
+import { openAiMessages } from '../agent/providers/openai.ts'
+import type { ProviderEvent, ProviderRequest } from '../agent/types.ts'
+import { type Clock, manualClock } from '../shared/clock.ts'
 import {
   FakePage,
   fakeTool,

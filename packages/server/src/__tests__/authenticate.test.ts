@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Authenticate } from '../src/index.ts'
+import type { Authenticate } from '../index.ts'
 import {
   Browser,
   FakePage,

@@ -2,8 +2,8 @@ import type { ToolResult } from '@toolmark/core'
 import { createTestToolmark } from '@toolmark/core/testing'
 import { type FormValues, registerForm, registerWizard } from '@toolmark/forms'
 import { createTourRunner } from '@toolmark/tour'
-import { NAVIGATION } from '../../../apps/inertia-demo/src/navigation.ts'
-import { navigationTool } from '../../inertia/src/navigation.ts'
+import { NAVIGATION } from '../../../../apps/inertia-demo/src/navigation.ts'
+import { navigationTool } from '../../../inertia/src/navigation.ts'
 import { type FakeTool, fakeTool } from './fake-tool.ts'
 
 /*

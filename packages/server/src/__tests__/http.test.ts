@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../offline-agent/test/demo-tools.ts'
-import { SESSION_COOKIE, sessionIdFromHeader } from '../src/http/session.ts'
+import { challengesTools, demoState } from '../../../offline-agent/src/__tests__/demo-tools.ts'
+import { SESSION_COOKIE, sessionIdFromHeader } from '../http/session.ts'
 import { Browser, FakePage, openSocket, readEvents, testServers } from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import type { AgentToPageMessage } from '@toolmark/protocol'
 import type { EventSourceMessage } from 'eventsource-parser'
 import { describe, expect, it } from 'vitest'
-import { REPLAY_WINDOW, RESUME_GRACE_MS } from '../src/http/bridge-http.ts'
-import { TIMEOUT_RESULT } from '../src/relay/relay.ts'
-import { manualClock } from '../src/shared/clock.ts'
+import { REPLAY_WINDOW, RESUME_GRACE_MS } from '../http/bridge-http.ts'
+import { TIMEOUT_RESULT } from '../relay/relay.ts'
+import { manualClock } from '../shared/clock.ts'
 import {
   Browser,
   FakePage,
