@@ -37,7 +37,20 @@ describe.each<[string, AppVariant]>([
     const perNavigation: Array<{ to: string; manifests: string[][] }> = []
     for (let load = 0; load < LOADS; load++) {
       const demo = await DemoPage.open(browser, app.url, '/challenges')
-      await demo.waitForTool(PAGES.challenges.tool)
+      // The load's last manifest, with every tool of the page, is on the wire before the first click: the
+      // manifests a navigation sends are counted from there (a load may send the attach manifest first, before
+      // the page's effects have registered all of its tools).
+      const loaded = PAGES.challenges.tools.join()
+      await demo.waitForFrame(
+        ({ direction, message }) =>
+          direction === 'sent' &&
+          message.type === 'manifest' &&
+          (message.tools as Array<{ name: string }>)
+            .map((t) => t.name)
+            .sort()
+            .join() === loaded,
+        10_000,
+      )
       const cdp = await demo.context.newCDPSession(demo.page)
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
       for (let i = 0; i < NAVIGATIONS_PER_LOAD; i++) {
