@@ -3,10 +3,10 @@
 // figures. Run with `pnpm bench:next` (after `pnpm --filter @toolmark-apps/next-demo build`).
 //
 // The page's registry is instrumented in place: every call into a scope's `scope`, `register`,
-// `dispose` and `setWhen`, the registry's `manifest`, and the bridge socket's `send` is timed (outermost
+// `dispose` and `setWhen`, the registry's `manifest`, and the bridge transport's POST is timed (outermost
 // call only, so nested work is counted once). Each navigation clicks between /challenges (2 layout
 // tools + 5 page tools) and /settings (2 + 1) and waits for the bridge's manifest with the new page's
-// tools. Per navigation: Toolmark time = the timed calls (scope dispose + register + manifest + send),
+// tools. Per navigation: Toolmark time = the timed calls (scope dispose + register + manifest + POST),
 // and the whole route change (click → that manifest sent) measured in the page; the ratio is
 // Toolmark's share of the route change.
 import { chromium } from 'playwright-core'
@@ -61,16 +61,19 @@ try {
     ;(probe.dispose as () => void).call(probe)
     for (const name of ['scope', 'register', 'dispose', 'setWhen']) time(scopeProto, name)
     time(tm, 'manifest')
-    const send = WebSocket.prototype.send
-    WebSocket.prototype.send = function (this: WebSocket, data) {
+    // The bridge's HTTP transport (the Next demo on `next start`) sends each message as a POST: the call
+    // that hands it to the browser is timed, and its body kept (the response is the network's, not ours).
+    const post = window.fetch
+    window.fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
       const t0 = performance.now()
       try {
-        return send.call(this, data)
+        return post.call(this, input, init)
       } finally {
         stats.ms += performance.now() - t0
-        if (typeof data === 'string') stats.sends.push({ at: performance.now(), text: data })
+        if (typeof init?.body === 'string' && String(input).includes('/toolmark/messages'))
+          stats.sends.push({ at: performance.now(), text: init.body })
       }
-    }
+    } as typeof window.fetch
   })
 
   const toolmark: number[] = []
