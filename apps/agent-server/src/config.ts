@@ -18,6 +18,8 @@ export interface Config {
   callDeadlineMs: number
   /** How long a confirmation's approval is accepted after the page asked for it. */
   confirmationTtlMs: number
+  /** How long a stop keeps serving with `/toolmark/ready` answering 503 before sockets and streams close. */
+  drainMs: number
   /** Built demo assets (`apps/demo/dist`); served with an SPA fallback. */
   staticDir: string
   /** HMAC key for the session cookie; a random one is created and kept in the store when unset. */
@@ -76,6 +78,11 @@ export const ENV_DOCS: ReadonlyArray<readonly [name: string, fallback: string, m
     'CONFIRM_TTL_MS',
     '660000',
     "how long a confirmation's approval is accepted (the page's 600000 ms plus a minute); later ones are refused",
+  ],
+  [
+    'DRAIN_MS',
+    '0',
+    'on SIGTERM/SIGINT, how long /toolmark/ready answers 503 while everything else keeps serving, before sockets and streams close (a load balancer stops sending work first)',
   ],
   [
     'STATIC_DIR',
@@ -221,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     provider,
     callDeadlineMs: integer(env, 'CALL_DEADLINE_MS', 15_000, 1, 3_600_000),
     confirmationTtlMs: integer(env, 'CONFIRM_TTL_MS', 660_000, 100, 86_400_000),
+    drainMs: integer(env, 'DRAIN_MS', 0, 0, 600_000),
     staticDir: pathFrom(HERE, text(env, 'STATIC_DIR') ?? '../demo/dist'),
     sessionSecret: text(env, 'SESSION_SECRET'),
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),

@@ -15,7 +15,7 @@ try {
   process.exit(2)
 }
 
-/** How long a stop may take before the process exits anyway. */
+/** How long a stop may take (besides DRAIN_MS) before the process exits anyway. */
 const STOP_TIMEOUT_MS = 5_000
 
 // Loaded after --help and config checks, so both work without loading the server's dependencies.
@@ -48,7 +48,7 @@ const stop = (signal: NodeJS.Signals) => {
   const timer = setTimeout(() => {
     console.error(`Stopped the agent server (${signal}) without waiting for running turns.`)
     process.exit(1)
-  }, STOP_TIMEOUT_MS)
+  }, STOP_TIMEOUT_MS + config.drainMs)
   timer.unref()
   // Sockets, streams and pending calls are closed, then the SQLite file (WAL checkpointed).
   server.close().then(

@@ -94,6 +94,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     allowedOrigins: config.allowedOrigins,
     callDeadlineMs: config.callDeadlineMs,
     confirmationTtlMs: config.confirmationTtlMs,
+    drainMs: config.drainMs,
     sessionTtlMs: config.sessionTtlMs,
     maxSessions: config.maxSessions,
     sseKeepAliveMs: config.sseKeepAliveMs,

@@ -30,7 +30,10 @@ export interface NodeServer {
   port: number
   /** The Node HTTP server (to add routes or read its address). */
   http: Server
-  /** Stops accepting, closes sockets and streams, settles pending calls. The store stays open. */
+  /**
+   * Drains (`/toolmark/ready` 503 for the server's `drainMs`), then stops accepting, closes sockets and
+   * streams, settles pending calls. The store stays open.
+   */
   close(): Promise<void>
 }
 
@@ -78,6 +81,8 @@ export async function serve(toolmark: ToolmarkServer, options: ServeOptions = {}
     http: server,
     close() {
       closing ??= (async () => {
+        // `/toolmark/ready` answers 503 for `drainMs` while the sockets still serve; then they close.
+        await toolmark.drain()
         ws.close()
         await toolmark.close()
         await new Promise<void>((resolve) => {

@@ -57,6 +57,12 @@ export interface ToolmarkServerOptions {
   maxSessions?: number
   /** Milliseconds between keep-alive comments on event streams. Default 15 000. */
   sseKeepAliveMs?: number
+  /**
+   * How long `close()` keeps serving after `/toolmark/ready` turns 503, so a load balancer stops sending
+   * this instance new work before its sockets and streams close (set it to the balancer's health-check
+   * interval times its failure threshold). Default 0: close at once.
+   */
+  drainMs?: number
   /** Serves `POST /v1/chat/completions` (OpenAI-compatible) with this provider. Default: not served. */
   chatCompletions?: Provider
   /** Answers the requests no route matched (after the Host/Origin check). Default a JSON 404. */
@@ -90,7 +96,15 @@ export interface ToolmarkServer {
   readonly provider: Provider
   /** Ends every live bridge event stream from the server side; their pages resume (tests, e2e). */
   dropBridgeStreams(): void
-  /** Closes the event streams, settles pending calls and waits for running turns. A store passed in stays open. */
+  /**
+   * Starts draining: `/toolmark/ready` answers 503 from now on while everything else keeps serving; resolves
+   * after `drainMs`. Calling it again returns the same promise.
+   */
+  drain(): Promise<void>
+  /**
+   * Drains (`drain()`), then closes the event streams, settles pending calls and waits for running turns.
+   * A store passed in stays open.
+   */
   close(): Promise<void>
 }
 
@@ -174,12 +188,22 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const bridgePaths = new Set([EVENTS_PATH, MESSAGES_PATH])
 
   let closing: Promise<void> | undefined
+  // Set by the first `drain()` (which `close()` starts with): from then on `/toolmark/ready` answers 503.
+  let draining: Promise<void> | undefined
+  const drainMs = Math.max(0, options.drainMs ?? 0)
+  const drain = (): Promise<void> => {
+    draining ??= new Promise<void>((resolve) => {
+      if (drainMs > 0) setTimeout(resolve, drainMs)
+      else resolve()
+    })
+    return draining
+  }
   const readiness: Readiness = {
     checks: [
       ...(store.ping ? [() => (store.ping as () => Promise<void>)()] : []),
       ...(cluster ? [() => cluster.ping()] : []),
     ],
-    draining: () => closing !== undefined,
+    draining: () => draining !== undefined,
     log: options.log ?? ((line) => console.warn(line)),
   }
   return {
@@ -193,8 +217,10 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     agent,
     provider,
     dropBridgeStreams: () => http.dropStreams(),
+    drain,
     close() {
       closing ??= (async () => {
+        await drain()
         http.close()
         await relay.close()
         await agent.close()

@@ -1,6 +1,6 @@
 import { PROTOCOL_VERSION } from '@toolmark/protocol'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { createToolmarkServer, routeHandlers, type ToolmarkServerOptions } from '../index.ts'
 import { ScriptedProvider, toolCall } from './helpers.ts'
 
@@ -165,5 +165,40 @@ describe('routeHandlers', () => {
     const { id } = (await created.json()) as { id: string }
     const read = await GET(new Request(`${ORIGIN}/api/conversations/${id}`, { headers: { cookie } }))
     expect(await read.json()).toEqual({ id, messages: [] })
+  })
+})
+
+describe('drain', () => {
+  it('answers /toolmark/ready 503 for drainMs while the API keeps serving, then closes', async () => {
+    vi.useFakeTimers()
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
+    const server = harness({ drainMs: 10_000 })
+    const call = client(server.fetch)
+    expect((await call('/toolmark/ready')).status).toBe(200)
+    let closed = false
+    const closing = server.close().then(() => {
+      closed = true
+    })
+    const ready = await call('/toolmark/ready')
+    expect(ready.status).toBe(503)
+    expect(((await ready.json()) as { error: { code: string } }).error.code).toBe('not_ready')
+    expect((await call('/toolmark/health')).status).toBe(200)
+    // Still serving: a new conversation is created while the balancer takes the instance out.
+    expect((await call('/api/conversations', { method: 'POST', headers: { origin: ORIGIN } })).status).toBe(
+      201,
+    )
+    await vi.advanceTimersByTimeAsync(9_999)
+    expect(closed).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    await closing
+    expect(closed).toBe(true)
+  })
+
+  it('closes at once by default', async () => {
+    const server = harness()
+    await server.close()
+    expect((await server.fetch(new Request(`${ORIGIN}/toolmark/ready`))).status).toBe(503)
   })
 })
