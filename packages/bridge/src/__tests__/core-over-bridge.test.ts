@@ -4,43 +4,14 @@
  * cancel or a disposal during asynchronous validation. (Moved here with the bridge: the core's own
  * tests cannot import the bridge package.)
  */
-import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { ok, type RunResult, refused, type Toolmark } from '@toolmark/core'
 import { createTestToolmark } from '@toolmark/core/testing'
 import { validateMessage } from '@toolmark/protocol'
 import { describe, expect, it, vi } from 'vitest'
+import { slowSchema } from '../../../../tests/support/slow-schema.ts'
 import { bridge } from '../bridge.ts'
 import { createInPageChannel } from '../in-page.ts'
 import { CLIENT, tick } from './helpers.ts'
-
-/** A Standard Schema whose `validate` returns a promise that the test settles by hand. */
-function slowSchema<T>(): {
-  schema: StandardSchemaV1<T, T>
-  pass(): void
-  started: () => number
-} {
-  const waiting: Array<(r: StandardSchemaV1.Result<T>) => void> = []
-  const values: unknown[] = []
-  return {
-    schema: {
-      '~standard': {
-        version: 1,
-        vendor: 'test',
-        validate: (value) =>
-          new Promise<StandardSchemaV1.Result<T>>((resolve) => {
-            values.push(value)
-            waiting.push(resolve)
-          }),
-      },
-    },
-    pass() {
-      for (const [i, resolve] of waiting.entries()) resolve({ value: values[i] as T })
-      waiting.length = 0
-      values.length = 0
-    },
-    started: () => waiting.length,
-  }
-}
 
 const OBJECT = { type: 'object' } as const
 const CANCELLED = { status: 'cancelled', by: 'signal' }

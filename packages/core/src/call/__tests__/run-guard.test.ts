@@ -3,9 +3,9 @@
  * it waited (asynchronous validation, the scope's queue, an inline confirmation, re-validation of an
  * edited input) never runs its handler.
  */
-import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
+import { slowSchema } from '../../../../../tests/support/slow-schema.ts'
 import { tick } from '../../__tests__/helpers.ts'
 import { createConfirmQueue } from '../../confirm/queue.ts'
 import { createTestToolmark } from '../../testing/index.ts'
@@ -15,35 +15,6 @@ import type { ConfirmOutcome, ConfirmRequest, RunResult, Toolmark } from '../../
 afterEach(() => {
   vi.useRealTimers()
 })
-
-/** A Standard Schema whose `validate` returns a promise that the test settles by hand. */
-function slowSchema<T>(): {
-  schema: StandardSchemaV1<T, T>
-  pass(): void
-  started: () => number
-} {
-  const waiting: Array<(r: StandardSchemaV1.Result<T>) => void> = []
-  const values: unknown[] = []
-  return {
-    schema: {
-      '~standard': {
-        version: 1,
-        vendor: 'test',
-        validate: (value) =>
-          new Promise<StandardSchemaV1.Result<T>>((resolve) => {
-            values.push(value)
-            waiting.push(resolve)
-          }),
-      },
-    },
-    pass() {
-      for (const [i, resolve] of waiting.entries()) resolve({ value: values[i] as T })
-      waiting.length = 0
-      values.length = 0
-    },
-    started: () => waiting.length,
-  }
-}
 
 const OBJECT = { type: 'object' } as const
 const CANCELLED = { status: 'cancelled', by: 'signal' }
