@@ -22,6 +22,8 @@ import type { Clock } from '../shared/clock.ts'
 import { openSqliteStore } from '../sqlite.ts'
 import type { Store } from '../store/store.ts'
 import { Activity } from './activity.ts'
+// Its `ProvidedContext` augmentation types `inject('sharedDeployment')`, for every project compiling this file.
+import type {} from './shared-deployment.setup.ts'
 
 export { type FakeTool, fakeTool }
 
