@@ -7,6 +7,8 @@ export default defineProject({
     name: 'server',
     environment: 'node',
     include: ['src/**/__tests__/**/*.test.ts'],
+    // Needs three instances: run by the `server-shared` project (vitest.shared.config.ts) only.
+    exclude: ['src/__tests__/page-order.test.ts'],
     testTimeout: 20_000,
   },
 })

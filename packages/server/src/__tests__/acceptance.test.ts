@@ -12,6 +12,7 @@ import { type Clock, manualClock } from '../shared/clock.ts'
 import {
   FakePage,
   fakeTool,
+  flushSocket,
   openSocket,
   ScriptedProvider,
   type TestServer,
@@ -68,7 +69,7 @@ async function withPage(provider: ScriptedProvider, tools = [list, save, comment
   return { t, browser, conversation, page }
 }
 
-/** Sends `confirmed` with a raw socket of the same browser and conversation, then flushes. */
+/** A raw socket of the given browser and conversation; `send` sends a message, then flushes. */
 async function rawSocket(t: TestServer, cookie: string, conversation: string) {
   const { ws } = await openSocket(t.server.url, { cookie, conversation })
   cleanup.push(async () => ws.close())
@@ -76,10 +77,7 @@ async function rawSocket(t: TestServer, cookie: string, conversation: string) {
     ws,
     send: async (message: unknown) => {
       ws.send(JSON.stringify(message))
-      await new Promise<void>((resolve) => {
-        ws.once('pong', () => resolve())
-        ws.ping()
-      })
+      await flushSocket(t, ws)
     },
   }
 }

@@ -5,20 +5,34 @@ import { EmbeddedProvider } from '@toolmark/offline-agent'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/protocol'
 import type { EventSourceMessage } from 'eventsource-parser'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
-import { onTestFinished } from 'vitest'
+import pg from 'pg'
+import { inject, onTestFinished } from 'vitest'
 import WebSocket from 'ws'
+import { startBalancer } from '../../../../tests/support/balancer.ts'
 import { type FakeTool, fakeTool } from '../../../offline-agent/src/__tests__/fake-tool.ts'
 import type { Agent } from '../agent/loop.ts'
 import type { Provider, ProviderEvent, ProviderRequest } from '../agent/types.ts'
 import type { Authenticate } from '../http/app.ts'
 import { serve } from '../node.ts'
+import { openPostgresStore } from '../postgres.ts'
+import { createRedisCluster } from '../redis.ts'
 import type { Rejection, Relay } from '../relay/relay.ts'
-import { createToolmarkServer, type ToolmarkServerOptions } from '../server.ts'
+import { createToolmarkServer, type ToolmarkServer, type ToolmarkServerOptions } from '../server.ts'
 import type { Clock } from '../shared/clock.ts'
 import { openSqliteStore } from '../sqlite.ts'
 import type { Store } from '../store/store.ts'
+import { Activity } from './activity.ts'
+// Its `ProvidedContext` augmentation types `inject('sharedDeployment')`, for every project compiling this file.
+import type {} from './shared-deployment.setup.ts'
 
 export { type FakeTool, fakeTool }
+
+/**
+ * Which deployment the harness runs against: `single`, one instance with an in-memory SQLite store (the
+ * `server` test project), or `three`, three instances sharing one PostgreSQL and one Redis behind a load
+ * balancer without sticky sessions (the `server-shared` project, whose global setup starts both).
+ */
+export const DEPLOYMENT: 'single' | 'three' = inject('sharedDeployment') ? 'three' : 'single'
 
 /** The server options a test may set. */
 export type Config = Pick<
@@ -26,13 +40,20 @@ export type Config = Pick<
   'allowedOrigins' | 'callDeadlineMs' | 'maxSessions' | 'sessionSecret' | 'sessionTtlMs' | 'sseKeepAliveMs'
 >
 
-/** A server listening on 127.0.0.1 (HTTP and WebSocket) with an in-memory SQLite store. */
+/**
+ * A server listening on 127.0.0.1 (HTTP and WebSocket): one instance with an in-memory SQLite store, or
+ * (`DEPLOYMENT` three) the load balancer in front of three instances, whose `store` and `relay` are the
+ * first instance's (everything they answer comes from the shared database) and whose `agent` waits for the
+ * turns of all three.
+ */
 export interface RunningServer {
   url: string
   port: number
+  /** Each instance's own URL, the balancer bypassed (first A, the page's instance; one entry for one instance). */
+  instances: string[]
   store: Store
   relay: Relay
-  agent: Agent
+  agent: Pick<Agent, 'idle' | 'busy'>
   provider: Provider
   dropBridgeStreams(): void
   close(): Promise<void>
@@ -41,10 +62,19 @@ export interface RunningServer {
 /** A started server on 127.0.0.1:0 with an in-memory store, plus what it logged and rejected. */
 export interface TestServer {
   server: RunningServer
+  /** What every instance rejected, in the order they did. */
   rejections: Rejection[]
+  /** What every instance logged, in order. */
   logs: string[]
   /** A new browser (its own cookie jar, so its own user) with a session (it started a conversation). */
   browser(): Promise<Browser>
+  /**
+   * Resolves once every instance has handled everything that reached it: the page messages it received, the
+   * messages instances sent each other because of them (flush a raw socket with ping/pong first).
+   */
+  settled(): Promise<void>
+  /** The messages instances handed each other (three instances), as `<kind> to <A|B|C>`, in order. */
+  crossings: readonly string[]
 }
 
 /** What a test server is started with: a provider, a manual clock, configuration overrides. */
@@ -56,41 +86,160 @@ export interface TestServerOptions {
   authenticate?: Authenticate
 }
 
+/** Starts the harness's server: one instance, or three sharing PostgreSQL and Redis (see {@link DEPLOYMENT}). */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const activity = new Activity()
   const logs: string[] = []
   const log = (line: string) => logs.push(line)
-  const store = openSqliteStore(':memory:', options.clock ? options.clock.now : Date.now)
-  const provider = options.provider ?? new EmbeddedProvider()
-  const toolmark = createToolmarkServer({
-    store,
-    provider,
-    chatCompletions: new EmbeddedProvider(),
-    log,
-    ...options.config,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
-  })
-  const node = await serve(toolmark, { port: 0, host: '127.0.0.1', log })
-  const server: RunningServer = {
-    url: node.url,
-    port: node.port,
-    store,
-    relay: toolmark.relay,
-    agent: toolmark.agent,
-    provider,
-    dropBridgeStreams: () => toolmark.dropBridgeStreams(),
-    close: () => node.close().then(() => store.close()),
-  }
   const rejections: Rejection[] = []
-  server.relay.on('rejected', (r) => rejections.push(r))
+  const now = options.clock ? options.clock.now : Date.now
+  const provider = options.provider ?? new EmbeddedProvider()
+  const start = async (store: Store, extra: Partial<ToolmarkServerOptions> = {}) => {
+    const toolmark = createToolmarkServer({
+      store: activity.store(store),
+      provider,
+      chatCompletions: new EmbeddedProvider(),
+      log,
+      ...options.config,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+      ...extra,
+    })
+    activity.relay(toolmark.relay)
+    toolmark.relay.on('rejected', (r) => rejections.push(r))
+    return { toolmark, node: await serve(toolmark, { port: 0, host: '127.0.0.1', log }) }
+  }
+  let server: RunningServer
+  if (DEPLOYMENT === 'single') {
+    const store = openSqliteStore(':memory:', now)
+    const { toolmark, node } = await start(store)
+    server = {
+      url: node.url,
+      port: node.port,
+      instances: [node.url],
+      store: toolmark.store,
+      relay: toolmark.relay,
+      agent: waitingAgent([toolmark.agent], activity),
+      provider,
+      dropBridgeStreams: () => toolmark.dropBridgeStreams(),
+      close: () => node.close().then(() => store.close()),
+    }
+  } else {
+    server = await startThree(start, activity, provider, now, log)
+  }
   return {
     server,
     rejections,
     logs,
+    settled: () => activity.settled(),
+    crossings: activity.crossings,
     async browser() {
       const b = new Browser(server.url)
+      b.settled = () => activity.settled()
+      b.gone = (clientId) => activity.gone(clientId)
       await b.createConversation() // sessions are created lazily, by the first conversation
       return b
+    },
+  }
+}
+
+/** An agent whose `idle` waits for the conversation's turns on every instance, and for what led to them. */
+function waitingAgent(agents: Agent[], activity: Activity): Pick<Agent, 'idle' | 'busy'> {
+  const busy = (conversationId: string) => agents.some((agent) => agent.busy(conversationId))
+  return {
+    busy,
+    async idle(conversationId) {
+      for (;;) {
+        // A page message still being handled (or on its way to another instance) may queue a turn.
+        await activity.settled()
+        if (!busy(conversationId)) return
+        await Promise.all(agents.map((agent) => agent.idle(conversationId)))
+      }
+    },
+  }
+}
+
+/** How many three-instance deployments this test file started (each gets its own schema and key prefix). */
+let deployments = 0
+
+/**
+ * Three instances, each with its own PostgreSQL pool and Redis coordinator, sharing one database schema and
+ * one Redis key prefix (both new for this test), behind a balancer without sticky sessions that sends:
+ *
+ * - page connections (WebSocket upgrades, `GET /toolmark/events`) to A and C in turn (the first to A, the
+ *   next to C, …), so a reload or a second tab lands on another instance than the first page;
+ * - chat messages (`POST /api/conversations/:id/messages`) to B: every turn runs on B, so each call
+ *   crosses to the page's instance and each answer (and `needs_confirmation`) crosses back;
+ * - the HTTP transport's page messages (`POST /toolmark/messages`) to B too, never the stream's instance, so
+ *   each is handed to A or C over Redis;
+ * - every other request (conversations, sessions, chat event streams) to A, B and C in turn.
+ */
+async function startThree(
+  start: (
+    store: Store,
+    extra: Partial<ToolmarkServerOptions>,
+  ) => Promise<{ toolmark: ToolmarkServer; node: Awaited<ReturnType<typeof serve>> }>,
+  activity: Activity,
+  provider: Provider,
+  now: () => number,
+  log: (line: string) => void,
+): Promise<RunningServer> {
+  const shared = inject('sharedDeployment')
+  if (!shared) throw new Error('no shared deployment was provided')
+  const id = `${process.pid}_${++deployments}_${randomUUID().slice(0, 8)}`
+  const schema = `t_${id}`
+  const admin = new pg.Client({ connectionString: shared.postgresUrl })
+  await admin.connect()
+  await admin.query(`CREATE SCHEMA ${schema}`)
+  await admin.end()
+  const url = `${shared.postgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`
+  const stores = await Promise.all(
+    [0, 1, 2].map(() => openPostgresStore({ url, now, max: 4, connectionTimeoutMs: 5000, log })),
+  )
+  const clusters = stores.map((_, i) =>
+    createRedisCluster({
+      url: shared.redisUrl,
+      prefix: `toolmark:${id}:`,
+      instance: `${'ABC'[i]}-${id}`,
+      log,
+    }),
+  )
+  const started = await Promise.all(
+    stores.map((store, i) => start(store, { cluster: activity.cluster(clusters[i]!, 'ABC'[i]!) })),
+  )
+  const [a, b, c] = started as [(typeof started)[0], (typeof started)[0], (typeof started)[0]]
+  let pages = 0
+  let others = 0
+  const balancer = await startBalancer(({ method, path, upgrade }) => {
+    const pathname = path.split('?')[0]!
+    if (upgrade || (method === 'GET' && pathname === '/toolmark/events'))
+      return (pages++ % 2 === 0 ? a : c).node.port
+    if (
+      method === 'POST' &&
+      (/^\/api\/conversations\/[^/]+\/messages$/.test(pathname) || pathname === '/toolmark/messages')
+    )
+      return b.node.port
+    return started[others++ % 3]!.node.port
+  })
+  return {
+    url: balancer.url,
+    port: balancer.port,
+    instances: started.map((s) => s.node.url),
+    store: a.toolmark.store,
+    relay: a.toolmark.relay,
+    agent: waitingAgent(
+      started.map((s) => s.toolmark.agent),
+      activity,
+    ),
+    provider,
+    dropBridgeStreams: () => {
+      for (const s of started) s.toolmark.dropBridgeStreams()
+    },
+    async close() {
+      await balancer.close()
+      await Promise.all(started.map((s) => s.node.close()))
+      await Promise.all(clusters.map((cluster) => cluster.close()))
+      await Promise.all(stores.map((store) => store.close()))
     },
   }
 }
@@ -137,6 +286,10 @@ export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenera
 /** A cookie-keeping HTTP client standing in for one browser. */
 export class Browser {
   cookie = ''
+  /** Resolves once the servers handled what reached them (set by `TestServer.browser()`). */
+  settled: () => Promise<void> = () => Promise.resolve()
+  /** Resolves once no server connection carries the page load any more (set by `TestServer.browser()`). */
+  gone: (clientId: string) => Promise<void> = () => Promise.resolve()
   constructor(readonly base: string) {}
 
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
@@ -184,6 +337,18 @@ export function openSocket(
     ws.once('open', () => resolve({ ws, closed }))
     ws.once('error', reject)
   })
+}
+
+/**
+ * Resolves once the servers handled everything sent on a raw socket so far: the pong (ordered after every
+ * frame before the ping) proves it arrived, `settled()` that every instance handled it.
+ */
+export async function flushSocket(t: Pick<TestServer, 'settled'>, ws: WebSocket): Promise<void> {
+  await new Promise<void>((resolve) => {
+    ws.once('pong', () => resolve())
+    ws.ping()
+  })
+  await t.settled()
 }
 
 /** The two ways a page reaches the server: one WebSocket, or an SSE stream plus POSTs. */
@@ -289,9 +454,12 @@ export class HttpLink implements PageLink {
       await response.body?.cancel()
       this.statuses.push(response.status)
     })
+    // A POST still on its way when the test ends fails with the closing server: that is reported by the
+    // next `flush()`, never as an unhandled rejection.
+    this.#chain.catch(() => {})
   }
   flush(): Promise<void> {
-    // each POST is answered after the relay handled it
+    // each POST is answered after the relay (of the stream's instance) handled it
     return this.#chain
   }
   async close(): Promise<void> {
@@ -338,6 +506,7 @@ export class FakePage {
   private constructor(
     readonly link: PageLink,
     public tools: FakeTool[],
+    readonly browser: Browser,
     clientId: string = randomUUID(),
   ) {
     this.clientId = clientId
@@ -374,7 +543,7 @@ export class FakePage {
     } else {
       link = new WebSocketLink((await openSocket(url, { cookie: browser.cookie, conversation })).ws)
     }
-    const page = new FakePage(link, tools, options.clientId)
+    const page = new FakePage(link, tools, browser, options.clientId)
     if (options.manifest !== false) await page.sendManifest()
     return page
   }
@@ -409,9 +578,14 @@ export class FakePage {
     this.link.send(typeof message === 'string' ? message : JSON.stringify(message))
   }
 
-  /** Resolves once the server has handled everything sent so far. */
-  flush(): Promise<void> {
-    return this.link.flush()
+  /**
+   * Resolves once the server has handled everything sent so far: the connection's round trip (a ping/pong,
+   * or the POSTs' answers) proves it reached the server, then the harness waits until every instance has
+   * handled it and what it caused between instances.
+   */
+  async flush(): Promise<void> {
+    await this.link.flush()
+    await this.browser.settled()
   }
 
   /** The next message (already received or future) that matches. */
@@ -444,8 +618,10 @@ export class FakePage {
     await this.flush()
   }
 
-  close(): Promise<void> {
-    return this.link.close()
+  /** Closes the connection; over a WebSocket, resolves once the server closed its side too and handled that. */
+  async close(): Promise<void> {
+    await this.link.close()
+    if (this.link instanceof WebSocketLink) await this.browser.gone(this.clientId)
   }
 
   /** The call and describe ids answered so far: like the real page, each is answered once. */

@@ -3,7 +3,15 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { EXPIRED_RESULT } from '../agent/loop.ts'
 import { TIMEOUT_RESULT } from '../relay/relay.ts'
 import { manualClock } from '../shared/clock.ts'
-import { FakePage, fakeTool, openSocket, ScriptedProvider, testServer, toolCall } from './helpers.ts'
+import {
+  FakePage,
+  fakeTool,
+  flushSocket,
+  openSocket,
+  ScriptedProvider,
+  testServer,
+  toolCall,
+} from './helpers.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -73,10 +81,7 @@ describe("navigation and full reloads: a new page load rebinds, a gone page's co
     cleanup.push(async () => ws.close())
     ws.send(JSON.stringify({ protocol: 1, type: 'manifest', clientId: first.clientId, rev: 9, tools: [] }))
     await first.flush()
-    await new Promise<void>((resolve) => {
-      ws.once('pong', () => resolve())
-      ws.ping()
-    })
+    await flushSocket(t, ws)
     expect(t.rejections).toMatchObject([{ reason: 'mismatch', type: 'manifest', conversationId: other }])
     expect(await t.server.relay.page(conversation)).toMatchObject({ clientId: first.clientId, rev: 1 })
     expect(await t.server.relay.page(other)).toBeUndefined()
@@ -145,10 +150,7 @@ describe("navigation and full reloads: a new page load rebinds, a gone page's co
         result: { status: 'ok' },
       }),
     )
-    await new Promise<void>((resolve) => {
-      ws.once('pong', () => resolve())
-      ws.ping()
-    })
+    await flushSocket(t, ws)
     await t.server.agent.idle(conversation)
     expect(t.rejections).toMatchObject([{ reason: 'expired_confirm', id: confirmId }])
     expect(provider.requests).toHaveLength(before)
@@ -202,10 +204,7 @@ describe("navigation and full reloads: a new page load rebinds, a gone page's co
         result: { status: 'ok' },
       }),
     )
-    await new Promise<void>((resolve) => {
-      ws.once('pong', () => resolve())
-      ws.ping()
-    })
+    await flushSocket(t, ws)
     await t.server.agent.idle(conversation)
     expect(t.rejections).toEqual([])
     expect((await t.server.store.getConfirm(confirmId!))!.state).toBe('used')

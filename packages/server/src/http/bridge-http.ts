@@ -139,11 +139,51 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       }, LEASE_MS / 3)
     : undefined
   ;(heartbeat as { unref?: () => void } | undefined)?.unref?.()
+  /** POSTs handed to another instance, waiting for its `posted` (by reply id). */
+  const handedOn = new Map<string, (found: boolean) => void>()
   cluster?.onMessage(async (message) => {
-    if (message.kind !== 'post') return
+    if (message.kind === 'posted') {
+      handedOn.get(message.id)?.(message.found)
+      return
+    }
+    if (message.kind !== 'post' && message.kind !== 'end') return
     const stream = streams.get(message.streamId)
-    if (stream && stream.userId === message.userId) await stream.conn.receive(message.body)
+    const found = stream !== undefined && stream.userId === message.userId
+    if (message.kind === 'end') {
+      if (found) end(stream)
+      return
+    }
+    if (found) await stream.conn.receive(message.body)
+    if (message.reply)
+      await cluster.send(message.reply.instance, { kind: 'posted', id: message.reply.id, found })
   })
+
+  /**
+   * Hands a POST to the instance holding its stream and resolves once that instance handled it (true), found
+   * no such stream (false), or did not answer within {@link LEASE_MS} (true: it may still handle it). The page
+   * sends its messages one at a time, each after the answer to the one before, so waiting here keeps them in
+   * order whichever instance each lands on.
+   */
+  const handOn = (to: string, message: { streamId: string; userId: string; body: string }) => {
+    const c = cluster as Cluster
+    const id = crypto.randomUUID()
+    return new Promise<boolean>((resolve, reject) => {
+      const timer = clock.setTimeout(() => settle(true), LEASE_MS)
+      const settle = (found: boolean) => {
+        clock.clearTimeout(timer)
+        handedOn.delete(id)
+        resolve(found)
+      }
+      handedOn.set(id, settle)
+      c.send(to, { kind: 'post', ...message, reply: { instance: c.instance, id } }).catch(
+        (error: unknown) => {
+          clock.clearTimeout(timer)
+          handedOn.delete(id)
+          reject(error)
+        },
+      )
+    })
+  }
 
   const end = (stream: PageStream): void => {
     if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
@@ -258,11 +298,13 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     const body = declared > MAX_INBOUND_BYTES ? undefined : await readLimited(c.req.raw, MAX_INBOUND_BYTES)
     if (body === undefined) {
       if (stream) end(stream)
+      // The stream's own instance closes it, as a socket closes with 1009 wherever it is.
+      else if (elsewhere && cluster) await cluster.send(elsewhere.instance, { kind: 'end', streamId, userId })
       return fail(c, 413, 'message_too_large', `Message over ${MAX_INBOUND_BYTES} bytes`)
     }
     if (stream) await stream.conn.receive(body)
-    else if (elsewhere && cluster)
-      await cluster.send(elsewhere.instance, { kind: 'post', streamId, userId, body })
+    else if (elsewhere && !(await handOn(elsewhere.instance, { streamId, userId, body })))
+      return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
     return c.body(null, 202)
   })
 

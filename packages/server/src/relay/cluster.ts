@@ -5,10 +5,20 @@ import type { ChatEvent } from '../shared/contract.ts'
 export type ClusterMessage =
   /** To the instance holding the page load: write `text` (a bridge message) to its sockets. */
   | { kind: 'send'; conversationId: string; clientId: string; text: string }
-  /** To the instance waiting for a call: the page's answer, accepted (and settled) by the holder. */
-  | { kind: 'outcome'; callId: string; clientId: string; result: ToolResult }
-  /** To the instance holding an HTTP-transport page stream: a message the page POSTed to another instance. */
-  | { kind: 'post'; streamId: string; userId: string; body: string }
+  /**
+   * To the instance waiting for a call: the page's answer, accepted (and settled) by the holder; or, with
+   * `timedOut`, the timeout another instance settled the call with (a result that arrived after the deadline).
+   */
+  | { kind: 'outcome'; callId: string; clientId: string; result: ToolResult; timedOut?: boolean }
+  /**
+   * To the instance holding an HTTP-transport page stream: a message the page POSTed to another instance.
+   * With `reply`, the holder answers `posted` (to `reply.instance`, under `reply.id`) once it handled it.
+   */
+  | { kind: 'post'; streamId: string; userId: string; body: string; reply?: { instance: string; id: string } }
+  /** To the instance that handed a POST on: the holder handled it (`found`), or has no such stream any more. */
+  | { kind: 'posted'; id: string; found: boolean }
+  /** To the instance holding an HTTP-transport page stream: close it (the page POSTed an oversized message). */
+  | { kind: 'end'; streamId: string; userId: string }
 
 /**
  * How several server instances work as one (shared mode): who holds which page load, messages to one

@@ -410,12 +410,21 @@ export class Relay {
     )
   }
 
-  /** A result accepted here for a call another instance waits for: the answer goes to that instance. */
-  #forward(binding: CallBinding, result: ToolResult): void {
+  /**
+   * A call another instance waits for was settled here (a result accepted, or, with `timedOut`, a late
+   * result that timed it out): the outcome goes to that instance.
+   */
+  #forward(binding: CallBinding, result: ToolResult, timedOut = false): void {
     const cluster = this.#cluster
     if (!cluster || !binding.instance || binding.instance === cluster.instance) return
     void cluster
-      .send(binding.instance, { kind: 'outcome', callId: binding.id, clientId: binding.clientId, result })
+      .send(binding.instance, {
+        kind: 'outcome',
+        callId: binding.id,
+        clientId: binding.clientId,
+        result,
+        ...(timedOut ? { timedOut } : {}),
+      })
       .catch((error: unknown) =>
         this.#log(`[relay] could not hand an answer to the waiting instance: ${escapeForLog(error)}`),
       )
@@ -440,7 +449,12 @@ export class Relay {
       if (binding && summary !== binding.summary)
         await this.#store.updateConfirmSummary(binding.confirmId, summary as string).catch(() => {})
     }
-    waiter.resolve({ callId: message.callId, clientId: message.clientId, result, timedOut: false })
+    waiter.resolve({
+      callId: message.callId,
+      clientId: message.clientId,
+      result,
+      timedOut: message.timedOut === true,
+    })
   }
 
   async #expire(conversationId: string, clientId: string): Promise<void> {
@@ -462,6 +476,8 @@ export class Relay {
       id: binding.id,
     }
     this.#sendTo(binding.conversationId, binding.clientId, cancel)
-    waiter?.resolve(this.#timedOut(binding, result))
+    if (waiter) waiter.resolve(this.#timedOut(binding, result))
+    // Timed out here by a late result: the instance that waits gets the timeout now, not at its own timer.
+    else this.#forward(binding, result, result === TIMEOUT_RESULT)
   }
 }
