@@ -169,16 +169,18 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     const id = crypto.randomUUID()
     return new Promise<boolean>((resolve, reject) => {
       const timer = clock.setTimeout(() => settle(true), LEASE_MS)
-      const settle = (found: boolean) => {
+      const forget = () => {
         clock.clearTimeout(timer)
         handedOn.delete(id)
+      }
+      const settle = (found: boolean) => {
+        forget()
         resolve(found)
       }
       handedOn.set(id, settle)
       c.send(to, { kind: 'post', ...message, reply: { instance: c.instance, id } }).catch(
         (error: unknown) => {
-          clock.clearTimeout(timer)
-          handedOn.delete(id)
+          forget()
           reject(error)
         },
       )
