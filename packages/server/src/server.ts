@@ -149,7 +149,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     ...log,
   })
   const events = new ConversationEvents(cluster)
-  const agent = new Agent({ store, relay, provider, events, ...log })
+  const agent = new Agent({ store, relay, provider, events, ...(cluster ? { cluster } : {}), ...log })
 
   const authenticate = options.authenticate
   const resolveUser = async (request: Request): Promise<string | undefined> => {

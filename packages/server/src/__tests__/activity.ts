@@ -129,6 +129,7 @@ export class Activity {
         inner.release(key)
         void this.track(inner.ping()).catch(() => {})
       },
+      claim: (key) => this.track(inner.claim(key)),
       holder: (key) => this.track(inner.holder(key)),
       send: async (instance, message) => {
         this.#sent++

@@ -1,6 +1,7 @@
 import type { ToolResult } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
-import type { BoundPage, Relay } from '../relay/relay.ts'
+import type { Cluster } from '../relay/cluster.ts'
+import { type BoundPage, LEASE_MS, type Relay } from '../relay/relay.ts'
 import { type ChatMessage, MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 import {
@@ -34,6 +35,12 @@ export const MAX_USER_TEXT = MAX_MESSAGE_LENGTH
 
 const MAX_STEPS = 8
 
+/** How often a turn waiting for another instance's turn of the same conversation asks again. */
+const TURN_POLL_MS = 100
+
+/** The cluster key of a conversation's running turn. */
+const turnKey = (conversationId: string) => `turn:${conversationId}`
+
 /** How many (page load, tool) sensitive-path lists learned from describes are kept in memory. */
 const MAX_DESCRIBED = 1000
 
@@ -53,6 +60,11 @@ export interface AgentOptions {
   relay: Relay
   provider: Provider
   events: ConversationEvents
+  /**
+   * Shared mode: a conversation's turns run one at a time across every instance (each turn claims the
+   * conversation while it runs), and {@link Agent.busyAnywhere} sees turns running elsewhere.
+   */
+  cluster?: Cluster
   /** Error sink (provider failures). Default `console.error`. */
   log?: (line: string) => void
 }
@@ -98,6 +110,19 @@ export class Agent {
     return this.#queues.has(conversationId)
   }
 
+  /**
+   * True while a turn is queued or running on this instance, or (shared mode) running on another one: what
+   * a chat stream opened now reports first.
+   */
+  async busyAnywhere(conversationId: string): Promise<boolean> {
+    if (this.busy(conversationId) || !this.#o.cluster) return this.busy(conversationId)
+    try {
+      return (await this.#o.cluster.holder(turnKey(conversationId))) !== undefined
+    } catch {
+      return false // the coordinator is unreachable: only this instance's turns are known
+    }
+  }
+
   /** Resolves once the conversation has no queued or running turn. */
   async idle(conversationId: string): Promise<void> {
     for (let q = this.#queues.get(conversationId); q; q = this.#queues.get(conversationId)) await q
@@ -115,7 +140,7 @@ export class Agent {
     const previous = this.#queues.get(conversationId)
     if (!previous) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
     const next: Promise<void> = (previous ?? Promise.resolve())
-      .then(task)
+      .then(() => this.#exclusive(conversationId, task))
       .catch((error: unknown) => this.#log(`[agent] turn failed: ${escapeForLog(error)}`))
       .finally(() => {
         if (this.#queues.get(conversationId) !== next) return
@@ -123,6 +148,41 @@ export class Agent {
         this.#o.events.publish(conversationId, { type: 'busy', busy: false })
       })
     this.#queues.set(conversationId, next)
+  }
+
+  /**
+   * Runs `task` while this instance holds the conversation's turn claim (shared mode; at once without a
+   * cluster). A turn running on another instance is waited for; one whose instance died is given up when its
+   * claim lapses (`LEASE_MS`). An unreachable coordinator does not hold turns up: they run as on one instance.
+   */
+  async #exclusive(conversationId: string, task: () => Promise<void>): Promise<void> {
+    const cluster = this.#o.cluster
+    if (!cluster) return task()
+    const key = turnKey(conversationId)
+    let waited = false
+    for (;;) {
+      if (this.#closed) return
+      let won: boolean
+      try {
+        won = await cluster.claim(key)
+      } catch (error) {
+        this.#log(`[agent] turn runs without the cluster's claim: ${escapeForLog(error)}`)
+        return task()
+      }
+      if (won) break
+      waited = true
+      await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS))
+    }
+    // The instance that ran the turn before this one said not busy when it finished.
+    if (waited) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
+    const renew = setInterval(() => cluster.hold(key), LEASE_MS / 3)
+    ;(renew as { unref?: () => void }).unref?.()
+    try {
+      await task()
+    } finally {
+      clearInterval(renew)
+      cluster.release(key)
+    }
   }
 
   async #add(

@@ -32,6 +32,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const RELEASE =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
 
+/** Sets a claim only when the key is free or already this instance's (renewing it then). */
+const CLAIM =
+  "local v = redis.call('get', KEYS[1]) if v == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) " +
+  "return 1 elseif v == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 else return 0 end"
+
 /** How long an inbox entry that keeps failing is retried before it is dropped (logged). */
 const GIVE_UP_MS = 60_000
 /** An entry read but not acknowledged this long is read again (its handler failed). */
@@ -200,6 +205,12 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       const stored = `${instance}\n${value}`
       claims.set(key, stored)
       cmd.set(`${prefix}${key}`, stored, 'PX', LEASE_MS).catch(() => {})
+    },
+    async claim(key) {
+      const stored = `${instance}\n`
+      const won = (await cmd.eval(CLAIM, 1, `${prefix}${key}`, stored, LEASE_MS)) === 1
+      if (won) claims.set(key, stored)
+      return won
     },
     release(key) {
       const stored = claims.get(key)

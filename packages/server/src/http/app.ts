@@ -246,9 +246,15 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       const write = (data: unknown) => {
         chain = chain.then(() => stream.writeSSE({ data: JSON.stringify(data) })).catch(() => {})
       }
-      const unsubscribe = events.subscribe(conversation.id, write)
+      // A busy event delivered while the first answer was looked up is newer than that answer.
+      let busySeen = false
+      const unsubscribe = events.subscribe(conversation.id, (event) => {
+        if (event.type === 'busy') busySeen = true
+        write(event)
+      })
       stream.onAbort(unsubscribe)
-      write({ type: 'busy', busy: agent.busy(conversation.id) } satisfies ChatEvent)
+      const busy = await agent.busyAnywhere(conversation.id)
+      if (!busySeen) write({ type: 'busy', busy } satisfies ChatEvent)
       while (!stream.aborted && !stream.closed) {
         await stream.sleep(keepAliveMs)
         chain = chain

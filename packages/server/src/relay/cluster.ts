@@ -33,7 +33,13 @@ export interface Cluster {
    * lives 15 s (the relay's `LEASE_MS`) unless claimed again (the heartbeats do, every third of it).
    */
   hold(key: string, value?: string): void
-  /** Gives up a claim made with {@link Cluster.hold} (only when it is still this instance's). */
+  /**
+   * Claims `key` for this instance only when no other instance holds a live claim on it; true when this
+   * instance holds it afterwards (it may have held it already). Renewed with {@link Cluster.hold}, given up
+   * with {@link Cluster.release}, like a claim made with `hold`.
+   */
+  claim(key: string): Promise<boolean>
+  /** Gives up a claim made with {@link Cluster.hold} or {@link Cluster.claim} (only when it is still this instance's). */
   release(key: string): void
   /** The instance holding `key` (and the value it stored), if any claim is live. */
   holder(key: string): Promise<{ instance: string; value: string } | undefined>
