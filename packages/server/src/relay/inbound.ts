@@ -154,6 +154,13 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
 
 async function result(host: InboundHost, conn: Conn, message: ResultMessage): Promise<boolean> {
   const { store } = host
+  // The usual case in one statement: pending, bound to this page load, in time. Otherwise the call is read
+  // below to tell which check refuses it (and a past deadline times it out).
+  if (store.answerCall) {
+    const by = { userId: conn.userId, conversationId: conn.conversationId, clientId: message.clientId }
+    const answered = await store.answerCall(message.id, by, host.clock.now())
+    if (answered) return accept(host, conn, message, answered)
+  }
   const base = { type: 'result', id: message.id, clientId: message.clientId }
   const binding = await store.getCall(message.id)
   if (!binding) return reject(host, conn, { ...base, reason: 'unknown_id' })
@@ -172,6 +179,17 @@ async function result(host: InboundHost, conn: Conn, message: ResultMessage): Pr
   }
   if (!(await store.settleCall(binding.id, 'answered')))
     return reject(host, conn, { ...base, reason: 'duplicate' })
+  return accept(host, conn, message, binding)
+}
+
+/** A result whose call was settled `answered` by it: the waiter (here or on another instance) gets it. */
+async function accept(
+  host: InboundHost,
+  conn: Conn,
+  message: ResultMessage,
+  binding: CallBinding,
+): Promise<boolean> {
+  const { store } = host
   conn.clientIds.add(message.clientId)
   const outcome = message.result
   const waiter = host.takeWaiter(binding.id)

@@ -85,6 +85,9 @@ export const LOST_ANSWER_GRACE_MS = 5_000
 /** How long a held page load's claim lives without a heartbeat (the heartbeat renews it every third of it). */
 export const LEASE_MS = 15_000
 
+/** How often a call is bound again when the conversation was rebound between reading and binding it. */
+const MAX_BIND_ATTEMPTS = 3
+
 /** The coordinator key of a page load's claim. */
 const clientKey = (clientId: string) => `client:${clientId}`
 
@@ -240,36 +243,50 @@ export class Relay {
   ): Promise<RequestOutcome> {
     await this.#ready
     const callId = crypto.randomUUID()
-    const clientId = await this.#store.getActiveClient(scope.conversationId)
-    if (request.signal?.aborted) return { callId, clientId, result: CANCELLED_RESULT, timedOut: false }
-    if (!clientId) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
-    // The page load's sockets are here, or (shared mode) on the instance that claims it.
+    let clientId = await this.#store.getActiveClient(scope.conversationId)
     let holder: string | undefined
-    if (this.#targets(scope.conversationId, clientId).length === 0) {
-      if (!this.#cluster) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
-      try {
-        holder = (await this.#cluster.holder(clientKey(clientId)))?.instance
-      } catch (error) {
-        this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(error)}`)
-        return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
+    let binding: CallBinding
+    for (let attempt = 1; ; attempt++) {
+      if (request.signal?.aborted) return { callId, clientId, result: CANCELLED_RESULT, timedOut: false }
+      if (!clientId) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+      // The page load's sockets are here, or (shared mode) on the instance that claims it.
+      holder = undefined
+      if (this.#targets(scope.conversationId, clientId).length === 0) {
+        if (!this.#cluster) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+        try {
+          holder = (await this.#cluster.holder(clientKey(clientId)))?.instance
+        } catch (error) {
+          this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(error)}`)
+          return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
+        }
+        if (!holder) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
       }
-      if (!holder) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+      const now = this.#clock.now()
+      binding = {
+        id: callId,
+        userId: scope.userId,
+        conversationId: scope.conversationId,
+        clientId,
+        kind: request.kind,
+        tool: request.tool,
+        toolCallId: scope.toolCallId,
+        deadlineAt: now + this.#deadlineMs,
+        createdAt: now,
+        state: 'pending',
+        ...(this.#cluster ? { instance: this.#cluster.instance } : {}),
+      }
+      if (!this.#store.bindCall) {
+        await this.#store.insertCall(binding)
+        break
+      }
+      // The store binds the call only while the conversation is still bound to this page load.
+      if (await this.#store.bindCall(binding)) break
+      // Rebound meanwhile (a reload, another tab): the call goes to the page load it is bound to now.
+      const current = await this.#store.getActiveClient(scope.conversationId)
+      if (current === clientId || attempt >= MAX_BIND_ATTEMPTS)
+        return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+      clientId = current
     }
-    const now = this.#clock.now()
-    const binding: CallBinding = {
-      id: callId,
-      userId: scope.userId,
-      conversationId: scope.conversationId,
-      clientId,
-      kind: request.kind,
-      tool: request.tool,
-      toolCallId: scope.toolCallId,
-      deadlineAt: now + this.#deadlineMs,
-      createdAt: now,
-      state: 'pending',
-      ...(this.#cluster ? { instance: this.#cluster.instance } : {}),
-    }
-    await this.#store.insertCall(binding)
     const message: AgentToPageMessage =
       request.kind === 'call'
         ? {
