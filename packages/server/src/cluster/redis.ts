@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis'
-import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
+import type { BroadcastMessage, Cluster, ClusterMessage } from '../relay/cluster.ts'
 import { LEASE_MS } from '../relay/relay.ts'
 import type { ChatEvent } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
@@ -86,6 +86,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const group = 'relay'
   const handlers: Array<(message: ClusterMessage) => Promise<void> | void> = []
   const eventHandlers: Array<(conversationId: string, event: ChatEvent) => void> = []
+  const broadcastHandlers: Array<(message: BroadcastMessage) => void> = []
   let closed = false
 
   const handle = async (id: string, fields: string[]): Promise<void> => {
@@ -177,6 +178,12 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
             const get = (name: string) => fields[fields.indexOf(name) + 1]
             if (get('i') === instance) continue // delivered here already, when it was published
             try {
+              const broadcast = get('b')
+              if (fields.includes('b') && broadcast !== undefined) {
+                const message = JSON.parse(broadcast) as BroadcastMessage
+                for (const handler of broadcastHandlers) handler(message)
+                continue
+              }
               const event = JSON.parse(get('e') ?? 'null') as ChatEvent
               for (const handler of eventHandlers) handler(get('c') ?? '', event)
             } catch (error) {
@@ -248,6 +255,13 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     },
     onEvent(handler) {
       eventHandlers.push(handler)
+    },
+    async broadcast(message) {
+      // On the events stream: every instance reads it, in order with the chat events.
+      await cmd.xadd(eventsKey, 'MAXLEN', '~', maxLen, '*', 'i', instance, 'b', JSON.stringify(message))
+    },
+    onBroadcast(handler) {
+      broadcastHandlers.push(handler)
     },
     async ping() {
       await cmd.ping()

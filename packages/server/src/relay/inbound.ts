@@ -33,6 +33,8 @@ export interface InboundHost {
   expire(conversationId: string, clientId: string): Promise<void>
   /** Settles a call at its deadline: the agent gets the timeout, the page a `cancel`. */
   timeOut(binding: CallBinding): Promise<void>
+  /** The conversation's page binding or its page's manifest was written: every copy of it is out of date. */
+  pageChanged(conversationId: string): void
 }
 
 /**
@@ -129,6 +131,7 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
     tools: message.tools,
     updatedAt: host.clock.now(),
   })
+  if (stored) host.pageChanged(conn.conversationId)
   if (!stored) {
     const newer = (await store.getManifest(message.clientId))?.rev
     return reject(host, conn, {
@@ -143,6 +146,7 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
   const previous = await store.getActiveClient(conn.conversationId)
   if (previous === message.clientId) return true
   await store.setActiveClient(conn.conversationId, message.clientId)
+  host.pageChanged(conn.conversationId)
   // Only a reload or another tab moves the conversation; the first page load binds it without a log line.
   if (previous !== undefined)
     host.log(`[relay] conversation=${conn.conversationId} rebound to a new page load`)
