@@ -18,6 +18,7 @@ export default defineProject({
       'src/__tests__/rebinding.test.ts',
       'src/__tests__/relay-hardening.test.ts',
       'src/__tests__/page-order.test.ts',
+      'src/__tests__/page-cache.test.ts',
     ],
     globalSetup: ['src/__tests__/shared-deployment.setup.ts'],
     testTimeout: 20_000,
