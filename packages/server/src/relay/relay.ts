@@ -334,24 +334,13 @@ export class Relay {
       if (!clientId) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
       // The page load's sockets are here, or (shared mode) on the instance that claims it.
       holder = undefined
-      if (this.#targets(scope.conversationId, clientId).length === 0) {
-        if (guessed && !this.#cluster) {
-          clientId = await reread()
-          continue
-        }
-        if (!this.#cluster) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
-        try {
-          holder = (await this.#cluster.holder(clientKey(clientId)))?.instance
-        } catch (error) {
-          this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(error)}`)
-          return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
-        }
-        if (!holder && guessed) {
-          clientId = await reread()
-          continue
-        }
-        if (!holder) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+      const here = this.#targets(scope.conversationId, clientId).length > 0
+      if (!here && !this.#cluster) {
+        if (!guessed) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+        clientId = await reread()
+        continue
       }
+      const cluster = here ? undefined : this.#cluster
       const now = this.#clock.now()
       binding = {
         id: callId,
@@ -367,11 +356,39 @@ export class Relay {
         ...(this.#cluster ? { instance: this.#cluster.instance } : {}),
       }
       if (!this.#store.bindCall) {
+        if (cluster) {
+          try {
+            holder = (await cluster.holder(clientKey(clientId)))?.instance
+          } catch (error) {
+            this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(error)}`)
+            return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
+          }
+          if (!holder) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+        }
         await this.#store.insertCall(binding)
         break
       }
+      // The claim is looked up while the store binds the call: two round trips at once.
+      const claim = cluster?.holder(clientKey(clientId)).then(
+        (found) => ({ found }),
+        (error: unknown) => ({ error }),
+      )
       // The store binds the call only while the conversation is still bound to this page load.
-      if (await this.#store.bindCall(binding)) break
+      if (await this.#store.bindCall(binding)) {
+        if (!claim) break
+        const looked = await claim
+        if ('found' in looked && looked.found) {
+          holder = looked.found.instance
+          break
+        }
+        // Bound, but no instance can be reached for the page load: the binding is withdrawn, nothing was sent.
+        await this.#store.settleCall(callId, 'timed_out').catch(() => false)
+        if ('error' in looked) {
+          this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(looked.error)}`)
+          return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
+        }
+        return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+      }
       // Rebound meanwhile (a reload, another tab): the call goes to the page load it is bound to now.
       const current = await reread()
       if (current === clientId || attempt >= MAX_BIND_ATTEMPTS)
