@@ -6,10 +6,14 @@
 // shared mode a conversation's page is on one instance and its chat messages go to the next one, so every call
 // crosses instances. A third run, one instance on PostgreSQL without Redis, shows what the store alone costs.
 // Printed: turn latency p50/p99 (message POST → the agent's answer on the chat stream) with its ratio to the
-// baseline, lost or doubled calls, RSS per instance, Redis commands per page call.
+// baseline, lost or doubled calls, RSS per instance; and what a turn costs: PostgreSQL statements per turn
+// (pg_stat_statements, with the most frequent statements), Redis commands per page call (INFO commandstats,
+// by command), and the legs of a turn (p50 of each: POST answered, POST → describe at the page, describe
+// answered → call at the page, call answered → the agent's answer on the chat stream).
 //
 // Run: `pnpm --filter @toolmark/bench run bench:shared` (BENCH_CONVERSATIONS=1000 BENCH_SECONDS=60 by default).
 // Nothing here asserts: the goal (p50 within 1.5× of one SQLite instance) is printed beside the figure.
+// BENCH_TOP=n prints the n most frequent statements and commands (default 8).
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +28,7 @@ import { startPostgres, startProcess, startRedis, type TestProcess } from '../te
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 1000)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60)
 const APP = fileURLToPath(new URL('../apps/agent-server/', import.meta.url))
+const TOP = Number(process.env.BENCH_TOP ?? 8)
 const TOOLS = challengesTools(demoState()).filter((t) => t.name === 'challenges.search')
 
 interface Run {
@@ -35,6 +40,26 @@ interface Run {
   failedLines: number
   rss: number[]
   redisCommands?: number
+  /** Redis commands per page call, by command. */
+  redisByCommand?: Array<[string, number]>
+  /** PostgreSQL statements per turn (all of the run's database). */
+  pgStatements?: number
+  /** PostgreSQL statements per turn, by statement. */
+  pgByStatement?: Array<[string, number]>
+  /** Per leg of a turn, its durations (ms). */
+  legs: Record<Leg, number[]>
+}
+
+/** The legs of a turn, in order. */
+const LEGS = ['POST answered', 'POST → describe', 'describe → call', 'call → answer'] as const
+type Leg = (typeof LEGS)[number]
+
+/** When the steps of one turn happened (performance.now()). */
+interface TurnMarks {
+  describe?: number
+  describeAnswered?: number
+  call?: number
+  callAnswered?: number
 }
 
 /** One user's conversation: its cookie, its page socket (on `pageAt`) and its chat stream (on `chatAt`). */
@@ -42,12 +67,13 @@ async function conversation(
   pageAt: string,
   chatAt: string,
   counts: { calls: number; doubled: number },
-): Promise<{ say(): Promise<number>; close(): void }> {
+): Promise<{ say(legs: Record<Leg, number[]>): Promise<number>; close(): void }> {
   const created = await fetch(`${pageAt}/api/conversations`, { method: 'POST' })
   const cookie = (created.headers.get('set-cookie') ?? '').split(';')[0]!
   const { id } = (await created.json()) as { id: string }
   const clientId = crypto.randomUUID()
   const seen = new Set<string>()
+  let marks: TurnMarks = {}
   const ws = new WebSocket(`${pageAt.replace('http', 'ws')}/toolmark/ws?conversation=${id}`, {
     headers: { cookie },
   })
@@ -65,10 +91,14 @@ async function conversation(
     }
     seen.add(m.id)
     counts.calls++
+    if (m.type === 'describe') marks.describe ??= performance.now()
+    else marks.call ??= performance.now()
     const tool = TOOLS[0]!
     const { run, ...entry } = tool
     const result = m.type === 'describe' ? { status: 'ok', data: entry } : run({ query: 'chess' })
     ws.send(JSON.stringify({ protocol: 1, type: 'result', clientId, id: m.id, result }))
+    if (m.type === 'describe') marks.describeAnswered ??= performance.now()
+    else marks.callAnswered ??= performance.now()
   })
   const summaries = TOOLS.map(({ name, llmName, description, hints }) => ({
     name,
@@ -104,18 +134,27 @@ async function conversation(
   // The page's manifest is stored before the first message (a round trip on the socket proves it).
   await new Promise((r) => setTimeout(r, 50))
   return {
-    async say() {
+    async say(legs) {
       const start = performance.now()
+      marks = {}
       const answered = new Promise<number>((resolve) => waiting.push(resolve))
       const posted = await fetch(`${chatAt}/api/conversations/${id}/messages`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/json' },
         body: JSON.stringify({ text: 'Search for chess' }),
       })
+      const postedAt = performance.now()
       await posted.body?.cancel()
       if (posted.status !== 202) return Number.NaN
       const timeout = new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 20_000))
       const end = await Promise.race([answered, timeout])
+      const m = marks
+      if (!Number.isNaN(end) && m.describe && m.describeAnswered && m.call && m.callAnswered) {
+        legs['POST answered'].push(postedAt - start)
+        legs['POST → describe'].push(m.describe - start)
+        legs['describe → call'].push(m.call - m.describeAnswered)
+        legs['call → answer'].push(end - m.callAnswered)
+      }
       return end - start
     },
     close() {
@@ -130,8 +169,46 @@ async function rssOf(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024
 }
 
+/** Redis's count of calls per command (INFO commandstats). */
+async function commandStats(redis: Redis): Promise<Map<string, number>> {
+  const stats = new Map<string, number>()
+  for (const m of (await redis.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    stats.set(m[1]!, Number(m[2]))
+  return stats
+}
+
+/** pg_stat_statements of one database: calls per normalised statement. */
+async function statementStats(admin: pg.Client, database: string): Promise<Map<string, number>> {
+  const { rows } = await admin.query<{ query: string; calls: string }>(
+    `SELECT s.query, s.calls FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1`,
+    [database],
+  )
+  const stats = new Map<string, number>()
+  for (const r of rows) {
+    const query = r.query.replace(/\s+/g, ' ')
+    stats.set(query, (stats.get(query) ?? 0) + Number(r.calls))
+  }
+  return stats
+}
+
+/** What grew between two counts, per unit (largest first). */
+function perUnit(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  units: number,
+): Array<[string, number]> {
+  return [...after]
+    .map(([k, v]): [string, number] => [k, (v - (before.get(k) ?? 0)) / Math.max(1, units)])
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1])
+}
+
 /** Runs the load against `instances`: the page on instance i, the chat on instance i + 1. */
-async function load(instances: TestProcess[], redis?: Redis): Promise<Run> {
+async function load(
+  instances: TestProcess[],
+  redis?: Redis,
+  pgStats?: { admin: pg.Client; database: string },
+): Promise<Run> {
   const counts = { calls: 0, doubled: 0 }
   const convs = []
   for (let i = 0; i < CONVERSATIONS; i++) {
@@ -140,7 +217,12 @@ async function load(instances: TestProcess[], redis?: Redis): Promise<Run> {
     convs.push(await conversation(page, chat, counts))
   }
   const before = redis ? Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]) : 0
+  const commandsBefore = redis ? await commandStats(redis) : new Map<string, number>()
+  const statementsBefore = pgStats
+    ? await statementStats(pgStats.admin, pgStats.database)
+    : new Map<string, number>()
   const callsBefore = counts.calls
+  const legs = Object.fromEntries(LEGS.map((leg) => [leg, [] as number[]])) as Record<Leg, number[]>
   const latencies: number[] = []
   let turns = 0
   const until = performance.now() + SECONDS * 1000
@@ -150,13 +232,17 @@ async function load(instances: TestProcess[], redis?: Redis): Promise<Run> {
       while (performance.now() < until) {
         const tick = performance.now()
         turns++
-        latencies.push(await c.say())
+        latencies.push(await c.say(legs))
         const rest = 1000 - (performance.now() - tick)
         if (rest > 0) await new Promise((r) => setTimeout(r, rest))
       }
     }),
   )
   const after = redis ? Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]) : 0
+  const commandsAfter = redis ? await commandStats(redis) : new Map<string, number>()
+  const statementsAfter = pgStats
+    ? await statementStats(pgStats.admin, pgStats.database)
+    : new Map<string, number>()
   const rss = await Promise.all(instances.map((i) => rssOf(i.pid)))
   for (const c of convs) c.close()
   const answered = latencies.filter((l) => !Number.isNaN(l))
@@ -168,8 +254,17 @@ async function load(instances: TestProcess[], redis?: Redis): Promise<Run> {
     doubled: counts.doubled,
     failedLines: 0,
     rss,
+    legs,
   }
-  if (redis) run.redisCommands = (after - before) / Math.max(1, run.calls)
+  for (const leg of LEGS) legs[leg].sort((a, b) => a - b)
+  if (redis) {
+    run.redisCommands = (after - before) / Math.max(1, run.calls)
+    run.redisByCommand = perUnit(commandsBefore, commandsAfter, run.calls)
+  }
+  if (pgStats) {
+    run.pgByStatement = perUnit(statementsBefore, statementsAfter, turns)
+    run.pgStatements = run.pgByStatement.reduce((sum, [, v]) => sum + v, 0)
+  }
   return run
 }
 
@@ -199,12 +294,20 @@ console.log(`shared-mode bench: ${CONVERSATIONS} conversations, a message each p
 const [redisServer, postgres] = await Promise.all([startRedis(), startPostgres()])
 const redis = new Redis(redisServer.url)
 const runs: Run[] = []
+let admin: pg.Client | undefined
 try {
-  const admin = new pg.Client({ connectionString: postgres.url })
+  // pg_stat_statements counts the statements each run sends (it loads only at server start).
+  const setup = new pg.Client({ connectionString: postgres.url })
+  await setup.connect()
+  await setup.query("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
+  await setup.end()
+  await postgres.stop()
+  await postgres.start()
+  admin = new pg.Client({ connectionString: postgres.url })
   await admin.connect()
+  await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
   await admin.query('CREATE DATABASE one')
   await admin.query('CREATE DATABASE three')
-  await admin.end()
   // The baseline, then the store alone (one instance on PostgreSQL), then shared mode: what each part costs.
   const configurations: Array<Array<Record<string, string>>> = [
     [{ DATA_FILE: join(work, 'baseline.db') }],
@@ -215,12 +318,20 @@ try {
     const instances: TestProcess[] = []
     try {
       for (const env of envs) instances.push(await start(env))
-      runs.push(await load(instances, 'REDIS_URL' in envs[0]! ? redis : undefined))
+      const database = /\/(\w+)$/.exec(envs[0]!.DATABASE_URL ?? '')?.[1]
+      runs.push(
+        await load(
+          instances,
+          'REDIS_URL' in envs[0]! ? redis : undefined,
+          database ? { admin, database } : undefined,
+        ),
+      )
     } finally {
       await Promise.all(instances.map((p) => p.stop()))
     }
   }
 } finally {
+  await admin?.end().catch(() => {})
   redis.disconnect()
   await redisServer.stop()
   await postgres.destroy()
@@ -254,7 +365,28 @@ const rows: string[][] = [
     goal as string,
   ]),
   ['Redis commands per page call', '', '', (shared.redisCommands ?? 0).toFixed(1), '', ''],
+  [
+    'PostgreSQL statements per turn',
+    '',
+    (store.pgStatements ?? 0).toFixed(1),
+    (shared.pgStatements ?? 0).toFixed(1),
+    '',
+    '',
+  ],
+  ...LEGS.map((leg) => [
+    `leg p50: ${leg}`,
+    ...[baseline, store, shared].map((r) => ms(pct(r.legs[leg], 0.5))),
+    ratio(pct(shared.legs[leg], 0.5), pct(baseline.legs[leg], 0.5)),
+    '',
+  ]),
 ]
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
 for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '))
+const top = (title: string, entries: Array<[string, number]> | undefined) => {
+  console.log(`\n${title}`)
+  for (const [what, n] of (entries ?? []).slice(0, TOP))
+    console.log(`  ${n.toFixed(2).padStart(6)}  ${what.length > 150 ? `${what.slice(0, 147)}...` : what}`)
+}
+top('three instances, PostgreSQL statements per turn:', shared.pgByStatement)
+top('three instances, Redis commands per page call:', shared.redisByCommand)
 process.exit(0)

@@ -19,6 +19,7 @@ export default defineProject({
       'src/__tests__/relay-hardening.test.ts',
       'src/__tests__/page-order.test.ts',
       'src/__tests__/turn-order.test.ts',
+      'src/__tests__/page-cache.test.ts',
     ],
     globalSetup: ['src/__tests__/shared-deployment.setup.ts'],
     testTimeout: 20_000,

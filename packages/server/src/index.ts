@@ -20,11 +20,12 @@ export { type Authenticate, checkOrigin, isLoopbackName, type OriginProblem } fr
 export { EVENTS_PATH, MESSAGES_PATH, STREAM_HEADER } from './http/bridge-http.ts'
 export { HEALTH_PATH, READY_PATH, STORE_UNAVAILABLE } from './http/health.ts'
 export { SESSION_COOKIE } from './http/session.ts'
-export type { Cluster, ClusterMessage } from './relay/cluster.ts'
+export type { BroadcastMessage, Cluster, ClusterMessage } from './relay/cluster.ts'
 export {
   COORDINATOR_UNAVAILABLE_RESULT,
   LOST_RESULT,
   MAX_INBOUND_BYTES,
+  PAGE_CACHE_MS,
   type Rejection,
   Relay,
   type RelayOptions,
@@ -43,6 +44,7 @@ export { escapeForLog, logString } from './shared/log.ts'
 export { MASKED, maskText, maskValue } from './shared/redact.ts'
 export { createMemoryStore } from './store/memory.ts'
 export type {
+  Answerer,
   CallBinding,
   ConfirmBinding,
   Conversation,

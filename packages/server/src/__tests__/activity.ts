@@ -1,4 +1,4 @@
-import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
+import type { BroadcastMessage, Cluster, ClusterMessage } from '../relay/cluster.ts'
 import type { Relay } from '../relay/relay.ts'
 import type { ChatEvent } from '../shared/contract.ts'
 import type { Store } from '../store/store.ts'
@@ -11,6 +11,7 @@ import type { Store } from '../store/store.ts'
  * - every store call (a page message's handling is a chain of them; between two only microtasks run),
  * - every page message given to a relay connection (`receive` resolves once the relay handled it),
  * - every message between instances, from `send` until the receiving instance's handlers finished,
+ * - every broadcast, from `broadcast` until each other instance's handlers finished,
  * - every coordinator read, and every claim written or given up (followed by a `PING` on the same Redis
  *   connection, which Redis answers after the write before it).
  *
@@ -21,6 +22,8 @@ export class Activity {
   /** The messages between instances handled so far, as `<kind> to <instance>`, in the order they were. */
   readonly crossings: string[] = []
   #inflight = 0
+  /** How many instances' coordinators are watched (a broadcast reaches all but its sender). */
+  #instances = 0
   #sent = 0
   #handled = 0
   /** Bumped whenever work starts, so a check can tell whether anything happened meanwhile. */
@@ -110,6 +113,16 @@ export class Activity {
   /** One instance's coordinator (`name` in {@link Activity.crossings}), its messages and claims tracked. */
   cluster(inner: Cluster, name: string): Cluster {
     const handlers: Array<(message: ClusterMessage) => Promise<void> | void> = []
+    const broadcastHandlers: Array<(message: BroadcastMessage) => void> = []
+    this.#instances++
+    inner.onBroadcast?.((message) => {
+      try {
+        for (const handler of broadcastHandlers) handler(message)
+      } finally {
+        this.#handled++
+        this.#wake()
+      }
+    })
     inner.onMessage(async (message) => {
       try {
         for (const handler of handlers) await handler(message)
@@ -148,6 +161,25 @@ export class Activity {
       publish: (conversationId: string, event: ChatEvent) => inner.publish(conversationId, event),
       onEvent: (handler) => inner.onEvent(handler),
       ping: () => this.track(inner.ping()),
+      ...(inner.broadcast
+        ? {
+            broadcast: async (message: BroadcastMessage) => {
+              const others = this.#instances - 1
+              this.#sent += others
+              this.#generation++
+              try {
+                await inner.broadcast!(message)
+              } catch (error) {
+                this.#handled += others // never written: nobody will handle it
+                this.#wake()
+                throw error
+              }
+            },
+          }
+        : {}),
+      onBroadcast: (handler) => {
+        broadcastHandlers.push(handler)
+      },
     }
   }
 }

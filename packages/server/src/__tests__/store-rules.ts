@@ -98,6 +98,66 @@ export function storeRules(name: string, open: OpenStore): void {
       await s.close()
     })
 
+    it('binds a call only to the active page load of its own conversation, in the statement that stores it', async () => {
+      const s = await open()
+      expect(s.bindCall).toBeTypeOf('function')
+      const bindCall = s.bindCall!.bind(s)
+      const user = await s.createUser()
+      const other = await s.createUser()
+      const conversation = await s.createConversation(user.id)
+      // No page load yet: nothing is bound.
+      expect(await bindCall(call('c1', user.id, conversation.id))).toBe(false)
+      expect(await s.getCall('c1')).toBeUndefined()
+      await s.setActiveClient(conversation.id, 'page-1')
+      expect(await bindCall({ ...call('c1', user.id, conversation.id), clientId: 'page-2' })).toBe(false)
+      expect(await bindCall(call('c1', other.id, conversation.id))).toBe(false) // another user's call
+      expect(await bindCall(call('c1', user.id, 'no-such-conversation'))).toBe(false)
+      expect(await s.getCall('c1')).toBeUndefined()
+      expect(await bindCall(call('c1', user.id, conversation.id))).toBe(true)
+      expect(await s.getCall('c1')).toMatchObject({ clientId: 'page-1', state: 'pending', deadlineAt: 2 })
+      await expect(bindCall(call('c1', user.id, conversation.id))).rejects.toThrow() // one binding per id
+      // Rebound (a reload): the old page load gets no new call, the new one does.
+      await s.setActiveClient(conversation.id, 'page-2')
+      expect(await bindCall(call('c2', user.id, conversation.id))).toBe(false)
+      expect(await bindCall({ ...call('c2', user.id, conversation.id), clientId: 'page-2' })).toBe(true)
+      expect((await s.getCall('c2'))!.clientId).toBe('page-2')
+      await s.close()
+    })
+
+    it('answers a call once, only from the page load it was sent to and not after its deadline', async () => {
+      const s = await open()
+      expect(s.answerCall).toBeTypeOf('function')
+      const answerCall = s.answerCall!.bind(s)
+      const user = await s.createUser()
+      const conversation = await s.createConversation(user.id)
+      const by = { userId: user.id, conversationId: conversation.id, clientId: 'page-1' }
+      await s.insertCall(call('c1', user.id, conversation.id))
+      expect(await answerCall('nope', by, 1)).toBeUndefined()
+      expect(await answerCall('c1', { ...by, clientId: 'page-2' }, 1)).toBeUndefined()
+      expect(await answerCall('c1', { ...by, userId: 'someone-else' }, 1)).toBeUndefined()
+      expect(await answerCall('c1', { ...by, conversationId: 'another' }, 1)).toBeUndefined()
+      expect(await answerCall('c1', by, 3)).toBeUndefined() // its deadline was 2
+      expect((await s.getCall('c1'))!.state).toBe('pending') // none of those changed it
+      const answered = await answerCall('c1', by, 2) // at the deadline itself: in time
+      expect(answered).toMatchObject({ id: 'c1', clientId: 'page-1', toolCallId: 'tc', state: 'answered' })
+      expect(await answerCall('c1', by, 2)).toBeUndefined() // single use
+      expect(await s.settleCall('c1', 'timed_out')).toBe(false)
+      expect((await s.getCall('c1'))!.state).toBe('answered')
+      // A call timed out first is not answered afterwards.
+      await s.insertCall(call('c2', user.id, conversation.id))
+      expect(await s.settleCall('c2', 'timed_out')).toBe(true)
+      expect(await answerCall('c2', by, 1)).toBeUndefined()
+      // Of concurrent answers and a timeout, exactly one wins.
+      await s.insertCall(call('c3', user.id, conversation.id))
+      const outcomes = await Promise.all([
+        answerCall('c3', by, 1).then((b) => b !== undefined),
+        s.settleCall('c3', 'timed_out'),
+        answerCall('c3', by, 1).then((b) => b !== undefined),
+      ])
+      expect(outcomes.filter(Boolean)).toHaveLength(1)
+      await s.close()
+    })
+
     it('keeps messages in the order they were added, and updates their text and agent entry', async () => {
       const s = await open()
       const user = await s.createUser()

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis'
-import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
+import type { BroadcastMessage, Cluster, ClusterMessage } from '../relay/cluster.ts'
 import { LEASE_MS } from '../relay/relay.ts'
 import type { ChatEvent } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
@@ -49,7 +49,7 @@ const RETRY_IDLE_MS = 5_000
  *   renewed by the relay's heartbeat, deleted on close only while still this instance's.
  * - Messages to one instance (a call for the page it holds, an answer for the call it waits for, a page's POST):
  *   a Redis Stream per instance, `<prefix>inbox:<instance>`, read with a consumer group (`XREADGROUP`) and
- *   acknowledged (`XACK`) once handled; an entry whose handling failed is read again (`XAUTOCLAIM`). Unlike
+ *   acknowledged once handled (one `XACK` per read, not awaited); an entry whose handling failed is read again (`XAUTOCLAIM`). Unlike
  *   pub/sub, an entry written while the reader is disconnected (Redis restarting, a network blip) waits in
  *   the stream until it reads again. Every message is idempotent at its receiver (a call id is answered once),
  *   so a repeated delivery changes nothing.
@@ -91,7 +91,17 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const group = 'relay'
   const handlers: Array<(message: ClusterMessage) => Promise<void> | void> = []
   const eventHandlers: Array<(conversationId: string, event: ChatEvent) => void> = []
+  const broadcastHandlers: Array<(message: BroadcastMessage) => void> = []
   let closed = false
+  /** Inbox entries handled but not acknowledged yet: one `XACK` for all of them after each read. */
+  let handled: string[] = []
+  const acknowledge = () => {
+    if (handled.length === 0) return
+    const ids = handled
+    handled = []
+    // Not awaited: an entry whose XACK is lost is read again (XAUTOCLAIM), and a repeat changes nothing.
+    cmd.xack(inbox(instance), group, ...ids).catch(() => {})
+  }
 
   const handle = async (id: string, fields: string[]): Promise<void> => {
     const raw = fields[fields.indexOf('m') + 1]
@@ -107,7 +117,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       }
       log(`[redis] inbox entry dropped after ${GIVE_UP_MS} ms of failures: ${escapeForLog(String(error))}`)
     }
-    await cmd.xack(inbox(instance), group, id).catch(() => {})
+    handled.push(id)
   }
 
   const ensureGroup = async () => {
@@ -135,6 +145,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
           '>',
         )) as Array<[string, Array<[string, string[]]>]> | null
         for (const [, entries] of read ?? []) for (const [id, fields] of entries) await handle(id, fields)
+        acknowledge()
         if (Date.now() - lastClaim >= RETRY_IDLE_MS) {
           lastClaim = Date.now()
           const [, entries] = (await inboxReader.xautoclaim(
@@ -147,8 +158,10 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
             100,
           )) as [string, Array<[string, string[]] | null>]
           for (const entry of entries) if (entry) await handle(entry[0], entry[1])
+          acknowledge()
         }
       } catch (error) {
+        acknowledge()
         if (closed) return
         // A restarted Redis has no group (nor stream) any more: create them again, from the start.
         if (/NOGROUP/.test(String(error))) await ensureGroup().catch(() => {})
@@ -182,6 +195,12 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
             const get = (name: string) => fields[fields.indexOf(name) + 1]
             if (get('i') === instance) continue // delivered here already, when it was published
             try {
+              const broadcast = get('b')
+              if (fields.includes('b') && broadcast !== undefined) {
+                const message = JSON.parse(broadcast) as BroadcastMessage
+                for (const handler of broadcastHandlers) handler(message)
+                continue
+              }
               const event = JSON.parse(get('e') ?? 'null') as ChatEvent
               for (const handler of eventHandlers) handler(get('c') ?? '', event)
             } catch (error) {
@@ -259,6 +278,13 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     },
     onEvent(handler) {
       eventHandlers.push(handler)
+    },
+    async broadcast(message) {
+      // On the events stream: every instance reads it, in order with the chat events.
+      await cmd.xadd(eventsKey, 'MAXLEN', '~', maxLen, '*', 'i', instance, 'b', JSON.stringify(message))
+    },
+    onBroadcast(handler) {
+      broadcastHandlers.push(handler)
     },
     async ping() {
       await cmd.ping()

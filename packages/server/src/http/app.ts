@@ -7,7 +7,7 @@ import { type Agent, MAX_USER_TEXT, toChat } from '../agent/loop.ts'
 import type { Provider } from '../agent/types.ts'
 import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
-import type { Session, Store } from '../store/store.ts'
+import type { Conversation, Session, Store } from '../store/store.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
 import { chatCompletions } from './openai-compat.ts'
 import { readSessionCookie, setSessionCookie } from './session.ts'
@@ -131,6 +131,9 @@ export const ORIGIN_REFUSED: Readonly<Record<'host' | 'origin', ErrorBody['error
 
 const NOT_FOUND = { code: 'not_found', message: 'No such conversation' } as const
 
+/** Most conversation rows the chat API keeps in memory (see `own` in {@link createApp}). */
+const CONVERSATION_CACHE_SIZE = 10_000
+
 /**
  * The Hono app: Host/Origin checks, the user (`authenticate`, else the demo's session cookie (signed, HttpOnly, SameSite=Lax; created
  * only by `POST /api/conversations`, sliding TTL, bounded table)), the conversation API of the demo
@@ -187,9 +190,24 @@ export function createApp(deps: HttpDeps): Hono<Env> {
     }),
   )
 
+  // A conversation's row never changes (it is only removed, with its user, when that user's last session
+  // is pruned, and then no request carries that user any more): the rows read are kept, the latest
+  // CONVERSATION_CACHE_SIZE of them, so the ownership check of each chat request reads the store once.
+  const conversations = new Map<string, Conversation>()
+  const conversationOf = async (id: string): Promise<Conversation | undefined> => {
+    const kept = conversations.get(id)
+    if (kept) return kept
+    const conversation = await store.getConversation(id)
+    if (conversation) {
+      conversations.set(id, conversation)
+      if (conversations.size > CONVERSATION_CACHE_SIZE)
+        conversations.delete(conversations.keys().next().value!)
+    }
+    return conversation
+  }
   const own = async (c: Context<Env>, id: string) => {
     const userId = c.get('userId')
-    const conversation = userId ? await store.getConversation(id) : undefined
+    const conversation = userId ? await conversationOf(id) : undefined
     return conversation && conversation.userId === userId ? conversation : undefined
   }
 

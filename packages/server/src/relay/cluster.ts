@@ -20,6 +20,11 @@ export type ClusterMessage =
   /** To the instance holding an HTTP-transport page stream: close it (the page POSTed an oversized message). */
   | { kind: 'end'; streamId: string; userId: string }
 
+/** What one server instance tells every other one through {@link Cluster.broadcast}. */
+export type BroadcastMessage =
+  /** The conversation's page binding or its page's manifest changed: a copy of it kept anywhere is out of date. */
+  { kind: 'page'; conversationId: string }
+
 /**
  * How several server instances work as one (shared mode): who holds which page load, messages to one
  * instance, chat events to all. `@toolmark/server/redis` implements it on Redis; without one, a server
@@ -51,6 +56,14 @@ export interface Cluster {
   publish(conversationId: string, event: ChatEvent): void
   /** Adds a handler of the chat events other instances publish. */
   onEvent(handler: (conversationId: string, event: ChatEvent) => void): void
+  /**
+   * Fans `message` out to every other instance, in order with the chat events; resolves once it is written
+   * (rejects when the coordinator cannot be reached). Optional: without it nothing is broadcast, and what an
+   * instance caches is only as fresh as its age bound.
+   */
+  broadcast?(message: BroadcastMessage): Promise<void>
+  /** Adds a handler of the messages other instances broadcast (needed with {@link Cluster.broadcast}). */
+  onBroadcast?(handler: (message: BroadcastMessage) => void): void
   /** Resolves when the coordinator answers (readiness). */
   ping(): Promise<void>
 }

@@ -33,6 +33,8 @@ export interface InboundHost {
   expire(conversationId: string, clientId: string): Promise<void>
   /** Settles a call at its deadline: the agent gets the timeout, the page a `cancel`. */
   timeOut(binding: CallBinding): Promise<void>
+  /** The conversation's page binding or its page's manifest was written: every copy of it is out of date. */
+  pageChanged(conversationId: string): void
 }
 
 /**
@@ -129,6 +131,7 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
     tools: message.tools,
     updatedAt: host.clock.now(),
   })
+  if (stored) host.pageChanged(conn.conversationId)
   if (!stored) {
     const newer = (await store.getManifest(message.clientId))?.rev
     return reject(host, conn, {
@@ -143,6 +146,7 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
   const previous = await store.getActiveClient(conn.conversationId)
   if (previous === message.clientId) return true
   await store.setActiveClient(conn.conversationId, message.clientId)
+  host.pageChanged(conn.conversationId)
   // Only a reload or another tab moves the conversation; the first page load binds it without a log line.
   if (previous !== undefined)
     host.log(`[relay] conversation=${conn.conversationId} rebound to a new page load`)
@@ -154,6 +158,13 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
 
 async function result(host: InboundHost, conn: Conn, message: ResultMessage): Promise<boolean> {
   const { store } = host
+  // The usual case in one statement: pending, bound to this page load, in time. Otherwise the call is read
+  // below to tell which check refuses it (and a past deadline times it out).
+  if (store.answerCall) {
+    const by = { userId: conn.userId, conversationId: conn.conversationId, clientId: message.clientId }
+    const answered = await store.answerCall(message.id, by, host.clock.now())
+    if (answered) return accept(host, conn, message, answered)
+  }
   const base = { type: 'result', id: message.id, clientId: message.clientId }
   const binding = await store.getCall(message.id)
   if (!binding) return reject(host, conn, { ...base, reason: 'unknown_id' })
@@ -172,6 +183,17 @@ async function result(host: InboundHost, conn: Conn, message: ResultMessage): Pr
   }
   if (!(await store.settleCall(binding.id, 'answered')))
     return reject(host, conn, { ...base, reason: 'duplicate' })
+  return accept(host, conn, message, binding)
+}
+
+/** A result whose call was settled `answered` by it: the waiter (here or on another instance) gets it. */
+async function accept(
+  host: InboundHost,
+  conn: Conn,
+  message: ResultMessage,
+  binding: CallBinding,
+): Promise<boolean> {
+  const { store } = host
   conn.clientIds.add(message.clientId)
   const outcome = message.result
   const waiter = host.takeWaiter(binding.id)

@@ -4,7 +4,7 @@ import { type Clock, systemClock } from '../shared/clock.ts'
 import { escapeForLog } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, Store } from '../store/store.ts'
-import type { Cluster, ClusterMessage } from './cluster.ts'
+import type { BroadcastMessage, Cluster, ClusterMessage } from './cluster.ts'
 import { type InboundHost, receive } from './inbound.ts'
 import type {
   BoundPage,
@@ -85,6 +85,17 @@ export const LOST_ANSWER_GRACE_MS = 5_000
 /** How long a held page load's claim lives without a heartbeat (the heartbeat renews it every third of it). */
 export const LEASE_MS = 15_000
 
+/**
+ * How long an instance uses its copy of a conversation's page binding and manifest before it reads them again,
+ * at most; a change on any instance drops the copies at once (see {@link Relay.page}).
+ */
+export const PAGE_CACHE_MS = 5_000
+/** Most conversations whose page an instance keeps a copy of (the least recently read go first). */
+const PAGE_CACHE_SIZE = 10_000
+
+/** How often a call is bound again when the conversation was rebound between reading and binding it. */
+const MAX_BIND_ATTEMPTS = 3
+
 /** The coordinator key of a page load's claim. */
 const clientKey = (clientId: string) => `client:${clientId}`
 
@@ -113,6 +124,14 @@ export class Relay {
   readonly #cluster: Cluster | undefined
   /** Renews the claims of the page loads this instance's sockets carry (shared mode). */
   readonly #heartbeat: ReturnType<typeof setInterval> | undefined
+  /** Conversation → the copy of its bound page and when the read that got it started (see {@link Relay.page}). */
+  readonly #pages = new Map<string, { page: BoundPage; at: number }>()
+  /** Counts the changes of page bindings this instance learned of; a read notes it when it starts. */
+  #epoch = 0
+  /** Conversation → the {@link Relay.#epoch} of its latest change (the oldest forgotten beyond the cache size). */
+  readonly #changedAt = new Map<string, number>()
+  /** The latest epoch of a change forgotten from {@link Relay.#changedAt}: it counts for every conversation. */
+  #forgottenAt = 0
 
   constructor(options: RelayOptions) {
     this.#store = options.store
@@ -131,6 +150,7 @@ export class Relay {
       forward: (binding, result) => this.#forward(binding, result),
       expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
       timeOut: (binding) => this.#timeOut(binding),
+      pageChanged: (conversationId) => this.#pageChanged(conversationId),
     }
     this.#cluster = options.cluster
     if (this.#cluster) {
@@ -138,6 +158,7 @@ export class Relay {
       // instance times out its own, and a result after a call's deadline is refused as late.
       this.#ready = Promise.resolve()
       this.#cluster.onMessage((message) => this.#fromCluster(message))
+      this.#cluster.onBroadcast?.((message) => this.#fromBroadcast(message))
       const cluster = this.#cluster
       this.#heartbeat = setInterval(() => {
         for (const conn of this.#conns)
@@ -213,8 +234,63 @@ export class Relay {
     }
   }
 
-  /** The page the conversation is bound to and its latest manifest, if any. */
+  /**
+   * The page the conversation is bound to and its latest manifest, if any. A store that binds calls itself
+   * (`bindCall`) lets the relay keep a copy per conversation for up to {@link PAGE_CACHE_MS}: a rebinding or a
+   * new manifest drops it on this instance at once and on the others when they get the broadcast, and a read
+   * that started before such a change never stores what it got. Nothing is decided on the copy alone: a call
+   * is bound only while the store says the conversation is bound to that page load.
+   */
   async page(conversationId: string): Promise<BoundPage | undefined> {
+    const cached = this.#cachedPage(conversationId)
+    if (cached) return cached
+    const cache = this.#store.bindCall !== undefined
+    const epoch = this.#epoch
+    const startedAt = this.#clock.now()
+    const page = await this.#readPage(conversationId)
+    if (cache && page && (this.#changedAt.get(conversationId) ?? this.#forgottenAt) <= epoch) {
+      this.#pages.delete(conversationId)
+      this.#pages.set(conversationId, { page, at: startedAt })
+      if (this.#pages.size > PAGE_CACHE_SIZE) this.#pages.delete(this.#pages.keys().next().value!)
+    }
+    return page
+  }
+
+  /** The copy of the conversation's page, while it is young enough. */
+  #cachedPage(conversationId: string): BoundPage | undefined {
+    const cached = this.#pages.get(conversationId)
+    if (!cached) return undefined
+    if (this.#clock.now() - cached.at < PAGE_CACHE_MS) return cached.page
+    this.#pages.delete(conversationId)
+    return undefined
+  }
+
+  /** Drops this instance's copy of the conversation's page, and stops reads in flight from storing theirs. */
+  #forgetPage(conversationId: string): void {
+    this.#pages.delete(conversationId)
+    this.#changedAt.delete(conversationId)
+    this.#changedAt.set(conversationId, ++this.#epoch)
+    if (this.#changedAt.size > PAGE_CACHE_SIZE) {
+      const [oldest, at] = this.#changedAt.entries().next().value!
+      this.#changedAt.delete(oldest)
+      this.#forgottenAt = Math.max(this.#forgottenAt, at)
+    }
+  }
+
+  /** The page binding or manifest of the conversation was written here: every instance drops its copy. */
+  #pageChanged(conversationId: string): void {
+    this.#forgetPage(conversationId)
+    this.#cluster?.broadcast?.({ kind: 'page', conversationId }).catch((error: unknown) => {
+      this.#log(`[relay] could not tell the other instances of a page change: ${escapeForLog(error)}`)
+    })
+  }
+
+  #fromBroadcast(message: BroadcastMessage): void {
+    if (message.kind === 'page') this.#forgetPage(message.conversationId)
+  }
+
+  /** The conversation's page as the store has it. */
+  async #readPage(conversationId: string): Promise<BoundPage | undefined> {
     if (this.#store.getActivePage) {
       const active = await this.#store.getActivePage(conversationId)
       return active && { clientId: active.clientId, rev: active.rev, tools: active.tools }
@@ -240,36 +316,85 @@ export class Relay {
   ): Promise<RequestOutcome> {
     await this.#ready
     const callId = crypto.randomUUID()
-    const clientId = await this.#store.getActiveClient(scope.conversationId)
-    if (request.signal?.aborted) return { callId, clientId, result: CANCELLED_RESULT, timedOut: false }
-    if (!clientId) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
-    // The page load's sockets are here, or (shared mode) on the instance that claims it.
+    // A copy of the binding is only a guess: what it leads to is checked against the store before it counts,
+    // and the store binds the call only while the binding still holds.
+    const guess = this.#store.bindCall ? this.#cachedPage(scope.conversationId)?.clientId : undefined
+    let guessed = guess !== undefined
+    let clientId = guess ?? (await this.#store.getActiveClient(scope.conversationId))
+    /** The store's binding, the copy dropped (it was out of date, or it led nowhere). */
+    const reread = async () => {
+      guessed = false
+      this.#forgetPage(scope.conversationId)
+      return this.#store.getActiveClient(scope.conversationId)
+    }
     let holder: string | undefined
-    if (this.#targets(scope.conversationId, clientId).length === 0) {
-      if (!this.#cluster) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
-      try {
-        holder = (await this.#cluster.holder(clientKey(clientId)))?.instance
-      } catch (error) {
-        this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(error)}`)
-        return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
+    let binding: CallBinding
+    for (let attempt = 1; ; attempt++) {
+      if (request.signal?.aborted) return { callId, clientId, result: CANCELLED_RESULT, timedOut: false }
+      if (!clientId) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+      // The page load's sockets are here, or (shared mode) on the instance that claims it.
+      holder = undefined
+      const here = this.#targets(scope.conversationId, clientId).length > 0
+      if (!here && !this.#cluster) {
+        if (!guessed) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+        clientId = await reread()
+        continue
       }
-      if (!holder) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+      const cluster = here ? undefined : this.#cluster
+      const now = this.#clock.now()
+      binding = {
+        id: callId,
+        userId: scope.userId,
+        conversationId: scope.conversationId,
+        clientId,
+        kind: request.kind,
+        tool: request.tool,
+        toolCallId: scope.toolCallId,
+        deadlineAt: now + this.#deadlineMs,
+        createdAt: now,
+        state: 'pending',
+        ...(this.#cluster ? { instance: this.#cluster.instance } : {}),
+      }
+      if (!this.#store.bindCall) {
+        if (cluster) {
+          try {
+            holder = (await cluster.holder(clientKey(clientId)))?.instance
+          } catch (error) {
+            this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(error)}`)
+            return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
+          }
+          if (!holder) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+        }
+        await this.#store.insertCall(binding)
+        break
+      }
+      // The claim is looked up while the store binds the call: two round trips at once.
+      const claim = cluster?.holder(clientKey(clientId)).then(
+        (found) => ({ found }),
+        (error: unknown) => ({ error }),
+      )
+      // The store binds the call only while the conversation is still bound to this page load.
+      if (await this.#store.bindCall(binding)) {
+        if (!claim) break
+        const looked = await claim
+        if ('found' in looked && looked.found) {
+          holder = looked.found.instance
+          break
+        }
+        // Bound, but no instance can be reached for the page load: the binding is withdrawn, nothing was sent.
+        await this.#store.settleCall(callId, 'timed_out').catch(() => false)
+        if ('error' in looked) {
+          this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(looked.error)}`)
+          return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
+        }
+        return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+      }
+      // Rebound meanwhile (a reload, another tab): the call goes to the page load it is bound to now.
+      const current = await reread()
+      if (current === clientId || attempt >= MAX_BIND_ATTEMPTS)
+        return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+      clientId = current
     }
-    const now = this.#clock.now()
-    const binding: CallBinding = {
-      id: callId,
-      userId: scope.userId,
-      conversationId: scope.conversationId,
-      clientId,
-      kind: request.kind,
-      tool: request.tool,
-      toolCallId: scope.toolCallId,
-      deadlineAt: now + this.#deadlineMs,
-      createdAt: now,
-      state: 'pending',
-      ...(this.#cluster ? { instance: this.#cluster.instance } : {}),
-    }
-    await this.#store.insertCall(binding)
     const message: AgentToPageMessage =
       request.kind === 'call'
         ? {

@@ -122,6 +122,27 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       if (calls.has(binding.id)) throw new Error(`Duplicate call id: ${binding.id}`)
       calls.set(binding.id, copy(binding))
     },
+    async bindCall(binding) {
+      const conversation = conversations.get(binding.conversationId)
+      if (conversation?.userId !== binding.userId || conversation.activeClientId !== binding.clientId)
+        return false
+      if (calls.has(binding.id)) throw new Error(`Duplicate call id: ${binding.id}`)
+      calls.set(binding.id, copy(binding))
+      return true
+    },
+    async answerCall(id, by, at) {
+      const row = calls.get(id)
+      if (
+        row?.state !== 'pending' ||
+        row.userId !== by.userId ||
+        row.conversationId !== by.conversationId ||
+        row.clientId !== by.clientId ||
+        at > row.deadlineAt
+      )
+        return undefined
+      row.state = 'answered'
+      return copy(row)
+    },
     getCall: async (id) => {
       const row = calls.get(id)
       return row && copy(row)

@@ -334,6 +334,36 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
         ],
       )
     },
+    // One statement: the call is stored only while the conversation (of this user) is bound to its page load.
+    bindCall: (b) =>
+      changed(
+        `INSERT INTO toolmark_calls (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state, instance)
+           SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint, $10::text, $11::text
+           FROM toolmark_conversations WHERE id = $3 AND user_id = $2 AND active_client_id = $4`,
+        [
+          b.id,
+          b.userId,
+          b.conversationId,
+          b.clientId,
+          b.kind,
+          b.tool,
+          b.toolCallId,
+          b.deadlineAt,
+          b.createdAt,
+          b.state,
+          b.instance ?? null,
+        ],
+      ),
+    // One statement: settled only while pending, bound to who answers, and in time.
+    answerCall: (id, by, at) =>
+      first(
+        `UPDATE toolmark_calls SET state = 'answered'
+           WHERE id = $1 AND state = 'pending' AND user_id = $2 AND conversation_id = $3 AND client_id = $4
+             AND deadline_at >= $5
+           RETURNING *`,
+        [id, by.userId, by.conversationId, by.clientId, at],
+        toCall,
+      ),
     getCall: (id) => first('SELECT * FROM toolmark_calls WHERE id = $1', [id], toCall),
     settleCall: (id, state) =>
       changed("UPDATE toolmark_calls SET state = $1 WHERE id = $2 AND state = 'pending'", [state, id]),

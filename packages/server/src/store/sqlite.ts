@@ -94,6 +94,9 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     async insertCall(binding) {
       q.insertCall.run(callRow(binding))
     },
+    bindCall: async (binding) => q.bindCall.run(callRow(binding)).changes === 1,
+    answerCall: async (id, by, at) =>
+      one(q.answerCall.get(id, by.userId, by.conversationId, by.clientId, at), toCall),
     getCall: async (id) => one(q.getCall.get(id), toCall),
     settleCall: async (id, state) => q.settleCall.run(state, id).changes === 1,
     timeOutPendingCalls: async () => q.timeOutPending.run().changes,

@@ -49,6 +49,18 @@ export function prepareStatements(db: Database.Database) {
       `INSERT INTO call_bindings (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state)
          VALUES (@id, @user_id, @conversation_id, @client_id, @kind, @tool, @tool_call_id, @deadline_at, @created_at, @state)`,
     ),
+    // The call is stored only while the conversation (of this user) is still bound to the call's page load.
+    bindCall: db.prepare<[CallRow]>(
+      `INSERT INTO call_bindings (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state)
+         SELECT @id, @user_id, @conversation_id, @client_id, @kind, @tool, @tool_call_id, @deadline_at, @created_at, @state
+         WHERE EXISTS (SELECT 1 FROM conversations
+           WHERE id = @conversation_id AND user_id = @user_id AND active_client_id = @client_id)`,
+    ),
+    answerCall: db.prepare<[string, string, string, string, number], CallRow>(
+      `UPDATE call_bindings SET state = 'answered'
+         WHERE id = ? AND state = 'pending' AND user_id = ? AND conversation_id = ? AND client_id = ? AND deadline_at >= ?
+         RETURNING *`,
+    ),
     getCall: db.prepare<[string], CallRow>('SELECT * FROM call_bindings WHERE id = ?'),
     settleCall: db.prepare("UPDATE call_bindings SET state = ? WHERE id = ? AND state = 'pending'"),
     timeOutPending: db.prepare("UPDATE call_bindings SET state = 'timed_out' WHERE state = 'pending'"),

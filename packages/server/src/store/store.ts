@@ -62,6 +62,13 @@ export interface ConfirmBinding {
   expiresAt?: number
 }
 
+/** Who a page's answer comes from: it must match the call's binding for the answer to be accepted. */
+export interface Answerer {
+  userId: string
+  conversationId: string
+  clientId: string
+}
+
 /** The latest manifest a page load (clientId) sent. */
 export interface ManifestRecord {
   clientId: string
@@ -105,6 +112,20 @@ export interface Store {
   /** Replaces a stored message's text and agent entry (a later, stricter masking of the same message). */
   updateMessage(id: string, text: string, agent: AgentMessage | undefined): Promise<void>
   insertCall(binding: CallBinding): Promise<void>
+  /**
+   * Binds a call only while it may still go where it names, checked in the statement that inserts it: the
+   * conversation exists, belongs to `binding.userId`, and its active page load is `binding.clientId`. True when
+   * bound; false (nothing stored) when the conversation is bound to another page load, or to none. Optional:
+   * without it the relay reads the active page load, then inserts.
+   */
+  bindCall?(binding: CallBinding): Promise<boolean>
+  /**
+   * Settles a call `answered` in one statement, only while it is pending, bound to `by` (user, conversation and
+   * page load) and not past its deadline at `at` (epoch ms; a result at the deadline itself is in time), and
+   * returns the settled binding. Undefined when any of that fails (nothing changed): the caller reads the call
+   * to tell why. Optional: without it the relay reads the call, checks it, then settles it.
+   */
+  answerCall?(id: string, by: Answerer, at: number): Promise<CallBinding | undefined>
   getCall(id: string): Promise<CallBinding | undefined>
   /** Moves a call from `pending` to `state`; false when it was not pending (single use). */
   settleCall(id: string, state: 'answered' | 'timed_out'): Promise<boolean>
