@@ -32,14 +32,24 @@ export async function startBalancer(route: (request: RoutedRequest) => number): 
   const pipes = new Set<Socket>()
   const server = createServer((req, res) => {
     const port = route({ method: req.method ?? 'GET', path: req.url ?? '/', upgrade: false })
+    let answered = false
     const upstream = upstreamRequest(
       { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent: false },
       (answer) => {
+        answered = true
         res.writeHead(answer.statusCode ?? 502, answer.rawHeaders)
         answer.pipe(res)
+        // An instance that went away mid-answer cuts the client's answer too.
+        answer.on('close', () => {
+          if (!answer.complete) res.destroy()
+        })
       },
     )
-    upstream.on('error', () => res.destroy())
+    // An instance may answer before it read the whole body (413 to an oversized POST) and reset the
+    // connection while the body is still arriving: its answer still reaches the client, as behind nginx.
+    upstream.on('error', () => {
+      if (!answered) res.destroy()
+    })
     // A client that went away (an aborted event stream) ends its request to the instance too.
     res.on('close', () => upstream.destroy())
     req.pipe(upstream)

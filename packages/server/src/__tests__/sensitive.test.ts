@@ -34,7 +34,8 @@ async function everything(t: TestServer, conversation: string, chat: string): Pr
 function leaks(text: string): string[] {
   const found: string[] = []
   if (text.includes(NUMBER) || text.includes(NUMBER.replaceAll(' ', ''))) found.push('card number')
-  if (new RegExp(`(^|\\D)${CODE}(\\D|$)`).test(text)) found.push('CVC')
+  // A standalone number: the digits inside an id (a UUID's hex, `…-737a…`) are not the CVC.
+  if (new RegExp(`(^|[^0-9A-Za-z])${CODE}([^0-9A-Za-z]|$)`).test(text)) found.push('CVC')
   if (text.includes(OTP)) found.push('one-time code')
   return found
 }

@@ -297,7 +297,8 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     if (!c.req.header('content-type')?.startsWith('application/json'))
       return fail(c, 415, 'unsupported_media_type', 'Send the message as application/json')
     const declared = Number(c.req.header('content-length'))
-    const body = declared > MAX_INBOUND_BYTES ? undefined : await readLimited(c.req.raw, MAX_INBOUND_BYTES)
+    const body =
+      declared > MAX_INBOUND_BYTES + DRAIN_BYTES ? undefined : await readLimited(c.req.raw, MAX_INBOUND_BYTES)
     if (body === undefined) {
       if (stream) end(stream)
       // The stream's own instance closes it, as a socket closes with 1009 wherever it is.
@@ -328,7 +329,16 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   }
 }
 
-/** The request body as UTF-8 text, or undefined once it is over `max` bytes (reading stops there). */
+/**
+ * How much more than the limit a refused body is still read (and dropped) before the 413 is sent: a client
+ * still sending its body when the server stops reading gets a reset connection instead of the answer.
+ */
+const DRAIN_BYTES = MAX_INBOUND_BYTES
+
+/**
+ * The request body as UTF-8 text, or undefined once it is over `max` bytes (the rest is read and dropped,
+ * up to {@link DRAIN_BYTES} more, so the client reads the answer).
+ */
 async function readLimited(request: Request, max: number): Promise<string | undefined> {
   if (!request.body) return ''
   const reader = request.body.getReader()
@@ -339,11 +349,16 @@ async function readLimited(request: Request, max: number): Promise<string | unde
     if (done) break
     size += value.byteLength
     if (size > max) {
-      await reader.cancel().catch(() => {})
-      return undefined
+      chunks.length = 0
+      if (size > max + DRAIN_BYTES) {
+        await reader.cancel().catch(() => {})
+        return undefined
+      }
+      continue
     }
     chunks.push(value)
   }
+  if (size > max) return undefined
   const bytes = new Uint8Array(size)
   let at = 0
   for (const chunk of chunks) {
