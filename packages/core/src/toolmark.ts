@@ -171,7 +171,7 @@ class ToolmarkImpl implements ConsumerHost {
     return this.#pipeline.call(name, input, options)
   }
   confirmPending: ConsumerHost['confirmPending'] = (confirmId, outcome) =>
-    this.#pipeline.deferred.confirmPending(confirmId, outcome)
+    this.#pipeline.confirmPending(confirmId, outcome)
   pendingConfirmations: ConsumerHost['pendingConfirmations'] = () => this.#pending.deferred()
   undo: ConsumerHost['undo'] = (callId) => this.#pipeline.undo(callId)
 

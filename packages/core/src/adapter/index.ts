@@ -13,11 +13,11 @@ export { isValidName, llmName } from '../tool/names.ts'
 export { MAX_PENDING_PER_SCOPE } from '../tool/queue.ts'
 export {
   readSensitivePaths,
-  redactChanges,
   redactInput,
   type SensitivePathsSource,
   SensitivePatterns,
 } from '../tool/redact.ts'
+export { redactChanges } from '../tool/redact-edit.ts'
 export { toJsonSafe, toJsonSafeResult } from '../tool/serialize.ts'
 export {
   type AttachCardOptions,

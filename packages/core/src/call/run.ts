@@ -1,8 +1,7 @@
 import { clock, later } from '../clock.ts'
 import { ERROR_MESSAGES } from '../codes.ts'
 import { type Approval, approvalProblem } from '../confirm/approval.ts'
-import { showInput } from '../confirm/card.ts'
-import { askInline } from '../confirm/inline.ts'
+import { loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
 import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
@@ -124,15 +123,18 @@ export class Run implements Timed, ToolContext, Turn {
           )
         return { approved: false, reason: 'confirmation_unavailable' }
       }
+      const m = loadedConfirmations() ?? (await loadConfirmations())
+      // The run may have ended while the confirmation module loaded.
+      if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
       const remaining = this.deadline - clock.mono()
       tm.deadlines.delete(this)
-      const outcome = await askInline(tm, this.#entry, {
+      const outcome = await m.askInline(tm, this.#entry, {
         kind: 'ctx',
         callId: this.callId,
         caller: this.caller,
         input: this.#input,
         prepared: {
-          shown: showInput(this.#entry, this.#input),
+          shown: m.showInput(this.#entry, this.#input),
           summary: String(request?.summary ?? ''),
           changes: Array.isArray(request?.changes) ? request.changes : [],
           snapshot: undefined,

@@ -1,4 +1,5 @@
 import type { ErrorEventCode } from '../codes.ts'
+import { preloadConfirmations } from '../confirm/lazy.ts'
 import type { PendingStore } from '../confirm/pending.ts'
 import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
@@ -22,7 +23,10 @@ import { type ScopeHost, ScopeImpl } from './scope.ts'
 /** What the tool table needs from the registry that owns it. */
 export interface RegistryHost {
   readonly dev: boolean
-  readonly options: Pick<ToolmarkOptions, 'confirm' | 'confirmUnannotated' | 'fromJsonSchema'>
+  readonly options: Pick<
+    ToolmarkOptions,
+    'confirm' | 'confirmUnannotated' | 'fromJsonSchema' | 'requiresConfirmation'
+  >
   readonly policy: ReadonlyMap<Caller, ReadonlySet<HintClass>>
   readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
   readonly revisions: Revisions
@@ -107,6 +111,8 @@ export class ToolTable implements ScopeHost {
       return inert(name)
     }
     if (!this.#checkConfirmPath(entry)) return inert(name)
+    // A tool that may ask for confirmation: the confirmation module starts loading now.
+    if (entry.confirms || host.options.requiresConfirmation) preloadConfirmations()
     if (!entry.canDeriveSchema) {
       host.misconfigured(
         'schema_conversion_failed',
