@@ -6,3 +6,4 @@
 export { prepareConfirmation, showInput } from './card.ts'
 export { DeferredConfirmations } from './deferred.ts'
 export { askInline } from './inline.ts'
+export { PendingStore } from './pending.ts'

@@ -1,6 +1,5 @@
 import type { ErrorEventCode } from '../codes.ts'
 import { preloadConfirmations } from '../confirm/lazy.ts'
-import type { PendingStore } from '../confirm/pending.ts'
 import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
@@ -30,7 +29,8 @@ export interface RegistryHost {
   readonly policy: ReadonlyMap<Caller, ReadonlySet<HintClass>>
   readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
   readonly revisions: Revisions
-  readonly pending: PendingStore
+  /** Expires the open confirmations of tools in `scopes`. */
+  dropPending(scopes: ReadonlySet<ScopeImpl>): void
   /** False without a document (server rendering): registration is inert. */
   active(): boolean
   /** Throws in development, reports in production. */
@@ -222,7 +222,7 @@ export class ToolTable implements ScopeHost {
       this.#host.revisions.untrack(s)
       for (const entry of [...s.entries]) this.#remove(entry)
     }
-    this.#host.pending.dropScopes(all)
+    this.#host.dropPending(all)
   }
 
   whenChanged(scope: ScopeImpl, wasVisible: boolean): void {
