@@ -2,7 +2,6 @@ import { clock, later } from '../clock.ts'
 import { ERROR_MESSAGES } from '../codes.ts'
 import { type Approval, approvalProblem } from '../confirm/approval.ts'
 import { loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
-import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
@@ -14,6 +13,9 @@ import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
 import type { CallRequest } from './request.ts'
+
+/** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
+declare const process: { env: { NODE_ENV?: string } }
 
 const CANCELLED_SIGNAL: ToolResult = Object.freeze(cancelled('signal'))
 
@@ -115,7 +117,7 @@ export class Run implements Timed, ToolContext, Turn {
       if (this.caller === 'human') return { approved: true }
       if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
       if (tm.options.confirm === undefined || tm.modes[this.caller] !== 'inline') {
-        if (DEV)
+        if (process.env.NODE_ENV !== 'production')
           tm.warn(
             'ctx_confirm_unavailable',
             `ctx.confirm in "${this.#entry.name}": caller ${this.caller} has no inline confirmation path`,
@@ -215,7 +217,12 @@ export class Run implements Timed, ToolContext, Turn {
       )
       result = error(ERROR_MESSAGES.toolFailed)
     }
-    if (DEV && this.#tm.dev && this.#entry.def.output && result.status === 'ok')
+    if (
+      this.#tm.dev &&
+      process.env.NODE_ENV !== 'production' &&
+      this.#entry.def.output &&
+      result.status === 'ok'
+    )
       checkOutput(this.#tm, this.#entry, result.data)
     this.#settle(result)
   }

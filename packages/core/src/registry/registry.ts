@@ -1,6 +1,5 @@
 import type { ErrorEventCode } from '../codes.ts'
 import { preloadConfirmations } from '../confirm/lazy.ts'
-import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
 import { Entry } from '../tool/entry.ts'
@@ -18,6 +17,9 @@ import type {
 } from '../types.ts'
 import type { Revisions } from './revisions.ts'
 import { type ScopeHost, ScopeImpl } from './scope.ts'
+
+/** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
+declare const process: { env: { NODE_ENV?: string } }
 
 /** What the tool table needs from the registry that owns it. */
 export interface RegistryHost {
@@ -119,14 +121,14 @@ export class ToolTable implements ScopeHost {
         `No JSON Schema can be derived for "${name}": pass jsonSchema`,
         name,
       )
-    } else if (DEV && host.dev) {
+    } else if (host.dev && process.env.NODE_ENV !== 'production') {
       entry.full((err) => {
         throw new ToolmarkError('schema_conversion_failed', `JSON Schema conversion failed for "${name}"`, {
           cause: err,
         })
       })
     }
-    if (DEV && entry.hintClass === 'unannotated') {
+    if (entry.hintClass === 'unannotated' && process.env.NODE_ENV !== 'production') {
       host.warn(
         'unannotated_tool',
         `Tool "${name}" has none of readOnly, consequential, destructive: annotate it`,
@@ -171,7 +173,7 @@ export class ToolTable implements ScopeHost {
       )
       return false
     }
-    if (DEV && blind.length > 0) {
+    if (blind.length > 0 && process.env.NODE_ENV !== 'production') {
       host.warn(
         'missing_confirm_handler',
         `Tool "${entry.name}" is hidden from ${blind.join(', ')}: they confirm inline and no confirm handler is set`,
