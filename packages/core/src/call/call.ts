@@ -218,37 +218,13 @@ export class Pipeline {
   /** Deferred mode answers `needs_confirmation` at once; inline mode asks and waits. */
   #confirm(m: Confirmations, req: CallRequest, callId: string): ToolResult | Promise<ToolResult> {
     const caller = req.caller as Exclude<Caller, 'human'>
-    if (this.#tm.modes[caller] === 'deferred')
-      return this.#deferredWith(m).defer(req.entry, req.input, callId, caller)
-    return this.#confirmInline(m, req, callId)
-  }
-
-  /**
-   * Inline mode: ask the app's handler and wait. The call deadline is paused while the confirmation
-   * is open and resumes with the time that was left.
-   */
-  async #confirmInline(m: Confirmations, req: CallRequest, callId: string): Promise<ToolResult> {
     const tm = this.#tm
-    const { entry } = req
+    if (tm.modes[caller] === 'deferred')
+      return this.#deferredWith(m).defer(req.entry, req.input, callId, caller)
+    // Inline mode needs the app's handler.
     if (tm.options.confirm === undefined)
-      return blocked(tm, refused('not_allowed'), entry.name, req, ruleOf(tm, entry, req.caller))
-    const left = req.deadline === undefined ? tm.timeoutMs : req.deadline - clock.mono()
-    const prepared = m.prepareConfirmation(tm, entry, req.input, callId)
-    if ('status' in prepared) return prepared
-    const outcome = await m.askInline(tm, entry, {
-      kind: 'call',
-      callId,
-      caller: req.caller,
-      input: req.input,
-      prepared,
-      signal: req.signal,
-    })
-    if (!outcome.approved) return outcome.result
-    // The approved run checks again, when it starts, that the form still holds what the card showed.
-    req.input = outcome.input
-    req.deadline = clock.mono() + left
-    req.approval = { expired: outcome.expired, snapshot: prepared.snapshot }
-    return this.execute(req)
+      return blocked(tm, refused('not_allowed'), req.entry.name, req, ruleOf(tm, req.entry, caller))
+    return m.confirmCall(tm, req, callId, (approved) => this.execute(approved))
   }
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */

@@ -130,26 +130,17 @@ export class Run implements Timed, ToolContext, Turn {
       if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
       const remaining = this.deadline - clock.mono()
       tm.deadlines.delete(this)
-      const outcome = await m.askInline(tm, this.#entry, {
-        kind: 'ctx',
-        callId: this.callId,
-        caller: this.caller,
-        input: this.#input,
-        prepared: {
-          shown: m.showInput(this.#entry, this.#input),
-          summary: String(request?.summary ?? ''),
-          changes: Array.isArray(request?.changes) ? request.changes : [],
-          snapshot: undefined,
-        },
-        signal: this.signal,
-      })
+      const answer = await m.confirmInRun(
+        tm,
+        this.#entry,
+        { callId: this.callId, caller: this.caller, input: this.#input, signal: this.signal },
+        request,
+      )
       if (!this.#settled) {
         this.deadline = clock.mono() + remaining
         tm.deadlines.add(this)
       }
-      if (outcome.approved)
-        return outcome.edited ? { approved: true, input: outcome.input } : { approved: true }
-      return { approved: false, reason: outcome.reason === 'stale' ? 'cancelled' : outcome.reason }
+      return answer
     } catch (err) {
       tm.report('tool_threw', `ctx.confirm failed in "${this.#entry.name}"`, {
         tool: this.#entry.name,
