@@ -9,17 +9,7 @@ import { isCaller } from '../policy/policy.ts'
 import { toIssues } from '../schema/validate.ts'
 import type { Entry } from '../tool/entry.ts'
 import { redactInput } from '../tool/redact.ts'
-import {
-  cancelled,
-  EXPIRED_APPROVAL,
-  invalid,
-  isRunResult,
-  ok,
-  refused,
-  STALE_APPROVAL,
-  STALE_FORM_APPROVAL,
-  TOOL_FAILED,
-} from '../tool/result.ts'
+import { cancelled, invalid, isRunResult, ok, refused, TOOL_FAILED } from '../tool/result.ts'
 import { threw } from '../tool/threw.ts'
 import type { Caller, CallOptions, ConfirmOutcome, ToolResult } from '../types.ts'
 import { blocked, ruleOf } from './blocked.ts'
@@ -28,13 +18,6 @@ import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
 import type { CallRequest } from './request.ts'
 import { Run } from './run.ts'
-
-/** The answers of an approved run that never started (the confirmation settles with them itself). */
-const STALE_OR_EXPIRED: ReadonlySet<ToolResult> = new Set([
-  STALE_APPROVAL,
-  STALE_FORM_APPROVAL,
-  EXPIRED_APPROVAL,
-])
 
 /**
  * The call pipeline: lookup → rev/stale → policy → validate → confirm → queue → run. `call`
@@ -275,9 +258,9 @@ export class Pipeline {
       approval,
     }
     const result = await this.execute(req)
-    if (events && !STALE_OR_EXPIRED.has(result)) {
+    // Only deferred confirmations (loaded) run approved calls; one that never started emits nothing.
+    if (events && !(loadedConfirmations() as Confirmations).isApprovalProblem(result))
       this.#emitResult(req, result, t0)
-    }
     return result
   }
 

@@ -1,7 +1,7 @@
 import { clock, later } from '../clock.ts'
 import { ERROR_MESSAGES } from '../codes.ts'
-import { type Approval, approvalProblem } from '../confirm/approval.ts'
-import { loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
+import type { Approval } from '../confirm/approval.ts'
+import { type Confirmations, loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
@@ -178,7 +178,9 @@ export class Run implements Timed, ToolContext, Turn {
     if (this.#aborted || this.#callerSignal?.aborted) return CANCELLED_SIGNAL
     const entry = this.#entry
     const approval = this.#approval
-    if (approval !== undefined) return approvalProblem(this.#tm, entry, approval, this.#callId)
+    // Only confirmations (loaded by then) give a run an approval.
+    if (approval !== undefined)
+      return (loadedConfirmations() as Confirmations).approvalProblem(this.#tm, entry, approval, this.#callId)
     // A hidden tool is not callable: answered as if it had gone before the call arrived. A plain call
     // that starts at once was looked up (visible) a moment ago: its `when` is not evaluated twice.
     if (entry.disposed || (!this.#atOnce && !entry.scope.visible()))

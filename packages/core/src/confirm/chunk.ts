@@ -4,6 +4,7 @@
  * dynamic import (and the testing entry) reaches this module, so bundlers leave it out of the
  * initial bundle.
  */
+export { approvalProblem, isApprovalProblem } from './approval.ts'
 export { DeferredConfirmations } from './deferred.ts'
 export { confirmCall, confirmInRun } from './inline.ts'
 export { PendingStore } from './pending.ts'
