@@ -17,7 +17,7 @@ export {
   type SensitivePathsSource,
   SensitivePatterns,
 } from '../tool/redact.ts'
-export { redactChanges } from '../tool/redact-edit.ts'
+export { redactChanges } from '../tool/redact-changes.ts'
 export { toJsonSafe, toJsonSafeResult } from '../tool/serialize.ts'
 export {
   type AttachCardOptions,

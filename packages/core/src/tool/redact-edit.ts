@@ -1,7 +1,6 @@
 /**
- * The confirmation side of redaction (see `redact.ts` for the rules): `redactChanges` for the
- * changes a card shows and `restoreRedacted` for an approver's edit. Apart from `redact.ts` so that
- * an app whose tools never ask for confirmation does not load it (`confirm/lazy.ts`).
+ * `restoreRedacted`, for an approver's edit of a redacted input (the rules are in `redact.ts`). Apart
+ * from `redact.ts` so that it loads only with confirmations (`confirm/lazy.ts`).
  */
 import { REENTER_SENSITIVE } from '../codes.ts'
 import { ANY_INDEX, arrayIndex, childKeys, copyObject, isPlainObject, parsePath } from '../schema/paths.ts'
@@ -23,44 +22,6 @@ import {
 
 /** What `restoreRedacted` returns. */
 export type RestoreResult = { ok: true; value: unknown } | { ok: false; issues: Issue[] }
-
-/**
- * Redacts `ctx.confirm` / `needs_confirmation` changes. A change whose path is at or below a
- * sensitive path (`cards.0.cvc` under `cards[].cvc`) gets `'[redacted]'` for `before` and
- * `after`; a change of an ancestor (`cards`, `cards.0`) keeps its values as deep copies with each
- * sensitive descendant inside redacted. Absent (or `undefined`) `before`/`after` stay so. A change
- * with a malformed path, and every change when the sensitive paths cannot be read, is redacted
- * whole. Entries that are not objects are dropped. Returns new change objects; never mutates.
- */
-export function redactChanges(
-  changes: readonly FieldChange[],
-  sensitivePaths: SensitivePathsSource | SensitivePatterns,
-): FieldChange[] {
-  if (!Array.isArray(changes)) return []
-  const patterns = readSensitivePaths(sensitivePaths)
-  const root = rootStep(patterns)
-  const out: FieldChange[] = []
-  for (const change of changes as readonly unknown[]) {
-    if (typeof change !== 'object' || change === null) continue
-    const c = change as FieldChange
-    let { hit, next } = root
-    let segments: readonly string[] = [ANY_INDEX]
-    try {
-      segments = parsePath(c.path)
-    } catch {}
-    // Unreadable patterns, a malformed path or a wildcard in it: redact the change whole.
-    if (!patterns.readable || segments.includes(ANY_INDEX)) hit = true
-    for (const segment of segments) {
-      if (!hit) ({ hit, next } = step(next, segment, arrayIndex(segment) >= 0))
-    }
-    const redacted: FieldChange = { ...c }
-    const ctx: RedactContext = { ancestors: [], trail: [], redacted: undefined }
-    if (Object.hasOwn(c, 'before')) redacted.before = redactNode(c.before, hit, next, ctx)
-    if (Object.hasOwn(c, 'after')) redacted.after = redactNode(c.after, hit, next, ctx)
-    out.push(redacted)
-  }
-  return out
-}
 
 interface RestoreContext {
   readable: boolean

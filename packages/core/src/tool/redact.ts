@@ -19,8 +19,8 @@
  * Only plain objects and arrays are walked. Fail-closed cases, all redacted as a whole: another
  * object (Date, Map, class instance, function) where a sensitive pattern continues below it, and a
  * cyclic reference. A property or element holding `undefined` does not exist (nothing to hide).
- * Nothing here mutates its arguments or throws for bad input. `redactChanges` and `restoreRedacted`
- * live in `redact-edit.ts`, loaded only with confirmations.
+ * Nothing here mutates its arguments or throws for bad input. `redactChanges` lives in
+ * `redact-changes.ts` and `restoreRedacted` in `redact-edit.ts`, loaded only with confirmations.
  */
 import { ANY_INDEX, childKeys, isPlainObject, parsePath } from '../schema/paths.ts'
 

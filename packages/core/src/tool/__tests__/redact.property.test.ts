@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { REENTER_SENSITIVE } from '../../codes.ts'
 import { coversPath, flatten, getPath, parsePath, setPath } from '../../schema/paths.ts'
 import { REDACTED, redactInput } from '../../tool/redact.ts'
-import { redactChanges, restoreRedacted } from '../../tool/redact-edit.ts'
+import { redactChanges } from '../../tool/redact-changes.ts'
+import { restoreRedacted } from '../../tool/redact-edit.ts'
 
 type Node = { path: string; segments: { key: string; index: boolean }[]; value: unknown }
 
