@@ -3,15 +3,13 @@
  * from `redact.ts` so that it loads only with confirmations (`confirm/lazy.ts`).
  */
 import { REENTER_SENSITIVE } from '../codes.ts'
-import { ANY_INDEX, arrayIndex, childKeys, copyObject, isPlainObject, parsePath } from '../schema/paths.ts'
-import type { FieldChange, Issue } from '../types.ts'
+import { childKeys, copyObject, isPlainObject } from '../schema/paths.ts'
+import type { Issue } from '../types.ts'
 import {
   type Cursor,
   mustRedact,
   REDACTED,
-  type RedactContext,
   readSensitivePaths,
-  redactNode,
   rootStep,
   type SensitivePathsSource,
   type SensitivePatterns,
