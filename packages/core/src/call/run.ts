@@ -210,11 +210,12 @@ export class Run implements Timed, ToolContext, Turn {
       )
       result = error(ERROR_MESSAGES.toolFailed)
     }
+    // Reading process.env costs in Node: only a development registry's tools with an output schema do.
     if (
       this.#tm.dev &&
-      process.env.NODE_ENV !== 'production' &&
       this.#entry.def.output &&
-      result.status === 'ok'
+      result.status === 'ok' &&
+      process.env.NODE_ENV !== 'production'
     )
       checkOutput(this.#tm, this.#entry, result.data)
     this.#settle(result)
