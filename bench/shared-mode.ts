@@ -137,12 +137,22 @@ async function conversation(
     async say(legs) {
       const start = performance.now()
       marks = {}
-      const answered = new Promise<number>((resolve) => waiting.push(resolve))
+      let answer: (at: number) => void = () => {}
+      const answered = new Promise<number>((resolve) => {
+        answer = resolve
+        waiting.push(resolve)
+      })
+      // A POST the instance could not take (a connect timeout when it is saturated) counts as a turn
+      // not answered, as the table shows; the load goes on.
       const posted = await fetch(`${chatAt}/api/conversations/${id}/messages`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/json' },
         body: JSON.stringify({ text: 'Search for chess' }),
-      })
+      }).catch(() => undefined)
+      if (!posted) {
+        waiting.splice(waiting.indexOf(answer), 1)
+        return Number.NaN
+      }
       const postedAt = performance.now()
       await posted.body?.cancel()
       if (posted.status !== 202) return Number.NaN
