@@ -1,7 +1,9 @@
 import { clock, timer } from '../clock.ts'
 import type { Entry, EntryScope } from '../tool/entry.ts'
 import type { Caller, ConfirmMode, PendingConfirmation } from '../types.ts'
-import { MAX_PENDING_CONFIRMATIONS, NO_CONFIRMATIONS } from './limits.ts'
+
+/** At most this many confirmations are open per registry; creating another expires the oldest. */
+export const MAX_PENDING_CONFIRMATIONS = 100
 
 /** An open confirmation, inline or deferred, bound to the registration that created it. */
 export interface PendingRecord {
@@ -76,15 +78,12 @@ export class PendingStore {
     }
   }
 
-  /**
-   * Deferred confirmations, oldest first, as a frozen array that changes identity only on change
-   * (`NO_CONFIRMATIONS` when there is none).
-   */
+  /** Deferred confirmations, oldest first, as a frozen array that changes identity only on change. */
   deferred(): readonly PendingConfirmation[] {
     if (this.#deferred === undefined) {
       const list: PendingConfirmation[] = []
       for (const rec of this.#records.values()) if (rec.mode === 'deferred') list.push(rec.card)
-      this.#deferred = list.length === 0 ? NO_CONFIRMATIONS : Object.freeze(list)
+      this.#deferred = Object.freeze(list)
     }
     return this.#deferred
   }

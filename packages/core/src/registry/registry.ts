@@ -1,5 +1,6 @@
 import type { ErrorEventCode } from '../codes.ts'
-import { preloadConfirmations } from '../confirm/lazy.ts'
+import type { PendingStore } from '../confirm/pending.ts'
+import { DEV } from '../dev.ts'
 import { ToolmarkError } from '../errors.ts'
 import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
 import { Entry } from '../tool/entry.ts'
@@ -18,21 +19,14 @@ import type {
 import type { Revisions } from './revisions.ts'
 import { type ScopeHost, ScopeImpl } from './scope.ts'
 
-/** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
-declare const process: { env: { NODE_ENV?: string } }
-
 /** What the tool table needs from the registry that owns it. */
 export interface RegistryHost {
   readonly dev: boolean
-  readonly options: Pick<
-    ToolmarkOptions,
-    'confirm' | 'confirmUnannotated' | 'fromJsonSchema' | 'requiresConfirmation'
-  >
+  readonly options: Pick<ToolmarkOptions, 'confirm' | 'confirmUnannotated' | 'fromJsonSchema'>
   readonly policy: ReadonlyMap<Caller, ReadonlySet<HintClass>>
   readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
   readonly revisions: Revisions
-  /** Expires the open confirmations of tools in `scopes`. */
-  dropPending(scopes: ReadonlySet<ScopeImpl>): void
+  readonly pending: PendingStore
   /** False without a document (server rendering): registration is inert. */
   active(): boolean
   /** Throws in development, reports in production. */
@@ -113,22 +107,20 @@ export class ToolTable implements ScopeHost {
       return inert(name)
     }
     if (!this.#checkConfirmPath(entry)) return inert(name)
-    // A tool that may ask for confirmation: the confirmation module starts loading now.
-    if (entry.confirms || host.options.requiresConfirmation) preloadConfirmations()
     if (!entry.canDeriveSchema) {
       host.misconfigured(
         'schema_conversion_failed',
         `No JSON Schema can be derived for "${name}": pass jsonSchema`,
         name,
       )
-    } else if (host.dev && process.env.NODE_ENV !== 'production') {
+    } else if (DEV && host.dev) {
       entry.full((err) => {
         throw new ToolmarkError('schema_conversion_failed', `JSON Schema conversion failed for "${name}"`, {
           cause: err,
         })
       })
     }
-    if (entry.hintClass === 'unannotated' && process.env.NODE_ENV !== 'production') {
+    if (DEV && entry.hintClass === 'unannotated') {
       host.warn(
         'unannotated_tool',
         `Tool "${name}" has none of readOnly, consequential, destructive: annotate it`,
@@ -173,7 +165,7 @@ export class ToolTable implements ScopeHost {
       )
       return false
     }
-    if (blind.length > 0 && process.env.NODE_ENV !== 'production') {
+    if (DEV && blind.length > 0) {
       host.warn(
         'missing_confirm_handler',
         `Tool "${entry.name}" is hidden from ${blind.join(', ')}: they confirm inline and no confirm handler is set`,
@@ -224,7 +216,7 @@ export class ToolTable implements ScopeHost {
       this.#host.revisions.untrack(s)
       for (const entry of [...s.entries]) this.#remove(entry)
     }
-    this.#host.dropPending(all)
+    this.#host.pending.dropScopes(all)
   }
 
   whenChanged(scope: ScopeImpl, wasVisible: boolean): void {
