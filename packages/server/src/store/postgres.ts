@@ -128,6 +128,21 @@ const CONFIRM_COLUMNS =
  * one transaction. A database that cannot be reached makes every method reject with
  * {@link StoreUnavailableError} (the server answers 503); nothing committed is lost.
  */
+/** A call binding's columns in the order of `toolmark_calls`' INSERTs ($1 … $11). */
+const callValues = (b: CallBinding) => [
+  b.id,
+  b.userId,
+  b.conversationId,
+  b.clientId,
+  b.kind,
+  b.tool,
+  b.toolCallId,
+  b.deadlineAt,
+  b.createdAt,
+  b.state,
+  b.instance ?? null,
+]
+
 export async function openPostgresStore(options: string | PostgresStoreOptions): Promise<PostgresStore> {
   const o: PostgresStoreOptions = typeof options === 'string' ? { url: options } : options
   const now = o.now ?? Date.now
@@ -319,19 +334,7 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
       await query(
         `INSERT INTO toolmark_calls (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state, instance)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          b.id,
-          b.userId,
-          b.conversationId,
-          b.clientId,
-          b.kind,
-          b.tool,
-          b.toolCallId,
-          b.deadlineAt,
-          b.createdAt,
-          b.state,
-          b.instance ?? null,
-        ],
+        callValues(b),
       )
     },
     // One statement: the call is stored only while the conversation (of this user) is bound to its page load.
@@ -340,19 +343,7 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
         `INSERT INTO toolmark_calls (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state, instance)
            SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint, $10::text, $11::text
            FROM toolmark_conversations WHERE id = $3 AND user_id = $2 AND active_client_id = $4`,
-        [
-          b.id,
-          b.userId,
-          b.conversationId,
-          b.clientId,
-          b.kind,
-          b.tool,
-          b.toolCallId,
-          b.deadlineAt,
-          b.createdAt,
-          b.state,
-          b.instance ?? null,
-        ],
+        callValues(b),
       ),
     // One statement: settled only while pending, bound to who answers, and in time.
     answerCall: (id, by, at) =>
