@@ -10,6 +10,7 @@ import { flush, setup } from './utils.ts'
 
 afterEach(() => {
   vi.useRealTimers()
+  vi.restoreAllMocks()
 })
 
 /** The card's buttons in order, each with whether it is the primary one (`data-toolmark-primary`). */
@@ -134,6 +135,19 @@ describe('usePendingConfirmations ($pending) + ConfirmationCard', () => {
     vi.advanceTimersByTime(61_000)
     await flush()
     expect(screen.getByTestId('confirmation-countdown').textContent?.trim()).toBe('Expires in 8:59')
+  })
+
+  it('mounts a card on a slow device, where the clock moves between two reads', async () => {
+    // Every Date.now() is a millisecond later, as on a device slow enough that starting the
+    // countdown takes longer than a millisecond: the card must still mount once, not loop.
+    let t = Date.parse('2026-01-01T00:00:00Z')
+    vi.spyOn(Date, 'now').mockImplementation(() => t++)
+    const { tm, mount } = setup()
+    mount(PendingPage, { tools: ['publish'] })
+    await flush()
+    await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
+    await flush()
+    expect(screen.getByTestId('confirmation-countdown').textContent?.trim()).toBe('Expires in 10:00')
   })
 })
 

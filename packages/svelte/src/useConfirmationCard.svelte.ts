@@ -26,13 +26,17 @@ export function useConfirmationCard(
   readonly attach: (element: HTMLElement) => () => void
 } {
   let now = $state(Date.now())
+  // The effect reads only the expiry: reading `now` after writing it would make the effect depend on
+  // it and run again, forever on a device where each run takes longer than a millisecond.
   $effect(() => {
     const expiresAt = data().expiresAt
-    now = Date.now()
-    if (now >= expiresAt) return
+    const start = Date.now()
+    now = start
+    if (start >= expiresAt) return
     const id = setInterval(() => {
-      now = Date.now()
-      if (now >= expiresAt) clearInterval(id)
+      const t = Date.now()
+      now = t
+      if (t >= expiresAt) clearInterval(id)
     }, 1000)
     return () => clearInterval(id)
   })
