@@ -25,7 +25,9 @@ const budgets = [
     // each part of the registry (object literals where the facade used to pass itself). 17.91
     // esbuild, 16.98 rolldown (+0.42 / +0.45) with the inspection hooks for the devtools: the
     // `blocked` observer (why a call never ran, as data), queue wait and consumers' statuses.
-    max: 18.0 * KiB,
+    // 15.34 esbuild, 15.04 rolldown once confirmations load on demand (confirm/lazy.ts) and
+    // development-only branches test process.env.NODE_ENV where they sit.
+    max: 15.45 * KiB,
     goal: 8 * KiB,
   },
   {
@@ -37,7 +39,11 @@ const budgets = [
     // dynamically by the loader, was put up front); 12.98 esbuild once the loader imports a
     // standalone compiler file (tsdown.config.ts); 13.12 esbuild, 12.31 rolldown with narrow hosts;
     // 13.55 esbuild, 12.73 rolldown with the devtools' inspection hooks (blocked, queue wait, status).
-    max: 13.65 * KiB,
+    // → 11.41 esbuild, 11.26 rolldown: confirmations (cards, inline and deferred confirmations, the
+    // approver's edit, the pending store, the checks of an approved run) load on demand as a chunk of
+    // their own (confirm/lazy.ts, 3.5 KiB), and development-only branches test process.env.NODE_ENV
+    // where they sit, so esbuild drops them before tree shaking (the DEV constant it folded too late).
+    max: 11.5 * KiB,
     goal: 10 * KiB,
   },
   {
@@ -58,15 +64,18 @@ const budgets = [
     code: "export * from '@toolmark/forms'; export * from '@toolmark/core'",
     dir: 'packages/forms',
     base: "export * from '@toolmark/core'",
-    max: 2.5 * KiB,
+    // 2.54 KiB esbuild once confirmations load on demand: redactChanges (0.2 KiB), which the core
+    // loaded up front until then, counts as the forms' own.
+    max: 2.6 * KiB,
   },
   {
     name: '@toolmark/forms/dom (scan + live DOM values), on top of core',
     code: "export * from '@toolmark/forms/dom'; export * from '@toolmark/core'",
     dir: 'packages/forms',
     base: "export * from '@toolmark/core'",
-    // From dist: 4.76 rolldown, 5.03 esbuild (from source it was 3.9).
-    max: 5.1 * KiB,
+    // From dist: 4.76 rolldown, 5.03 esbuild (from source it was 3.9). 5.18 esbuild once
+    // confirmations load on demand: redactChanges counts as the forms' own (see above).
+    max: 5.25 * KiB,
   },
   {
     name: '@toolmark/bridge/server-tools, on top of core',
@@ -172,7 +181,8 @@ const budgets = [
     dir: 'packages/inertia',
     base: "export * from '@toolmark/core'; export * from '@toolmark/bridge'; export * from '@toolmark/bridge/echo'",
     // 1.97 KiB: `environment`, which left the core's main entry for /adapter, counts as the binding's own.
-    max: 2 * KiB,
+    // 2.04 esbuild once confirmations load on demand (the same code, gzipped beside a smaller core).
+    max: 2.1 * KiB,
   },
   {
     // A server bundle, measured like the others: what an edge or serverless function ships for the

@@ -1,8 +1,22 @@
 import type { ErrorEventCode } from './codes.ts'
-import { DEV } from './dev.ts'
 import { ToolmarkError } from './errors.ts'
 import { Emitter } from './events.ts'
 import type { ToolmarkErrorEvent } from './types.ts'
+
+/**
+ * Development-only warnings and checks sit behind `process.env.NODE_ENV !== 'production'`, written
+ * out where each is tested: bundlers replace that expression (Vite, webpack and Next by mode; esbuild
+ * when minifying for the browser, or with `--define`) before they look for dead code, so a production
+ * bundle drops every such branch with its messages and the functions only it calls (a constant
+ * holding the test would be folded too late for that). Node reads it at run time; where a branch is
+ * on a hot path a cheap test comes first. Without a bundler in a browser, define
+ * `globalThis.process = { env: { NODE_ENV: 'production' } }` before the first import, as for React.
+ *
+ * Only warnings (`level: 'warning'` events), the `inert_registry` notice, the output check and the
+ * registration-time schema conversion depend on it; misconfiguration still throws with `dev: true`
+ * and is reported with the same codes and messages in every build.
+ */
+declare const process: { env: { NODE_ENV?: string } }
 
 /**
  * How the registry tells about problems, through its `error` event: misconfiguration throws in
@@ -31,7 +45,7 @@ export class Reporter {
 
   /** A development warning event (nothing in production). */
   warn(code: ErrorEventCode, message: string, tool?: string): void {
-    if (DEV && this.dev)
+    if (this.dev && process.env.NODE_ENV !== 'production')
       this.emitter.emit('error', { code, message, level: 'warning', ...(tool === undefined ? {} : { tool }) })
   }
 
@@ -49,7 +63,7 @@ export class Reporter {
    * the warning goes to the console.
    */
   sayInert(): void {
-    if (!DEV || !this.dev || this.#saidInert) return
+    if (process.env.NODE_ENV === 'production' || !this.dev || this.#saidInert) return
     this.#saidInert = true
     const message =
       'No document: this registry is inert (server rendering), so it registers nothing and every call answers unknown_tool. Pass live: true to createToolmark to run it without a DOM (Node scripts, tests, CLIs).'

@@ -2,7 +2,9 @@ import { Pipeline } from './call/call.ts'
 import { Deadlines } from './call/deadlines.ts'
 import type { CallHost } from './call/host.ts'
 import { UndoStore } from './call/undo.ts'
-import { PendingStore } from './confirm/pending.ts'
+import { type Confirmations, loadedConfirmations } from './confirm/lazy.ts'
+import { NO_CONFIRMATIONS } from './confirm/limits.ts'
+import type { PendingStore } from './confirm/pending.ts'
 import { type CallMetas, Consumers, observe, redact, run, setStatus, watch } from './consumer.ts'
 import { environment } from './env.ts'
 import { ToolmarkError } from './errors.ts'
@@ -48,7 +50,8 @@ class ToolmarkImpl implements ConsumerHost {
   readonly events: Reporter['events']
   readonly #options: ToolmarkOptions
   readonly #reporter: Reporter
-  readonly #pending: PendingStore
+  /** Open confirmations, once the first is made. */
+  #pending: PendingStore | undefined
   readonly #revisions: Revisions
   readonly #table: ToolTable
   readonly #manifests: Manifests
@@ -73,7 +76,9 @@ class ToolmarkImpl implements ConsumerHost {
     const report = reporter.report.bind(reporter)
     const warn = reporter.warn.bind(reporter)
     const conversionFailed = reporter.conversionFailed.bind(reporter)
-    const pending = new PendingStore(settings.expiryMs)
+    // Only confirmation code (loaded by then) reads `pending`: the store is created with the first one.
+    const pending = (): PendingStore =>
+      (this.#pending ??= new (loadedConfirmations() as Confirmations).PendingStore(settings.expiryMs))
     const revisions = new Revisions((rev) => {
       checkBudget({ dev, budget: settings.budget, manifest: () => this.manifest(), warn })
       emitter.emit('change', { rev })
@@ -84,7 +89,7 @@ class ToolmarkImpl implements ConsumerHost {
       policy,
       modes,
       revisions,
-      pending,
+      dropPending: (scopes) => this.#pending?.dropScopes(scopes),
       active: () => this.#active(),
       misconfigured: reporter.misconfigured.bind(reporter),
       warn,
@@ -105,7 +110,9 @@ class ToolmarkImpl implements ConsumerHost {
       options,
       modes,
       emitter,
-      pending,
+      get pending() {
+        return pending()
+      },
       expiryMs: settings.expiryMs,
       timeoutMs: settings.timeoutMs,
       graceMs: settings.graceMs,
@@ -121,7 +128,6 @@ class ToolmarkImpl implements ConsumerHost {
       report,
       warn,
     }
-    this.#pending = pending
     this.#revisions = revisions
     this.#table = table
     this.#manifests = manifests
@@ -171,8 +177,9 @@ class ToolmarkImpl implements ConsumerHost {
     return this.#pipeline.call(name, input, options)
   }
   confirmPending: ConsumerHost['confirmPending'] = (confirmId, outcome) =>
-    this.#pipeline.deferred.confirmPending(confirmId, outcome)
-  pendingConfirmations: ConsumerHost['pendingConfirmations'] = () => this.#pending.deferred()
+    this.#pipeline.confirmPending(confirmId, outcome)
+  pendingConfirmations: ConsumerHost['pendingConfirmations'] = () =>
+    this.#pending?.deferred() ?? NO_CONFIRMATIONS
   undo: ConsumerHost['undo'] = (callId) => this.#pipeline.undo(callId)
 
   // Consumers, and what they get besides the registry: consumer.ts.

@@ -4,7 +4,7 @@
 // What consumers and add-on packages (@toolmark/bridge, forms, tours, @toolmark/mcp) build on from the
 // core's internals: limits and defaults, ids, names, serialization, redaction and the environment seam.
 export { UNDO_CAPACITY } from '../call/undo.ts'
-export { MAX_PENDING_CONFIRMATIONS } from '../confirm/pending.ts'
+export { MAX_PENDING_CONFIRMATIONS } from '../confirm/limits.ts'
 export { environment } from '../env.ts'
 export { newId } from '../ids.ts'
 export { DEFAULTS } from '../options.ts'
@@ -13,11 +13,11 @@ export { isValidName, llmName } from '../tool/names.ts'
 export { MAX_PENDING_PER_SCOPE } from '../tool/queue.ts'
 export {
   readSensitivePaths,
-  redactChanges,
   redactInput,
   type SensitivePathsSource,
   SensitivePatterns,
 } from '../tool/redact.ts'
+export { redactChanges } from '../tool/redact-changes.ts'
 export { toJsonSafe, toJsonSafeResult } from '../tool/serialize.ts'
 export {
   type AttachCardOptions,

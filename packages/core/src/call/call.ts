@@ -1,28 +1,17 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { clock } from '../clock.ts'
 import type { Approval } from '../confirm/approval.ts'
-import { prepareConfirmation } from '../confirm/card.ts'
-import { DeferredConfirmations } from '../confirm/deferred.ts'
-import { askInline } from '../confirm/inline.ts'
+import type { DeferredConfirmations } from '../confirm/deferred.ts'
+import { type Confirmations, loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
 import type { PendingRecord } from '../confirm/pending.ts'
 import { newId } from '../ids.ts'
 import { isCaller } from '../policy/policy.ts'
 import { toIssues } from '../schema/validate.ts'
 import type { Entry } from '../tool/entry.ts'
 import { redactInput } from '../tool/redact.ts'
-import {
-  cancelled,
-  EXPIRED_APPROVAL,
-  invalid,
-  isRunResult,
-  ok,
-  refused,
-  STALE_APPROVAL,
-  STALE_FORM_APPROVAL,
-  TOOL_FAILED,
-} from '../tool/result.ts'
+import { cancelled, invalid, isRunResult, ok, refused, TOOL_FAILED } from '../tool/result.ts'
 import { threw } from '../tool/threw.ts'
-import type { Caller, CallOptions, ToolResult } from '../types.ts'
+import type { Caller, CallOptions, ConfirmOutcome, ToolResult } from '../types.ts'
 import { blocked, ruleOf } from './blocked.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
@@ -30,27 +19,33 @@ import type { CallHost } from './host.ts'
 import type { CallRequest } from './request.ts'
 import { Run } from './run.ts'
 
-/** The answers of an approved run that never started (the confirmation settles with them itself). */
-const STALE_OR_EXPIRED: ReadonlySet<ToolResult> = new Set([
-  STALE_APPROVAL,
-  STALE_FORM_APPROVAL,
-  EXPIRED_APPROVAL,
-])
-
 /**
  * The call pipeline: lookup → rev/stale → policy → validate → confirm → queue → run. `call`
  * never throws and never rejects: every outcome is a `ToolResult`.
  */
 export class Pipeline {
   readonly #tm: CallHost
-  /** Deferred confirmations; approved ones run back through this pipeline as caller `human`. */
-  readonly deferred: DeferredConfirmations
+  /** Deferred confirmations, once the first is made; approved ones run back through this pipeline as caller `human`. */
+  #deferred: DeferredConfirmations | undefined
 
   constructor(tm: CallHost) {
     this.#tm = tm
-    this.deferred = new DeferredConfirmations(tm, (rec, input, approval) =>
+  }
+
+  /** The deferred confirmations, created with the loaded confirmation module. */
+  #deferredWith(m: Confirmations): DeferredConfirmations {
+    this.#deferred ??= new m.DeferredConfirmations(this.#tm, (rec, input, approval) =>
       this.#runApproved(rec, input, approval),
     )
+    return this.#deferred
+  }
+
+  /** Completes a deferred confirmation (see `DeferredConfirmations.confirmPending`); none made yet: expired. */
+  confirmPending(confirmId: string, outcome: ConfirmOutcome): Promise<ToolResult> {
+    const deferred = this.#deferred
+    return deferred
+      ? deferred.confirmPending(confirmId, outcome)
+      : Promise.resolve(refused('confirmation_expired'))
   }
 
   /**
@@ -189,39 +184,30 @@ export class Pipeline {
       // An aborted call never creates a confirmation.
       if (req.signal?.aborted) return blocked(this.#tm, cancelled('signal'), entry.name, req)
       req.callId ??= newId()
-      if (this.#tm.modes[caller] === 'deferred')
-        return this.deferred.defer(entry, req.input, req.callId, caller)
-      return this.#confirmInline(req, req.callId)
+      const loaded = loadedConfirmations()
+      if (loaded) return this.#confirm(loaded, req, req.callId)
+      // While the module loads the tool may go or the call be aborted: checked again once it is here.
+      return loadConfirmations().then((m) =>
+        entry.disposed || !entry.scope.visible()
+          ? blocked(this.#tm, gone(this.#tm, entry.name, req.rev), entry.name, req)
+          : req.signal?.aborted
+            ? blocked(this.#tm, cancelled('signal'), entry.name, req)
+            : this.#confirm(m, req, req.callId!),
+      )
     }
     return this.execute(req)
   }
 
-  /**
-   * Inline mode: ask the app's handler and wait. The call deadline is paused while the confirmation
-   * is open and resumes with the time that was left.
-   */
-  async #confirmInline(req: CallRequest, callId: string): Promise<ToolResult> {
+  /** Deferred mode answers `needs_confirmation` at once; inline mode asks and waits. */
+  #confirm(m: Confirmations, req: CallRequest, callId: string): ToolResult | Promise<ToolResult> {
+    const caller = req.caller as Exclude<Caller, 'human'>
     const tm = this.#tm
-    const { entry } = req
+    if (tm.modes[caller] === 'deferred')
+      return this.#deferredWith(m).defer(req.entry, req.input, callId, caller)
+    // Inline mode needs the app's handler.
     if (tm.options.confirm === undefined)
-      return blocked(tm, refused('not_allowed'), entry.name, req, ruleOf(tm, entry, req.caller))
-    const left = req.deadline === undefined ? tm.timeoutMs : req.deadline - clock.mono()
-    const prepared = prepareConfirmation(tm, entry, req.input, callId)
-    if ('status' in prepared) return prepared
-    const outcome = await askInline(tm, entry, {
-      kind: 'call',
-      callId,
-      caller: req.caller,
-      input: req.input,
-      prepared,
-      signal: req.signal,
-    })
-    if (!outcome.approved) return outcome.result
-    // The approved run checks again, when it starts, that the form still holds what the card showed.
-    req.input = outcome.input
-    req.deadline = clock.mono() + left
-    req.approval = { expired: outcome.expired, snapshot: prepared.snapshot }
-    return this.execute(req)
+      return blocked(tm, refused('not_allowed'), req.entry.name, req, ruleOf(tm, req.entry, caller))
+    return m.confirmCall(tm, req, callId, (approved) => this.execute(approved))
   }
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */
@@ -272,9 +258,9 @@ export class Pipeline {
       approval,
     }
     const result = await this.execute(req)
-    if (events && !STALE_OR_EXPIRED.has(result)) {
+    // Only deferred confirmations (loaded) run approved calls; one that never started emits nothing.
+    if (events && !(loadedConfirmations() as Confirmations).isApprovalProblem(result))
       this.#emitResult(req, result, t0)
-    }
     return result
   }
 

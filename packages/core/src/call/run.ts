@@ -1,9 +1,7 @@
 import { clock, later } from '../clock.ts'
 import { ERROR_MESSAGES } from '../codes.ts'
-import { type Approval, approvalProblem } from '../confirm/approval.ts'
-import { showInput } from '../confirm/card.ts'
-import { askInline } from '../confirm/inline.ts'
-import { DEV } from '../dev.ts'
+import type { Approval } from '../confirm/approval.ts'
+import { type Confirmations, loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
@@ -15,6 +13,9 @@ import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
 import type { CallRequest } from './request.ts'
+
+/** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
+declare const process: { env: { NODE_ENV?: string } }
 
 const CANCELLED_SIGNAL: ToolResult = Object.freeze(cancelled('signal'))
 
@@ -116,7 +117,7 @@ export class Run implements Timed, ToolContext, Turn {
       if (this.caller === 'human') return { approved: true }
       if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
       if (tm.options.confirm === undefined || tm.modes[this.caller] !== 'inline') {
-        if (DEV)
+        if (process.env.NODE_ENV !== 'production')
           tm.warn(
             'ctx_confirm_unavailable',
             `ctx.confirm in "${this.#entry.name}": caller ${this.caller} has no inline confirmation path`,
@@ -124,28 +125,22 @@ export class Run implements Timed, ToolContext, Turn {
           )
         return { approved: false, reason: 'confirmation_unavailable' }
       }
+      const m = loadedConfirmations() ?? (await loadConfirmations())
+      // The run may have ended while the confirmation module loaded.
+      if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
       const remaining = this.deadline - clock.mono()
       tm.deadlines.delete(this)
-      const outcome = await askInline(tm, this.#entry, {
-        kind: 'ctx',
-        callId: this.callId,
-        caller: this.caller,
-        input: this.#input,
-        prepared: {
-          shown: showInput(this.#entry, this.#input),
-          summary: String(request?.summary ?? ''),
-          changes: Array.isArray(request?.changes) ? request.changes : [],
-          snapshot: undefined,
-        },
-        signal: this.signal,
-      })
+      const answer = await m.confirmInRun(
+        tm,
+        this.#entry,
+        { callId: this.callId, caller: this.caller, input: this.#input, signal: this.signal },
+        request,
+      )
       if (!this.#settled) {
         this.deadline = clock.mono() + remaining
         tm.deadlines.add(this)
       }
-      if (outcome.approved)
-        return outcome.edited ? { approved: true, input: outcome.input } : { approved: true }
-      return { approved: false, reason: outcome.reason === 'stale' ? 'cancelled' : outcome.reason }
+      return answer
     } catch (err) {
       tm.report('tool_threw', `ctx.confirm failed in "${this.#entry.name}"`, {
         tool: this.#entry.name,
@@ -183,7 +178,9 @@ export class Run implements Timed, ToolContext, Turn {
     if (this.#aborted || this.#callerSignal?.aborted) return CANCELLED_SIGNAL
     const entry = this.#entry
     const approval = this.#approval
-    if (approval !== undefined) return approvalProblem(this.#tm, entry, approval, this.#callId)
+    // Only confirmations (loaded by then) give a run an approval.
+    if (approval !== undefined)
+      return (loadedConfirmations() as Confirmations).approvalProblem(this.#tm, entry, approval, this.#callId)
     // A hidden tool is not callable: answered as if it had gone before the call arrived. A plain call
     // that starts at once was looked up (visible) a moment ago: its `when` is not evaluated twice.
     if (entry.disposed || (!this.#atOnce && !entry.scope.visible()))
@@ -213,7 +210,13 @@ export class Run implements Timed, ToolContext, Turn {
       )
       result = error(ERROR_MESSAGES.toolFailed)
     }
-    if (DEV && this.#tm.dev && this.#entry.def.output && result.status === 'ok')
+    // Reading process.env costs in Node: only a development registry's tools with an output schema do.
+    if (
+      this.#tm.dev &&
+      this.#entry.def.output &&
+      result.status === 'ok' &&
+      process.env.NODE_ENV !== 'production'
+    )
       checkOutput(this.#tm, this.#entry, result.data)
     this.#settle(result)
   }

@@ -1,8 +1,16 @@
+import { REFUSED_MESSAGES } from '../codes.ts'
 import type { Entry } from '../tool/entry.ts'
-import { EXPIRED_APPROVAL, STALE_APPROVAL, STALE_FORM_APPROVAL } from '../tool/result.ts'
+import { refused } from '../tool/result.ts'
 import { threw } from '../tool/threw.ts'
 import type { ToolResult } from '../types.ts'
 import type { ConfirmHost } from './host.ts'
+
+/** An approval whose tool registration is gone since the request (the approval is used up). */
+export const STALE_APPROVAL: ToolResult = Object.freeze(refused('stale', REFUSED_MESSAGES.staleTool))
+/** An approval of a form whose values changed before its run started (the approval is used up). */
+export const STALE_FORM_APPROVAL: ToolResult = Object.freeze(refused('stale', REFUSED_MESSAGES.staleForm))
+/** An approval that expired before its run could start. */
+export const EXPIRED_APPROVAL: ToolResult = Object.freeze(refused('confirmation_expired'))
 
 /** What the run of an approved confirmation checks again when it starts. */
 export interface Approval {
@@ -41,4 +49,9 @@ export function approvalProblem(
 export function settledAs(result: ToolResult): 'approved' | 'stale' | 'expired' {
   if (result === STALE_APPROVAL || result === STALE_FORM_APPROVAL) return 'stale'
   return result === EXPIRED_APPROVAL ? 'expired' : 'approved'
+}
+
+/** Whether `result` is the answer of an approved run that never started (its confirmation settles with it). */
+export function isApprovalProblem(result: ToolResult): boolean {
+  return result === STALE_APPROVAL || result === STALE_FORM_APPROVAL || result === EXPIRED_APPROVAL
 }

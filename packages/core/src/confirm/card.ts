@@ -1,11 +1,6 @@
 import type { Entry } from '../tool/entry.ts'
-import {
-  REDACTED,
-  readSensitivePaths,
-  redactChanges,
-  redactInput,
-  type SensitivePatterns,
-} from '../tool/redact.ts'
+import { REDACTED, readSensitivePaths, redactInput, type SensitivePatterns } from '../tool/redact.ts'
+import { redactChanges } from '../tool/redact-changes.ts'
 import { threw } from '../tool/threw.ts'
 import type { Caller, ConfirmationCardData, FieldChange, ToolResult } from '../types.ts'
 import type { ConfirmHost } from './host.ts'

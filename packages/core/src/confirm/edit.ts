@@ -1,6 +1,6 @@
 import { toIssues } from '../schema/validate.ts'
 import type { Entry } from '../tool/entry.ts'
-import { restoreRedacted } from '../tool/redact.ts'
+import { restoreRedacted } from '../tool/redact-edit.ts'
 import type { Issue } from '../types.ts'
 
 /**

@@ -13,7 +13,7 @@ export interface ConfirmHost {
   /** The confirmation mode of each non-human caller. */
   readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
   readonly emitter: Emitter
-  /** Open confirmations, inline and deferred. */
+  /** Open confirmations, inline and deferred (created with the first, once the confirmation module is loaded). */
   readonly pending: PendingStore
   readonly expiryMs: number
   /** Emits an `error` event. */

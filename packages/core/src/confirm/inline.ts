@@ -3,8 +3,16 @@ import { REFUSED_MESSAGES } from '../codes.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
 import { cancelled, invalid, refused } from '../tool/result.ts'
-import type { Caller, Issue, PendingConfirmation, ToolResult } from '../types.ts'
-import { cardData, type PreparedConfirmation } from './card.ts'
+import type {
+  Caller,
+  CtxConfirmOutcome,
+  FieldChange,
+  Issue,
+  PendingConfirmation,
+  ToolResult,
+} from '../types.ts'
+import type { Approval } from './approval.ts'
+import { cardData, type PreparedConfirmation, prepareConfirmation, showInput } from './card.ts'
 import { acceptEdit } from './edit.ts'
 import type { ConfirmHost } from './host.ts'
 import type { PendingRecord } from './pending.ts'
@@ -144,4 +152,68 @@ export function askInline(
     }
     ask()
   })
+}
+
+/** What the inline confirmation of a call reads, and updates once it is approved (the call's request). */
+export interface InlineCall {
+  readonly entry: Entry
+  input: unknown
+  readonly caller: Caller
+  readonly signal: AbortSignal | undefined
+  deadline: number | undefined
+  approval: Approval | undefined
+}
+
+/**
+ * Inline mode: ask the app's handler and wait, then `run` the approved call. The call deadline is
+ * paused while the confirmation is open and resumes with the time that was left; the approved run
+ * checks again, when it starts, that the form still holds what the card showed.
+ */
+export async function confirmCall<R extends InlineCall>(
+  tm: ConfirmHost & { readonly timeoutMs: number },
+  req: R,
+  callId: string,
+  run: (req: R) => ToolResult | Promise<ToolResult>,
+): Promise<ToolResult> {
+  const { entry } = req
+  const left = req.deadline === undefined ? tm.timeoutMs : req.deadline - clock.mono()
+  const prepared = prepareConfirmation(tm, entry, req.input, callId)
+  if ('status' in prepared) return prepared
+  const outcome = await askInline(tm, entry, {
+    kind: 'call',
+    callId,
+    caller: req.caller,
+    input: req.input,
+    prepared,
+    signal: req.signal,
+  })
+  if (!outcome.approved) return outcome.result
+  req.input = outcome.input
+  req.deadline = clock.mono() + left
+  req.approval = { expired: outcome.expired, snapshot: prepared.snapshot }
+  return run(req)
+}
+
+/**
+ * `ctx.confirm` once the run may ask: the card shows the call's input redacted with the request's
+ * summary and changes. A registration gone meanwhile answers `cancelled`.
+ */
+export async function confirmInRun(
+  tm: ConfirmHost,
+  entry: Entry,
+  a: { callId: string; caller: Caller; input: unknown; signal: AbortSignal },
+  request: { summary: string; changes?: FieldChange[] },
+): Promise<CtxConfirmOutcome> {
+  const outcome = await askInline(tm, entry, {
+    kind: 'ctx',
+    ...a,
+    prepared: {
+      shown: showInput(entry, a.input),
+      summary: String(request?.summary ?? ''),
+      changes: Array.isArray(request?.changes) ? request.changes : [],
+      snapshot: undefined,
+    },
+  })
+  if (outcome.approved) return outcome.edited ? { approved: true, input: outcome.input } : { approved: true }
+  return { approved: false, reason: outcome.reason === 'stale' ? 'cancelled' : outcome.reason }
 }

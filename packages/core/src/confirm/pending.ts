@@ -1,9 +1,7 @@
 import { clock, timer } from '../clock.ts'
 import type { Entry, EntryScope } from '../tool/entry.ts'
 import type { Caller, ConfirmMode, PendingConfirmation } from '../types.ts'
-
-/** At most this many confirmations are open per registry; creating another expires the oldest. */
-export const MAX_PENDING_CONFIRMATIONS = 100
+import { MAX_PENDING_CONFIRMATIONS, NO_CONFIRMATIONS } from './limits.ts'
 
 /** An open confirmation, inline or deferred, bound to the registration that created it. */
 export interface PendingRecord {
@@ -78,12 +76,15 @@ export class PendingStore {
     }
   }
 
-  /** Deferred confirmations, oldest first, as a frozen array that changes identity only on change. */
+  /**
+   * Deferred confirmations, oldest first, as a frozen array that changes identity only on change
+   * (`NO_CONFIRMATIONS` when there is none).
+   */
   deferred(): readonly PendingConfirmation[] {
     if (this.#deferred === undefined) {
       const list: PendingConfirmation[] = []
       for (const rec of this.#records.values()) if (rec.mode === 'deferred') list.push(rec.card)
-      this.#deferred = Object.freeze(list)
+      this.#deferred = list.length === 0 ? NO_CONFIRMATIONS : Object.freeze(list)
     }
     return this.#deferred
   }

@@ -1,6 +1,5 @@
 import type { ErrorEventCode } from '../codes.ts'
-import type { PendingStore } from '../confirm/pending.ts'
-import { DEV } from '../dev.ts'
+import { preloadConfirmations } from '../confirm/lazy.ts'
 import { ToolmarkError } from '../errors.ts'
 import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
 import { Entry } from '../tool/entry.ts'
@@ -19,14 +18,21 @@ import type {
 import type { Revisions } from './revisions.ts'
 import { type ScopeHost, ScopeImpl } from './scope.ts'
 
+/** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
+declare const process: { env: { NODE_ENV?: string } }
+
 /** What the tool table needs from the registry that owns it. */
 export interface RegistryHost {
   readonly dev: boolean
-  readonly options: Pick<ToolmarkOptions, 'confirm' | 'confirmUnannotated' | 'fromJsonSchema'>
+  readonly options: Pick<
+    ToolmarkOptions,
+    'confirm' | 'confirmUnannotated' | 'fromJsonSchema' | 'requiresConfirmation'
+  >
   readonly policy: ReadonlyMap<Caller, ReadonlySet<HintClass>>
   readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
   readonly revisions: Revisions
-  readonly pending: PendingStore
+  /** Expires the open confirmations of tools in `scopes`. */
+  dropPending(scopes: ReadonlySet<ScopeImpl>): void
   /** False without a document (server rendering): registration is inert. */
   active(): boolean
   /** Throws in development, reports in production. */
@@ -107,20 +113,22 @@ export class ToolTable implements ScopeHost {
       return inert(name)
     }
     if (!this.#checkConfirmPath(entry)) return inert(name)
+    // A tool that may ask for confirmation: the confirmation module starts loading now.
+    if (entry.confirms || host.options.requiresConfirmation) preloadConfirmations()
     if (!entry.canDeriveSchema) {
       host.misconfigured(
         'schema_conversion_failed',
         `No JSON Schema can be derived for "${name}": pass jsonSchema`,
         name,
       )
-    } else if (DEV && host.dev) {
+    } else if (host.dev && process.env.NODE_ENV !== 'production') {
       entry.full((err) => {
         throw new ToolmarkError('schema_conversion_failed', `JSON Schema conversion failed for "${name}"`, {
           cause: err,
         })
       })
     }
-    if (DEV && entry.hintClass === 'unannotated') {
+    if (entry.hintClass === 'unannotated' && process.env.NODE_ENV !== 'production') {
       host.warn(
         'unannotated_tool',
         `Tool "${name}" has none of readOnly, consequential, destructive: annotate it`,
@@ -165,7 +173,7 @@ export class ToolTable implements ScopeHost {
       )
       return false
     }
-    if (DEV && blind.length > 0) {
+    if (blind.length > 0 && process.env.NODE_ENV !== 'production') {
       host.warn(
         'missing_confirm_handler',
         `Tool "${entry.name}" is hidden from ${blind.join(', ')}: they confirm inline and no confirm handler is set`,
@@ -216,7 +224,7 @@ export class ToolTable implements ScopeHost {
       this.#host.revisions.untrack(s)
       for (const entry of [...s.entries]) this.#remove(entry)
     }
-    this.#host.pending.dropScopes(all)
+    this.#host.dropPending(all)
   }
 
   whenChanged(scope: ScopeImpl, wasVisible: boolean): void {

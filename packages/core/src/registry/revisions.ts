@@ -1,5 +1,7 @@
-import { DEV } from '../dev.ts'
 import type { ScopeImpl } from './scope.ts'
+
+/** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
+declare const process: { env: { NODE_ENV?: string } }
 
 /**
  * Revisions and change notification. Every registration change bumps the revision at once; the
@@ -93,7 +95,9 @@ export function checkBudget(host: {
   manifest(): { readonly tools: readonly unknown[] }
   warn(code: 'tool_budget_exceeded', message: string): void
 }): void {
-  if (!DEV || !host.dev) return
+  if (!host.dev) return
+  // Apart from the cheap test above, so that bundlers see a constant and drop the rest.
+  if (process.env.NODE_ENV === 'production') return
   const visible = host.manifest().tools.length
   if (visible > host.budget)
     host.warn('tool_budget_exceeded', `${visible} visible tools exceed the budget of ${host.budget}`)

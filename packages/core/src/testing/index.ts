@@ -1,3 +1,5 @@
+import * as confirmations from '../confirm/chunk.ts'
+import { useConfirmations } from '../confirm/lazy.ts'
 import { createToolmark } from '../toolmark.ts'
 import type { ConfirmHandler, Toolmark, ToolmarkOptions } from '../types.ts'
 
@@ -11,9 +13,11 @@ export const rejectAll: ConfirmHandler = () => ({ approved: false, reason: 'reje
  * A registry for tests: the production confirmation modes (inapp deferred; webmcp, mcp, tour and
  * test inline) with a default-approve inline handler, development checks on, and always active,
  * even without `document` (`live: true`, so tools can be tested in plain Node). Override anything
- * else with `options`.
+ * else with `options`. Confirmations are part of this entry, so the first one starts at once instead
+ * of waiting for the module a page loads on demand.
  */
 export function createTestToolmark(options: ToolmarkOptions = {}): Toolmark {
+  useConfirmations(confirmations)
   return createToolmark({ dev: true, confirm: approveAll, ...options, live: true })
 }
 export { createTestAgent, type TestAgent, type TestAgentEnd, type TestAgentState } from './agent.ts'

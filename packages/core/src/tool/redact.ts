@@ -19,11 +19,10 @@
  * Only plain objects and arrays are walked. Fail-closed cases, all redacted as a whole: another
  * object (Date, Map, class instance, function) where a sensitive pattern continues below it, and a
  * cyclic reference. A property or element holding `undefined` does not exist (nothing to hide).
- * Nothing here mutates its arguments or throws for bad input.
+ * Nothing here mutates its arguments or throws for bad input. `redactChanges` lives in
+ * `redact-changes.ts` and `restoreRedacted` in `redact-edit.ts`, loaded only with confirmations.
  */
-import { REENTER_SENSITIVE } from '../codes.ts'
-import { ANY_INDEX, arrayIndex, childKeys, copyObject, isPlainObject, parsePath } from '../schema/paths.ts'
-import type { FieldChange, Issue } from '../types.ts'
+import { ANY_INDEX, childKeys, isPlainObject, parsePath } from '../schema/paths.ts'
 
 /** The placeholder that stands for a sensitive value in confirmation payloads. */
 export const REDACTED = '[redacted]'
@@ -59,12 +58,9 @@ export interface RedactedInput {
   redactedPaths: string[]
 }
 
-/** What `restoreRedacted` returns. */
-export type RestoreResult = { ok: true; value: unknown } | { ok: false; issues: Issue[] }
-
 /** A pattern and how many of its segments the walk has matched so far. */
-type Cursor = readonly [segments: readonly string[], at: number]
-interface Step {
+export type Cursor = readonly [segments: readonly string[], at: number]
+export interface Step {
   /** Some pattern ends exactly here: the value is sensitive. */
   hit: boolean
   /** Patterns that continue below this value. */
@@ -100,7 +96,7 @@ export function readSensitivePaths(source: SensitivePathsSource | SensitivePatte
   }
 }
 
-function rootStep(patterns: SensitivePatterns): Step {
+export function rootStep(patterns: SensitivePatterns): Step {
   let hit = false
   const next: Cursor[] = []
   for (const segments of patterns.segments) {
@@ -111,7 +107,7 @@ function rootStep(patterns: SensitivePatterns): Step {
 }
 
 /** Advances every cursor over `key`; `[]` matches only when `isIndex` (an array element). */
-function step(active: readonly Cursor[], key: string, isIndex: boolean): Step {
+export function step(active: readonly Cursor[], key: string, isIndex: boolean): Step {
   if (active.length === 0) return NO_STEP
   let hit = false
   const next: Cursor[] = []
@@ -129,7 +125,12 @@ function step(active: readonly Cursor[], key: string, isIndex: boolean): Step {
  * True when the payload shows `'[redacted]'` instead of `value`: a sensitive value that exists,
  * a non-walkable object with patterns continuing below it, or a cyclic reference.
  */
-function mustRedact(value: unknown, hit: boolean, active: readonly Cursor[], ancestors: unknown[]): boolean {
+export function mustRedact(
+  value: unknown,
+  hit: boolean,
+  active: readonly Cursor[],
+  ancestors: unknown[],
+): boolean {
   if (value === undefined) return false
   if (hit) return true
   if ((typeof value !== 'object' || value === null) && typeof value !== 'function') return false
@@ -138,7 +139,7 @@ function mustRedact(value: unknown, hit: boolean, active: readonly Cursor[], anc
 }
 
 /** Sets an own data property, also for the key `__proto__` (never the prototype). */
-function setOwn(target: object, key: string, value: unknown): void {
+export function setOwn(target: object, key: string, value: unknown): void {
   if (key === '__proto__') {
     Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
   } else {
@@ -146,14 +147,19 @@ function setOwn(target: object, key: string, value: unknown): void {
   }
 }
 
-interface RedactContext {
+export interface RedactContext {
   ancestors: unknown[]
   /** Current position; only tracked when `redacted` collects paths. */
   trail: string[]
   redacted: string[] | undefined
 }
 
-function redactNode(value: unknown, hit: boolean, active: readonly Cursor[], ctx: RedactContext): unknown {
+export function redactNode(
+  value: unknown,
+  hit: boolean,
+  active: readonly Cursor[],
+  ctx: RedactContext,
+): unknown {
   if (mustRedact(value, hit, active, ctx.ancestors)) {
     ctx.redacted?.push(ctx.trail.join('.'))
     return REDACTED
@@ -194,170 +200,4 @@ export function redactInput(
   const ctx: RedactContext = { ancestors: [], trail: [], redacted: [] }
   const value = redactNode(input, root.hit, root.next, ctx)
   return { value, readable: true, redactedPaths: ctx.redacted ?? [] }
-}
-
-/**
- * Redacts `ctx.confirm` / `needs_confirmation` changes. A change whose path is at or below a
- * sensitive path (`cards.0.cvc` under `cards[].cvc`) gets `'[redacted]'` for `before` and
- * `after`; a change of an ancestor (`cards`, `cards.0`) keeps its values as deep copies with each
- * sensitive descendant inside redacted. Absent (or `undefined`) `before`/`after` stay so. A change
- * with a malformed path, and every change when the sensitive paths cannot be read, is redacted
- * whole. Entries that are not objects are dropped. Returns new change objects; never mutates.
- */
-export function redactChanges(
-  changes: readonly FieldChange[],
-  sensitivePaths: SensitivePathsSource | SensitivePatterns,
-): FieldChange[] {
-  if (!Array.isArray(changes)) return []
-  const patterns = readSensitivePaths(sensitivePaths)
-  const root = rootStep(patterns)
-  const out: FieldChange[] = []
-  for (const change of changes as readonly unknown[]) {
-    if (typeof change !== 'object' || change === null) continue
-    const c = change as FieldChange
-    let { hit, next } = root
-    let segments: readonly string[] = [ANY_INDEX]
-    try {
-      segments = parsePath(c.path)
-    } catch {}
-    // Unreadable patterns, a malformed path or a wildcard in it: redact the change whole.
-    if (!patterns.readable || segments.includes(ANY_INDEX)) hit = true
-    for (const segment of segments) {
-      if (!hit) ({ hit, next } = step(next, segment, arrayIndex(segment) >= 0))
-    }
-    const redacted: FieldChange = { ...c }
-    const ctx: RedactContext = { ancestors: [], trail: [], redacted: undefined }
-    if (Object.hasOwn(c, 'before')) redacted.before = redactNode(c.before, hit, next, ctx)
-    if (Object.hasOwn(c, 'after')) redacted.after = redactNode(c.after, hit, next, ctx)
-    out.push(redacted)
-  }
-  return out
-}
-
-interface RestoreContext {
-  readable: boolean
-  issues: Issue[]
-  trail: string[]
-  editedAncestors: unknown[]
-  originalAncestors: unknown[]
-}
-
-/**
- * Restores an approver's edit of a redacted input before it is validated.
- *
- * Each `'[redacted]'` in `edited` that sits where `redactInput(original)` put one gets the real
- * value from `original`, provided every array on its way has the same length as in `original` and
- * each enclosing row's non-sensitive values are unchanged (so a row deleted, inserted, reordered or
- * edited gets nothing restored), and every object on its way is still an object. A sensitive value
- * the approver changed keeps the new value. Every other `'[redacted]'` (outside the sensitive
- * paths, in a changed row, under a key the approver restructured or inside a sensitive value they
- * replaced, or anywhere when the sensitive paths cannot be read) is reported as
- * `{ path, message: 'Re-enter sensitive field' }` at its dot path; all such issues are collected.
- * Only the exact string `'[redacted]'` is a placeholder. Values are compared with `===` (`NaN`
- * equals `NaN`); an own property holding `undefined` counts as absent. Never mutates: the result
- * shares unchanged parts with `edited` and restored values with `original`. Cyclic references in
- * `edited` are not followed.
- */
-export function restoreRedacted(
-  edited: unknown,
-  original: unknown,
-  sensitivePaths: SensitivePathsSource | SensitivePatterns,
-): RestoreResult {
-  const patterns = readSensitivePaths(sensitivePaths)
-  const root = rootStep(patterns)
-  const ctx: RestoreContext = {
-    readable: patterns.readable,
-    issues: [],
-    trail: [],
-    editedAncestors: [],
-    originalAncestors: [],
-  }
-  const value = restoreNode(edited, original, true, root, ctx)
-  return ctx.issues.length > 0 ? { ok: false, issues: ctx.issues } : { ok: true, value }
-}
-
-function restoreNode(
-  edited: unknown,
-  original: unknown,
-  aligned: boolean,
-  at: Step,
-  ctx: RestoreContext,
-): unknown {
-  const { hit, next: active } = at
-  if (edited === REDACTED) {
-    const sent = original === REDACTED || mustRedact(original, hit, active, ctx.originalAncestors)
-    if (ctx.readable && aligned && sent) return original
-    ctx.issues.push({ path: ctx.trail.join('.'), message: REENTER_SENSITIVE })
-    return edited
-  }
-  const keys = childKeys(edited)
-  if (!keys || ctx.editedAncestors.includes(edited)) return edited
-  const source = edited as Record<string, unknown>
-  const isArray = Array.isArray(edited)
-  // The original's children line up only below an object of the same kind the approver saw.
-  const orig =
-    aligned && ctx.readable && !hit && sameKind(edited, original) && !ctx.originalAncestors.includes(original)
-      ? (original as Record<string, unknown>)
-      : undefined
-  ctx.editedAncestors.push(edited)
-  if (orig) ctx.originalAncestors.push(orig)
-  let out: object | undefined
-  for (const key of keys) {
-    const s = step(active, key, isArray)
-    const has = orig !== undefined && (isArray || Object.hasOwn(orig, key))
-    const row = has ? orig[key] : undefined
-    // An array row lines up only when its non-sensitive values are unchanged.
-    const rowAligned =
-      has && (!isArray || s.hit || sameOutsideSensitive(source[key], row, s.next, ctx.originalAncestors))
-    ctx.trail.push(key)
-    const value = restoreNode(source[key], row, rowAligned, s, ctx)
-    ctx.trail.pop()
-    if (value !== source[key]) {
-      out ??= isArray ? (edited as unknown[]).slice() : copyObject(source)
-      setOwn(out, key, value)
-    }
-  }
-  ctx.editedAncestors.pop()
-  if (orig) ctx.originalAncestors.pop()
-  return out ?? edited
-}
-
-/** True for two arrays of the same length, or two plain objects. */
-function sameKind(edited: unknown, original: unknown): boolean {
-  return Array.isArray(edited)
-    ? Array.isArray(original) && original.length === edited.length
-    : isPlainObject(edited) && isPlainObject(original)
-}
-
-/**
- * True when `edited` equals `original` everywhere except at sensitive positions (which the approver
- * may change) and values the payload hid as a whole. Used to decide whether an array row is still
- * the same row.
- */
-function sameOutsideSensitive(
-  edited: unknown,
-  original: unknown,
-  active: readonly Cursor[],
-  ancestors: unknown[],
-): boolean {
-  if (mustRedact(original, false, active, ancestors)) return true
-  const keys = childKeys(original)
-  if (!keys) return edited === original || (Number.isNaN(edited) && Number.isNaN(original))
-  if (!sameKind(edited, original)) return false
-  const e = edited as Record<string, unknown>
-  const o = original as Record<string, unknown>
-  const isArray = Array.isArray(original)
-  ancestors.push(original)
-  const same =
-    keys.every((key) => {
-      const s = step(active, key, isArray)
-      return (
-        s.hit || sameOutsideSensitive(Object.hasOwn(e, key) ? e[key] : undefined, o[key], s.next, ancestors)
-      )
-    }) &&
-    Object.keys(e).every(
-      (key) => Object.hasOwn(o, key) || e[key] === undefined || step(active, key, isArray).hit,
-    )
-  ancestors.pop()
-  return same
 }

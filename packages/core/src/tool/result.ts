@@ -98,9 +98,3 @@ export function isToolResult(value: unknown): value is ToolResult {
 
 /** `error "Tool failed"`: a tool, validator, summary, snapshot or confirm handler threw. */
 export const TOOL_FAILED: ToolResult = Object.freeze(error(ERROR_MESSAGES.toolFailed))
-/** An approval whose tool registration is gone since the request (the approval is used up). */
-export const STALE_APPROVAL: ToolResult = Object.freeze(refused('stale', REFUSED_MESSAGES.staleTool))
-/** An approval of a form whose values changed before its run started (the approval is used up). */
-export const STALE_FORM_APPROVAL: ToolResult = Object.freeze(refused('stale', REFUSED_MESSAGES.staleForm))
-/** An approval that expired before its run could start. */
-export const EXPIRED_APPROVAL: ToolResult = Object.freeze(refused('confirmation_expired'))

@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { REENTER_SENSITIVE } from '../../codes.ts'
 import { coversPath, flatten, getPath, parsePath, setPath } from '../../schema/paths.ts'
-import { REDACTED, redactChanges, redactInput, restoreRedacted } from '../../tool/redact.ts'
+import { REDACTED, redactInput } from '../../tool/redact.ts'
+import { redactChanges } from '../../tool/redact-changes.ts'
+import { restoreRedacted } from '../../tool/redact-edit.ts'
 
 type Node = { path: string; segments: { key: string; index: boolean }[]; value: unknown }
 

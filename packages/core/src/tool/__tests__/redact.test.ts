@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { REENTER_SENSITIVE } from '../../codes.ts'
-import {
-  REDACTED,
-  readSensitivePaths,
-  redactChanges,
-  redactInput,
-  restoreRedacted,
-} from '../../tool/redact.ts'
+import { REDACTED, readSensitivePaths, redactInput } from '../../tool/redact.ts'
+import { redactChanges } from '../../tool/redact-changes.ts'
+import { restoreRedacted } from '../../tool/redact-edit.ts'
 
 const reenter = (...paths: string[]) => ({
   ok: false,
