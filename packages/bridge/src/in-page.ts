@@ -20,6 +20,20 @@ export interface InPageChannel {
   agent: InPageAgent
 }
 
+const RESOLVED = Promise.resolve()
+
+/**
+ * Runs `fn` on a microtask, like `queueMicrotask` but without the async resource Node allocates for
+ * each of those. A throw still surfaces as an uncaught error, not as an unhandled rejection.
+ */
+const onMicrotask = (fn: () => void): void => {
+  RESOLVED.then(fn).catch((error: unknown) =>
+    queueMicrotask(() => {
+      throw error
+    }),
+  )
+}
+
 /**
  * A linked pair of endpoints in one JavaScript realm, for client-side agent loops and tests.
  *
@@ -51,7 +65,7 @@ export function createInPageChannel(): InPageChannel {
     send(message) {
       if (closed) throw new Error('Toolmark in-page channel is closed')
       // An agent handler that throws is the agent's own bug: it surfaces as an uncaught error.
-      queueMicrotask(() => {
+      onMicrotask(() => {
         if (!closed) agentHandlers.emit(message)
       })
     },
@@ -64,7 +78,7 @@ export function createInPageChannel(): InPageChannel {
     send(message) {
       if (closed) throw new Error('Toolmark in-page channel is closed')
       // A page handler that throws is reported through the transport's onError.
-      queueMicrotask(() => {
+      onMicrotask(() => {
         if (!closed) pageHandlers.emit(message, reportError)
       })
     },

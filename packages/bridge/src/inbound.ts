@@ -1,4 +1,4 @@
-import type { ConsumerHost, ToolResult } from '@toolmark/core'
+import type { CallOptions, ConsumerHost, ToolResult } from '@toolmark/core'
 import { newId } from '@toolmark/core/adapter'
 import type { AgentToPageMessage } from '@toolmark/protocol'
 import {
@@ -42,9 +42,16 @@ export function inbound(
   const answered = new Set<string>()
   let stopped = false
 
+  /** The same ids in a ring, oldest at `next` once full: forgetting the oldest needs no Set iterator. */
+  const ring: Array<string | undefined> = new Array(ANSWERED_ID_MEMORY)
+  let next = 0
   const remember = (id: string): void => {
+    if (answered.has(id)) return
+    const oldest = ring[next]
+    if (oldest !== undefined) answered.delete(oldest)
+    ring[next] = id
+    next = (next + 1) % ANSWERED_ID_MEMORY
     answered.add(id)
-    if (answered.size > ANSWERED_ID_MEMORY) answered.delete(answered.values().next().value as string)
   }
   const answer = (id: string, result: ToolResult): void => {
     remember(id)
@@ -92,16 +99,17 @@ export function inbound(
     const callId = newId()
     inflight.set(id, token)
     confirmations.pending.add(callId)
-    const options = { caller: 'inapp' as const, signal: token.signal, callId }
-    tm.call(msg.tool, msg.input, msg.rev === undefined ? options : { ...options, rev: msg.rev }).then(
-      (result) => {
-        inflight.delete(id)
-        confirmations.pending.delete(callId)
-        if (stopped) return
-        answer(id, result)
-        if (result.status === 'needs_confirmation') confirmations.awaiting(callId, result.confirmId)
-      },
-    )
+    const options: CallOptions =
+      msg.rev === undefined
+        ? { caller: 'inapp', signal: token.signal, callId }
+        : { caller: 'inapp', signal: token.signal, callId, rev: msg.rev }
+    tm.call(msg.tool, msg.input, options).then((result) => {
+      inflight.delete(id)
+      confirmations.pending.delete(callId)
+      if (stopped) return
+      answer(id, result)
+      if (result.status === 'needs_confirmation') confirmations.awaiting(callId, result.confirmId)
+    })
   }
 
   return {

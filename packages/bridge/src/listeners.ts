@@ -17,16 +17,19 @@ export interface Listeners<T> {
 
 /** A new, empty {@link Listeners} set. */
 export function listeners<T>(): Listeners<T> {
-  const set = new Set<(value: T) => void>()
+  // Copy on write: add and remove make a new array, so an emit walks the array it started with
+  // without copying it on every message.
+  let list: ReadonlyArray<(value: T) => void> = []
   return {
     add(handler) {
-      set.add(handler)
+      if (!list.includes(handler)) list = [...list, handler]
       return () => {
-        set.delete(handler)
+        if (list.includes(handler)) list = list.filter((h) => h !== handler)
       }
     },
     emit(value, onThrow) {
-      for (const handler of [...set]) {
+      const now = list
+      for (const handler of now) {
         if (!onThrow) {
           handler(value)
           continue
@@ -39,7 +42,7 @@ export function listeners<T>(): Listeners<T> {
       }
     },
     clear() {
-      set.clear()
+      list = []
     },
   }
 }
