@@ -26,8 +26,9 @@ const budgets = [
     // esbuild, 16.98 rolldown (+0.42 / +0.45) with the inspection hooks for the devtools: the
     // `blocked` observer (why a call never ran, as data), queue wait and consumers' statuses.
     // 15.34 esbuild, 15.04 rolldown once confirmations load on demand (confirm/lazy.ts) and
-    // development-only branches test process.env.NODE_ENV where they sit.
-    max: 15.45 * KiB,
+    // development-only branches test process.env.NODE_ENV where they sit. 14.53 esbuild, 14.18
+    // rolldown once the confirmation chunk is a standalone file (see below).
+    max: 14.6 * KiB,
     goal: 8 * KiB,
   },
   {
@@ -43,7 +44,12 @@ const budgets = [
     // approver's edit, the pending store, the checks of an approved run) load on demand as a chunk of
     // their own (confirm/lazy.ts, 3.5 KiB), and development-only branches test process.env.NODE_ENV
     // where they sit, so esbuild drops them before tree shaking (the DEV constant it folded too late).
-    max: 11.5 * KiB,
+    // → 10.67 esbuild, 10.52 rolldown: the confirmation chunk is a standalone file with its own copy
+    // of the helpers it shares with the registry (tsdown.config.ts), so neither bundler splits those
+    // helpers into a second file loaded up front (two files gzip about 0.4 KiB worse than one, and
+    // the chunk no longer holds the registry's copy of the protocol's tables in the shared file). The
+    // price: the chunk loaded on demand grew 3.5 → 5.2 KiB.
+    max: 10.75 * KiB,
     goal: 10 * KiB,
   },
   {

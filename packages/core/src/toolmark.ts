@@ -178,8 +178,11 @@ class ToolmarkImpl implements ConsumerHost {
   }
   confirmPending: ConsumerHost['confirmPending'] = (confirmId, outcome) =>
     this.#pipeline.confirmPending(confirmId, outcome)
-  pendingConfirmations: ConsumerHost['pendingConfirmations'] = () =>
-    this.#pending?.deferred() ?? NO_CONFIRMATIONS
+  // The published confirmation chunk has its own copy of NO_CONFIRMATIONS: an empty list is this one.
+  pendingConfirmations: ConsumerHost['pendingConfirmations'] = () => {
+    const list = this.#pending?.deferred()
+    return list === undefined || list.length === 0 ? NO_CONFIRMATIONS : list
+  }
   undo: ConsumerHost['undo'] = (callId) => this.#pipeline.undo(callId)
 
   // Consumers, and what they get besides the registry: consumer.ts.
