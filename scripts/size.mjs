@@ -27,8 +27,9 @@ const budgets = [
     // `blocked` observer (why a call never ran, as data), queue wait and consumers' statuses.
     // 15.34 esbuild, 15.04 rolldown once confirmations load on demand (confirm/lazy.ts) and
     // development-only branches test process.env.NODE_ENV where they sit. 14.53 esbuild, 14.18
-    // rolldown once the confirmation chunk is a standalone file (see below).
-    max: 14.6 * KiB,
+    // rolldown once the confirmation chunk is a standalone file (see below); 14.46 esbuild without
+    // the development-only residue.
+    max: 14.5 * KiB,
     goal: 8 * KiB,
   },
   {
@@ -48,8 +49,10 @@ const budgets = [
     // of the helpers it shares with the registry (tsdown.config.ts), so neither bundler splits those
     // helpers into a second file loaded up front (two files gzip about 0.4 KiB worse than one, and
     // the chunk no longer holds the registry's copy of the protocol's tables in the shared file). The
-    // price: the chunk loaded on demand grew 3.5 → 5.2 KiB.
-    max: 10.75 * KiB,
+    // price: the chunk loaded on demand grew 3.5 → 5.2 KiB. → 10.61 esbuild, 10.46 rolldown: the
+    // development-only tests come first where a production build left a residue (the budget check's
+    // call, the inert notice's call, bare `dev` reads), and CallQueue.leave, which nothing called, went.
+    max: 10.65 * KiB,
     goal: 10 * KiB,
   },
   {
