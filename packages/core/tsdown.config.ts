@@ -1,12 +1,42 @@
 import { defineConfig } from 'tsdown'
 
 /**
- * The JSON Schema compiler that `schema/lazy.ts` loads on demand is published as a standalone file,
- * so no chunk of the main build is both imported statically (by the entry that exports
- * `fromJsonSchema`) and dynamically: esbuild (Next.js, webpack users' minifiers) would otherwise put
- * that shared chunk up front, compiler and all, for an app that imports only `createToolmark`.
+ * What loads on demand is published as standalone files, each with its own copy of the helpers it
+ * shares with the registry:
+ *
+ * - the JSON Schema compiler that `schema/lazy.ts` loads, so no chunk of the main build is both
+ *   imported statically (by the entry that exports `fromJsonSchema`) and dynamically: esbuild
+ *   (Next.js, webpack users' minifiers) would otherwise put that shared chunk up front, compiler and
+ *   all, for an app that imports only `createToolmark`;
+ * - the confirmations that `confirm/lazy.ts` loads: a chunk that imported the registry's helpers
+ *   (results, redaction, paths, the code tables, ids, clock) would make both esbuild and rolldown put
+ *   those helpers in a second file loaded up front, which gzips worse than one (about 0.4 KiB).
+ *
+ * So the rule for code in those chunks: what crosses between them and the registry is plain data
+ * and functions, never an instance checked with `instanceof` nor a constant compared by identity
+ * (each side has its own copy of `SensitivePatterns`, `ToolmarkError`, `NO_CONFIRMATIONS`).
  */
-const COMPILER = './schema-compiler.mjs'
+const STANDALONE: Record<string, string> = {
+  '/schema/lazy.ts': './compiler-chunk.ts',
+  '/confirm/lazy.ts': './chunk.ts',
+}
+const STANDALONE_FILE: Record<string, string> = {
+  './compiler-chunk.ts': './schema-compiler.mjs',
+  './chunk.ts': './confirm-chunk.mjs',
+}
+
+/** A standalone on-demand file: bundled alone, with @toolmark/protocol's code tables inlined. */
+const standalone = (name: string, file: string) => ({
+  entry: { [name]: file },
+  format: 'esm' as const,
+  platform: 'neutral' as const,
+  target: 'es2022',
+  dts: false,
+  sourcemap: true,
+  clean: false,
+  fixedExtension: true,
+  deps: { alwaysBundle: ['@toolmark/protocol'] },
+})
 
 export default defineConfig([
   {
@@ -28,22 +58,16 @@ export default defineConfig([
     outputOptions: { codeSplitting: { groups: [{ name: 'ids', test: /[\\/]src[\\/]ids\.ts$/ }] } },
     plugins: [
       {
-        name: 'standalone-schema-compiler',
-        resolveId: (id: string, importer: string | undefined) =>
-          id === './compiler-chunk.ts' && importer?.endsWith('/schema/lazy.ts')
-            ? { id: COMPILER, external: true }
-            : undefined,
+        name: 'standalone-chunks',
+        resolveId: (id: string, importer: string | undefined) => {
+          const from = Object.keys(STANDALONE).find((suffix) => importer?.endsWith(suffix))
+          return from !== undefined && STANDALONE[from] === id
+            ? { id: STANDALONE_FILE[id] as string, external: true }
+            : undefined
+        },
       },
     ],
   },
-  {
-    entry: { 'schema-compiler': 'src/schema/compiler-chunk.ts' },
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    dts: false,
-    sourcemap: true,
-    clean: false,
-    fixedExtension: true,
-  },
+  standalone('schema-compiler', 'src/schema/compiler-chunk.ts'),
+  standalone('confirm-chunk', 'src/confirm/chunk.ts'),
 ])

@@ -45,7 +45,7 @@ export class Reporter {
 
   /** A development warning event (nothing in production). */
   warn(code: ErrorEventCode, message: string, tool?: string): void {
-    if (this.dev && process.env.NODE_ENV !== 'production')
+    if (process.env.NODE_ENV !== 'production' && this.dev)
       this.emitter.emit('error', { code, message, level: 'warning', ...(tool === undefined ? {} : { tool }) })
   }
 

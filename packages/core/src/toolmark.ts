@@ -28,6 +28,9 @@ import type {
   ToolmarkOptions,
 } from './types.ts'
 
+/** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
+declare const process: { env: { NODE_ENV?: string } }
+
 /**
  * Creates a registry: the single place that validates input, applies policy, asks for confirmation
  * and runs tools, whoever calls. Without `document` (server rendering) registration and consumers
@@ -80,7 +83,8 @@ class ToolmarkImpl implements ConsumerHost {
     const pending = (): PendingStore =>
       (this.#pending ??= new (loadedConfirmations() as Confirmations).PendingStore(settings.expiryMs))
     const revisions = new Revisions((rev) => {
-      checkBudget({ dev, budget: settings.budget, manifest: () => this.manifest(), warn })
+      if (process.env.NODE_ENV !== 'production' && dev)
+        checkBudget({ dev, budget: settings.budget, manifest: () => this.manifest(), warn })
       emitter.emit('change', { rev })
     })
     const registry: RegistryHost = {
@@ -173,13 +177,18 @@ class ToolmarkImpl implements ConsumerHost {
 
   // Calls, confirmations, undo: call/call.ts and confirm/deferred.ts.
   call: ConsumerHost['call'] = (name, input, options) => {
-    if (this.#table.tools.size === 0 && !this.#active()) this.#reporter.sayInert()
+    // Only a registry without tools reads process.env here (a cost in Node, see report.ts).
+    if (this.#table.tools.size === 0 && process.env.NODE_ENV !== 'production' && !this.#active())
+      this.#reporter.sayInert()
     return this.#pipeline.call(name, input, options)
   }
   confirmPending: ConsumerHost['confirmPending'] = (confirmId, outcome) =>
     this.#pipeline.confirmPending(confirmId, outcome)
-  pendingConfirmations: ConsumerHost['pendingConfirmations'] = () =>
-    this.#pending?.deferred() ?? NO_CONFIRMATIONS
+  // The published confirmation chunk has its own copy of NO_CONFIRMATIONS: an empty list is this one.
+  pendingConfirmations: ConsumerHost['pendingConfirmations'] = () => {
+    const list = this.#pending?.deferred()
+    return list === undefined || list.length === 0 ? NO_CONFIRMATIONS : list
+  }
   undo: ConsumerHost['undo'] = (callId) => this.#pipeline.undo(callId)
 
   // Consumers, and what they get besides the registry: consumer.ts.

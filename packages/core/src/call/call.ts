@@ -1,9 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { clock } from '../clock.ts'
-import type { Approval } from '../confirm/approval.ts'
-import type { DeferredConfirmations } from '../confirm/deferred.ts'
+import type { CallConfirmations } from '../confirm/calls.ts'
 import { type Confirmations, loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
-import type { PendingRecord } from '../confirm/pending.ts'
 import { newId } from '../ids.ts'
 import { isCaller } from '../policy/policy.ts'
 import { toIssues } from '../schema/validate.ts'
@@ -25,26 +23,18 @@ import { Run } from './run.ts'
  */
 export class Pipeline {
   readonly #tm: CallHost
-  /** Deferred confirmations, once the first is made; approved ones run back through this pipeline as caller `human`. */
-  #deferred: DeferredConfirmations | undefined
+  /** Confirmations, once the first is made (confirm/calls.ts); approved ones run back through `execute`. */
+  #confirms: CallConfirmations | undefined
 
   constructor(tm: CallHost) {
     this.#tm = tm
   }
 
-  /** The deferred confirmations, created with the loaded confirmation module. */
-  #deferredWith(m: Confirmations): DeferredConfirmations {
-    this.#deferred ??= new m.DeferredConfirmations(this.#tm, (rec, input, approval) =>
-      this.#runApproved(rec, input, approval),
-    )
-    return this.#deferred
-  }
-
   /** Completes a deferred confirmation (see `DeferredConfirmations.confirmPending`); none made yet: expired. */
   confirmPending(confirmId: string, outcome: ConfirmOutcome): Promise<ToolResult> {
-    const deferred = this.#deferred
-    return deferred
-      ? deferred.confirmPending(confirmId, outcome)
+    const confirms = this.#confirms
+    return confirms
+      ? confirms.confirmPending(confirmId, outcome)
       : Promise.resolve(refused('confirmation_expired'))
   }
 
@@ -198,16 +188,19 @@ export class Pipeline {
     return this.execute(req)
   }
 
-  /** Deferred mode answers `needs_confirmation` at once; inline mode asks and waits. */
+  /** Deferred mode answers `needs_confirmation` at once; inline mode asks and waits (confirm/calls.ts). */
   #confirm(m: Confirmations, req: CallRequest, callId: string): ToolResult | Promise<ToolResult> {
     const caller = req.caller as Exclude<Caller, 'human'>
     const tm = this.#tm
-    if (tm.modes[caller] === 'deferred')
-      return this.#deferredWith(m).defer(req.entry, req.input, callId, caller)
     // Inline mode needs the app's handler.
-    if (tm.options.confirm === undefined)
+    if (tm.modes[caller] !== 'deferred' && tm.options.confirm === undefined)
       return blocked(tm, refused('not_allowed'), req.entry.name, req, ruleOf(tm, req.entry, caller))
-    return m.confirmCall(tm, req, callId, (approved) => this.execute(approved))
+    this.#confirms ??= new m.CallConfirmations({
+      tm,
+      execute: (approved) => this.execute(approved),
+      emitResult: (approved, result, t0) => this.#emitResult(approved, result, t0),
+    })
+    return this.#confirms.confirm(req, callId)
   }
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */
@@ -240,28 +233,6 @@ export class Pipeline {
       })
       return true
     }
-  }
-
-  /** An approved deferred confirmation: runs as `human`, only if still approved when its turn comes. */
-  async #runApproved(rec: PendingRecord, input: unknown, approval: Approval): Promise<ToolResult> {
-    const tm = this.#tm
-    const events = tm.emitter.has('result')
-    const t0 = events ? clock.mono() : 0
-    const req: CallRequest = {
-      entry: rec.entry,
-      input,
-      callId: rec.callId,
-      caller: 'human',
-      signal: undefined,
-      rev: undefined,
-      deadline: undefined,
-      approval,
-    }
-    const result = await this.execute(req)
-    // Only deferred confirmations (loaded) run approved calls; one that never started emits nothing.
-    if (events && !(loadedConfirmations() as Confirmations).isApprovalProblem(result))
-      this.#emitResult(req, result, t0)
-    return result
   }
 
   /** Runs the restorer a call registered; single use. */

@@ -121,14 +121,14 @@ export class ToolTable implements ScopeHost {
         `No JSON Schema can be derived for "${name}": pass jsonSchema`,
         name,
       )
-    } else if (host.dev && process.env.NODE_ENV !== 'production') {
+    } else if (process.env.NODE_ENV !== 'production' && host.dev) {
       entry.full((err) => {
         throw new ToolmarkError('schema_conversion_failed', `JSON Schema conversion failed for "${name}"`, {
           cause: err,
         })
       })
     }
-    if (entry.hintClass === 'unannotated' && process.env.NODE_ENV !== 'production') {
+    if (process.env.NODE_ENV !== 'production' && entry.hintClass === 'unannotated') {
       host.warn(
         'unannotated_tool',
         `Tool "${name}" has none of readOnly, consequential, destructive: annotate it`,
@@ -173,7 +173,7 @@ export class ToolTable implements ScopeHost {
       )
       return false
     }
-    if (blind.length > 0 && process.env.NODE_ENV !== 'production') {
+    if (process.env.NODE_ENV !== 'production' && blind.length > 0) {
       host.warn(
         'missing_confirm_handler',
         `Tool "${entry.name}" is hidden from ${blind.join(', ')}: they confirm inline and no confirm handler is set`,

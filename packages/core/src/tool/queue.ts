@@ -44,11 +44,6 @@ export class CallQueue {
     return true
   }
 
-  /** Give up a place reserved with `enter` without taking a turn. */
-  leave(): void {
-    this.pending--
-  }
-
   /** The running call is done (or abandoned): start the next one. */
   release(): void {
     this.pending--
