@@ -10,6 +10,7 @@ import { createTestToolmark } from '@toolmark/core/testing'
 import { boundedCopy, validateMessage } from '@toolmark/protocol'
 import { WebSocket, WebSocketServer } from 'ws'
 import * as z from 'zod'
+import { compareBatches } from './compare.ts'
 
 environment.setIsServer(false)
 const rows: string[][] = []
@@ -29,9 +30,10 @@ async function measure(fn: () => unknown, batch = 2000, rounds = 25): Promise<nu
 }
 
 /**
- * Median per-operation times (ms) of `ours` and its `floor`, measured in alternating batches so that
- * the machine's load and the JIT's state weigh on both alike: the ratio of the two is what the goals
- * are about, and it holds on a busy machine where two separate runs would not.
+ * Median per-operation times (ms) of `ours` and its `floor`, measured in alternating batches
+ * (`compareBatches`) so that the machine's load and the JIT's state weigh on both alike: the ratio
+ * of the two is what the goals are about, and it holds on a busy machine where two separate runs
+ * would not.
  */
 async function measurePair(
   ours: () => unknown,
@@ -39,27 +41,7 @@ async function measurePair(
   batch = 2000,
   rounds = 25,
 ): Promise<{ ours: number; floor: number }> {
-  for (let i = 0; i < batch; i++) {
-    await ours()
-    await floor()
-  }
-  const a: number[] = []
-  const b: number[] = []
-  for (let r = 0; r < rounds; r++) {
-    for (const [fn, into] of r % 2 === 0
-      ? ([
-          [ours, a],
-          [floor, b],
-        ] as const)
-      : ([
-          [floor, b],
-          [ours, a],
-        ] as const)) {
-      const t0 = performance.now()
-      for (let i = 0; i < batch; i++) await fn()
-      into.push((performance.now() - t0) / batch)
-    }
-  }
+  const [a, b] = await compareBatches(ours, floor, batch, rounds)
   const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
   return { ours: median(a), floor: median(b) }
 }

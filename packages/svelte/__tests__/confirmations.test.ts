@@ -25,6 +25,15 @@ const settledResults = (tm: ReturnType<typeof setup>['tm']) => {
   return settled
 }
 
+/** Mounts the pending-confirmations page and asks it to confirm a `publish`: one card shows. */
+const showPublishCard = async (): Promise<void> => {
+  const { tm, mount } = setup()
+  mount(PendingPage, { tools: ['publish'] })
+  await flush()
+  await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
+  await flush()
+}
+
 describe('usePendingConfirmations ($pending) + ConfirmationCard', () => {
   it('renders a destructive deferred request and runs the tool once on Delete', async () => {
     const { tm, mount } = setup()
@@ -126,11 +135,7 @@ describe('usePendingConfirmations ($pending) + ConfirmationCard', () => {
       now: new Date('2026-01-01T00:00:00Z'),
       toFake: ['Date', 'setInterval', 'clearInterval'],
     })
-    const { tm, mount } = setup()
-    mount(PendingPage, { tools: ['publish'] })
-    await flush()
-    await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
-    await flush()
+    await showPublishCard()
     expect(screen.getByTestId('confirmation-countdown').textContent?.trim()).toBe('Expires in 10:00')
     vi.advanceTimersByTime(61_000)
     await flush()
@@ -142,11 +147,7 @@ describe('usePendingConfirmations ($pending) + ConfirmationCard', () => {
     // countdown takes longer than a millisecond: the card must still mount once, not loop.
     let t = Date.parse('2026-01-01T00:00:00Z')
     vi.spyOn(Date, 'now').mockImplementation(() => t++)
-    const { tm, mount } = setup()
-    mount(PendingPage, { tools: ['publish'] })
-    await flush()
-    await tm.call('publish', { name: 'Robotics' }, { caller: 'inapp' })
-    await flush()
+    await showPublishCard()
     expect(screen.getByTestId('confirmation-countdown').textContent?.trim()).toBe('Expires in 10:00')
   })
 })
