@@ -27,11 +27,15 @@ const RESOLVED = Promise.resolve()
  * each of those. A throw still surfaces as an uncaught error, not as an unhandled rejection.
  */
 const onMicrotask = (fn: () => void): void => {
-  RESOLVED.then(fn).catch((error: unknown) =>
-    queueMicrotask(() => {
-      throw error
-    }),
-  )
+  RESOLVED.then(() => {
+    try {
+      fn()
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error
+      })
+    }
+  })
 }
 
 /**
