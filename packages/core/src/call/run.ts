@@ -1,5 +1,5 @@
 import { clock, later } from '../clock.ts'
-import { ERROR_MESSAGES } from '../codes.ts'
+import { TOOL_FAILED_MESSAGE } from '../codes.ts'
 import type { Approval } from '../confirm/approval.ts'
 import { type Confirmations, loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
 import { ToolmarkError } from '../errors.ts'
@@ -208,7 +208,7 @@ export class Run implements Timed, ToolContext, Turn {
           callId: this.callId,
         },
       )
-      result = error(ERROR_MESSAGES.toolFailed)
+      result = error(TOOL_FAILED_MESSAGE)
     }
     // Reading process.env costs in Node: only a development registry's tools with an output schema do.
     if (
@@ -229,7 +229,7 @@ export class Run implements Timed, ToolContext, Turn {
       callId: this.callId,
       cause: err,
     })
-    this.#settle(error(ERROR_MESSAGES.toolFailed))
+    this.#settle(error(TOOL_FAILED_MESSAGE))
   }
 
   /** After the grace period the call was answered already: report, never a second result. */
