@@ -1,8 +1,8 @@
 import { Pipeline } from './call/call.ts'
 import { Deadlines } from './call/deadlines.ts'
 import type { CallHost } from './call/host.ts'
+import { type CallExtras, extras } from './call/lazy.ts'
 import { UndoStore } from './call/undo.ts'
-import { type Confirmations, loadedConfirmations } from './confirm/lazy.ts'
 import { NO_CONFIRMATIONS } from './confirm/limits.ts'
 import type { PendingStore } from './confirm/pending.ts'
 import { type CallMetas, Consumers, observe, redact, run, setStatus, watch } from './consumer.ts'
@@ -81,7 +81,7 @@ class ToolmarkImpl implements ConsumerHost {
     const conversionFailed = reporter.conversionFailed.bind(reporter)
     // Only confirmation code (loaded by then) reads `pending`: the store is created with the first one.
     const pending = (): PendingStore =>
-      (this.#pending ??= new (loadedConfirmations() as Confirmations).PendingStore(settings.expiryMs))
+      (this.#pending ??= new (extras.value as CallExtras).PendingStore(settings.expiryMs))
     const revisions = new Revisions((rev) => {
       if (process.env.NODE_ENV !== 'production' && dev)
         checkBudget({ dev, budget: settings.budget, manifest: () => this.manifest(), warn })

@@ -1,7 +1,6 @@
 import { clock, later } from '../clock.ts'
 import { TOOL_FAILED_MESSAGE } from '../codes.ts'
 import type { Approval } from '../confirm/approval.ts'
-import { type Confirmations, loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
@@ -12,6 +11,7 @@ import { blocked } from './blocked.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
+import { type CallExtras, extras } from './lazy.ts'
 import type { CallRequest } from './request.ts'
 
 /** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
@@ -125,7 +125,7 @@ export class Run implements Timed, ToolContext, Turn {
           )
         return { approved: false, reason: 'confirmation_unavailable' }
       }
-      const m = loadedConfirmations() ?? (await loadConfirmations())
+      const m = extras.value ?? (await extras.load())
       // The run may have ended while the confirmation module loaded.
       if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
       const remaining = this.deadline - clock.mono()
@@ -180,7 +180,7 @@ export class Run implements Timed, ToolContext, Turn {
     const approval = this.#approval
     // Only confirmations (loaded by then) give a run an approval.
     if (approval !== undefined)
-      return (loadedConfirmations() as Confirmations).approvalProblem(this.#tm, entry, approval, this.#callId)
+      return (extras.value as CallExtras).approvalProblem(this.#tm, entry, approval, this.#callId)
     // A hidden tool is not callable: answered as if it had gone before the call arrived. A plain call
     // that starts at once was looked up (visible) a moment ago: its `when` is not evaluated twice.
     if (entry.disposed || (!this.#atOnce && !entry.scope.visible()))

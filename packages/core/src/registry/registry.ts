@@ -1,5 +1,5 @@
+import { preloadExtras } from '../call/lazy.ts'
 import type { ErrorEventCode } from '../codes.ts'
-import { preloadConfirmations } from '../confirm/lazy.ts'
 import { ToolmarkError } from '../errors.ts'
 import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
 import { Entry } from '../tool/entry.ts'
@@ -114,7 +114,7 @@ export class ToolTable implements ScopeHost {
     }
     if (!this.#checkConfirmPath(entry)) return inert(name)
     // A tool that may ask for confirmation: the confirmation module starts loading now.
-    if (entry.confirms || host.options.requiresConfirmation) preloadConfirmations()
+    if (entry.confirms || host.options.requiresConfirmation) preloadExtras()
     if (!entry.canDeriveSchema) {
       host.misconfigured(
         'schema_conversion_failed',

@@ -14,6 +14,7 @@
  *   `tool_threw` event carrying the `TypeError`. A failed load is retried by the next call.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { onDemand } from '../on-demand.ts'
 import type { JsonSchema } from '../types.ts'
 
 /** Turns a JSON Schema into a Standard Schema (`fromJsonSchema` from `@toolmark/core`). */
@@ -23,22 +24,9 @@ type Validate = (
   value: unknown,
 ) => StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>
 
-let loaded: JsonSchemaCompiler | undefined
-let loading: Promise<JsonSchemaCompiler> | undefined
+type Compiler = typeof import('./compiler-chunk.ts')
 
-function load(): Promise<JsonSchemaCompiler> {
-  loading ??= import('./compiler-chunk.ts').then(
-    (m) => {
-      loaded = m.fromJsonSchema
-      return loaded
-    },
-    (err: unknown) => {
-      loading = undefined
-      throw err
-    },
-  )
-  return loading
-}
+const compiler = onDemand<Compiler>(() => import('./compiler-chunk.ts'))
 
 /**
  * A validator for `schema`: compiled now with `compile` (throws for an invalid schema), else on load;
@@ -53,10 +41,10 @@ export function jsonSchemaValidator(
   let ready: Validate | undefined
   let failure: { err: unknown } | undefined
   /** Compiles once with the loaded compiler; an invalid schema throws on every call. */
-  const settle = (c: JsonSchemaCompiler): Validate => {
+  const settle = (m: Compiler): Validate => {
     if (!ready && !failure) {
       try {
-        ready = bind(c(schema))
+        ready = bind(m.fromJsonSchema(schema))
       } catch (err) {
         failure = { err }
         if (onInvalid) queueMicrotask(() => onInvalid(err))
@@ -65,21 +53,23 @@ export function jsonSchemaValidator(
     if (failure) throw failure.err
     return ready as Validate
   }
-  if (loaded) {
+  if (compiler.value) {
     try {
-      settle(loaded)
+      settle(compiler.value)
     } catch {}
   } else
-    load().then(
-      (c) => {
+    compiler.load().then(
+      (m) => {
         try {
-          settle(c)
+          settle(m)
         } catch {}
       },
       () => {},
     )
   return (value) =>
-    ready || failure ? settle(loaded as JsonSchemaCompiler)(value) : load().then((c) => settle(c)(value))
+    ready || failure
+      ? settle(compiler.value as Compiler)(value)
+      : compiler.load().then((m) => settle(m)(value))
 }
 
 function bind(schema: StandardSchemaV1): Validate {
