@@ -110,37 +110,17 @@ export class Run implements Timed, ToolContext, Turn {
     if (typeof undo === 'function') this.#tm.undoStore.set(this.callId, undo)
   }
 
-  /** Ask the user mid-run (see docs/guides/confirmations.md, ctx.confirm). Never throws. The call deadline pauses meanwhile. */
+  /**
+   * Ask the user mid-run (see docs/guides/confirmations.md, ctx.confirm). Never throws. The call
+   * deadline pauses meanwhile. A human caller is approved at once; the rest is on demand
+   * (call/ctx-confirm.ts).
+   */
   async confirm(request: { summary: string; changes?: FieldChange[] }): Promise<CtxConfirmOutcome> {
     const tm = this.#tm
     try {
       if (this.caller === 'human') return { approved: true }
-      if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
-      if (tm.options.confirm === undefined || tm.modes[this.caller] !== 'inline') {
-        if (process.env.NODE_ENV !== 'production')
-          tm.warn(
-            'ctx_confirm_unavailable',
-            `ctx.confirm in "${this.#entry.name}": caller ${this.caller} has no inline confirmation path`,
-            this.#entry.name,
-          )
-        return { approved: false, reason: 'confirmation_unavailable' }
-      }
-      const m = extras.value ?? (await extras.load())
-      // The run may have ended while the confirmation module loaded.
-      if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
-      const remaining = this.deadline - clock.mono()
-      tm.deadlines.delete(this)
-      const answer = await m.confirmInRun(
-        tm,
-        this.#entry,
-        { callId: this.callId, caller: this.caller, input: this.#input, signal: this.signal },
-        request,
-      )
-      if (!this.#settled) {
-        this.deadline = clock.mono() + remaining
-        tm.deadlines.add(this)
-      }
-      return answer
+      const state = { input: this.#input, ended: () => this.#settled || this.#aborted }
+      return await (extras.value ?? (await extras.load())).ctxConfirm(tm, this.#entry, this, state, request)
     } catch (err) {
       tm.report('tool_threw', `ctx.confirm failed in "${this.#entry.name}"`, {
         tool: this.#entry.name,
