@@ -1,6 +1,5 @@
 import { clock, later } from '../clock.ts'
 import { TOOL_FAILED_MESSAGE } from '../codes.ts'
-import type { Approval } from '../confirm/approval.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
@@ -50,7 +49,6 @@ export class Run implements Timed, ToolContext, Turn {
   readonly #entry: Entry
   readonly #input: unknown
   readonly #resolve: (result: ToolResult) => void
-  readonly #callerSignal: AbortSignal | undefined
   #controller: AbortController | undefined
   #started = false
   /** True while the constructor runs: a plain call starting at once was just looked up (visible). */
@@ -60,8 +58,7 @@ export class Run implements Timed, ToolContext, Turn {
   #abandoned = false
   #cancelGrace: (() => void) | undefined
   #onCallerAbort: (() => void) | undefined
-  readonly #rev: number | undefined
-  readonly #approval: Approval | undefined
+  /** The call (its revision, approval and caller's signal are read from it). */
   readonly #req: CallRequest
   /** When the call entered its queue (monotonic), kept only while a `result` listener is attached. */
   readonly #entered: number
@@ -70,15 +67,12 @@ export class Run implements Timed, ToolContext, Turn {
     this.#tm = tm
     this.#req = req
     this.#entered = tm.emitter.has('result') ? clock.mono() : 0
-    this.#rev = req.rev
-    this.#approval = req.approval
     this.#entry = req.entry
     this.#input = req.input
     this.#callId = req.callId
     this.caller = req.caller
     this.#resolve = resolve
     const signal = req.signal
-    this.#callerSignal = signal
     this.deadline = req.deadline ?? clock.mono() + tm.timeoutMs
     tm.deadlines.add(this)
     if (signal) {
@@ -155,16 +149,16 @@ export class Run implements Timed, ToolContext, Turn {
 
   /** Why the handler must not start now, or undefined when it may. */
   #cannotStart(): ToolResult | undefined {
-    if (this.#aborted || this.#callerSignal?.aborted) return CANCELLED_SIGNAL
+    if (this.#aborted || this.#req.signal?.aborted) return CANCELLED_SIGNAL
     const entry = this.#entry
-    const approval = this.#approval
+    const approval = this.#req.approval
     // Only confirmations (loaded by then) give a run an approval.
     if (approval !== undefined)
       return (extras.value as CallExtras).approvalProblem(this.#tm, entry, approval, this.#callId)
     // A hidden tool is not callable: answered as if it had gone before the call arrived. A plain call
     // that starts at once was looked up (visible) a moment ago: its `when` is not evaluated twice.
     if (entry.disposed || (!this.#atOnce && !entry.scope.visible()))
-      return gone(this.#tm, entry.name, this.#rev)
+      return gone(this.#tm, entry.name, this.#req.rev)
     return undefined
   }
 
@@ -248,7 +242,7 @@ export class Run implements Timed, ToolContext, Turn {
     if (this.#settled) return
     this.#settled = true
     this.#tm.deadlines.delete(this)
-    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort)
+    if (this.#onCallerAbort) this.#req.signal?.removeEventListener('abort', this.#onCallerAbort)
     this.#cancelGrace?.()
     if (release) this.#entry.scope.queue.release()
     this.#resolve(result)

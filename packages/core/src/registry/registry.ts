@@ -51,8 +51,9 @@ const INERT_HANDLE_DISPOSE = (): void => {}
  * at which revision, so a call carrying an older revision is answered `stale`.
  */
 export class ToolTable implements ScopeHost {
+  // Fields the constructor assigns are `declare`d: no field declaration in the published code.
   readonly tools = new Map<string, Entry>()
-  readonly root: ScopeImpl
+  declare readonly root: ScopeImpl
   readonly #host: RegistryHost
   readonly #llmNames = new Map<string, Entry>()
   /** Full name → the revision at which it stopped being available. */
