@@ -16,13 +16,10 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { onDemand } from '../on-demand.ts'
 import type { JsonSchema } from '../types.ts'
+import type { Validate } from './compiled-validator.ts'
 
 /** Turns a JSON Schema into a Standard Schema (`fromJsonSchema` from `@toolmark/core`). */
 export type JsonSchemaCompiler = (schema: JsonSchema) => StandardSchemaV1
-
-type Validate = (
-  value: unknown,
-) => StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>
 
 type Compiler = typeof import('./compiler-chunk.ts')
 
@@ -39,37 +36,12 @@ export function jsonSchemaValidator(
 ): Validate {
   if (compile) return bind(compile(schema))
   let ready: Validate | undefined
-  let failure: { err: unknown } | undefined
-  /** Compiles once with the loaded compiler; an invalid schema throws on every call. */
-  const settle = (m: Compiler): Validate => {
-    if (!ready && !failure) {
-      try {
-        ready = bind(m.fromJsonSchema(schema))
-      } catch (err) {
-        failure = { err }
-        if (onInvalid) queueMicrotask(() => onInvalid(err))
-      }
-    }
-    if (failure) throw failure.err
-    return ready as Validate
-  }
-  if (compiler.value) {
-    try {
-      settle(compiler.value)
-    } catch {}
-  } else
-    compiler.load().then(
-      (m) => {
-        try {
-          settle(m)
-        } catch {}
-      },
-      () => {},
-    )
-  return (value) =>
-    ready || failure
-      ? settle(compiler.value as Compiler)(value)
-      : compiler.load().then((m) => settle(m)(value))
+  /** Loads the compiler (again after a failed load) and compiles `schema` once. */
+  const load = (): Promise<Validate> =>
+    compiler.load().then((m) => (ready ??= m.compiledValidator(schema, onInvalid)))
+  if (compiler.value) ready = compiler.value.compiledValidator(schema, onInvalid)
+  else load().catch(() => {})
+  return (value) => (ready ? ready(value) : load().then((validate) => validate(value)))
 }
 
 function bind(schema: StandardSchemaV1): Validate {
