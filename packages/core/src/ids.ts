@@ -15,8 +15,8 @@ export function uuidFromBytes(bytes: Uint8Array): string {
   const b = bytes
   b[6] = (b[6]! & 0x0f) | 0x40
   b[8] = (b[8]! & 0x3f) | 0x80
-  let s = ''
-  // A dash before bytes 4, 6, 8 and 10 (the bits of 0x550); each byte as two hex digits.
-  for (let i = 0; i < 16; i++) s += ((0x550 >> i) & 1 ? '-' : '') + (b[i]! | 256).toString(16).slice(1)
-  return s
+  // Each byte as two hex digits, dashes after the 4th, 6th, 8th and 10th.
+  return Array.from(b, (x) => (x | 256).toString(16).slice(1))
+    .join('')
+    .replace(/(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-')
 }

@@ -75,7 +75,6 @@ class ToolmarkImpl implements ConsumerHost {
     this.events = reporter.events
     const problems: OptionProblem[] = []
     const settings: Settings = readOptions(options, problems)
-    const { policy, modes } = settings
     const report = reporter.report.bind(reporter)
     const warn = reporter.warn.bind(reporter)
     const conversionFailed = reporter.conversionFailed.bind(reporter)
@@ -87,11 +86,11 @@ class ToolmarkImpl implements ConsumerHost {
         checkBudget({ dev, budget: settings.budget, manifest: () => this.manifest(), warn })
       emitter.emit('change', { rev })
     })
-    const registry: RegistryHost = {
+    // The hosts take the settings as they are (policy, modes, the durations) and add what each needs.
+    const registry: RegistryHost & Settings = {
+      ...settings,
       dev,
       options,
-      policy,
-      modes,
       revisions,
       dropPending: (scopes) => this.#pending?.dropScopes(scopes),
       active: () => this.#active(),
@@ -110,27 +109,20 @@ class ToolmarkImpl implements ConsumerHost {
       conversionFailed,
     })
     const calls: CallHost = {
-      dev,
-      options,
-      modes,
+      ...registry,
       emitter,
       get pending() {
         return pending()
       },
-      expiryMs: settings.expiryMs,
-      timeoutMs: settings.timeoutMs,
-      graceMs: settings.graceMs,
       deadlines: new Deadlines(),
       undoStore: new UndoStore(),
       get rev() {
         return revisions.rev
       },
       lookup: (name, caller) => manifests.lookup(name, caller),
-      policy,
       allows: visible,
       wentStale: (name, rev) => table.wentStale(name, rev),
       report,
-      warn,
     }
     this.#revisions = revisions
     this.#table = table

@@ -187,9 +187,9 @@ export class Run implements Timed, ToolContext, Turn {
     // Reading process.env costs in Node: only a development registry's tools with an output schema do.
     if (
       this.#tm.dev &&
+      process.env.NODE_ENV !== 'production' &&
       this.#entry.def.output &&
-      result.status === 'ok' &&
-      process.env.NODE_ENV !== 'production'
+      result.status === 'ok'
     )
       checkOutput(this.#tm, this.#entry, result.data)
     this.#settle(result)
