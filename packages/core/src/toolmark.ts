@@ -10,7 +10,7 @@ import { environment } from './env.ts'
 import { ToolmarkError } from './errors.ts'
 import { readOptions, type Settings } from './options.ts'
 import { allows, type OptionProblem } from './policy/policy.ts'
-import { Manifests } from './registry/manifest.ts'
+import { type ManifestSource, Manifests } from './registry/manifest.ts'
 import { type RegistryHost, ToolTable } from './registry/registry.ts'
 import { checkBudget, Revisions } from './registry/revisions.ts'
 import { anchorOf, type HooksHost, stateOf } from './registry/tour-hooks.ts'
@@ -100,15 +100,8 @@ class ToolmarkImpl implements ConsumerHost {
     }
     const table = new ToolTable(registry)
     const visible = (entry: Entry, caller: Caller): boolean => allows(registry, entry, caller)
-    const manifests = new Manifests({
-      get rev() {
-        return revisions.rev
-      },
-      tools: table.tools,
-      allows: visible,
-      conversionFailed,
-    })
-    const calls: CallHost = {
+    // The manifests and the tour hooks read this host too, each through the interface it declares.
+    const calls: CallHost & ManifestSource & HooksHost = {
       ...registry,
       emitter,
       get pending() {
@@ -119,16 +112,18 @@ class ToolmarkImpl implements ConsumerHost {
       get rev() {
         return revisions.rev
       },
+      tools: table.tools,
       lookup: (name, caller) => manifests.lookup(name, caller),
       allows: visible,
       wentStale: (name, rev) => table.wentStale(name, rev),
       report,
     }
+    const manifests = new Manifests(calls)
     this.#revisions = revisions
     this.#table = table
     this.#manifests = manifests
     this.#pipeline = new Pipeline(calls)
-    this.#hooks = { tools: table.tools, report }
+    this.#hooks = calls
     for (const p of problems) {
       if (dev) throw new ToolmarkError(p.code, p.message)
       // Listeners attach after creation: report on the next microtask so they hear it.

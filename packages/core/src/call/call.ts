@@ -1,16 +1,16 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { clock } from '../clock.ts'
-import type { CallConfirmations } from '../confirm/calls.ts'
 import { newId } from '../ids.ts'
 import { isCaller } from '../policy/policy.ts'
 import { toIssues } from '../schema/validate.ts'
 import type { Entry } from '../tool/entry.ts'
-import { redactInput } from '../tool/redact.ts'
+import { redactedValue } from '../tool/redact.ts'
 import { cancelled, invalid, refused, TOOL_FAILED } from '../tool/result.ts'
 import { threw } from '../tool/threw.ts'
 import type { Caller, CallOptions, ConfirmOutcome, ToolResult } from '../types.ts'
 import type { ValidatorSettled } from './async-validation.ts'
 import { blocked, ruleOf } from './blocked.ts'
+import type { CallConfirmations } from './confirmations.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
 import { type CallExtras, extras } from './lazy.ts'
@@ -23,7 +23,7 @@ import { Run } from './run.ts'
  */
 export class Pipeline {
   readonly #tm: CallHost
-  /** Confirmations, once the first is made (confirm/calls.ts); approved ones run back through `execute`. */
+  /** Confirmations, once the first is made (call/confirmations.ts). */
   #confirms: CallConfirmations | undefined
 
   constructor(tm: CallHost) {
@@ -147,35 +147,23 @@ export class Pipeline {
       // An aborted call never creates a confirmation.
       if (req.signal?.aborted) return blocked(this.#tm, cancelled('signal'), entry.name, req)
       req.callId ??= newId()
+      // The on-demand part confirms (call/confirmations.ts), once it is here.
       const loaded = extras.value
-      if (loaded) return this.#confirm(loaded, req, req.callId)
-      // While the module loads the tool may go or the call be aborted: checked again once it is here.
-      return extras
-        .load()
-        .then((m) =>
-          entry.disposed || !entry.scope.visible()
-            ? blocked(this.#tm, gone(this.#tm, entry.name, req.rev), entry.name, req)
-            : req.signal?.aborted
-              ? blocked(this.#tm, cancelled('signal'), entry.name, req)
-              : this.#confirm(m, req, req.callId!),
-        )
+      return loaded
+        ? this.#confirmations(loaded).confirm(req, false)
+        : extras.load().then((m) => this.#confirmations(m).confirm(req, true))
     }
     return this.execute(req)
   }
 
-  /** Deferred mode answers `needs_confirmation` at once; inline mode asks and waits (confirm/calls.ts). */
-  #confirm(m: CallExtras, req: CallRequest, callId: string): ToolResult | Promise<ToolResult> {
-    const caller = req.caller as Exclude<Caller, 'human'>
-    const tm = this.#tm
-    // Inline mode needs the app's handler.
-    if (tm.modes[caller] !== 'deferred' && tm.options.confirm === undefined)
-      return blocked(tm, refused('not_allowed'), req.entry.name, req, ruleOf(tm, req.entry, caller))
+  /** This pipeline's confirmations, created with the first; approved ones run back through `execute`. */
+  #confirmations(m: CallExtras): CallConfirmations {
     this.#confirms ??= new m.CallConfirmations({
-      tm,
+      tm: this.#tm,
       execute: (approved) => this.execute(approved),
       emitResult: (approved, result, t0) => this.#emitResult(approved, result, t0),
     })
-    return this.#confirms.confirm(req, callId)
+    return this.#confirms
   }
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */
@@ -225,7 +213,7 @@ export class Pipeline {
   }
 
   #redacted(entry: Entry, input: unknown): unknown {
-    return entry.def.sensitivePaths === undefined ? input : redactInput(input, entry.def.sensitivePaths).value
+    return redactedValue(input, entry.def.sensitivePaths)
   }
 
   /** The `result` event of a call that was accepted (its `callId` is set then). */

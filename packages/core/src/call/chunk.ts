@@ -6,8 +6,8 @@
  * initial bundle.
  */
 export { approvalProblem } from '../confirm/approval.ts'
-export { CallConfirmations } from '../confirm/calls.ts'
 export { PendingStore } from '../confirm/pending.ts'
 export { awaitValidation } from './async-validation.ts'
+export { CallConfirmations } from './confirmations.ts'
 export { ctxConfirm } from './ctx-confirm.ts'
 export { runUndo } from './undo-run.ts'

@@ -202,3 +202,8 @@ export function redactInput(
   const value = redactNode(input, root.hit, root.next, ctx)
   return { value, readable: true, redactedPaths: ctx.redacted ?? [] }
 }
+
+/** `value` as an event or a consumer may see it: redacted at `sensitivePaths`, as is without any. */
+export function redactedValue(value: unknown, sensitivePaths: SensitivePathsSource): unknown {
+  return sensitivePaths === undefined ? value : redactInput(value, sensitivePaths).value
+}
