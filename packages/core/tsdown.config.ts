@@ -8,8 +8,8 @@ import { defineConfig } from 'tsdown'
  *   imported statically (by the entry that exports `fromJsonSchema`) and dynamically: esbuild
  *   (Next.js, webpack users' minifiers) would otherwise put that shared chunk up front, compiler and
  *   all, for an app that imports only `createToolmark`;
- * - what only some calls need (confirmations, the wait for an asynchronous validator, an undo
- *   restorer's run), which `call/lazy.ts` loads: a chunk that imported the registry's helpers
+ * - what only some calls need (confirmations, the wait for an asynchronous validator, `ctx.confirm`,
+ *   an undo restorer's run), which `call/lazy.ts` loads: a chunk that imported the registry's helpers
  *   (results, redaction, paths, the code tables, ids, clock) would make both esbuild and rolldown put
  *   those helpers in a second file loaded up front, which gzips worse than one (about 0.4 KiB).
  *
