@@ -8,7 +8,8 @@ import { defineConfig } from 'tsdown'
  *   imported statically (by the entry that exports `fromJsonSchema`) and dynamically: esbuild
  *   (Next.js, webpack users' minifiers) would otherwise put that shared chunk up front, compiler and
  *   all, for an app that imports only `createToolmark`;
- * - the confirmations that `confirm/lazy.ts` loads: a chunk that imported the registry's helpers
+ * - what only some calls need (confirmations, the wait for an asynchronous validator, `ctx.confirm`,
+ *   an undo restorer's run), which `call/lazy.ts` loads: a chunk that imported the registry's helpers
  *   (results, redaction, paths, the code tables, ids, clock) would make both esbuild and rolldown put
  *   those helpers in a second file loaded up front, which gzips worse than one (about 0.4 KiB).
  *
@@ -18,11 +19,11 @@ import { defineConfig } from 'tsdown'
  */
 const STANDALONE: Record<string, string> = {
   '/schema/lazy.ts': './compiler-chunk.ts',
-  '/confirm/lazy.ts': './chunk.ts',
+  '/call/lazy.ts': './chunk.ts',
 }
 const STANDALONE_FILE: Record<string, string> = {
   './compiler-chunk.ts': './schema-compiler.mjs',
-  './chunk.ts': './confirm-chunk.mjs',
+  './chunk.ts': './call-chunk.mjs',
 }
 
 /** A standalone on-demand file: bundled alone, with @toolmark/protocol's code tables inlined. */
@@ -69,5 +70,5 @@ export default defineConfig([
     ],
   },
   standalone('schema-compiler', 'src/schema/compiler-chunk.ts'),
-  standalone('confirm-chunk', 'src/confirm/chunk.ts'),
+  standalone('call-chunk', 'src/call/chunk.ts'),
 ])

@@ -9,9 +9,11 @@
 // @toolmark/protocol (what servers import) and are re-exported here for the page side.
 export {
   ERROR_MESSAGES,
+  REFUSED_CODE_MESSAGES,
   REFUSED_CODES,
   REFUSED_MESSAGES,
   type RefusedCode,
+  TOOL_FAILED_MESSAGE,
   UNKNOWN_TOOL_MESSAGE,
 } from '@toolmark/protocol'
 

@@ -1,5 +1,5 @@
 import { newId } from './ids.ts'
-import { REDACTED, redactInput } from './tool/redact.ts'
+import { REDACTED, redactedValue } from './tool/redact.ts'
 import type {
   Caller,
   CallMeta,
@@ -104,7 +104,7 @@ export function run(
 export function redact(tools: ToolsBySensitivePaths, tool: string, value: unknown): unknown {
   const paths = tools.get(tool)?.def
   if (!paths) return REDACTED
-  return paths.sensitivePaths === undefined ? value : redactInput(value, paths.sensitivePaths).value
+  return redactedValue(value, paths.sensitivePaths)
 }
 
 /**

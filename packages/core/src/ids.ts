@@ -1,5 +1,3 @@
-const HEX = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
-
 /**
  * An unguessable id: `crypto.randomUUID()` where available, else an RFC 4122 v4 UUID built from
  * `crypto.getRandomValues`. Never `Math.random`: without Web Crypto this throws.
@@ -17,10 +15,8 @@ export function uuidFromBytes(bytes: Uint8Array): string {
   const b = bytes
   b[6] = (b[6]! & 0x0f) | 0x40
   b[8] = (b[8]! & 0x3f) | 0x80
-  let s = ''
-  for (let i = 0; i < 16; i++) {
-    if (i === 4 || i === 6 || i === 8 || i === 10) s += '-'
-    s += HEX[b[i]!]
-  }
-  return s
+  // Each byte as two hex digits, dashes after the 4th, 6th, 8th and 10th.
+  return Array.from(b, (x) => (x | 256).toString(16).slice(1))
+    .join('')
+    .replace(/(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-')
 }

@@ -23,7 +23,8 @@ declare const process: { env: { NODE_ENV?: string } }
  * development and is reported in production; warnings exist in development only.
  */
 export class Reporter {
-  readonly dev: boolean
+  // Fields the constructor assigns are `declare`d: no field declaration in the published code.
+  declare readonly dev: boolean
   readonly emitter = new Emitter()
   readonly events = { on: this.emitter.on.bind(this.emitter) }
   #saidInert = false

@@ -1,8 +1,8 @@
 import { Pipeline } from './call/call.ts'
 import { Deadlines } from './call/deadlines.ts'
 import type { CallHost } from './call/host.ts'
+import { type CallExtras, extras } from './call/lazy.ts'
 import { UndoStore } from './call/undo.ts'
-import { type Confirmations, loadedConfirmations } from './confirm/lazy.ts'
 import { NO_CONFIRMATIONS } from './confirm/limits.ts'
 import type { PendingStore } from './confirm/pending.ts'
 import { type CallMetas, Consumers, observe, redact, run, setStatus, watch } from './consumer.ts'
@@ -10,7 +10,7 @@ import { environment } from './env.ts'
 import { ToolmarkError } from './errors.ts'
 import { readOptions, type Settings } from './options.ts'
 import { allows, type OptionProblem } from './policy/policy.ts'
-import { Manifests } from './registry/manifest.ts'
+import { type ManifestSource, Manifests } from './registry/manifest.ts'
 import { type RegistryHost, ToolTable } from './registry/registry.ts'
 import { checkBudget, Revisions } from './registry/revisions.ts'
 import { anchorOf, type HooksHost, stateOf } from './registry/tour-hooks.ts'
@@ -75,23 +75,22 @@ class ToolmarkImpl implements ConsumerHost {
     this.events = reporter.events
     const problems: OptionProblem[] = []
     const settings: Settings = readOptions(options, problems)
-    const { policy, modes } = settings
     const report = reporter.report.bind(reporter)
     const warn = reporter.warn.bind(reporter)
     const conversionFailed = reporter.conversionFailed.bind(reporter)
     // Only confirmation code (loaded by then) reads `pending`: the store is created with the first one.
     const pending = (): PendingStore =>
-      (this.#pending ??= new (loadedConfirmations() as Confirmations).PendingStore(settings.expiryMs))
+      (this.#pending ??= new (extras.value as CallExtras).PendingStore(settings.expiryMs))
     const revisions = new Revisions((rev) => {
       if (process.env.NODE_ENV !== 'production' && dev)
         checkBudget({ dev, budget: settings.budget, manifest: () => this.manifest(), warn })
       emitter.emit('change', { rev })
     })
-    const registry: RegistryHost = {
+    // The hosts take the settings as they are (policy, modes, the durations) and add what each needs.
+    const registry: RegistryHost & Settings = {
+      ...settings,
       dev,
       options,
-      policy,
-      modes,
       revisions,
       dropPending: (scopes) => this.#pending?.dropScopes(scopes),
       active: () => this.#active(),
@@ -101,42 +100,30 @@ class ToolmarkImpl implements ConsumerHost {
     }
     const table = new ToolTable(registry)
     const visible = (entry: Entry, caller: Caller): boolean => allows(registry, entry, caller)
-    const manifests = new Manifests({
-      get rev() {
-        return revisions.rev
-      },
-      tools: table.tools,
-      allows: visible,
-      conversionFailed,
-    })
-    const calls: CallHost = {
-      dev,
-      options,
-      modes,
+    // The manifests and the tour hooks read this host too, each through the interface it declares.
+    const calls: CallHost & ManifestSource & HooksHost = {
+      ...registry,
       emitter,
       get pending() {
         return pending()
       },
-      expiryMs: settings.expiryMs,
-      timeoutMs: settings.timeoutMs,
-      graceMs: settings.graceMs,
       deadlines: new Deadlines(),
       undoStore: new UndoStore(),
       get rev() {
         return revisions.rev
       },
+      tools: table.tools,
       lookup: (name, caller) => manifests.lookup(name, caller),
-      policy,
       allows: visible,
       wentStale: (name, rev) => table.wentStale(name, rev),
       report,
-      warn,
     }
+    const manifests = new Manifests(calls)
     this.#revisions = revisions
     this.#table = table
     this.#manifests = manifests
     this.#pipeline = new Pipeline(calls)
-    this.#hooks = { tools: table.tools, report }
+    this.#hooks = calls
     for (const p of problems) {
       if (dev) throw new ToolmarkError(p.code, p.message)
       // Listeners attach after creation: report on the next microtask so they hear it.

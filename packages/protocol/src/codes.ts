@@ -28,9 +28,12 @@ export const REFUSED_CODES = {
   confirmation_expired: 'confirmation_expired',
 } as const
 
+/** The exact `error` message of a tool that failed (alone, so a page bundles no other `error` message). */
+export const TOOL_FAILED_MESSAGE = 'Tool failed'
+
 /** Exact `error` result messages. */
 export const ERROR_MESSAGES = {
-  toolFailed: 'Tool failed',
+  toolFailed: TOOL_FAILED_MESSAGE,
   notSerializable: 'Result not serializable',
   unsupportedProtocol: 'unsupported protocol',
 } as const
@@ -38,16 +41,37 @@ export const ERROR_MESSAGES = {
 /** The exact `refused` message of `unknown_tool` (alone, so the bridge bundles no other message). */
 export const UNKNOWN_TOOL_MESSAGE = 'Unknown tool'
 
-/** Exact `refused` messages. */
+// Each message once, shared by the two tables below as plain constants: a bundler then drops the
+// table a bundle never reads (a property read of the other table would keep both).
+const STALE_MESSAGE = 'The tool list changed; use the latest manifest'
+const NOT_ALLOWED_MESSAGE = 'This caller may not call this tool'
+const BUSY_MESSAGE = 'Too many pending calls for this scope'
+const UNDO_UNAVAILABLE_MESSAGE = 'Nothing to undo for this call'
+const CONFIRMATION_EXPIRED_MESSAGE = 'The confirmation expired or was already used'
+
+/**
+ * The exact message of each `refused` code, keyed by the code alone (what `refused(code)` answers by
+ * default): a page that only answers calls bundles these, not the variants `REFUSED_MESSAGES` adds.
+ */
+export const REFUSED_CODE_MESSAGES = {
+  unknown_tool: UNKNOWN_TOOL_MESSAGE,
+  stale: STALE_MESSAGE,
+  not_allowed: NOT_ALLOWED_MESSAGE,
+  busy: BUSY_MESSAGE,
+  undo_unavailable: UNDO_UNAVAILABLE_MESSAGE,
+  confirmation_expired: CONFIRMATION_EXPIRED_MESSAGE,
+} as const
+
+/** Exact `refused` messages: each code's (`REFUSED_CODE_MESSAGES`) and the two variants of `stale`. */
 export const REFUSED_MESSAGES = {
   unknown_tool: UNKNOWN_TOOL_MESSAGE,
-  stale: 'The tool list changed; use the latest manifest',
+  stale: STALE_MESSAGE,
   staleForm: 'Form changed since confirmation was requested',
   staleTool: 'Tool changed since confirmation was requested',
-  not_allowed: 'This caller may not call this tool',
-  busy: 'Too many pending calls for this scope',
-  undo_unavailable: 'Nothing to undo for this call',
-  confirmation_expired: 'The confirmation expired or was already used',
+  not_allowed: NOT_ALLOWED_MESSAGE,
+  busy: BUSY_MESSAGE,
+  undo_unavailable: UNDO_UNAVAILABLE_MESSAGE,
+  confirmation_expired: CONFIRMATION_EXPIRED_MESSAGE,
 } as const
 
 /** One `refused` result code. */

@@ -7,9 +7,11 @@
 export { type BoundedCopyLimits, type BoundedCopyResult, boundedCopy } from './bounded-copy.ts'
 export {
   ERROR_MESSAGES,
+  REFUSED_CODE_MESSAGES,
   REFUSED_CODES,
   REFUSED_MESSAGES,
   type RefusedCode,
+  TOOL_FAILED_MESSAGE,
   UNKNOWN_TOOL_MESSAGE,
 } from './codes.ts'
 export {

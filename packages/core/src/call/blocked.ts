@@ -1,6 +1,6 @@
 import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
-import { redactInput } from '../tool/redact.ts'
+import { redactedValue } from '../tool/redact.ts'
 import type { BlockedReason, Caller, ToolResult } from '../types.ts'
 import type { CallHost } from './host.ts'
 
@@ -29,7 +29,6 @@ export function blocked(
   if (!tm.emitter.has('blocked')) return result
   const code = result.status === 'refused' ? result.code : result.status
   const { entry, input } = call
-  const paths = entry?.def.sensitivePaths
   tm.emitter.emit('blocked', {
     callId: call.callId || newId(),
     tool: String(name),
@@ -40,7 +39,7 @@ export function blocked(
       ...detail,
     } as BlockedReason,
     result,
-    ...(entry && { input: paths === undefined ? input : redactInput(input, paths).value }),
+    ...(entry && { input: redactedValue(input, entry.def.sensitivePaths) }),
   })
   return result
 }

@@ -1,19 +1,19 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { clock } from '../clock.ts'
-import type { CallConfirmations } from '../confirm/calls.ts'
-import { type Confirmations, loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
 import { newId } from '../ids.ts'
 import { isCaller } from '../policy/policy.ts'
 import { toIssues } from '../schema/validate.ts'
 import type { Entry } from '../tool/entry.ts'
-import { redactInput } from '../tool/redact.ts'
-import { cancelled, invalid, isRunResult, ok, refused, TOOL_FAILED } from '../tool/result.ts'
+import { redactedValue } from '../tool/redact.ts'
+import { cancelled, invalid, refused, TOOL_FAILED } from '../tool/result.ts'
 import { threw } from '../tool/threw.ts'
 import type { Caller, CallOptions, ConfirmOutcome, ToolResult } from '../types.ts'
+import type { ValidatorSettled } from './async-validation.ts'
 import { blocked, ruleOf } from './blocked.ts'
-import type { Timed } from './deadlines.ts'
+import type { CallConfirmations } from './confirmations.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
+import { type CallExtras, extras } from './lazy.ts'
 import type { CallRequest } from './request.ts'
 import { Run } from './run.ts'
 
@@ -23,7 +23,7 @@ import { Run } from './run.ts'
  */
 export class Pipeline {
   readonly #tm: CallHost
-  /** Confirmations, once the first is made (confirm/calls.ts); approved ones run back through `execute`. */
+  /** Confirmations, once the first is made (call/confirmations.ts). */
   #confirms: CallConfirmations | undefined
 
   constructor(tm: CallHost) {
@@ -111,49 +111,22 @@ export class Pipeline {
   }
 
   /**
-   * Waits for an asynchronous validator, bounded by the caller's signal and the call deadline (which
-   * starts when the call is accepted): an abort or a deadline answers `cancelled` at once, and
-   * whatever the validator settles with later is ignored. The deadline carries on into the run.
+   * An asynchronous validator: the deadline starts now (the call is accepted) and its promise gets a
+   * handler at once (a rejection is never unhandled); the wait, bounded by the signal and the
+   * deadline, is in the on-demand part (call/async-validation.ts), loaded meanwhile if needed.
    */
   async #afterAsyncValidation(
     req: CallRequest,
     checking: Promise<StandardSchemaV1.Result<unknown>>,
   ): Promise<ToolResult> {
     const tm = this.#tm
-    const { entry, signal } = req
-    const wait: Timed & { stop: ((value: ToolResult | undefined) => void) | undefined } = {
-      deadline: clock.mono() + tm.timeoutMs,
-      tracked: false,
-      stop: undefined,
-      expire: () => wait.stop?.(cancelled('signal')),
-    }
-    let checked: StandardSchemaV1.Result<unknown> | undefined
-    const stopped = await new Promise<ToolResult | undefined>((resolve) => {
-      const onAbort = (): void => wait.stop?.(cancelled('signal'))
-      wait.stop = (value) => {
-        wait.stop = undefined
-        tm.deadlines.delete(wait)
-        signal?.removeEventListener('abort', onAbort)
-        resolve(value)
-      }
-      tm.deadlines.add(wait)
-      signal?.addEventListener('abort', onAbort, { once: true })
-      checking.then(
-        (r) => {
-          checked = r
-          wait.stop?.(undefined)
-        },
-        (err: unknown) => wait.stop?.(threw(this.#tm, entry, req.callId, 'validator', err)),
-      )
-    })
-    if (stopped !== undefined)
-      return stopped.status === 'cancelled' ? blocked(tm, stopped, entry.name, req) : stopped
-    // The registration may have changed (or its scope been hidden) while the validator ran: never
-    // run a replacement, never ask to confirm a tool the caller can no longer see.
-    if (entry.disposed || !entry.scope.visible())
-      return blocked(tm, gone(tm, entry.name, req.rev), entry.name, req)
-    req.deadline = wait.deadline
-    return this.#validated(req, checked)
+    const deadline = clock.mono() + tm.timeoutMs
+    const settled = checking.then(
+      (value): ValidatorSettled => ({ value }),
+      (err: unknown): ValidatorSettled => ({ err }),
+    )
+    const m = extras.value ?? (await extras.load())
+    return m.awaitValidation(tm, req, settled, deadline, (r, checked) => this.#validated(r, checked))
   }
 
   /** After validation: answer `invalid`, confirm when needed, then run. */
@@ -174,33 +147,23 @@ export class Pipeline {
       // An aborted call never creates a confirmation.
       if (req.signal?.aborted) return blocked(this.#tm, cancelled('signal'), entry.name, req)
       req.callId ??= newId()
-      const loaded = loadedConfirmations()
-      if (loaded) return this.#confirm(loaded, req, req.callId)
-      // While the module loads the tool may go or the call be aborted: checked again once it is here.
-      return loadConfirmations().then((m) =>
-        entry.disposed || !entry.scope.visible()
-          ? blocked(this.#tm, gone(this.#tm, entry.name, req.rev), entry.name, req)
-          : req.signal?.aborted
-            ? blocked(this.#tm, cancelled('signal'), entry.name, req)
-            : this.#confirm(m, req, req.callId!),
-      )
+      // The on-demand part confirms (call/confirmations.ts), once it is here.
+      const loaded = extras.value
+      return loaded
+        ? this.#confirmations(loaded).confirm(req, false)
+        : extras.load().then((m) => this.#confirmations(m).confirm(req, true))
     }
     return this.execute(req)
   }
 
-  /** Deferred mode answers `needs_confirmation` at once; inline mode asks and waits (confirm/calls.ts). */
-  #confirm(m: Confirmations, req: CallRequest, callId: string): ToolResult | Promise<ToolResult> {
-    const caller = req.caller as Exclude<Caller, 'human'>
-    const tm = this.#tm
-    // Inline mode needs the app's handler.
-    if (tm.modes[caller] !== 'deferred' && tm.options.confirm === undefined)
-      return blocked(tm, refused('not_allowed'), req.entry.name, req, ruleOf(tm, req.entry, caller))
+  /** This pipeline's confirmations, created with the first; approved ones run back through `execute`. */
+  #confirmations(m: CallExtras): CallConfirmations {
     this.#confirms ??= new m.CallConfirmations({
-      tm,
+      tm: this.#tm,
       execute: (approved) => this.execute(approved),
       emitResult: (approved, result, t0) => this.#emitResult(approved, result, t0),
     })
-    return this.#confirms.confirm(req, callId)
+    return this.#confirms
   }
 
   /** Runs `run` through the scope's queue with the shared deadline and the grace period. */
@@ -235,22 +198,22 @@ export class Pipeline {
     }
   }
 
-  /** Runs the restorer a call registered; single use. */
+  /** Runs the restorer a call registered, once (call/undo-run.ts, loaded on demand). */
   async undo(callId: string): Promise<ToolResult> {
-    const fn = this.#tm.undoStore.take(callId)
+    const tm = this.#tm
+    const fn = tm.undoStore.take(callId)
     if (!fn) return refused('undo_unavailable')
     try {
-      const out = await fn()
-      if (out === undefined) return ok()
-      return isRunResult(out) ? out : ok(out)
+      return await (extras.value ?? (await extras.load())).runUndo(tm, fn, callId)
     } catch (err) {
-      this.#tm.report('tool_threw', 'An undo restorer threw', { callId, cause: err })
+      // Only the load can fail here (runUndo answers the restorer's own throw), as a call's would.
+      tm.report('tool_threw', `Undo of call "${callId}" failed`, { callId, cause: err })
       return TOOL_FAILED
     }
   }
 
   #redacted(entry: Entry, input: unknown): unknown {
-    return entry.def.sensitivePaths === undefined ? input : redactInput(input, entry.def.sensitivePaths).value
+    return redactedValue(input, entry.def.sensitivePaths)
   }
 
   /** The `result` event of a call that was accepted (its `callId` is set then). */

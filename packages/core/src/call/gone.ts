@@ -1,4 +1,4 @@
-import { REFUSED_MESSAGES } from '../codes.ts'
+import { REFUSED_CODE_MESSAGES } from '../codes.ts'
 import { refused } from '../tool/result.ts'
 import type { ToolResult } from '../types.ts'
 import type { CallHost } from './host.ts'
@@ -14,6 +14,6 @@ export function gone(
   rev: number | undefined,
 ): ToolResult {
   return host.wentStale(name, rev)
-    ? refused('stale', REFUSED_MESSAGES.stale, host.rev)
-    : refused('unknown_tool', REFUSED_MESSAGES.unknown_tool, host.rev)
+    ? refused('stale', REFUSED_CODE_MESSAGES.stale, host.rev)
+    : refused('unknown_tool', REFUSED_CODE_MESSAGES.unknown_tool, host.rev)
 }

@@ -1,7 +1,5 @@
 import { clock, later } from '../clock.ts'
-import { ERROR_MESSAGES } from '../codes.ts'
-import type { Approval } from '../confirm/approval.ts'
-import { type Confirmations, loadConfirmations, loadedConfirmations } from '../confirm/lazy.ts'
+import { TOOL_FAILED_MESSAGE } from '../codes.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
@@ -12,6 +10,7 @@ import { blocked } from './blocked.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
+import { type CallExtras, extras } from './lazy.ts'
 import type { CallRequest } from './request.ts'
 
 /** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
@@ -50,7 +49,6 @@ export class Run implements Timed, ToolContext, Turn {
   readonly #entry: Entry
   readonly #input: unknown
   readonly #resolve: (result: ToolResult) => void
-  readonly #callerSignal: AbortSignal | undefined
   #controller: AbortController | undefined
   #started = false
   /** True while the constructor runs: a plain call starting at once was just looked up (visible). */
@@ -60,8 +58,7 @@ export class Run implements Timed, ToolContext, Turn {
   #abandoned = false
   #cancelGrace: (() => void) | undefined
   #onCallerAbort: (() => void) | undefined
-  readonly #rev: number | undefined
-  readonly #approval: Approval | undefined
+  /** The call (its revision, approval and caller's signal are read from it). */
   readonly #req: CallRequest
   /** When the call entered its queue (monotonic), kept only while a `result` listener is attached. */
   readonly #entered: number
@@ -70,15 +67,12 @@ export class Run implements Timed, ToolContext, Turn {
     this.#tm = tm
     this.#req = req
     this.#entered = tm.emitter.has('result') ? clock.mono() : 0
-    this.#rev = req.rev
-    this.#approval = req.approval
     this.#entry = req.entry
     this.#input = req.input
     this.#callId = req.callId
     this.caller = req.caller
     this.#resolve = resolve
     const signal = req.signal
-    this.#callerSignal = signal
     this.deadline = req.deadline ?? clock.mono() + tm.timeoutMs
     tm.deadlines.add(this)
     if (signal) {
@@ -110,37 +104,17 @@ export class Run implements Timed, ToolContext, Turn {
     if (typeof undo === 'function') this.#tm.undoStore.set(this.callId, undo)
   }
 
-  /** Ask the user mid-run (see docs/guides/confirmations.md, ctx.confirm). Never throws. The call deadline pauses meanwhile. */
+  /**
+   * Ask the user mid-run (see docs/guides/confirmations.md, ctx.confirm). Never throws. The call
+   * deadline pauses meanwhile. A human caller is approved at once; the rest is on demand
+   * (call/ctx-confirm.ts).
+   */
   async confirm(request: { summary: string; changes?: FieldChange[] }): Promise<CtxConfirmOutcome> {
     const tm = this.#tm
     try {
       if (this.caller === 'human') return { approved: true }
-      if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
-      if (tm.options.confirm === undefined || tm.modes[this.caller] !== 'inline') {
-        if (process.env.NODE_ENV !== 'production')
-          tm.warn(
-            'ctx_confirm_unavailable',
-            `ctx.confirm in "${this.#entry.name}": caller ${this.caller} has no inline confirmation path`,
-            this.#entry.name,
-          )
-        return { approved: false, reason: 'confirmation_unavailable' }
-      }
-      const m = loadedConfirmations() ?? (await loadConfirmations())
-      // The run may have ended while the confirmation module loaded.
-      if (this.#settled || this.#aborted) return { approved: false, reason: 'cancelled' }
-      const remaining = this.deadline - clock.mono()
-      tm.deadlines.delete(this)
-      const answer = await m.confirmInRun(
-        tm,
-        this.#entry,
-        { callId: this.callId, caller: this.caller, input: this.#input, signal: this.signal },
-        request,
-      )
-      if (!this.#settled) {
-        this.deadline = clock.mono() + remaining
-        tm.deadlines.add(this)
-      }
-      return answer
+      const state = { input: this.#input, ended: () => this.#settled || this.#aborted }
+      return await (extras.value ?? (await extras.load())).ctxConfirm(tm, this.#entry, this, state, request)
     } catch (err) {
       tm.report('tool_threw', `ctx.confirm failed in "${this.#entry.name}"`, {
         tool: this.#entry.name,
@@ -175,16 +149,16 @@ export class Run implements Timed, ToolContext, Turn {
 
   /** Why the handler must not start now, or undefined when it may. */
   #cannotStart(): ToolResult | undefined {
-    if (this.#aborted || this.#callerSignal?.aborted) return CANCELLED_SIGNAL
+    if (this.#aborted || this.#req.signal?.aborted) return CANCELLED_SIGNAL
     const entry = this.#entry
-    const approval = this.#approval
+    const approval = this.#req.approval
     // Only confirmations (loaded by then) give a run an approval.
     if (approval !== undefined)
-      return (loadedConfirmations() as Confirmations).approvalProblem(this.#tm, entry, approval, this.#callId)
+      return (extras.value as CallExtras).approvalProblem(this.#tm, entry, approval, this.#callId)
     // A hidden tool is not callable: answered as if it had gone before the call arrived. A plain call
     // that starts at once was looked up (visible) a moment ago: its `when` is not evaluated twice.
     if (entry.disposed || (!this.#atOnce && !entry.scope.visible()))
-      return gone(this.#tm, entry.name, this.#rev)
+      return gone(this.#tm, entry.name, this.#req.rev)
     return undefined
   }
 
@@ -208,14 +182,14 @@ export class Run implements Timed, ToolContext, Turn {
           callId: this.callId,
         },
       )
-      result = error(ERROR_MESSAGES.toolFailed)
+      result = error(TOOL_FAILED_MESSAGE)
     }
     // Reading process.env costs in Node: only a development registry's tools with an output schema do.
     if (
       this.#tm.dev &&
+      process.env.NODE_ENV !== 'production' &&
       this.#entry.def.output &&
-      result.status === 'ok' &&
-      process.env.NODE_ENV !== 'production'
+      result.status === 'ok'
     )
       checkOutput(this.#tm, this.#entry, result.data)
     this.#settle(result)
@@ -229,7 +203,7 @@ export class Run implements Timed, ToolContext, Turn {
       callId: this.callId,
       cause: err,
     })
-    this.#settle(error(ERROR_MESSAGES.toolFailed))
+    this.#settle(error(TOOL_FAILED_MESSAGE))
   }
 
   /** After the grace period the call was answered already: report, never a second result. */
@@ -268,7 +242,7 @@ export class Run implements Timed, ToolContext, Turn {
     if (this.#settled) return
     this.#settled = true
     this.#tm.deadlines.delete(this)
-    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort)
+    if (this.#onCallerAbort) this.#req.signal?.removeEventListener('abort', this.#onCallerAbort)
     this.#cancelGrace?.()
     if (release) this.#entry.scope.queue.release()
     this.#resolve(result)

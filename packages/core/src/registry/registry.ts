@@ -1,5 +1,5 @@
+import { preloadExtras } from '../call/lazy.ts'
 import type { ErrorEventCode } from '../codes.ts'
-import { preloadConfirmations } from '../confirm/lazy.ts'
 import { ToolmarkError } from '../errors.ts'
 import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
 import { Entry } from '../tool/entry.ts'
@@ -51,8 +51,9 @@ const INERT_HANDLE_DISPOSE = (): void => {}
  * at which revision, so a call carrying an older revision is answered `stale`.
  */
 export class ToolTable implements ScopeHost {
+  // Fields the constructor assigns are `declare`d: no field declaration in the published code.
   readonly tools = new Map<string, Entry>()
-  readonly root: ScopeImpl
+  declare readonly root: ScopeImpl
   readonly #host: RegistryHost
   readonly #llmNames = new Map<string, Entry>()
   /** Full name → the revision at which it stopped being available. */
@@ -114,7 +115,7 @@ export class ToolTable implements ScopeHost {
     }
     if (!this.#checkConfirmPath(entry)) return inert(name)
     // A tool that may ask for confirmation: the confirmation module starts loading now.
-    if (entry.confirms || host.options.requiresConfirmation) preloadConfirmations()
+    if (entry.confirms || host.options.requiresConfirmation) preloadExtras()
     if (!entry.canDeriveSchema) {
       host.misconfigured(
         'schema_conversion_failed',

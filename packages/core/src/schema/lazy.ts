@@ -14,31 +14,16 @@
  *   `tool_threw` event carrying the `TypeError`. A failed load is retried by the next call.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { onDemand } from '../on-demand.ts'
 import type { JsonSchema } from '../types.ts'
+import type { Validate } from './compiled-validator.ts'
 
 /** Turns a JSON Schema into a Standard Schema (`fromJsonSchema` from `@toolmark/core`). */
 export type JsonSchemaCompiler = (schema: JsonSchema) => StandardSchemaV1
 
-type Validate = (
-  value: unknown,
-) => StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>
+type Compiler = typeof import('./compiler-chunk.ts')
 
-let loaded: JsonSchemaCompiler | undefined
-let loading: Promise<JsonSchemaCompiler> | undefined
-
-function load(): Promise<JsonSchemaCompiler> {
-  loading ??= import('./compiler-chunk.ts').then(
-    (m) => {
-      loaded = m.fromJsonSchema
-      return loaded
-    },
-    (err: unknown) => {
-      loading = undefined
-      throw err
-    },
-  )
-  return loading
-}
+const compiler = onDemand<Compiler>(() => import('./compiler-chunk.ts'))
 
 /**
  * A validator for `schema`: compiled now with `compile` (throws for an invalid schema), else on load;
@@ -51,35 +36,12 @@ export function jsonSchemaValidator(
 ): Validate {
   if (compile) return bind(compile(schema))
   let ready: Validate | undefined
-  let failure: { err: unknown } | undefined
-  /** Compiles once with the loaded compiler; an invalid schema throws on every call. */
-  const settle = (c: JsonSchemaCompiler): Validate => {
-    if (!ready && !failure) {
-      try {
-        ready = bind(c(schema))
-      } catch (err) {
-        failure = { err }
-        if (onInvalid) queueMicrotask(() => onInvalid(err))
-      }
-    }
-    if (failure) throw failure.err
-    return ready as Validate
-  }
-  if (loaded) {
-    try {
-      settle(loaded)
-    } catch {}
-  } else
-    load().then(
-      (c) => {
-        try {
-          settle(c)
-        } catch {}
-      },
-      () => {},
-    )
-  return (value) =>
-    ready || failure ? settle(loaded as JsonSchemaCompiler)(value) : load().then((c) => settle(c)(value))
+  /** Loads the compiler (again after a failed load) and compiles `schema` once. */
+  const load = (): Promise<Validate> =>
+    compiler.load().then((m) => (ready ??= m.compiledValidator(schema, onInvalid)))
+  if (compiler.value) ready = compiler.value.compiledValidator(schema, onInvalid)
+  else load().catch(() => {})
+  return (value) => (ready ? ready(value) : load().then((validate) => validate(value)))
 }
 
 function bind(schema: StandardSchemaV1): Validate {

@@ -1,5 +1,5 @@
-import * as confirmations from '../confirm/chunk.ts'
-import { useConfirmations } from '../confirm/lazy.ts'
+import * as callExtras from '../call/chunk.ts'
+import { extras } from '../call/lazy.ts'
 import { createToolmark } from '../toolmark.ts'
 import type { ConfirmHandler, Toolmark, ToolmarkOptions } from '../types.ts'
 
@@ -17,7 +17,7 @@ export const rejectAll: ConfirmHandler = () => ({ approved: false, reason: 'reje
  * of waiting for the module a page loads on demand.
  */
 export function createTestToolmark(options: ToolmarkOptions = {}): Toolmark {
-  useConfirmations(confirmations)
+  extras.value = callExtras
   return createToolmark({ dev: true, confirm: approveAll, ...options, live: true })
 }
 export { createTestAgent, type TestAgent, type TestAgentEnd, type TestAgentState } from './agent.ts'

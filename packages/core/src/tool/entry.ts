@@ -38,16 +38,17 @@ type Validate = (
 
 /** One registration. Bound to confirmations by identity: a new registration is a new Entry. */
 export class Entry {
-  readonly name: string
-  readonly llmName: string
-  readonly def: ToolDefinition
-  readonly scope: EntryScope
-  readonly hintClass: HintClass
+  // Fields the constructor assigns are `declare`d: no field declaration in the published code.
+  declare readonly name: string
+  declare readonly llmName: string
+  declare readonly def: ToolDefinition
+  declare readonly scope: EntryScope
+  declare readonly hintClass: HintClass
   /** Consequential or destructive (or unannotated under `confirmUnannotated`). */
-  readonly confirms: boolean
+  declare readonly confirms: boolean
   /** Validates input: the tool's schema, its `jsonSchema` (fromJsonSchema subset, see schema/lazy.ts), or nothing. */
-  readonly validate: Validate | undefined
-  readonly summary: ToolManifestSummary
+  declare readonly validate: Validate | undefined
+  declare readonly summary: ToolManifestSummary
   disposed = false
   #full: ToolManifest | undefined
 
@@ -69,10 +70,13 @@ export class Entry {
         ? jsonSchemaValidator(def.jsonSchema, compile, onInvalidSchema)
         : undefined
     const hints = { ...def.hints }
-    const summary: ToolManifestSummary =
-      def.title === undefined
-        ? { name, llmName: this.llmName, description: def.description, hints }
-        : { name, llmName: this.llmName, title: def.title, description: def.description, hints }
+    const summary: ToolManifestSummary = {
+      name,
+      llmName: this.llmName,
+      ...(def.title !== undefined && { title: def.title }),
+      description: def.description,
+      hints,
+    }
     // Published so a server can mask these input values before the first describe (read once here).
     if (def.sensitivePaths !== undefined) {
       const patterns = readSensitivePaths(def.sensitivePaths)

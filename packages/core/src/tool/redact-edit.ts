@@ -1,6 +1,6 @@
 /**
  * `restoreRedacted`, for an approver's edit of a redacted input (the rules are in `redact.ts`). Apart
- * from `redact.ts` so that it loads only with confirmations (`confirm/lazy.ts`).
+ * from `redact.ts` so that it loads only with confirmations (`call/lazy.ts`).
  */
 import { REENTER_SENSITIVE } from '../codes.ts'
 import { childKeys, copyObject, isPlainObject } from '../schema/paths.ts'

@@ -32,12 +32,13 @@ export type SensitivePathsSource = readonly string[] | undefined | (() => readon
 
 /** The result of reading a tool's sensitive paths once (see `readSensitivePaths`). */
 export class SensitivePatterns {
+  // Fields the constructor assigns are `declare`d: no field declaration in the published code.
   /** False when the list could not be read: everything is then treated as sensitive. */
-  readonly readable: boolean
+  declare readonly readable: boolean
   /** The patterns as declared (empty when unreadable). */
-  readonly paths: readonly string[]
+  declare readonly paths: readonly string[]
   /** `paths` parsed by `parsePath` (`['cards', '[]', 'cvc']`). */
-  readonly segments: readonly (readonly string[])[]
+  declare readonly segments: readonly (readonly string[])[]
 
   /** Prefer `readSensitivePaths`, which parses and never throws. */
   constructor(readable: boolean, paths: readonly string[], segments: readonly (readonly string[])[]) {
@@ -200,4 +201,9 @@ export function redactInput(
   const ctx: RedactContext = { ancestors: [], trail: [], redacted: [] }
   const value = redactNode(input, root.hit, root.next, ctx)
   return { value, readable: true, redactedPaths: ctx.redacted ?? [] }
+}
+
+/** `value` as an event or a consumer may see it: redacted at `sensitivePaths`, as is without any. */
+export function redactedValue(value: unknown, sensitivePaths: SensitivePathsSource): unknown {
+  return sensitivePaths === undefined ? value : redactInput(value, sensitivePaths).value
 }

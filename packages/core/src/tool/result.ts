@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, REFUSED_CODES, REFUSED_MESSAGES, type RefusedCode } from '../codes.ts'
+import { REFUSED_CODE_MESSAGES, type RefusedCode, TOOL_FAILED_MESSAGE } from '../codes.ts'
 import type {
   CancelledBy,
   CancelledResult,
@@ -25,7 +25,7 @@ export function invalid(issues: Issue[] | string): InvalidResult {
 /** The registry (or a tool) refuses. `rev` only accompanies `unknown_tool` and `stale` (ignored otherwise). */
 export function refused(
   code: RefusedCode,
-  message: string = REFUSED_MESSAGES[code],
+  message: string = REFUSED_CODE_MESSAGES[code],
   rev?: number,
 ): RefusedResult {
   return rev === undefined || (code !== 'unknown_tool' && code !== 'stale')
@@ -73,7 +73,7 @@ export function isRunResult(value: unknown): value is ToolResult {
     case 'refused':
       return (
         only('status', 'code', 'message', 'rev') &&
-        Object.hasOwn(REFUSED_CODES, r.code as string) &&
+        Object.hasOwn(REFUSED_CODE_MESSAGES, r.code as string) &&
         typeof r.message === 'string' &&
         (r.rev === undefined ||
           ((r.code === 'unknown_tool' || r.code === 'stale') && Number.isInteger(r.rev)))
@@ -97,4 +97,4 @@ export function isToolResult(value: unknown): value is ToolResult {
 }
 
 /** `error "Tool failed"`: a tool, validator, summary, snapshot or confirm handler threw. */
-export const TOOL_FAILED: ToolResult = Object.freeze(error(ERROR_MESSAGES.toolFailed))
+export const TOOL_FAILED: ToolResult = Object.freeze(error(TOOL_FAILED_MESSAGE))

@@ -1,6 +1,6 @@
 // "@toolmark/core/webmcp": publishes the registry's tools on the browser's WebMCP API.
 
-import { ERROR_MESSAGES } from '../codes.ts'
+import { TOOL_FAILED_MESSAGE } from '../codes.ts'
 import { toJsonSafeResult } from '../tool/serialize.ts'
 import type { ConsumerHost, ToolManifest, ToolmarkConsumer, ToolResult } from '../types.ts'
 
@@ -59,7 +59,7 @@ interface Publication {
 }
 const publications = new WeakMap<object, Map<ConsumerHost, Publication>>()
 
-const TOOL_FAILED: ToolResult = { status: 'error', message: ERROR_MESSAGES.toolFailed }
+const TOOL_FAILED: ToolResult = { status: 'error', message: TOOL_FAILED_MESSAGE }
 const WEBMCP = { caller: 'webmcp' } as const
 
 /**

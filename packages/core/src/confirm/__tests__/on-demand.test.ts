@@ -3,7 +3,7 @@ import type * as Core from '../../index.ts'
 import type { ConfirmRequest } from '../../types.ts'
 
 /*
- * Confirmations load on demand (confirm/lazy.ts). Each test starts from fresh modules, so nothing has
+ * Confirmations load on demand (call/lazy.ts). Each test starts from fresh modules, so nothing has
  * loaded the confirmation module yet (the testing entry, which bundles it, is not imported here).
  */
 let core: typeof Core

@@ -1,32 +1,28 @@
 import { clock } from '../clock.ts'
+import { type Approval, isApprovalProblem } from '../confirm/approval.ts'
+import { DeferredConfirmations } from '../confirm/deferred.ts'
+import { confirmCall } from '../confirm/inline.ts'
+import type { PendingRecord } from '../confirm/pending.ts'
+import { cancelled, refused } from '../tool/result.ts'
 import type { Caller, ConfirmOutcome, ToolResult } from '../types.ts'
-import { type Approval, isApprovalProblem } from './approval.ts'
-import { DeferredConfirmations } from './deferred.ts'
-import type { ConfirmHost } from './host.ts'
-import { confirmCall, type InlineCall } from './inline.ts'
-import type { PendingRecord } from './pending.ts'
-
-/** A call as confirmations read and update it (the pipeline's `CallRequest`, which `call/` declares). */
-export interface ConfirmedCall extends InlineCall {
-  callId: string | undefined
-  readonly rev: number | undefined
-  /** Set by the run when it starts while a `result` listener is attached. */
-  queuedMs?: number
-}
+import { blocked, ruleOf } from './blocked.ts'
+import { gone } from './gone.ts'
+import type { CallHost } from './host.ts'
+import type { CallRequest } from './request.ts'
 
 /** What confirming calls needs of the pipeline: its registry, its run and its `result` event. */
 export interface ConfirmingPipeline {
-  readonly tm: ConfirmHost & { readonly timeoutMs: number }
+  readonly tm: CallHost
   /** Runs a call through its scope's queue (an approved one checks its approval when it starts). */
-  execute(req: ConfirmedCall): ToolResult | Promise<ToolResult>
+  execute(req: CallRequest): ToolResult | Promise<ToolResult>
   /** Emits the `result` event of a call that was accepted; `t0` is when (monotonic). */
-  emitResult(req: ConfirmedCall, result: ToolResult, t0: number): void
+  emitResult(req: CallRequest, result: ToolResult, t0: number): void
 }
 
 /**
  * The confirmations of one pipeline, created with its first confirmation: deferred ones answer
  * `needs_confirmation` and run once approved (as caller `human`); inline ones ask the app's
- * handler and run the approved call. The pipeline has checked that an inline caller has a handler.
+ * handler and run the approved call.
  */
 export class CallConfirmations {
   readonly #p: ConfirmingPipeline
@@ -39,13 +35,24 @@ export class CallConfirmations {
     )
   }
 
-  /** Deferred mode answers `needs_confirmation` at once; inline mode asks and waits. */
-  confirm(req: ConfirmedCall, callId: string): ToolResult | Promise<ToolResult> {
+  /**
+   * Deferred mode answers `needs_confirmation` at once; inline mode asks and waits, and needs the
+   * app's handler. `late`: this module loaded while the call waited for it, so the tool may have
+   * gone or the call been aborted meanwhile (checked again here).
+   */
+  confirm(req: CallRequest, late: boolean): ToolResult | Promise<ToolResult> {
     const p = this.#p
+    const { tm } = p
+    const { entry } = req
     const caller = req.caller as Exclude<Caller, 'human'>
-    return p.tm.modes[caller] === 'deferred'
-      ? this.#deferred.defer(req.entry, req.input, callId, caller)
-      : confirmCall(p.tm, req, callId, (approved) => p.execute(approved))
+    const callId = req.callId as string
+    if (late && (entry.disposed || !entry.scope.visible()))
+      return blocked(tm, gone(tm, entry.name, req.rev), entry.name, req)
+    if (late && req.signal?.aborted) return blocked(tm, cancelled('signal'), entry.name, req)
+    if (tm.modes[caller] === 'deferred') return this.#deferred.defer(entry, req.input, callId, caller)
+    if (tm.options.confirm === undefined)
+      return blocked(tm, refused('not_allowed'), entry.name, req, ruleOf(tm, entry, caller))
+    return confirmCall(tm, req, callId, (approved) => p.execute(approved))
   }
 
   /** Completes a deferred confirmation (see `DeferredConfirmations.confirmPending`). */
@@ -58,7 +65,7 @@ export class CallConfirmations {
     const p = this.#p
     const events = p.tm.emitter.has('result')
     const t0 = events ? clock.mono() : 0
-    const req: ConfirmedCall = {
+    const req: CallRequest = {
       entry: rec.entry,
       input,
       callId: rec.callId,
