@@ -19,6 +19,13 @@ export type ClusterMessage =
   | { kind: 'posted'; id: string; found: boolean }
   /** To the instance holding an HTTP-transport page stream: close it (the page POSTed an oversized message). */
   | { kind: 'end'; streamId: string; userId: string }
+  /**
+   * To the instance running a turn of the conversation: tell `instance` (with `turn-ended`) once that turn
+   * ended, or at once when no turn of it runs there.
+   */
+  | { kind: 'watch-turn'; conversationId: string; instance: string }
+  /** To an instance waiting to run a turn of the conversation: the turn it waited for ended; claim it now. */
+  | { kind: 'turn-ended'; conversationId: string }
 
 /** What one server instance tells every other one through {@link Cluster.broadcast}. */
 export type BroadcastMessage =
