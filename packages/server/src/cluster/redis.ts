@@ -49,7 +49,8 @@ const RETRY_IDLE_MS = 5_000
  *   renewed by the relay's heartbeat, deleted on close only while still this instance's.
  * - Messages to one instance (a call for the page it holds, an answer for the call it waits for, a page's POST):
  *   a Redis Stream per instance, `<prefix>inbox:<instance>`, read with a consumer group (`XREADGROUP`) and
- *   acknowledged once handled (one `XACK` per read, not awaited); an entry whose handling failed is read again (`XAUTOCLAIM`). Unlike
+ *   acknowledged once handled (one `XACK` for the entries of a read, sent with the next read in the same write, not
+ *   awaited); an entry whose handling failed is read again (`XAUTOCLAIM`). Unlike
  *   pub/sub, an entry written while the reader is disconnected (Redis restarting, a network blip) waits in
  *   the stream until it reads again. Every message is idempotent at its receiver (a call id is answered once),
  *   so a repeated delivery changes nothing.
@@ -93,14 +94,18 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const eventHandlers: Array<(conversationId: string, event: ChatEvent) => void> = []
   const broadcastHandlers: Array<(message: BroadcastMessage) => void> = []
   let closed = false
-  /** Inbox entries handled but not acknowledged yet: one `XACK` for all of them after each read. */
+  /**
+   * Inbox entries handled but not acknowledged yet. Their `XACK` goes out with the reader's next command
+   * (`XREADGROUP` or `XAUTOCLAIM`), in the same write on the same connection: no round trip of its own.
+   */
   let handled: string[] = []
+  /** Queues the `XACK` of the handled entries on the reader's connection, ahead of its next command. */
   const acknowledge = () => {
     if (handled.length === 0) return
     const ids = handled
     handled = []
     // Not awaited: an entry whose XACK is lost is read again (XAUTOCLAIM), and a repeat changes nothing.
-    cmd.xack(inbox(instance), group, ...ids).catch(() => {})
+    inboxReader.xack(inbox(instance), group, ...ids).catch(() => {})
   }
 
   const handle = async (id: string, fields: string[]): Promise<void> => {
@@ -132,6 +137,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     let lastClaim = Date.now()
     while (!closed) {
       try {
+        // Auto-pipelined: the acknowledgements and this read leave in one write.
+        acknowledge()
         const read = (await inboxReader.xreadgroup(
           'GROUP',
           group,
@@ -145,9 +152,9 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
           '>',
         )) as Array<[string, Array<[string, string[]]>]> | null
         for (const [, entries] of read ?? []) for (const [id, fields] of entries) await handle(id, fields)
-        acknowledge()
         if (Date.now() - lastClaim >= RETRY_IDLE_MS) {
           lastClaim = Date.now()
+          acknowledge()
           const [, entries] = (await inboxReader.xautoclaim(
             inbox(instance),
             group,
@@ -158,10 +165,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
             100,
           )) as [string, Array<[string, string[]] | null>]
           for (const entry of entries) if (entry) await handle(entry[0], entry[1])
-          acknowledge()
         }
       } catch (error) {
-        acknowledge()
         if (closed) return
         // A restarted Redis has no group (nor stream) any more: create them again, from the start.
         if (/NOGROUP/.test(String(error))) await ensureGroup().catch(() => {})
@@ -296,6 +301,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       inboxReader.disconnect()
       eventReader.disconnect()
       await reading.catch(() => {})
+      // What was handled last is acknowledged before the connections close (else it would stay pending).
+      if (handled.length > 0) await cmd.xack(inbox(instance), group, ...handled).catch(() => {})
       await cmd.quit().catch(() => cmd.disconnect())
     },
   }
