@@ -23,6 +23,7 @@
 // BENCH_LIGHT=NxS (e.g. 10x10) adds, on each configuration after its main run, a run of N conversations for S
 // seconds: a load far below saturation, so its latency is the cost of a turn without queueing behind others
 // (printed as `light turn p50/p99`).
+// BENCH_PROF=<dir> makes each instance write a V8 CPU profile (`.cpuprofile`) into <dir> when it stops.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -39,6 +40,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60)
 const APP = fileURLToPath(new URL('../apps/agent-server/', import.meta.url))
 const TOP = Number(process.env.BENCH_TOP ?? 8)
 const TOOLS = challengesTools(demoState()).filter((t) => t.name === 'challenges.search')
+/** BENCH_PROF=<dir>: each instance writes a V8 CPU profile there when it stops (`node --cpu-prof`). */
+const PROF = process.env.BENCH_PROF
 /** The optional below-saturation run: N conversations for S seconds (`BENCH_LIGHT=NxS`). */
 const LIGHT = /^(\d+)x(\d+)$/.exec(process.env.BENCH_LIGHT ?? '')
 const LIGHT_LOAD = LIGHT ? { conversations: Number(LIGHT[1]), seconds: Number(LIGHT[2]) } : undefined
@@ -359,7 +362,13 @@ const mib = (v: number) => `${(v / 1_048_576).toFixed(0)} MiB`
 async function start(env: Record<string, string>): Promise<TestProcess> {
   return startProcess({
     cwd: APP,
-    args: ['--conditions=@toolmark/source', '--import', 'tsx', 'src/main.ts'],
+    args: [
+      ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : []),
+      '--conditions=@toolmark/source',
+      '--import',
+      'tsx',
+      'src/main.ts',
+    ],
     env: {
       PROVIDER: 'embedded',
       STATIC_DIR: '/nonexistent',
