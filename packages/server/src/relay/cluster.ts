@@ -59,8 +59,19 @@ export interface Cluster {
   send(instance: string, message: ClusterMessage): Promise<void>
   /** Adds a handler of the messages sent to this instance (each handler gets every message). */
   onMessage(handler: (message: ClusterMessage) => Promise<void> | void): void
-  /** Fans a chat event out to every other instance. */
+  /**
+   * Fans a chat event out to the other instances: with {@link Cluster.watch}, to those watching the
+   * conversation; without it, to every one.
+   */
   publish(conversationId: string, event: ChatEvent): void
+  /**
+   * From now on, this instance gets the chat events other instances publish for `conversationId` (a chat
+   * stream of it is open here): every event published after the promise resolves reaches it. Renewed by the
+   * coordinator itself until {@link Cluster.unwatch}. Optional: a cluster without it sends every event everywhere.
+   */
+  watch?(conversationId: string): Promise<void>
+  /** Stops what {@link Cluster.watch} started (the conversation's last chat stream here closed). */
+  unwatch?(conversationId: string): void
   /** Adds a handler of the chat events other instances publish. */
   onEvent(handler: (conversationId: string, event: ChatEvent) => void): void
   /**
