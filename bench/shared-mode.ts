@@ -8,7 +8,8 @@
 // Printed: turn latency p50/p99 (message POST → the agent's answer on the chat stream) with its ratio to the
 // baseline, lost or doubled calls, RSS per instance; and what a turn costs: PostgreSQL statements per turn
 // (pg_stat_statements, with the most frequent statements), Redis commands per page call (INFO commandstats,
-// by command), and the legs of a turn (p50 of each: POST answered, POST → describe at the page, describe
+// by command; Redis counts the commands a script runs too, so one EVAL of the publish script shows as the EVAL
+// plus its TIME, ZREMRANGEBYSCORE, ZRANGE and one XADD per watcher), and the legs of a turn (p50 of each: POST answered, POST → describe at the page, describe
 // answered → call at the page, call answered → the agent's answer on the chat stream).
 //
 // CPU per turn: the user + system time (/proc/<pid>/stat) each instance used during the load, divided by the
