@@ -132,7 +132,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   })
   const watchKey = (conversationId: string) => `${prefix}watch:${conversationId}`
   const watch = (conversationId: string) => cmd.eval(WATCH, 1, watchKey(conversationId), instance, WATCH_MS)
-  // The watches lapse with the lease unless renewed: an instance that died stops getting events within it.
+  // Renewed with the heartbeat: the watch of an instance that died lapses WATCH_MS after its last renewal.
   const renewWatches = setInterval(() => {
     for (const conversationId of watching) watch(conversationId).catch(() => {})
   }, LEASE_MS / 3)
