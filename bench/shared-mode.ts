@@ -8,13 +8,24 @@
 // Printed: turn latency p50/p99 (message POST → the agent's answer on the chat stream) with its ratio to the
 // baseline, lost or doubled calls, RSS per instance; and what a turn costs: PostgreSQL statements per turn
 // (pg_stat_statements, with the most frequent statements), Redis commands per page call (INFO commandstats,
-// by command), and the legs of a turn (p50 of each: POST answered, POST → describe at the page, describe
+// by command; Redis counts the commands a script runs too, so one EVAL of the publish script shows as the EVAL
+// plus its TIME, ZREMRANGEBYSCORE, ZRANGE and one XADD per watcher), and the legs of a turn (p50 of each: POST answered, POST → describe at the page, describe
 // answered → call at the page, call answered → the agent's answer on the chat stream).
+//
+// CPU per turn: the user + system time (/proc/<pid>/stat) each instance used during the load, divided by the
+// turns of the run (so three instances' figures add up to what the deployment spends on one turn); the same for
+// Redis, and for PostgreSQL (the postmaster and its children alive at the end: backends are the pools'
+// connections, which stay open for the whole run). The clock ticks are 10 ms, so a figure over a short run is
+// rounded: read it as a rough share, not to the microsecond.
 //
 // Run: `pnpm --filter @toolmark/bench run bench:shared` (BENCH_CONVERSATIONS=1000 BENCH_SECONDS=60 by default).
 // Nothing here asserts: the goal (p50 within 1.5× of one SQLite instance) is printed beside the figure.
 // BENCH_TOP=n prints the n most frequent statements and commands (default 8).
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+// BENCH_LIGHT=NxS (e.g. 10x10) adds, on each configuration after its main run, a run of N conversations for S
+// seconds: a load far below saturation, so its latency is the cost of a turn without queueing behind others
+// (printed as `light turn p50/p99`).
+// BENCH_PROF=<dir> makes each instance write a V8 CPU profile (`.cpuprofile`) into <dir> when it stops.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -30,6 +41,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60)
 const APP = fileURLToPath(new URL('../apps/agent-server/', import.meta.url))
 const TOP = Number(process.env.BENCH_TOP ?? 8)
 const TOOLS = challengesTools(demoState()).filter((t) => t.name === 'challenges.search')
+/** BENCH_PROF=<dir>: each instance writes a V8 CPU profile there when it stops (`node --cpu-prof`). */
+const PROF = process.env.BENCH_PROF
+/** The optional below-saturation run: N conversations for S seconds (`BENCH_LIGHT=NxS`). */
+const LIGHT = /^(\d+)x(\d+)$/.exec(process.env.BENCH_LIGHT ?? '')
+const LIGHT_LOAD = LIGHT ? { conversations: Number(LIGHT[1]), seconds: Number(LIGHT[2]) } : undefined
 
 interface Run {
   latencies: number[]
@@ -48,6 +64,13 @@ interface Run {
   pgByStatement?: Array<[string, number]>
   /** Per leg of a turn, its durations (ms). */
   legs: Record<Leg, number[]>
+  /** CPU time per turn of each instance (ms). */
+  cpu: number[]
+  /** CPU time per turn of Redis and of PostgreSQL (ms), when the run used them. */
+  redisCpu?: number
+  pgCpu?: number
+  /** The below-saturation run's latencies (sorted), with BENCH_LIGHT. */
+  light?: number[]
 }
 
 /** The legs of a turn, in order. */
@@ -179,6 +202,49 @@ async function rssOf(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024
 }
 
+/** The fields of /proc/<pid>/stat after the command name (field 3 onwards). */
+async function statOf(pid: number): Promise<string[]> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+}
+
+const TICK_MS = 10 // USER_HZ is 100 on Linux
+
+/** The CPU time (user + system, ms) the processes used so far; a process that exited counts 0. */
+async function cpuOf(pids: number[]): Promise<number> {
+  let ticks = 0
+  for (const pid of pids) {
+    const fields = await statOf(pid).catch(() => undefined)
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]) // utime, stime
+  }
+  return ticks * TICK_MS
+}
+
+/** Processes whose command line contains every one of `parts`. */
+async function processesWith(parts: string[]): Promise<number[]> {
+  const found: number[] = []
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')
+    const line = cmdline.split('\0').join(' ')
+    if (parts.every((part) => line.includes(part))) found.push(Number(entry))
+  }
+  return found
+}
+
+/** The postmaster listening on `port` and its children (backends, background workers). */
+async function postgresPids(port: number): Promise<number[]> {
+  const [postmaster] = await processesWith(['postgres', `-p ${port}`])
+  if (postmaster === undefined) return []
+  const children: number[] = []
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const fields = await statOf(Number(entry)).catch(() => undefined)
+    if (fields && Number(fields[1]) === postmaster) children.push(Number(entry))
+  }
+  return [postmaster, ...children]
+}
+
 /** Redis's count of calls per command (INFO commandstats). */
 async function commandStats(redis: Redis): Promise<Map<string, number>> {
   const stats = new Map<string, number>()
@@ -216,12 +282,14 @@ function perUnit(
 /** Runs the load against `instances`: the page on instance i, the chat on instance i + 1. */
 async function load(
   instances: TestProcess[],
-  redis?: Redis,
+  services: { redis?: Redis; redisPids: number[]; pgPids: number[] },
   pgStats?: { admin: pg.Client; database: string },
+  size = { conversations: CONVERSATIONS, seconds: SECONDS },
 ): Promise<Run> {
+  const { redis } = services
   const counts = { calls: 0, doubled: 0 }
   const convs = []
-  for (let i = 0; i < CONVERSATIONS; i++) {
+  for (let i = 0; i < size.conversations; i++) {
     const page = instances[i % instances.length]!.url
     const chat = instances[(i + 1) % instances.length]!.url
     convs.push(await conversation(page, chat, counts))
@@ -232,13 +300,16 @@ async function load(
     ? await statementStats(pgStats.admin, pgStats.database)
     : new Map<string, number>()
   const callsBefore = counts.calls
+  const cpuBefore = await Promise.all(instances.map((i) => cpuOf([i.pid])))
+  const redisCpuBefore = await cpuOf(services.redisPids)
+  const pgCpuBefore = await cpuOf(services.pgPids)
   const legs = Object.fromEntries(LEGS.map((leg) => [leg, [] as number[]])) as Record<Leg, number[]>
   const latencies: number[] = []
   let turns = 0
-  const until = performance.now() + SECONDS * 1000
+  const until = performance.now() + size.seconds * 1000
   await Promise.all(
     convs.map(async (c, i) => {
-      await new Promise((r) => setTimeout(r, (i * 1000) / CONVERSATIONS)) // spread over the first second
+      await new Promise((r) => setTimeout(r, (i * 1000) / size.conversations)) // spread over the first second
       while (performance.now() < until) {
         const tick = performance.now()
         turns++
@@ -253,6 +324,9 @@ async function load(
   const statementsAfter = pgStats
     ? await statementStats(pgStats.admin, pgStats.database)
     : new Map<string, number>()
+  const cpuAfter = await Promise.all(instances.map((i) => cpuOf([i.pid])))
+  const redisCpu = (await cpuOf(services.redisPids)) - redisCpuBefore
+  const pgCpu = (await cpuOf(services.pgPids)) - pgCpuBefore
   const rss = await Promise.all(instances.map((i) => rssOf(i.pid)))
   for (const c of convs) c.close()
   const answered = latencies.filter((l) => !Number.isNaN(l))
@@ -265,7 +339,10 @@ async function load(
     failedLines: 0,
     rss,
     legs,
+    cpu: cpuAfter.map((after, i) => (after - cpuBefore[i]!) / Math.max(1, turns)),
   }
+  if (services.redisPids.length > 0) run.redisCpu = redisCpu / Math.max(1, turns)
+  if (services.pgPids.length > 0) run.pgCpu = pgCpu / Math.max(1, turns)
   for (const leg of LEGS) legs[leg].sort((a, b) => a - b)
   if (redis) {
     run.redisCommands = (after - before) / Math.max(1, run.calls)
@@ -286,7 +363,13 @@ const mib = (v: number) => `${(v / 1_048_576).toFixed(0)} MiB`
 async function start(env: Record<string, string>): Promise<TestProcess> {
   return startProcess({
     cwd: APP,
-    args: ['--conditions=@toolmark/source', '--import', 'tsx', 'src/main.ts'],
+    args: [
+      ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : []),
+      '--conditions=@toolmark/source',
+      '--import',
+      'tsx',
+      'src/main.ts',
+    ],
     env: {
       PROVIDER: 'embedded',
       STATIC_DIR: '/nonexistent',
@@ -303,6 +386,7 @@ const work = await mkdtemp(join(tmpdir(), 'toolmark-bench-shared-'))
 console.log(`shared-mode bench: ${CONVERSATIONS} conversations, a message each per second, ${SECONDS} s`)
 const [redisServer, postgres] = await Promise.all([startRedis(), startPostgres()])
 const redis = new Redis(redisServer.url)
+const redisPids = await processesWith(['redis-server', `:${redisServer.port}`])
 const runs: Run[] = []
 let admin: pg.Client | undefined
 try {
@@ -329,13 +413,15 @@ try {
     try {
       for (const env of envs) instances.push(await start(env))
       const database = /\/(\w+)$/.exec(envs[0]!.DATABASE_URL ?? '')?.[1]
-      runs.push(
-        await load(
-          instances,
-          'REDIS_URL' in envs[0]! ? redis : undefined,
-          database ? { admin, database } : undefined,
-        ),
-      )
+      const shared = 'REDIS_URL' in envs[0]!
+      const services = {
+        ...(shared ? { redis } : {}),
+        redisPids: shared ? redisPids : [],
+        pgPids: database ? await postgresPids(postgres.port) : [],
+      }
+      const run = await load(instances, services, database ? { admin, database } : undefined)
+      if (LIGHT_LOAD) run.light = (await load(instances, services, undefined, LIGHT_LOAD)).latencies
+      runs.push(run)
     } finally {
       await Promise.all(instances.map((p) => p.stop()))
     }
@@ -374,6 +460,37 @@ const rows: string[][] = [
     '',
     goal as string,
   ]),
+  ...(LIGHT_LOAD
+    ? [
+        [`light turn p50 (${LIGHT_LOAD.conversations}×${LIGHT_LOAD.seconds} s)`, 0.5],
+        [`light turn p99`, 0.99],
+      ].map(([what, p]) => {
+        const at = (r: Run) => pct(r.light ?? [], p as number)
+        return [
+          what as string,
+          ...[baseline, store, shared].map((r) => ms(at(r))),
+          ratio(at(shared), at(baseline)),
+          '',
+        ]
+      })
+    : []),
+  [
+    'CPU per turn, each instance',
+    ...[baseline, store, shared].map((r) => r.cpu.map((v) => v.toFixed(2)).join(' + ') + ' ms'),
+    ratio(
+      shared.cpu.reduce((a, b) => a + b, 0),
+      baseline.cpu.reduce((a, b) => a + b, 0),
+    ),
+    '',
+  ],
+  [
+    'CPU per turn, Redis / PostgreSQL',
+    '',
+    `- / ${(store.pgCpu ?? 0).toFixed(2)} ms`,
+    `${(shared.redisCpu ?? 0).toFixed(2)} / ${(shared.pgCpu ?? 0).toFixed(2)} ms`,
+    '',
+    '',
+  ],
   ['Redis commands per page call', '', '', (shared.redisCommands ?? 0).toFixed(1), '', ''],
   [
     'PostgreSQL statements per turn',

@@ -2,7 +2,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPostgres, type TestPostgres } from '../../../../tests/support/servers.ts'
 import { createToolmarkServer, type Provider } from '../index.ts'
-import { openPostgresStore, StoreUnavailableError } from '../postgres.ts'
+import { openPostgresStore, type PostgresStoreOptions, StoreUnavailableError } from '../postgres.ts'
 import type { Store } from '../store/store.ts'
 import { storeRules } from './store-rules.ts'
 
@@ -31,9 +31,10 @@ async function database(): Promise<string> {
   return server.urlOf(name)
 }
 
-async function open(url: string, now?: () => number) {
+async function open(url: string, now?: () => number, extra: Partial<PostgresStoreOptions> = {}) {
   const store = await openPostgresStore({
     url,
+    ...extra,
     ...(now ? { now } : {}),
     max: 4,
     connectionTimeoutMs: 1000,
@@ -44,6 +45,29 @@ async function open(url: string, now?: () => number) {
 }
 
 storeRules('PostgreSQL', async (now) => open(await database(), now))
+// Behind a pooler that does not keep named statements (PgBouncer in transaction mode): the same rules hold.
+storeRules('PostgreSQL without prepared statements', async (now) =>
+  open(await database(), now, { prepare: false }),
+)
+
+/** The names of the statements prepared on the only connection of a one-connection store, after some work. */
+async function preparedAfterWork(prepare: boolean): Promise<string[]> {
+  const pool = new pg.Pool({ connectionString: await database(), max: 1 })
+  const store = await openPostgresStore({ pool, prepare })
+  try {
+    const user = await store.createUser()
+    const conversation = await store.createConversation(user.id)
+    // Twice: a named statement is prepared on the first run and reused on the second.
+    for (let i = 0; i < 2; i++) expect(await store.getConversation(conversation.id)).toEqual(conversation)
+    const { rows } = await pool.query<{ name: string }>(
+      'SELECT name FROM pg_prepared_statements ORDER BY name',
+    )
+    return rows.map((r) => r.name)
+  } finally {
+    await store.close()
+    await pool.end()
+  }
+}
 
 describe('PostgreSQL store', () => {
   it('migrates once however many instances open the same database together, and keeps what they wrote', async () => {
@@ -59,6 +83,45 @@ describe('PostgreSQL store', () => {
     expect(new Set(secrets).size).toBe(1)
     const reopened = await open(url)
     expect(await reopened.secret('session', () => 'other')).toBe(secrets[0])
+  })
+
+  it('prepares its statements by name on each connection, unless prepare is false', async () => {
+    expect(await preparedAfterWork(true)).toEqual([
+      'toolmark_conversationGet',
+      'toolmark_conversationInsert',
+      'toolmark_userInsert',
+    ])
+    expect(await preparedAfterWork(false)).toEqual([])
+  })
+
+  it('keeps reading with statements prepared before a migration added a column', async () => {
+    const pool = new pg.Pool({ connectionString: await database(), max: 1 })
+    const store = await openPostgresStore({ pool })
+    try {
+      const user = await store.createUser()
+      const conversation = await store.createConversation(user.id)
+      const binding = {
+        id: 'c1',
+        userId: user.id,
+        conversationId: conversation.id,
+        clientId: 'page-1',
+        kind: 'call' as const,
+        tool: 'x',
+        toolCallId: 'tc',
+        deadlineAt: 2,
+        createdAt: 1,
+        state: 'pending' as const,
+      }
+      await store.insertCall(binding)
+      expect(await store.getCall('c1')).toEqual(binding)
+      // Another instance's newer version migrates the table while this connection's statements are prepared.
+      await pool.query('ALTER TABLE toolmark_calls ADD COLUMN later TEXT')
+      expect(await store.getCall('c1')).toEqual(binding)
+      expect(await store.settleCall('c1', 'answered')).toBe(true)
+    } finally {
+      await store.close()
+      await pool.end()
+    }
   })
 
   it('keeps which instance waits for a call, for the instance that gets its answer', async () => {

@@ -92,5 +92,10 @@ describe(`a conversation's turns (${DEPLOYMENT === 'three' ? 'three instances' :
       { role: 'assistant', text: 'reply 1', toolCalls: [] },
     ])
     expect(await firstEvent(on(2), browser, conversation)).toEqual({ type: 'busy', busy: false })
+    if (DEPLOYMENT === 'three') {
+      // The waiting instance (B) asked the one running the turn (A) to tell it the end, and was told.
+      expect(t.crossings).toContain('watch-turn to A')
+      expect(t.crossings).toContain('turn-ended to B')
+    }
   })
 })

@@ -1,6 +1,6 @@
 import type { ToolResult } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
-import type { Cluster } from '../relay/cluster.ts'
+import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
 import { type BoundPage, LEASE_MS, type Relay } from '../relay/relay.ts'
 import { type ChatMessage, MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
@@ -35,8 +35,11 @@ export const MAX_USER_TEXT = MAX_MESSAGE_LENGTH
 
 const MAX_STEPS = 8
 
-/** How often a turn waiting for another instance's turn of the same conversation asks again. */
-const TURN_POLL_MS = 100
+/**
+ * How often a turn waiting for another instance's turn of the same conversation asks again, when it was not
+ * told that turn ended (the message was lost, or the instance died and its claim has to lapse).
+ */
+const TURN_POLL_MS = 1000
 
 /** The cluster key of a conversation's running turn. */
 const turnKey = (conversationId: string) => `turn:${conversationId}`
@@ -87,10 +90,17 @@ export class Agent {
   /** Aborted by `close()`: a model request in flight does not hold up a shutdown. */
   readonly #stop = new AbortController()
   #closed = false
+  /** Shared mode: the conversations whose turn runs here (this instance holds their turn claim). */
+  readonly #running = new Set<string>()
+  /** Shared mode: conversation → the instances to tell when its turn running here ends. */
+  readonly #watchers = new Map<string, Set<string>>()
+  /** Shared mode: conversation → the wake-ups of the turns here waiting for its turn on another instance. */
+  readonly #waiting = new Map<string, Set<() => void>>()
 
   constructor(options: AgentOptions) {
     this.#o = options
     this.#log = options.log ?? ((line) => console.error(line))
+    options.cluster?.onMessage((message) => this.#fromCluster(message))
     options.relay.on('confirmed', ({ binding, result }) => this.#onConfirmed(binding, result))
     options.relay.on('expired', ({ conversationId, bindings, reason }) =>
       this.#onExpired(conversationId, bindings, reason ?? 'gone'),
@@ -132,6 +142,8 @@ export class Agent {
   async close(): Promise<void> {
     this.#closed = true
     this.#stop.abort()
+    // Turns waiting for another instance's turn stop waiting (they see `closed` and end).
+    for (const wakes of [...this.#waiting.values()]) for (const wake of [...wakes]) wake()
     await Promise.all([...this.#queues.values()])
   }
 
@@ -171,8 +183,9 @@ export class Agent {
       }
       if (won) break
       waited = true
-      await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS))
+      await this.#awaitTurnEnd(cluster, conversationId)
     }
+    this.#running.add(conversationId)
     // The instance that ran the turn before this one said not busy when it finished.
     if (waited) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
     const renew = setInterval(() => cluster.hold(key), LEASE_MS / 3)
@@ -181,7 +194,73 @@ export class Agent {
       await task()
     } finally {
       clearInterval(renew)
+      this.#running.delete(conversationId)
+      // Given up first: a watcher told below reads its message after Redis ran the release (one connection).
       cluster.release(key)
+      const watchers = this.#watchers.get(conversationId)
+      this.#watchers.delete(conversationId)
+      for (const instance of watchers ?? []) this.#tellTurnEnded(cluster, instance, conversationId)
+    }
+  }
+
+  /**
+   * Waits until the instance running the conversation's turn says it ended (`watch-turn`, answered by
+   * `turn-ended`), or {@link TURN_POLL_MS} at most: the caller claims the conversation again either way, so a
+   * lost or repeated message only costs a claim.
+   */
+  async #awaitTurnEnd(cluster: Cluster, conversationId: string): Promise<void> {
+    let wake: () => void = () => {}
+    const woken = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => wake(), TURN_POLL_MS)
+      wake = () => {
+        clearTimeout(timer)
+        const wakes = this.#waiting.get(conversationId)
+        wakes?.delete(wake)
+        if (wakes?.size === 0) this.#waiting.delete(conversationId)
+        resolve()
+      }
+    })
+    // Listening before asking: an answer that comes back at once is not missed.
+    const wakes = this.#waiting.get(conversationId) ?? new Set()
+    this.#waiting.set(conversationId, wakes)
+    wakes.add(wake)
+    try {
+      const holder = await cluster.holder(turnKey(conversationId))
+      // Nobody holds it any more: claim again at once.
+      if (!holder) wake()
+      else if (holder.instance !== cluster.instance)
+        await cluster.send(holder.instance, {
+          kind: 'watch-turn',
+          conversationId,
+          instance: cluster.instance,
+        })
+    } catch (error) {
+      this.#log(`[agent] could not ask for the end of another instance's turn: ${escapeForLog(error)}`)
+    }
+    await woken
+  }
+
+  #tellTurnEnded(cluster: Cluster, instance: string, conversationId: string): void {
+    cluster.send(instance, { kind: 'turn-ended', conversationId }).catch((error: unknown) => {
+      // The waiting instance asks again at its next poll.
+      this.#log(`[agent] could not tell another instance a turn ended: ${escapeForLog(error)}`)
+    })
+  }
+
+  /** Messages between instances about turns; each may arrive more than once, and a repeat changes nothing. */
+  #fromCluster(message: ClusterMessage): void {
+    const cluster = this.#o.cluster
+    if (!cluster) return
+    if (message.kind === 'watch-turn') {
+      if (!this.#running.has(message.conversationId)) {
+        this.#tellTurnEnded(cluster, message.instance, message.conversationId)
+        return
+      }
+      const watchers = this.#watchers.get(message.conversationId) ?? new Set()
+      this.#watchers.set(message.conversationId, watchers)
+      watchers.add(message.instance)
+    } else if (message.kind === 'turn-ended') {
+      for (const wake of [...(this.#waiting.get(message.conversationId) ?? [])]) wake()
     }
   }
 

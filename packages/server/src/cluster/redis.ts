@@ -37,6 +37,35 @@ const CLAIM =
   "local v = redis.call('get', KEYS[1]) if v == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) " +
   "return 1 elseif v == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 else return 0 end"
 
+/**
+ * How long a watch of a conversation's chat events lives without renewal (the heartbeat renews it every
+ * `LEASE_MS / 3`): long, so an instance cut off from Redis for a while still finds what was sent to it meanwhile
+ * in its stream; an instance that died gets events in its stream that long, which then expires.
+ */
+const WATCH_MS = 60_000
+
+/**
+ * Marks this instance as watching a conversation's chat events until a time (Redis's clock plus ARGV[2] ms),
+ * and keeps the set alive twice that long.
+ */
+const WATCH =
+  "local t = redis.call('time') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) " +
+  "redis.call('zadd', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) redis.call('pexpire', KEYS[1], 2 * tonumber(ARGV[2])) " +
+  'return 1'
+
+/**
+ * Publishes a chat event: written to the event stream of each instance watching its conversation (the lapsed
+ * ones dropped first), except the sender's; one command, so an instance whose watch ran before it gets it.
+ * The per-instance streams are not declared keys: this needs one Redis, not Redis Cluster.
+ */
+const PUBLISH =
+  "local t = redis.call('time') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) " +
+  "redis.call('zremrangebyscore', KEYS[1], '-inf', now) local n = 0 " +
+  "for _, to in ipairs(redis.call('zrange', KEYS[1], 0, -1)) do if to ~= ARGV[1] then " +
+  "redis.call('xadd', ARGV[2] .. to, 'MAXLEN', '~', ARGV[3], '*', 'c', ARGV[4], 'e', ARGV[5]) " +
+  "redis.call('pexpire', ARGV[2] .. to, ARGV[6]) n = n + 1 end end " +
+  'return n'
+
 /** How long an inbox entry that keeps failing is retried before it is dropped (logged). */
 const GIVE_UP_MS = 60_000
 /** An entry read but not acknowledged this long is read again (its handler failed). */
@@ -49,12 +78,19 @@ const RETRY_IDLE_MS = 5_000
  *   renewed by the relay's heartbeat, deleted on close only while still this instance's.
  * - Messages to one instance (a call for the page it holds, an answer for the call it waits for, a page's POST):
  *   a Redis Stream per instance, `<prefix>inbox:<instance>`, read with a consumer group (`XREADGROUP`) and
- *   acknowledged once handled (one `XACK` per read, not awaited); an entry whose handling failed is read again (`XAUTOCLAIM`). Unlike
+ *   acknowledged once handled (one `XACK` for the entries of a read, sent with the next read in the same write, not
+ *   awaited); an entry whose handling failed is read again (`XAUTOCLAIM`). Unlike
  *   pub/sub, an entry written while the reader is disconnected (Redis restarting, a network blip) waits in
  *   the stream until it reads again. Every message is idempotent at its receiver (a call id is answered once),
  *   so a repeated delivery changes nothing.
- * - Chat events to every instance: one stream, `<prefix>events`, that each instance reads from the last id it
- *   saw (`XREAD`, no group: every instance needs every event), so a reconnecting reader misses nothing.
+ * - Chat events to the instances that have a chat stream of the conversation open: each such instance
+ *   watches the conversation (`<prefix>watch:<conversation>`, a sorted set of instances scored by when their
+ *   watch lapses, renewed with the heartbeat), and a publish is one script that appends the event to the
+ *   stream of each watcher, `<prefix>events:<instance>`. Broadcasts go to every instance on `<prefix>events`,
+ *   and so do chat events for a while after a reconnect (a Redis that restarted empty has no watches until
+ *   every instance made its own again).
+ *   An instance reads both streams in one `XREAD` from the last ids it saw (no group), so a reconnecting
+ *   reader misses nothing, and an instance without a chat stream of a conversation never reads its events.
  */
 export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const instance = options.instance ?? crypto.randomUUID()
@@ -65,6 +101,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const common = { maxRetriesPerRequest: null, enableAutoPipelining: true, lazyConnect: false } as const
   /** This instance's live claims (key → stored value), made again when Redis comes back empty. */
   const claims = new Map<string, string>()
+  /** The conversations whose chat events this instance watches, watched again on every heartbeat. */
+  const watching = new Set<string>()
   // Commands answer within 2 s or reject (a caller never waits on a Redis that is down); readers block.
   const cmd = new Redis(options.url, { ...common, commandTimeout: 2000 })
   const inboxReader = new Redis(options.url, common)
@@ -78,29 +116,49 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       log(`[redis] ${escapeForLog(error.message)}`)
     })
   let connectedBefore = false
+  /** Until then (after a reconnect), chat events are published to every instance, not to the watchers only. */
+  let toAllUntil = 0
   cmd.on('ready', () => {
     lastProblem = ''
     // A Redis that restarted empty has lost every claim: this instance makes its own again at once.
-    if (connectedBefore)
+    if (connectedBefore) {
       for (const [key, stored] of claims) cmd.set(`${prefix}${key}`, stored, 'PX', LEASE_MS).catch(() => {})
+      for (const conversationId of watching) watch(conversationId).catch(() => {})
+      // A Redis that restarted empty has lost the other instances' watches too, until they reconnect and make
+      // them again: meanwhile this instance's chat events go to every instance, as broadcasts do.
+      toAllUntil = Date.now() + LEASE_MS
+    }
     connectedBefore = true
   })
+  const watchKey = (conversationId: string) => `${prefix}watch:${conversationId}`
+  const watch = (conversationId: string) => cmd.eval(WATCH, 1, watchKey(conversationId), instance, WATCH_MS)
+  // Renewed with the heartbeat: the watch of an instance that died lapses WATCH_MS after its last renewal.
+  const renewWatches = setInterval(() => {
+    for (const conversationId of watching) watch(conversationId).catch(() => {})
+  }, LEASE_MS / 3)
+  ;(renewWatches as { unref?: () => void }).unref?.()
 
   const inbox = (id: string) => `${prefix}inbox:${id}`
   const eventsKey = `${prefix}events`
+  /** The stream of the chat events sent to one instance (those of the conversations it watches). */
+  const eventsOf = (id: string) => `${prefix}events:${id}`
   const group = 'relay'
   const handlers: Array<(message: ClusterMessage) => Promise<void> | void> = []
   const eventHandlers: Array<(conversationId: string, event: ChatEvent) => void> = []
   const broadcastHandlers: Array<(message: BroadcastMessage) => void> = []
   let closed = false
-  /** Inbox entries handled but not acknowledged yet: one `XACK` for all of them after each read. */
+  /**
+   * Inbox entries handled but not acknowledged yet. Their `XACK` goes out with the reader's next command
+   * (`XREADGROUP` or `XAUTOCLAIM`), in the same write on the same connection: no round trip of its own.
+   */
   let handled: string[] = []
+  /** Queues the `XACK` of the handled entries on the reader's connection, ahead of its next command. */
   const acknowledge = () => {
     if (handled.length === 0) return
     const ids = handled
     handled = []
     // Not awaited: an entry whose XACK is lost is read again (XAUTOCLAIM), and a repeat changes nothing.
-    cmd.xack(inbox(instance), group, ...ids).catch(() => {})
+    inboxReader.xack(inbox(instance), group, ...ids).catch(() => {})
   }
 
   const handle = async (id: string, fields: string[]): Promise<void> => {
@@ -132,6 +190,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     let lastClaim = Date.now()
     while (!closed) {
       try {
+        // Auto-pipelined: the acknowledgements and this read leave in one write.
+        acknowledge()
         const read = (await inboxReader.xreadgroup(
           'GROUP',
           group,
@@ -145,9 +205,9 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
           '>',
         )) as Array<[string, Array<[string, string[]]>]> | null
         for (const [, entries] of read ?? []) for (const [id, fields] of entries) await handle(id, fields)
-        acknowledge()
         if (Date.now() - lastClaim >= RETRY_IDLE_MS) {
           lastClaim = Date.now()
+          acknowledge()
           const [, entries] = (await inboxReader.xautoclaim(
             inbox(instance),
             group,
@@ -158,10 +218,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
             100,
           )) as [string, Array<[string, string[]] | null>]
           for (const entry of entries) if (entry) await handle(entry[0], entry[1])
-          acknowledge()
         }
       } catch (error) {
-        acknowledge()
         if (closed) return
         // A restarted Redis has no group (nor stream) any more: create them again, from the start.
         if (/NOGROUP/.test(String(error))) await ensureGroup().catch(() => {})
@@ -170,16 +228,52 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     }
   }
 
-  const readEvents = async () => {
-    let last = '$'
+  /** Hands one entry of an event stream to the handlers (a broadcast, or a chat event). */
+  const deliver = (fields: string[]) => {
+    const get = (name: string) => {
+      const at = fields.indexOf(name)
+      return at < 0 ? undefined : fields[at + 1]
+    }
+    if (get('i') === instance) return // delivered here already, when it was published
+    try {
+      const broadcast = get('b')
+      if (broadcast !== undefined) {
+        const message = JSON.parse(broadcast) as BroadcastMessage
+        for (const handler of broadcastHandlers) handler(message)
+        return
+      }
+      const event = JSON.parse(get('e') ?? 'null') as ChatEvent
+      for (const handler of eventHandlers) handler(get('c') ?? '', event)
+    } catch (error) {
+      log(`[redis] chat event dropped: ${escapeForLog(String(error))}`)
+    }
+  }
+
+  /** The id of a stream's newest entry ('0-0' when it is empty): where a reader starting now begins. */
+  const newest = async (key: string) => {
+    const entries = (await eventReader.xrevrange(key, '+', '-', 'COUNT', 1)) as Array<[string, string[]]>
+    return entries[0]?.[0] ?? '0-0'
+  }
+
+  // Two streams in one blocking read: the broadcasts (and chat events of instances that publish to all), and
+  // the chat events sent to this instance only. Each is read from the last id seen, so a reconnect misses nothing.
+  const mine = eventsOf(instance)
+  /** Where the event reader starts: known before any watch is made, so nothing sent after one is skipped. */
+  const starting = (async (): Promise<[string, string] | undefined> => {
     while (!closed) {
       try {
-        if (last === '$') {
-          const newest = (await eventReader.xrevrange(eventsKey, '+', '-', 'COUNT', 1)) as Array<
-            [string, string[]]
-          >
-          last = newest[0]?.[0] ?? '0-0'
-        }
+        return [await newest(eventsKey), await newest(mine)]
+      } catch {
+        await sleep(250) // Redis not up yet
+      }
+    }
+    return undefined
+  })()
+  const readEvents = async () => {
+    const last = await starting
+    if (!last) return
+    while (!closed) {
+      try {
         const read = (await eventReader.xread(
           'COUNT',
           500,
@@ -187,31 +281,25 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
           1000,
           'STREAMS',
           eventsKey,
-          last,
+          mine,
+          ...last,
         )) as Array<[string, Array<[string, string[]]>]> | null
-        for (const [, entries] of read ?? [])
+        for (const [key, entries] of read ?? [])
           for (const [id, fields] of entries) {
-            last = id
-            const get = (name: string) => fields[fields.indexOf(name) + 1]
-            if (get('i') === instance) continue // delivered here already, when it was published
-            try {
-              const broadcast = get('b')
-              if (fields.includes('b') && broadcast !== undefined) {
-                const message = JSON.parse(broadcast) as BroadcastMessage
-                for (const handler of broadcastHandlers) handler(message)
-                continue
-              }
-              const event = JSON.parse(get('e') ?? 'null') as ChatEvent
-              for (const handler of eventHandlers) handler(get('c') ?? '', event)
-            } catch (error) {
-              log(`[redis] chat event dropped: ${escapeForLog(String(error))}`)
-            }
+            if (key === eventsKey) last[0] = id
+            else last[1] = id
+            deliver(fields)
           }
       } catch {
         if (closed) return
         await sleep(250)
       }
     }
+  }
+
+  const unwatch = (conversationId: string) => {
+    if (!watching.delete(conversationId)) return
+    cmd.zrem(watchKey(conversationId), instance).catch(() => {})
   }
 
   const reading = ensureGroup()
@@ -260,22 +348,31 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       handlers.push(handler)
     },
     publish(conversationId, event) {
-      cmd
-        .xadd(
-          eventsKey,
-          'MAXLEN',
-          '~',
-          maxLen,
-          '*',
-          'i',
-          instance,
-          'c',
-          conversationId,
-          'e',
-          JSON.stringify(event),
-        )
-        .catch((error: unknown) => log(`[redis] chat event not fanned out: ${escapeForLog(String(error))}`))
+      const text = JSON.stringify(event)
+      const written =
+        Date.now() < toAllUntil
+          ? cmd.xadd(eventsKey, 'MAXLEN', '~', maxLen, '*', 'i', instance, 'c', conversationId, 'e', text)
+          : cmd.eval(
+              PUBLISH,
+              1,
+              watchKey(conversationId),
+              instance,
+              `${prefix}events:`,
+              maxLen,
+              conversationId,
+              text,
+              2 * WATCH_MS,
+            )
+      written.catch((error: unknown) =>
+        log(`[redis] chat event not fanned out: ${escapeForLog(String(error))}`),
+      )
     },
+    async watch(conversationId) {
+      watching.add(conversationId)
+      await starting
+      await watch(conversationId)
+    },
+    unwatch,
     onEvent(handler) {
       eventHandlers.push(handler)
     },
@@ -292,10 +389,14 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     async close() {
       if (closed) return
       closed = true
+      clearInterval(renewWatches)
+      for (const conversationId of [...watching]) unwatch(conversationId)
       await Promise.all([...claims.keys()].map((key) => this.release(key)))
       inboxReader.disconnect()
       eventReader.disconnect()
       await reading.catch(() => {})
+      // What was handled last is acknowledged before the connections close (else it would stay pending).
+      if (handled.length > 0) await cmd.xack(inbox(instance), group, ...handled).catch(() => {})
       await cmd.quit().catch(() => cmd.disconnect())
     },
   }

@@ -271,7 +271,8 @@ export function createApp(deps: HttpDeps): Hono<Env> {
         write(event)
       })
       stream.onAbort(unsubscribe)
-      const busy = await agent.busyAnywhere(conversation.id)
+      // Shared mode: the events of a turn on any instance reach this one before the stream says busy or not.
+      const [busy] = await Promise.all([agent.busyAnywhere(conversation.id), events.watched(conversation.id)])
       if (!busySeen) write({ type: 'busy', busy } satisfies ChatEvent)
       while (!stream.aborted && !stream.closed) {
         await stream.sleep(keepAliveMs)

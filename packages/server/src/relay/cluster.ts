@@ -19,6 +19,13 @@ export type ClusterMessage =
   | { kind: 'posted'; id: string; found: boolean }
   /** To the instance holding an HTTP-transport page stream: close it (the page POSTed an oversized message). */
   | { kind: 'end'; streamId: string; userId: string }
+  /**
+   * To the instance running a turn of the conversation: tell `instance` (with `turn-ended`) once that turn
+   * ended, or at once when no turn of it runs there.
+   */
+  | { kind: 'watch-turn'; conversationId: string; instance: string }
+  /** To an instance waiting to run a turn of the conversation: the turn it waited for ended; claim it now. */
+  | { kind: 'turn-ended'; conversationId: string }
 
 /** What one server instance tells every other one through {@link Cluster.broadcast}. */
 export type BroadcastMessage =
@@ -52,8 +59,19 @@ export interface Cluster {
   send(instance: string, message: ClusterMessage): Promise<void>
   /** Adds a handler of the messages sent to this instance (each handler gets every message). */
   onMessage(handler: (message: ClusterMessage) => Promise<void> | void): void
-  /** Fans a chat event out to every other instance. */
+  /**
+   * Fans a chat event out to the other instances: with {@link Cluster.watch}, to those watching the
+   * conversation; without it, to every one.
+   */
   publish(conversationId: string, event: ChatEvent): void
+  /**
+   * From now on, this instance gets the chat events other instances publish for `conversationId` (a chat
+   * stream of it is open here): every event published after the promise resolves reaches it. Renewed by the
+   * coordinator itself until {@link Cluster.unwatch}. Optional: a cluster without it sends every event everywhere.
+   */
+  watch?(conversationId: string): Promise<void>
+  /** Stops what {@link Cluster.watch} started (the conversation's last chat stream here closed). */
+  unwatch?(conversationId: string): void
   /** Adds a handler of the chat events other instances publish. */
   onEvent(handler: (conversationId: string, event: ChatEvent) => void): void
   /**

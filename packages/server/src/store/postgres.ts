@@ -24,6 +24,13 @@ export interface PostgresStoreOptions {
   now?: () => number
   /** Where pool errors are logged (a dropped idle connection, for one). Default `console.error`. */
   log?: (line: string) => void
+  /**
+   * Sends each of the store's fixed statements as a named prepared statement, so the server parses and plans
+   * it once per connection instead of on every call. Default true. Set it to false behind a pooler that does
+   * not keep a connection's named statements between transactions (PgBouncer in transaction or statement mode,
+   * and similar): there, a statement prepared on one server connection is unknown on the next.
+   */
+  prepare?: boolean
 }
 
 /** A PostgreSQL {@link Store}, plus its pool. */
@@ -117,17 +124,75 @@ const toManifest = (r: Row): ManifestRecord => ({
   updatedAt: num(r.updated_at),
 })
 
+const CALL_COLUMNS =
+  'id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state, instance'
 const CONFIRM_COLUMNS =
   'confirm_id, user_id, conversation_id, client_id, call_id, tool_call_id, tool, summary, created_at, state, expires_at'
+const MANIFEST_COLUMNS = 'client_id, user_id, conversation_id, rev, tools, updated_at'
 
 /**
- * Opens the PostgreSQL store (on `pg`, an optional peer dependency; Node only): migrations applied
- * (`pg-migrations.ts`, once per database however many instances start together), one pool. Every
- * single-use transition is one statement (`UPDATE … WHERE state = 'pending' RETURNING …`), so two instances
- * settling the same call or confirmId see one success between them; a write of several rows (pruning) is
- * one transaction. A database that cannot be reached makes every method reject with
- * {@link StoreUnavailableError} (the server answers 503); nothing committed is lost.
+ * The store's fixed statements, by the name each is prepared under. Every one lists the columns it reads (never
+ * `*`): a prepared statement's result columns are fixed when it is planned, so a later migration adding a column
+ * must not change them.
  */
+const STATEMENTS = {
+  ping: 'SELECT 1',
+  secretInsert:
+    'INSERT INTO toolmark_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value',
+  secretGet: 'SELECT value FROM toolmark_secrets WHERE name = $1',
+  userInsert: 'INSERT INTO toolmark_users (id, created_at) VALUES ($1, $2)',
+  userEnsure: 'INSERT INTO toolmark_users (id, created_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING',
+  sessionInsert:
+    'INSERT INTO toolmark_sessions (id, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, $3)',
+  sessionGet: 'SELECT id, user_id, created_at, last_seen_at FROM toolmark_sessions WHERE id = $1',
+  sessionTouch: 'UPDATE toolmark_sessions SET last_seen_at = $1 WHERE id = $2',
+  sessionCount: 'SELECT COUNT(*) AS n FROM toolmark_sessions',
+  conversationInsert: 'INSERT INTO toolmark_conversations (id, user_id, created_at) VALUES ($1, $2, $3)',
+  conversationGet: 'SELECT id, user_id, created_at FROM toolmark_conversations WHERE id = $1',
+  activeClientSet: 'UPDATE toolmark_conversations SET active_client_id = $1 WHERE id = $2',
+  activeClientGet: 'SELECT active_client_id FROM toolmark_conversations WHERE id = $1',
+  messageInsert: `INSERT INTO toolmark_messages (id, conversation_id, role, text, tool, at, visible, agent)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+  messageList:
+    'SELECT id, conversation_id, role, text, tool, at, visible, agent FROM toolmark_messages WHERE conversation_id = $1 ORDER BY seq',
+  messageUpdate: 'UPDATE toolmark_messages SET text = $1, agent = $2 WHERE id = $3',
+  callInsert: `INSERT INTO toolmark_calls (${CALL_COLUMNS})
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+  // The call is stored only while the conversation (of this user) is bound to its page load.
+  callBind: `INSERT INTO toolmark_calls (${CALL_COLUMNS})
+    SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint, $10::text, $11::text
+    FROM toolmark_conversations WHERE id = $3 AND user_id = $2 AND active_client_id = $4`,
+  // Settled only while pending, bound to who answers, and in time.
+  callAnswer: `UPDATE toolmark_calls SET state = 'answered'
+    WHERE id = $1 AND state = 'pending' AND user_id = $2 AND conversation_id = $3 AND client_id = $4
+      AND deadline_at >= $5
+    RETURNING ${CALL_COLUMNS}`,
+  callGet: `SELECT ${CALL_COLUMNS} FROM toolmark_calls WHERE id = $1`,
+  callSettle: "UPDATE toolmark_calls SET state = $1 WHERE id = $2 AND state = 'pending'",
+  callsTimeOut: "UPDATE toolmark_calls SET state = 'timed_out' WHERE state = 'pending'",
+  confirmInsert: `INSERT INTO toolmark_confirms (${CONFIRM_COLUMNS})
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (confirm_id) DO NOTHING`,
+  confirmGet: `SELECT ${CONFIRM_COLUMNS} FROM toolmark_confirms WHERE confirm_id = $1`,
+  confirmList: `SELECT ${CONFIRM_COLUMNS} FROM toolmark_confirms WHERE conversation_id = $1 ORDER BY created_at, seq`,
+  confirmSummary: 'UPDATE toolmark_confirms SET summary = $1 WHERE confirm_id = $2',
+  // Pending, and (for an approval) not expired, or nothing changes.
+  confirmSettle: `UPDATE toolmark_confirms SET state = $1 WHERE confirm_id = $2 AND state = 'pending'
+    AND ($1 = 'expired' OR expires_at IS NULL OR expires_at > $3)`,
+  confirmsExpire: `UPDATE toolmark_confirms SET state = 'expired'
+    WHERE conversation_id = $1 AND client_id = $2 AND state = 'pending' RETURNING ${CONFIRM_COLUMNS}`,
+  manifestPut: `INSERT INTO toolmark_manifests (${MANIFEST_COLUMNS})
+    VALUES ($1, $2, $3, $4, $5, $6)
+    ON CONFLICT (client_id) DO UPDATE SET rev = excluded.rev, tools = excluded.tools, updated_at = excluded.updated_at
+    WHERE excluded.rev >= toolmark_manifests.rev`,
+  manifestGet: `SELECT ${MANIFEST_COLUMNS} FROM toolmark_manifests WHERE client_id = $1`,
+  // One round trip for the relay's most frequent read (the page a conversation is bound to).
+  activePageGet: `SELECT m.client_id, m.user_id, m.conversation_id, m.rev, m.tools, m.updated_at
+    FROM toolmark_conversations c JOIN toolmark_manifests m ON m.client_id = c.active_client_id WHERE c.id = $1`,
+} as const
+
+/** The name of one of the store's fixed statements. */
+type Statement = keyof typeof STATEMENTS
+
 /** A call binding's columns in the order of `toolmark_calls`' INSERTs ($1 … $11). */
 const callValues = (b: CallBinding) => [
   b.id,
@@ -143,6 +208,14 @@ const callValues = (b: CallBinding) => [
   b.instance ?? null,
 ]
 
+/**
+ * Opens the PostgreSQL store (on `pg`, an optional peer dependency; Node only): migrations applied
+ * (`pg-migrations.ts`, once per database however many instances start together), one pool. Every
+ * single-use transition is one statement (`UPDATE … WHERE state = 'pending' RETURNING …`), so two instances
+ * settling the same call or confirmId see one success between them; a write of several rows (pruning) is
+ * one transaction. A database that cannot be reached makes every method reject with
+ * {@link StoreUnavailableError} (the server answers 503); nothing committed is lost.
+ */
 export async function openPostgresStore(options: string | PostgresStoreOptions): Promise<PostgresStore> {
   const o: PostgresStoreOptions = typeof options === 'string' ? { url: options } : options
   const now = o.now ?? Date.now
@@ -161,19 +234,28 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
   const onPoolError = (error: Error) => log(`[postgres] idle connection failed: ${error.message}`)
   pool.on('error', onPoolError)
 
-  const query = async (sql: string, params: unknown[] = []): Promise<pg.QueryResult<Row>> => {
+  const prepare = o.prepare ?? true
+  /** Runs one of the fixed statements: named (prepared once per connection) unless `prepare` is off. */
+  const query = async (statement: Statement, values: unknown[] = []): Promise<pg.QueryResult<Row>> => {
+    const text = STATEMENTS[statement]
     try {
-      return await pool.query<Row>(sql, params)
+      return await pool.query<Row>(
+        prepare ? { name: `toolmark_${statement}`, text, values } : { text, values },
+      )
     } catch (error) {
       return mapError(error)
     }
   }
-  const first = async <T>(sql: string, params: unknown[], map: (r: Row) => T): Promise<T | undefined> => {
-    const { rows } = await query(sql, params)
+  const first = async <T>(
+    statement: Statement,
+    values: unknown[],
+    map: (r: Row) => T,
+  ): Promise<T | undefined> => {
+    const { rows } = await query(statement, values)
     return rows[0] === undefined ? undefined : map(rows[0])
   }
-  const changed = async (sql: string, params: unknown[]): Promise<boolean> =>
-    (await query(sql, params)).rowCount === 1
+  const changed = async (statement: Statement, values: unknown[]): Promise<boolean> =>
+    (await query(statement, values)).rowCount === 1
 
   try {
     const client = await pool.connect()
@@ -191,55 +273,39 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
   return {
     pool,
     async ping() {
-      await query('SELECT 1')
+      await query('ping')
     },
     async secret(name, create) {
-      const inserted = await first(
-        'INSERT INTO toolmark_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value',
-        [name, create()],
-        (r) => str(r.value),
-      )
+      const inserted = await first('secretInsert', [name, create()], (r) => str(r.value))
       if (inserted !== undefined) return inserted
       // Another instance created it first: its value is the one every instance uses.
-      const value = await first('SELECT value FROM toolmark_secrets WHERE name = $1', [name], (r) =>
-        str(r.value),
-      )
+      const value = await first('secretGet', [name], (r) => str(r.value))
       if (value === undefined) throw new Error(`Secret ${name} vanished`)
       return value
     },
     async createUser() {
       const user = { id: crypto.randomUUID(), createdAt: now() }
-      await query('INSERT INTO toolmark_users (id, created_at) VALUES ($1, $2)', [user.id, user.createdAt])
+      await query('userInsert', [user.id, user.createdAt])
       return user
     },
     async ensureUser(id) {
-      await query('INSERT INTO toolmark_users (id, created_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
-        id,
-        now(),
-      ])
+      await query('userEnsure', [id, now()])
     },
     async createSession(userId) {
       const at = now()
       const session = { id: crypto.randomUUID(), userId, createdAt: at, lastSeenAt: at }
-      await query(
-        'INSERT INTO toolmark_sessions (id, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, $3)',
-        [session.id, userId, at],
-      )
+      await query('sessionInsert', [session.id, userId, at])
       return session
     },
     getSession: (id) =>
-      first(
-        'SELECT id, user_id, created_at, last_seen_at FROM toolmark_sessions WHERE id = $1',
-        [id],
-        (r) => ({
-          id: str(r.id),
-          userId: str(r.user_id),
-          createdAt: num(r.created_at),
-          lastSeenAt: num(r.last_seen_at),
-        }),
-      ),
+      first('sessionGet', [id], (r) => ({
+        id: str(r.id),
+        userId: str(r.user_id),
+        createdAt: num(r.created_at),
+        lastSeenAt: num(r.last_seen_at),
+      })),
     async touchSession(id, at) {
-      await query('UPDATE toolmark_sessions SET last_seen_at = $1 WHERE id = $2', [at, id])
+      await query('sessionTouch', [at, id])
     },
     async pruneSessions(idleBefore, keep) {
       const c = await pool.connect().catch(mapError)
@@ -272,159 +338,90 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
         c.release()
       }
     },
-    countSessions: async () => num((await query('SELECT COUNT(*) AS n FROM toolmark_sessions')).rows[0]!.n),
+    countSessions: async () => num((await query('sessionCount')).rows[0]!.n),
     async createConversation(userId) {
       const conversation = { id: crypto.randomUUID(), userId, createdAt: now() }
-      await query('INSERT INTO toolmark_conversations (id, user_id, created_at) VALUES ($1, $2, $3)', [
-        conversation.id,
-        userId,
-        conversation.createdAt,
-      ])
+      await query('conversationInsert', [conversation.id, userId, conversation.createdAt])
       return conversation
     },
     getConversation: (id) =>
-      first('SELECT id, user_id, created_at FROM toolmark_conversations WHERE id = $1', [id], (r) => ({
+      first('conversationGet', [id], (r) => ({
         id: str(r.id),
         userId: str(r.user_id),
         createdAt: num(r.created_at),
       })),
     async setActiveClient(conversationId, clientId) {
-      await query('UPDATE toolmark_conversations SET active_client_id = $1 WHERE id = $2', [
-        clientId,
-        conversationId,
-      ])
+      await query('activeClientSet', [clientId, conversationId])
     },
     getActiveClient: async (conversationId) =>
-      (await first(
-        'SELECT active_client_id FROM toolmark_conversations WHERE id = $1',
-        [conversationId],
-        (r) => (r.active_client_id === null ? undefined : str(r.active_client_id)),
+      (await first('activeClientGet', [conversationId], (r) =>
+        r.active_client_id === null ? undefined : str(r.active_client_id),
       )) ?? undefined,
     async addMessage(m) {
-      await query(
-        `INSERT INTO toolmark_messages (id, conversation_id, role, text, tool, at, visible, agent)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          m.id,
-          m.conversationId,
-          m.role,
-          m.text,
-          m.tool ?? null,
-          m.at,
-          m.visible,
-          m.agent === undefined ? null : JSON.stringify(m.agent),
-        ],
-      )
-    },
-    listMessages: async (conversationId) =>
-      (
-        await query(
-          'SELECT id, conversation_id, role, text, tool, at, visible, agent FROM toolmark_messages WHERE conversation_id = $1 ORDER BY seq',
-          [conversationId],
-        )
-      ).rows.map(toMessage),
-    async updateMessage(id, text, agent) {
-      await query('UPDATE toolmark_messages SET text = $1, agent = $2 WHERE id = $3', [
-        text,
-        agent === undefined ? null : JSON.stringify(agent),
-        id,
+      await query('messageInsert', [
+        m.id,
+        m.conversationId,
+        m.role,
+        m.text,
+        m.tool ?? null,
+        m.at,
+        m.visible,
+        m.agent === undefined ? null : JSON.stringify(m.agent),
       ])
     },
+    listMessages: async (conversationId) =>
+      (await query('messageList', [conversationId])).rows.map(toMessage),
+    async updateMessage(id, text, agent) {
+      await query('messageUpdate', [text, agent === undefined ? null : JSON.stringify(agent), id])
+    },
     async insertCall(b) {
-      await query(
-        `INSERT INTO toolmark_calls (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state, instance)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        callValues(b),
-      )
+      await query('callInsert', callValues(b))
     },
     // One statement: the call is stored only while the conversation (of this user) is bound to its page load.
-    bindCall: (b) =>
-      changed(
-        `INSERT INTO toolmark_calls (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state, instance)
-           SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint, $10::text, $11::text
-           FROM toolmark_conversations WHERE id = $3 AND user_id = $2 AND active_client_id = $4`,
-        callValues(b),
-      ),
+    bindCall: (b) => changed('callBind', callValues(b)),
     // One statement: settled only while pending, bound to who answers, and in time.
     answerCall: (id, by, at) =>
-      first(
-        `UPDATE toolmark_calls SET state = 'answered'
-           WHERE id = $1 AND state = 'pending' AND user_id = $2 AND conversation_id = $3 AND client_id = $4
-             AND deadline_at >= $5
-           RETURNING *`,
-        [id, by.userId, by.conversationId, by.clientId, at],
-        toCall,
-      ),
-    getCall: (id) => first('SELECT * FROM toolmark_calls WHERE id = $1', [id], toCall),
-    settleCall: (id, state) =>
-      changed("UPDATE toolmark_calls SET state = $1 WHERE id = $2 AND state = 'pending'", [state, id]),
-    timeOutPendingCalls: async () =>
-      (await query("UPDATE toolmark_calls SET state = 'timed_out' WHERE state = 'pending'")).rowCount ?? 0,
+      first('callAnswer', [id, by.userId, by.conversationId, by.clientId, at], toCall),
+    getCall: (id) => first('callGet', [id], toCall),
+    settleCall: (id, state) => changed('callSettle', [state, id]),
+    timeOutPendingCalls: async () => (await query('callsTimeOut')).rowCount ?? 0,
     insertConfirm: (b) =>
-      changed(
-        `INSERT INTO toolmark_confirms (${CONFIRM_COLUMNS})
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (confirm_id) DO NOTHING`,
-        [
-          b.confirmId,
-          b.userId,
-          b.conversationId,
-          b.clientId,
-          b.callId,
-          b.toolCallId,
-          b.tool,
-          b.summary,
-          b.createdAt,
-          b.state,
-          b.expiresAt ?? null,
-        ],
-      ),
-    getConfirm: (confirmId) =>
-      first(`SELECT ${CONFIRM_COLUMNS} FROM toolmark_confirms WHERE confirm_id = $1`, [confirmId], toConfirm),
+      changed('confirmInsert', [
+        b.confirmId,
+        b.userId,
+        b.conversationId,
+        b.clientId,
+        b.callId,
+        b.toolCallId,
+        b.tool,
+        b.summary,
+        b.createdAt,
+        b.state,
+        b.expiresAt ?? null,
+      ]),
+    getConfirm: (confirmId) => first('confirmGet', [confirmId], toConfirm),
     listConfirms: async (conversationId) =>
-      (
-        await query(
-          `SELECT ${CONFIRM_COLUMNS} FROM toolmark_confirms WHERE conversation_id = $1 ORDER BY created_at, seq`,
-          [conversationId],
-        )
-      ).rows.map(toConfirm),
+      (await query('confirmList', [conversationId])).rows.map(toConfirm),
     async updateConfirmSummary(confirmId, summary) {
-      await query('UPDATE toolmark_confirms SET summary = $1 WHERE confirm_id = $2', [summary, confirmId])
+      await query('confirmSummary', [summary, confirmId])
     },
     // One statement: pending, and (for an approval) not expired, or nothing changes.
-    settleConfirm: (confirmId, state, at = now()) =>
-      changed(
-        `UPDATE toolmark_confirms SET state = $1 WHERE confirm_id = $2 AND state = 'pending'
-           AND ($1 = 'expired' OR expires_at IS NULL OR expires_at > $3)`,
-        [state, confirmId, at],
-      ),
+    settleConfirm: (confirmId, state, at = now()) => changed('confirmSettle', [state, confirmId, at]),
     expireConfirms: async (conversationId, clientId) =>
-      (
-        await query(
-          `UPDATE toolmark_confirms SET state = 'expired'
-             WHERE conversation_id = $1 AND client_id = $2 AND state = 'pending' RETURNING ${CONFIRM_COLUMNS}`,
-          [conversationId, clientId],
-        )
-      ).rows
+      (await query('confirmsExpire', [conversationId, clientId])).rows
         .map(toConfirm)
         .sort((a, b) => a.createdAt - b.createdAt),
     putManifest: (m) =>
-      changed(
-        `INSERT INTO toolmark_manifests (client_id, user_id, conversation_id, rev, tools, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (client_id) DO UPDATE SET rev = excluded.rev, tools = excluded.tools, updated_at = excluded.updated_at
-           WHERE excluded.rev >= toolmark_manifests.rev`,
-        [m.clientId, m.userId, m.conversationId, m.rev, JSON.stringify(m.tools), m.updatedAt],
-      ),
-    getManifest: (clientId) =>
-      first('SELECT * FROM toolmark_manifests WHERE client_id = $1', [clientId], toManifest),
-    // One round trip for the relay's most frequent read (the page a conversation is bound to).
-    getActivePage: (conversationId) =>
-      first(
-        `SELECT m.* FROM toolmark_conversations c JOIN toolmark_manifests m ON m.client_id = c.active_client_id
-           WHERE c.id = $1`,
-        [conversationId],
-        toManifest,
-      ),
+      changed('manifestPut', [
+        m.clientId,
+        m.userId,
+        m.conversationId,
+        m.rev,
+        JSON.stringify(m.tools),
+        m.updatedAt,
+      ]),
+    getManifest: (clientId) => first('manifestGet', [clientId], toManifest),
+    getActivePage: (conversationId) => first('activePageGet', [conversationId], toManifest),
     async close() {
       pool.off('error', onPoolError)
       if (own) await pool.end()

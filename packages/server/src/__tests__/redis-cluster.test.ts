@@ -1,0 +1,159 @@
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startRedis, type TestRedis } from '../../../../tests/support/servers.ts'
+import { createRedisCluster, type RedisCluster } from '../redis.ts'
+import type { ClusterMessage } from '../relay/cluster.ts'
+import type { ChatEvent } from '../shared/contract.ts'
+
+// One real Redis for the file; every test uses a key prefix of its own.
+let redis: TestRedis
+let admin: Redis
+let prefixes = 0
+
+beforeAll(async () => {
+  redis = await startRedis()
+  admin = new Redis(redis.url)
+}, 30_000)
+afterAll(async () => {
+  admin?.disconnect()
+  await redis?.stop()
+})
+
+/** Two coordinators on the same Redis, closed when the test ends. */
+async function pair(
+  body: (a: RedisCluster, b: RedisCluster, prefix: string) => Promise<void>,
+): Promise<void> {
+  const prefix = `test${++prefixes}:`
+  const a = createRedisCluster({ url: redis.url, prefix, instance: 'a', log: () => {} })
+  const b = createRedisCluster({ url: redis.url, prefix, instance: 'b', log: () => {} })
+  try {
+    await body(a, b, prefix)
+  } finally {
+    await Promise.all([a.close(), b.close()])
+  }
+}
+
+/** Resolves once the inbox's consumer group has no entry read but not acknowledged (else the test times out). */
+async function nothingPending(inbox: string): Promise<void> {
+  for (;;) {
+    const [pending] = (await admin.xpending(inbox, 'relay')) as [number]
+    if (pending === 0) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+describe('the Redis coordinator', () => {
+  it('delivers each message to its instance and acknowledges every entry it handled', async () => {
+    await pair(async (a, b, prefix) => {
+      const got: string[] = []
+      let all: () => void = () => {}
+      const done = new Promise<void>((resolve) => {
+        all = resolve
+      })
+      b.onMessage((message) => {
+        if (message.kind === 'turn-ended') got.push(message.conversationId)
+        if (got.length === 50) all()
+      })
+      const sent = Array.from({ length: 50 }, (_, i) => `c${i}`)
+      for (const conversationId of sent) await a.send('b', { kind: 'turn-ended', conversationId })
+      await done
+      expect(got).toEqual(sent)
+      // The acknowledgements leave with the reader's next read: once it is sent, nothing is pending.
+      const inbox = `${prefix}inbox:b`
+      await nothingPending(inbox)
+      expect(await admin.xlen(inbox)).toBe(50)
+    })
+  })
+
+  it('does not acknowledge an entry whose handler failed, and hands it to the handler again', async () => {
+    await pair(async (a, b, prefix) => {
+      const tries: ClusterMessage[] = []
+      let again: () => void = () => {}
+      const retried = new Promise<void>((resolve) => {
+        again = resolve
+      })
+      b.onMessage((message) => {
+        tries.push(message)
+        if (tries.length === 1) throw new Error('the database is down')
+        again()
+      })
+      await a.send('b', { kind: 'turn-ended', conversationId: 'c1' })
+      await retried
+      expect(tries).toEqual([
+        { kind: 'turn-ended', conversationId: 'c1' },
+        { kind: 'turn-ended', conversationId: 'c1' },
+      ])
+      const inbox = `${prefix}inbox:b`
+      await nothingPending(inbox)
+    })
+  }, 20_000)
+
+  it("sends a conversation's chat events only to the instances watching it, from their watch on", async () => {
+    const prefix = `test${++prefixes}:`
+    const [a, b, c] = ['a', 'b', 'c'].map((instance) =>
+      createRedisCluster({ url: redis.url, prefix, instance, log: () => {} }),
+    ) as [RedisCluster, RedisCluster, RedisCluster]
+    try {
+      const got = { b: [] as string[], c: [] as string[] }
+      const arrived: Array<() => void> = []
+      const listen = (cluster: RedisCluster, into: string[]) =>
+        cluster.onEvent((conversationId, event) => {
+          into.push(`${conversationId} ${event.type === 'busy' ? event.busy : event.type}`)
+          for (const wake of arrived.splice(0)) wake()
+        })
+      listen(b, got.b)
+      listen(c, got.c)
+      const until = async (done: () => boolean) => {
+        while (!done()) await new Promise<void>((resolve) => arrived.push(resolve))
+      }
+      const busy = (value: boolean): ChatEvent => ({ type: 'busy', busy: value })
+      await b.watch!('x')
+      a.publish('y', busy(true)) // watched by nobody
+      a.publish('x', busy(true))
+      await until(() => got.b.length === 1)
+      await c.watch!('x')
+      a.publish('x', busy(false))
+      await until(() => got.b.length === 2 && got.c.length === 1)
+      // C saw only what was published after it watched; B never saw the unwatched conversation.
+      expect(got).toEqual({ b: ['x true', 'x false'], c: ['x false'] })
+      b.unwatch!('x')
+      a.publish('x', busy(true))
+      await until(() => got.c.length === 2)
+      expect(got).toEqual({ b: ['x true', 'x false'], c: ['x false', 'x true'] })
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()])
+    }
+  })
+
+  it('sends chat events to every instance for a while after Redis restarted empty, while the watches are made again', async () => {
+    await pair(async (a, b, prefix) => {
+      const got: string[] = []
+      let arrived: () => void = () => {}
+      b.onEvent((conversationId) => {
+        got.push(conversationId)
+        arrived()
+      })
+      await b.watch!('x')
+      await redis.stop()
+      await redis.start()
+      admin.disconnect()
+      admin = new Redis(redis.url)
+      // Both are connected again and B watched again; then B's watch is lost (as if it had not come back yet).
+      for (;;) {
+        const ready = await Promise.all([a.ping(), b.ping()]).then(
+          () => true,
+          () => false,
+        )
+        if (ready && (await admin.exists(`${prefix}watch:x`)) === 1) break
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      await admin.del(`${prefix}watch:x`)
+      const delivered = new Promise<void>((resolve) => {
+        arrived = resolve
+      })
+      a.publish('x', { type: 'busy', busy: true })
+      await delivered
+      expect(got).toEqual(['x'])
+    })
+  }, 20_000)
+})
