@@ -117,6 +117,9 @@ describe('the Redis coordinator', () => {
       // C saw only what was published after it watched; B never saw the unwatched conversation.
       expect(got).toEqual({ b: ['x true', 'x false'], c: ['x false'] })
       b.unwatch!('x')
+      // The unwatch is not awaited (it leaves on B's connection): publish once Redis has it.
+      while ((await admin.zscore(`${prefix}watch:x`, 'b')) !== null)
+        await new Promise((resolve) => setTimeout(resolve, 10))
       a.publish('x', busy(true))
       await until(() => got.c.length === 2)
       expect(got).toEqual({ b: ['x true', 'x false'], c: ['x false', 'x true'] })
@@ -156,4 +159,25 @@ describe('the Redis coordinator', () => {
       expect(got).toEqual(['x'])
     })
   }, 20_000)
+
+  it('closes while Redis is down, without waiting for it to come back', async () => {
+    const a = createRedisCluster({
+      url: redis.url,
+      prefix: `test${++prefixes}:`,
+      instance: 'a',
+      log: () => {},
+    })
+    await a.ping()
+    await a.watch!('x')
+    await redis.stop()
+    try {
+      // Its readers are reconnecting, each with a blocking read queued: close() gives those up.
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await a.close()
+    } finally {
+      await redis.start()
+      admin.disconnect()
+      admin = new Redis(redis.url)
+    }
+  }, 10_000)
 })

@@ -147,6 +147,20 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const eventHandlers: Array<(conversationId: string, event: ChatEvent) => void> = []
   const broadcastHandlers: Array<(message: BroadcastMessage) => void> = []
   let closed = false
+  let giveUp: () => void = () => {}
+  /** Rejects when the coordinator closes. */
+  const closing = new Promise<never>((_, reject) => {
+    giveUp = () => reject(new Error('the Redis coordinator closed'))
+  })
+  closing.catch(() => {})
+  /**
+   * A reader's command, given up when the coordinator closes: a connection disconnected while it is
+   * reconnecting never settles the commands queued on it, and close() waits for the read loops to end.
+   */
+  const whileOpen = <T>(command: Promise<T>): Promise<T> => {
+    command.catch(() => {})
+    return Promise.race([command, closing])
+  }
   /**
    * Inbox entries handled but not acknowledged yet. Their `XACK` goes out with the reader's next command
    * (`XREADGROUP` or `XAUTOCLAIM`), in the same write on the same connection: no round trip of its own.
@@ -180,7 +194,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
 
   const ensureGroup = async () => {
     try {
-      await inboxReader.xgroup('CREATE', inbox(instance), group, '0', 'MKSTREAM')
+      await whileOpen(inboxReader.xgroup('CREATE', inbox(instance), group, '0', 'MKSTREAM'))
     } catch (error) {
       if (!/BUSYGROUP/.test(String(error))) throw error
     }
@@ -192,30 +206,26 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       try {
         // Auto-pipelined: the acknowledgements and this read leave in one write.
         acknowledge()
-        const read = (await inboxReader.xreadgroup(
-          'GROUP',
-          group,
-          instance,
-          'COUNT',
-          100,
-          'BLOCK',
-          1000,
-          'STREAMS',
-          inbox(instance),
-          '>',
+        const read = (await whileOpen(
+          inboxReader.xreadgroup(
+            'GROUP',
+            group,
+            instance,
+            'COUNT',
+            100,
+            'BLOCK',
+            1000,
+            'STREAMS',
+            inbox(instance),
+            '>',
+          ),
         )) as Array<[string, Array<[string, string[]]>]> | null
         for (const [, entries] of read ?? []) for (const [id, fields] of entries) await handle(id, fields)
         if (Date.now() - lastClaim >= RETRY_IDLE_MS) {
           lastClaim = Date.now()
           acknowledge()
-          const [, entries] = (await inboxReader.xautoclaim(
-            inbox(instance),
-            group,
-            instance,
-            RETRY_IDLE_MS,
-            '0-0',
-            'COUNT',
-            100,
+          const [, entries] = (await whileOpen(
+            inboxReader.xautoclaim(inbox(instance), group, instance, RETRY_IDLE_MS, '0-0', 'COUNT', 100),
           )) as [string, Array<[string, string[]] | null>]
           for (const entry of entries) if (entry) await handle(entry[0], entry[1])
         }
@@ -251,7 +261,9 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
 
   /** The id of a stream's newest entry ('0-0' when it is empty): where a reader starting now begins. */
   const newest = async (key: string) => {
-    const entries = (await eventReader.xrevrange(key, '+', '-', 'COUNT', 1)) as Array<[string, string[]]>
+    const entries = (await whileOpen(eventReader.xrevrange(key, '+', '-', 'COUNT', 1))) as Array<
+      [string, string[]]
+    >
     return entries[0]?.[0] ?? '0-0'
   }
 
@@ -274,15 +286,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     if (!last) return
     while (!closed) {
       try {
-        const read = (await eventReader.xread(
-          'COUNT',
-          500,
-          'BLOCK',
-          1000,
-          'STREAMS',
-          eventsKey,
-          mine,
-          ...last,
+        const read = (await whileOpen(
+          eventReader.xread('COUNT', 500, 'BLOCK', 1000, 'STREAMS', eventsKey, mine, ...last),
         )) as Array<[string, Array<[string, string[]]>]> | null
         for (const [key, entries] of read ?? [])
           for (const [id, fields] of entries) {
@@ -389,6 +394,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     async close() {
       if (closed) return
       closed = true
+      giveUp()
       clearInterval(renewWatches)
       for (const conversationId of [...watching]) unwatch(conversationId)
       await Promise.all([...claims.keys()].map((key) => this.release(key)))
