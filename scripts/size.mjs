@@ -206,11 +206,13 @@ const budgets = [
     // Web-standard entry (Hono, the protocol's validators and the in-memory store included; 24.67 KiB
     // by rolldown when it was added, 26.27 KiB by esbuild, the larger, once measured by both). Shared mode
     // (the relay's hand-overs between instances, the readiness checks, the asynchronous store) is in it
-    // because serverless functions need it most: 28.21 KiB by esbuild then.
+    // because serverless functions need it most: 28.21 KiB by esbuild then. Turns told when another
+    // instance's turn of their conversation ends, and chat events sent only to the instances watching the
+    // conversation, made it 29.16 KiB (esbuild; 28.27 rolldown).
     name: '@toolmark/server (createToolmarkServer, Web-standard, with Hono)',
     code: "export { createToolmarkServer } from '@toolmark/server'",
     dir: 'packages/server',
-    max: 29 * KiB,
+    max: 29.5 * KiB,
   },
   {
     name: '@toolmark/server/contract (the chat API types and limit, for the browser)',
