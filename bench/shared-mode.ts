@@ -20,6 +20,10 @@
 //
 // Run: `pnpm --filter @toolmark/bench run bench:shared` (BENCH_CONVERSATIONS=1000 BENCH_SECONDS=60 by default).
 // Nothing here asserts: the goal (p50 within 1.5× of one SQLite instance) is printed beside the figure.
+// BENCH_ROUNDS=n (default 3): the three configurations run side by side and take turns, n rounds of
+// SECONDS / n each (the first configuration changing every round), so a machine that gets busier or warms up
+// during the run weighs on all of them alike; `turn p50 by round` prints each round's p50 and, as the ratio,
+// the median of the rounds' shared ÷ SQLite ratios.
 // BENCH_TOP=n prints the n most frequent statements and commands (default 8).
 // BENCH_LIGHT=NxS (e.g. 10x10) adds, on each configuration after its main run, a run of N conversations for S
 // seconds: a load far below saturation, so its latency is the cost of a turn without queueing behind others
@@ -46,6 +50,8 @@ const PROF = process.env.BENCH_PROF
 /** The optional below-saturation run: N conversations for S seconds (`BENCH_LIGHT=NxS`). */
 const LIGHT = /^(\d+)x(\d+)$/.exec(process.env.BENCH_LIGHT ?? '')
 const LIGHT_LOAD = LIGHT ? { conversations: Number(LIGHT[1]), seconds: Number(LIGHT[2]) } : undefined
+/** BENCH_ROUNDS=n: each configuration's load runs in n parts of SECONDS / n, the configurations taking turns. */
+const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 3)))
 
 interface Run {
   latencies: number[]
@@ -53,7 +59,6 @@ interface Run {
   answered: number
   calls: number
   doubled: number
-  failedLines: number
   rss: number[]
   redisCommands?: number
   /** Redis commands per page call, by command. */
@@ -71,6 +76,10 @@ interface Run {
   pgCpu?: number
   /** The below-saturation run's latencies (sorted), with BENCH_LIGHT. */
   light?: number[]
+  /** Each round's turn p50 (ms), in round order. */
+  rounds: number[]
+  /** Each round's below-saturation turn p50 (ms), with BENCH_LIGHT. */
+  lightRounds?: number[]
 }
 
 /** The legs of a turn, in order. */
@@ -220,6 +229,24 @@ async function cpuOf(pids: number[]): Promise<number> {
   return ticks * TICK_MS
 }
 
+/**
+ * The CPU time (ms) of each of PostgreSQL's processes (none without `port`). Backends come and go (a pool
+ * closes idle connections), so a stretch of load is measured per process: see {@link grownCpu}.
+ */
+async function cpuByProcess(port: number | undefined): Promise<Map<number, number>> {
+  const cpu = new Map<number, number>()
+  if (port === undefined) return cpu
+  for (const pid of await postgresPids(port)) cpu.set(pid, await cpuOf([pid]))
+  return cpu
+}
+
+/** The CPU time the processes alive at the end used since `before` (a process started since: all of it). */
+function grownCpu(before: Map<number, number>, after: Map<number, number>): number {
+  let grew = 0
+  for (const [pid, ms] of after) grew += ms - (before.get(pid) ?? 0)
+  return grew
+}
+
 /** Processes whose command line contains every one of `parts`. */
 async function processesWith(parts: string[]): Promise<number[]> {
   const found: number[] = []
@@ -279,21 +306,54 @@ function perUnit(
     .sort((a, b) => b[1] - a[1])
 }
 
-/** Runs the load against `instances`: the page on instance i, the chat on instance i + 1. */
-async function load(
-  instances: TestProcess[],
-  services: { redis?: Redis; redisPids: number[]; pgPids: number[] },
-  pgStats?: { admin: pg.Client; database: string },
-  size = { conversations: CONVERSATIONS, seconds: SECONDS },
-): Promise<Run> {
-  const { redis } = services
+/** The conversations of one load on one configuration: opened once, measured in each round. */
+interface Load {
+  instances: TestProcess[]
+  convs: Array<Awaited<ReturnType<typeof conversation>>>
+  counts: { calls: number; doubled: number }
+}
+
+/** Opens `conversations` conversations on `instances`: the page on instance i, the chat on instance i + 1. */
+async function open(instances: TestProcess[], conversations: number): Promise<Load> {
   const counts = { calls: 0, doubled: 0 }
   const convs = []
-  for (let i = 0; i < size.conversations; i++) {
+  for (let i = 0; i < conversations; i++) {
     const page = instances[i % instances.length]!.url
     const chat = instances[(i + 1) % instances.length]!.url
     convs.push(await conversation(page, chat, counts))
   }
+  return { instances, convs, counts }
+}
+
+/** What one stretch of load measured: latencies, and the counters' growth during it. */
+interface Part {
+  latencies: number[]
+  turns: number
+  calls: number
+  legs: Record<Leg, number[]>
+  cpuMs: number[]
+  redisCpuMs: number
+  pgCpuMs: number
+  redisCommands: number
+  redisByCommand: Map<string, number>
+  pgByStatement: Map<string, number>
+}
+
+/** What grew between two counts. */
+const grown = (before: Map<string, number>, after: Map<string, number>) =>
+  new Map(
+    [...after].map(([k, v]): [string, number] => [k, v - (before.get(k) ?? 0)]).filter(([, v]) => v > 0),
+  )
+
+/** Runs the load of `load` for `seconds`: a message each second in each conversation. */
+async function measure(
+  load: Load,
+  services: { redis?: Redis; redisPids: number[]; pgPort?: number },
+  seconds: number,
+  pgStats?: { admin: pg.Client; database: string },
+): Promise<Part> {
+  const { redis } = services
+  const { instances, convs, counts } = load
   const before = redis ? Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]) : 0
   const commandsBefore = redis ? await commandStats(redis) : new Map<string, number>()
   const statementsBefore = pgStats
@@ -302,14 +362,14 @@ async function load(
   const callsBefore = counts.calls
   const cpuBefore = await Promise.all(instances.map((i) => cpuOf([i.pid])))
   const redisCpuBefore = await cpuOf(services.redisPids)
-  const pgCpuBefore = await cpuOf(services.pgPids)
+  const pgCpuBefore = await cpuByProcess(services.pgPort)
   const legs = Object.fromEntries(LEGS.map((leg) => [leg, [] as number[]])) as Record<Leg, number[]>
   const latencies: number[] = []
   let turns = 0
-  const until = performance.now() + size.seconds * 1000
+  const until = performance.now() + seconds * 1000
   await Promise.all(
     convs.map(async (c, i) => {
-      await new Promise((r) => setTimeout(r, (i * 1000) / size.conversations)) // spread over the first second
+      await new Promise((r) => setTimeout(r, (i * 1000) / convs.length)) // spread over the first second
       while (performance.now() < until) {
         const tick = performance.now()
         turns++
@@ -320,37 +380,68 @@ async function load(
     }),
   )
   const after = redis ? Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]) : 0
-  const commandsAfter = redis ? await commandStats(redis) : new Map<string, number>()
-  const statementsAfter = pgStats
-    ? await statementStats(pgStats.admin, pgStats.database)
-    : new Map<string, number>()
   const cpuAfter = await Promise.all(instances.map((i) => cpuOf([i.pid])))
-  const redisCpu = (await cpuOf(services.redisPids)) - redisCpuBefore
-  const pgCpu = (await cpuOf(services.pgPids)) - pgCpuBefore
-  const rss = await Promise.all(instances.map((i) => rssOf(i.pid)))
-  for (const c of convs) c.close()
-  const answered = latencies.filter((l) => !Number.isNaN(l))
-  const run: Run = {
-    latencies: answered.sort((a, b) => a - b),
+  return {
+    latencies,
     turns,
-    answered: answered.length,
     calls: counts.calls - callsBefore,
-    doubled: counts.doubled,
-    failedLines: 0,
-    rss,
     legs,
-    cpu: cpuAfter.map((after, i) => (after - cpuBefore[i]!) / Math.max(1, turns)),
+    cpuMs: cpuAfter.map((v, i) => v - cpuBefore[i]!),
+    redisCpuMs: (await cpuOf(services.redisPids)) - redisCpuBefore,
+    pgCpuMs: grownCpu(pgCpuBefore, await cpuByProcess(services.pgPort)),
+    redisCommands: after - before,
+    redisByCommand: redis ? grown(commandsBefore, await commandStats(redis)) : new Map(),
+    pgByStatement: pgStats
+      ? grown(statementsBefore, await statementStats(pgStats.admin, pgStats.database))
+      : new Map(),
   }
-  if (services.redisPids.length > 0) run.redisCpu = redisCpu / Math.max(1, turns)
-  if (services.pgPids.length > 0) run.pgCpu = pgCpu / Math.max(1, turns)
-  for (const leg of LEGS) legs[leg].sort((a, b) => a - b)
-  if (redis) {
-    run.redisCommands = (after - before) / Math.max(1, run.calls)
-    run.redisByCommand = perUnit(commandsBefore, commandsAfter, run.calls)
+}
+
+/** The figures of one configuration: its parts (one per round) taken together. */
+async function summarize(
+  load: Load,
+  parts: Part[],
+  light: Part[],
+  shared: boolean,
+  pg: boolean,
+): Promise<Run> {
+  const sum = (f: (p: Part) => number) => parts.reduce((total, p) => total + f(p), 0)
+  const add = (maps: Array<Map<string, number>>) => {
+    const total = new Map<string, number>()
+    for (const m of maps) for (const [k, v] of m) total.set(k, (total.get(k) ?? 0) + v)
+    return total
   }
-  if (pgStats) {
-    run.pgByStatement = perUnit(statementsBefore, statementsAfter, turns)
-    run.pgStatements = run.pgByStatement.reduce((sum, [, v]) => sum + v, 0)
+  const turns = sum((p) => p.turns)
+  const calls = sum((p) => p.calls)
+  const answered = (ls: number[]) => ls.filter((l) => !Number.isNaN(l)).sort((a, b) => a - b)
+  const latencies = answered(parts.flatMap((p) => p.latencies))
+  const legs = Object.fromEntries(
+    LEGS.map((leg) => [leg, parts.flatMap((p) => p.legs[leg]).sort((a, b) => a - b)]),
+  ) as Record<Leg, number[]>
+  const run: Run = {
+    latencies,
+    turns,
+    answered: latencies.length,
+    calls,
+    doubled: load.counts.doubled,
+    rss: await Promise.all(load.instances.map((i) => rssOf(i.pid))),
+    legs,
+    cpu: load.instances.map((_, i) => sum((p) => p.cpuMs[i]!) / Math.max(1, turns)),
+    rounds: parts.map((p) => pct(answered(p.latencies), 0.5)),
+  }
+  if (light.length > 0) {
+    run.light = answered(light.flatMap((p) => p.latencies))
+    run.lightRounds = light.map((p) => pct(answered(p.latencies), 0.5))
+  }
+  if (shared) {
+    run.redisCpu = sum((p) => p.redisCpuMs) / Math.max(1, turns)
+    run.redisCommands = sum((p) => p.redisCommands) / Math.max(1, calls)
+    run.redisByCommand = perUnit(new Map(), add(parts.map((p) => p.redisByCommand)), calls)
+  }
+  if (pg) {
+    run.pgCpu = sum((p) => p.pgCpuMs) / Math.max(1, turns)
+    run.pgByStatement = perUnit(new Map(), add(parts.map((p) => p.pgByStatement)), turns)
+    run.pgStatements = run.pgByStatement.reduce((total, [, v]) => total + v, 0)
   }
   return run
 }
@@ -383,11 +474,16 @@ async function start(env: Record<string, string>): Promise<TestProcess> {
 }
 
 const work = await mkdtemp(join(tmpdir(), 'toolmark-bench-shared-'))
-console.log(`shared-mode bench: ${CONVERSATIONS} conversations, a message each per second, ${SECONDS} s`)
+console.log(
+  `shared-mode bench: ${CONVERSATIONS} conversations, a message each per second, ${SECONDS} s ` +
+    `(${ROUNDS} rounds of ${SECONDS / ROUNDS} s, the configurations taking turns)`,
+)
 const [redisServer, postgres] = await Promise.all([startRedis(), startPostgres()])
 const redis = new Redis(redisServer.url)
 const redisPids = await processesWith(['redis-server', `:${redisServer.port}`])
 const runs: Run[] = []
+/** Each configuration's instances. */
+const started: TestProcess[][] = []
 let admin: pg.Client | undefined
 try {
   // pg_stat_statements counts the statements each run sends (it loads only at server start).
@@ -402,7 +498,8 @@ try {
   await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
   await admin.query('CREATE DATABASE one')
   await admin.query('CREATE DATABASE three')
-  // The baseline, then the store alone (one instance on PostgreSQL), then shared mode: what each part costs.
+  // The baseline, the store alone (one instance on PostgreSQL) and shared mode: what each part costs. All
+  // three run side by side (an idle configuration costs next to nothing) and take turns under the load.
   const configurations: Array<Array<Record<string, string>>> = [
     [{ DATA_FILE: join(work, 'baseline.db') }],
     [{ DATABASE_URL: postgres.urlOf('one') }],
@@ -410,23 +507,42 @@ try {
   ]
   for (const envs of configurations) {
     const instances: TestProcess[] = []
-    try {
-      for (const env of envs) instances.push(await start(env))
-      const database = /\/(\w+)$/.exec(envs[0]!.DATABASE_URL ?? '')?.[1]
-      const shared = 'REDIS_URL' in envs[0]!
-      const services = {
-        ...(shared ? { redis } : {}),
-        redisPids: shared ? redisPids : [],
-        pgPids: database ? await postgresPids(postgres.port) : [],
-      }
-      const run = await load(instances, services, database ? { admin, database } : undefined)
-      if (LIGHT_LOAD) run.light = (await load(instances, services, undefined, LIGHT_LOAD)).latencies
-      runs.push(run)
-    } finally {
-      await Promise.all(instances.map((p) => p.stop()))
+    started.push(instances)
+    for (const env of envs) instances.push(await start(env))
+  }
+  const loads = await Promise.all(started.map((instances) => open(instances, CONVERSATIONS)))
+  const lightLoads = LIGHT_LOAD
+    ? await Promise.all(started.map((instances) => open(instances, LIGHT_LOAD.conversations)))
+    : []
+  const services = configurations.map((envs) => {
+    const shared = 'REDIS_URL' in envs[0]!
+    return {
+      ...(shared ? { redis } : {}),
+      redisPids: shared ? redisPids : [],
+      ...('DATABASE_URL' in envs[0]! ? { pgPort: postgres.port } : {}),
+    }
+  })
+  const parts: Part[][] = configurations.map(() => [])
+  const light: Part[][] = configurations.map(() => [])
+  for (let round = 0; round < ROUNDS; round++) {
+    // Each round starts with another configuration, so a machine that slows down or warms up weighs on all.
+    for (let k = 0; k < configurations.length; k++) {
+      const c = (round + k) % configurations.length
+      const database = /\/(\w+)$/.exec(configurations[c]![0]!.DATABASE_URL ?? '')?.[1]
+      const stats = database ? { admin, database } : undefined
+      parts[c]!.push(await measure(loads[c]!, services[c]!, SECONDS / ROUNDS, stats))
+      if (LIGHT_LOAD) light[c]!.push(await measure(lightLoads[c]!, services[c]!, LIGHT_LOAD.seconds / ROUNDS))
     }
   }
+  for (let c = 0; c < configurations.length; c++) {
+    const envs = configurations[c]!
+    runs.push(
+      await summarize(loads[c]!, parts[c]!, light[c]!, 'REDIS_URL' in envs[0]!, 'DATABASE_URL' in envs[0]!),
+    )
+  }
+  for (const load of [...loads, ...lightLoads]) for (const c of load.convs) c.close()
 } finally {
+  await Promise.all(started.flat().map((p) => p.stop()))
   await admin?.end().catch(() => {})
   redis.disconnect()
   await redisServer.stop()
@@ -438,6 +554,26 @@ const [baseline, store, shared] = runs as [Run, Run, Run]
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
 const p50 = (r: Run) => pct(r.latencies, 0.5)
 const p99 = (r: Run) => pct(r.latencies, 0.99)
+const median = (values: number[]) =>
+  pct(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  )
+/**
+ * A row of each round's p50 per configuration; its ratio is the median of the rounds' shared ÷ SQLite
+ * ratios (each measured a few seconds apart, so a machine that is busier in one round weighs on both).
+ */
+const byRound = (what: string, of: (r: Run) => number[]): string[] => [
+  what,
+  ...[baseline, store, shared].map(
+    (r) =>
+      of(r)
+        .map((v) => v.toFixed(1))
+        .join(' / ') + ' ms',
+  ),
+  ratio(median(of(shared).map((v, i) => v / of(baseline)[i]!)), 1),
+  what.startsWith('turn') ? '≤ 1.5×' : '',
+]
 const rows: string[][] = [
   ['', 'one instance, SQLite', 'one, PostgreSQL', 'three, PostgreSQL + Redis', 'three ÷ SQLite', 'goal'],
   [
@@ -449,6 +585,7 @@ const rows: string[][] = [
     '≤ 1.5×',
   ],
   ['turn p99', ms(p99(baseline)), ms(p99(store)), ms(p99(shared)), ratio(p99(shared), p99(baseline)), ''],
+  byRound('turn p50 by round (ratio: median of rounds)', (r) => r.rounds),
   ...[
     ['turns answered / sent', (r: Run) => `${r.answered} / ${r.turns}`, 'all'],
     ['page calls (describe + call)', (r: Run) => String(r.calls), ''],
@@ -474,6 +611,7 @@ const rows: string[][] = [
         ]
       })
     : []),
+  ...(LIGHT_LOAD ? [byRound('light turn p50 by round', (r) => r.lightRounds ?? [])] : []),
   [
     'CPU per turn, each instance',
     ...[baseline, store, shared].map((r) => r.cpu.map((v) => v.toFixed(2)).join(' + ') + ' ms'),
