@@ -25,9 +25,9 @@
 // during the run weighs on all of them alike; `turn p50 by round` prints each round's p50 and, as the ratio,
 // the median of the rounds' shared ÷ SQLite ratios.
 // BENCH_TOP=n prints the n most frequent statements and commands (default 8).
-// BENCH_LIGHT=NxS (e.g. 10x10) adds, on each configuration after its main run, a run of N conversations for S
-// seconds: a load far below saturation, so its latency is the cost of a turn without queueing behind others
-// (printed as `light turn p50/p99`).
+// BENCH_LIGHT=NxS (e.g. 10x10) adds, on each configuration after each part of its main run, a part of a run of
+// N conversations for S seconds: a load far below saturation, so its latency is the cost of a turn without
+// queueing behind others (printed as `light turn p50/p99`).
 // BENCH_PROF=<dir> makes each instance write a V8 CPU profile (`.cpuprofile`) into <dir> when it stops.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -294,15 +294,10 @@ async function statementStats(admin: pg.Client, database: string): Promise<Map<s
   return stats
 }
 
-/** What grew between two counts, per unit (largest first). */
-function perUnit(
-  before: Map<string, number>,
-  after: Map<string, number>,
-  units: number,
-): Array<[string, number]> {
-  return [...after]
-    .map(([k, v]): [string, number] => [k, (v - (before.get(k) ?? 0)) / Math.max(1, units)])
-    .filter(([, v]) => v > 0)
+/** Counts per unit (largest first). */
+function perUnit(counts: Map<string, number>, units: number): Array<[string, number]> {
+  return [...counts]
+    .map(([k, v]): [string, number] => [k, v / Math.max(1, units)])
     .sort((a, b) => b[1] - a[1])
 }
 
@@ -436,11 +431,11 @@ async function summarize(
   if (shared) {
     run.redisCpu = sum((p) => p.redisCpuMs) / Math.max(1, turns)
     run.redisCommands = sum((p) => p.redisCommands) / Math.max(1, calls)
-    run.redisByCommand = perUnit(new Map(), add(parts.map((p) => p.redisByCommand)), calls)
+    run.redisByCommand = perUnit(add(parts.map((p) => p.redisByCommand)), calls)
   }
   if (pg) {
     run.pgCpu = sum((p) => p.pgCpuMs) / Math.max(1, turns)
-    run.pgByStatement = perUnit(new Map(), add(parts.map((p) => p.pgByStatement)), turns)
+    run.pgByStatement = perUnit(add(parts.map((p) => p.pgByStatement)), turns)
     run.pgStatements = run.pgByStatement.reduce((total, [, v]) => total + v, 0)
   }
   return run
