@@ -6,7 +6,7 @@ export default defineProject({
   test: {
     name: 'agent-server',
     environment: 'node',
-    include: ['test/**/*.test.ts'],
+    include: ['src/__tests__/**/*.test.ts'],
     testTimeout: 20_000,
   },
 })

@@ -6,6 +6,6 @@ export default defineProject({
   test: {
     name: 'inertia-demo',
     environment: 'node',
-    include: ['test/**/*.test.ts'],
+    include: ['src/__tests__/**/*.test.ts'],
   },
 })

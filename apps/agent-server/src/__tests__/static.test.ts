@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
-import { loadConfig } from '../src/config.ts'
-import { type RunningServer, startServer } from '../src/server.ts'
+import { loadConfig } from '../config.ts'
+import { type RunningServer, startServer } from '../server.ts'
 
 /** The demo app on a free port with an in-memory store and the given static folder. */
 async function server(staticDir = '/nonexistent'): Promise<{ server: RunningServer }> {

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, ENV_DOCS, helpText, loadConfig } from '../src/config.ts'
+import { ConfigError, ENV_DOCS, helpText, loadConfig } from '../config.ts'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
+const root = fileURLToPath(new URL('../..', import.meta.url))
 
 describe('configuration', () => {
   it('has documented defaults', () => {
@@ -17,7 +17,7 @@ describe('configuration', () => {
       sessionSecret: undefined,
     })
     expect(config.dataFile).toBe(`${root}data/toolmark-demo.db`)
-    expect(config.staticDir).toBe(fileURLToPath(new URL('../../demo/dist', import.meta.url)))
+    expect(config.staticDir).toBe(fileURLToPath(new URL('../../../demo/dist', import.meta.url)))
   })
 
   it('picks the provider from the keys that are set, unless PROVIDER says otherwise', () => {

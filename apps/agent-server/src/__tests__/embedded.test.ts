@@ -4,7 +4,7 @@ import {
   type DemoState,
   demoState,
   settingsTools,
-} from '../../../packages/offline-agent/src/__tests__/demo-tools.ts'
+} from '../../../../packages/offline-agent/src/__tests__/demo-tools.ts'
 import { type Browser, FakePage, type FakeTool, type TestServer, testServer } from './helpers.ts'
 
 /*

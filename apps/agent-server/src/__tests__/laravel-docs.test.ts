@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
 import { maskText } from '@toolmark/server'
 import { describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../../packages/offline-agent/src/__tests__/demo-tools.ts'
-import { lintBlocks, phpBlocks } from '../scripts/lint-php-docs.mjs'
+import { challengesTools, demoState } from '../../../../packages/offline-agent/src/__tests__/demo-tools.ts'
+import { lintBlocks, phpBlocks } from '../../scripts/lint-php-docs.mjs'
 
 /*
  * The Laravel docs and package: every ```php block of docs/framework/laravel.md, the package README
@@ -16,7 +16,7 @@ import { lintBlocks, phpBlocks } from '../scripts/lint-php-docs.mjs'
  * are reported, not run, on a developer machine.
  */
 
-const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8')
+const read = (path: string) => readFileSync(new URL(`../../../../${path}`, import.meta.url), 'utf8')
 const DOCS = ['docs/framework/laravel.md', 'packages/laravel/README.md', 'docs/guides/laravel-reference.md']
 const blocks = DOCS.flatMap((doc) => phpBlocks(read(doc)).map((block) => ({ ...block, doc })))
 const hasPhp = !spawnSync('php', ['--version']).error
@@ -33,7 +33,7 @@ function runPhp(file: string, driver: string, input: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'php-run-'))
   try {
     const script = join(dir, 'run.php')
-    const source = fileURLToPath(new URL(`../../../packages/laravel/src/${file}`, import.meta.url))
+    const source = fileURLToPath(new URL(`../../../../packages/laravel/src/${file}`, import.meta.url))
     writeFileSync(
       script,
       `<?php\nrequire ${JSON.stringify(source)};\nuse Toolmark\\Laravel\\Llm;\nuse Toolmark\\Laravel\\Mask;\n$in = json_decode(stream_get_contents(STDIN), true);\n${driver}\n`,

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { challengesTools, demoState } from '../../../packages/offline-agent/src/__tests__/demo-tools.ts'
+import { challengesTools, demoState } from '../../../../packages/offline-agent/src/__tests__/demo-tools.ts'
 import {
   startPostgres,
   startProcess,
@@ -10,7 +10,7 @@ import {
   type TestPostgres,
   type TestProcess,
   type TestRedis,
-} from '../../../tests/support/servers.ts'
+} from '../../../../tests/support/servers.ts'
 import { Browser, FakePage, type HttpLink, readEvents } from './helpers.ts'
 
 /*
@@ -18,7 +18,7 @@ import { Browser, FakePage, type HttpLink, readEvents } from './helpers.ts'
  * DATABASE_URL and REDIS_URL), one Redis, one PostgreSQL, each started here on free loopback ports.
  */
 
-const APP = fileURLToPath(new URL('..', import.meta.url))
+const APP = fileURLToPath(new URL('../..', import.meta.url))
 let redis: TestRedis
 let postgres: TestPostgres
 let db: pg.Pool
