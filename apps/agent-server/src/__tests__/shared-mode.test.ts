@@ -121,20 +121,28 @@ async function manifestStored(clientId: string, database: string): Promise<void>
   }
 }
 
+/**
+ * A new user's conversation whose page (the demo's tools, HTTP transport) has its event stream on `a` and POSTs
+ * every message to `c` (no sticky sessions); resolves once its manifest is in the store.
+ */
+async function pageOnAPostingToC(a: TestProcess, c: TestProcess) {
+  const onA = new Browser(a.url)
+  const conversation = await onA.createConversation()
+  const state = demoState()
+  const page = await FakePage.open(a.url, onA, conversation, challengesTools(state), {
+    transport: 'http',
+    manifest: false,
+  })
+  ;(page.link as HttpLink).postTo = c.url
+  await page.sendManifest()
+  await manifestStored(page.clientId, `shared${databases}`)
+  return { onA, conversation, state, page }
+}
+
 describe('shared mode: three instances, one Redis, one PostgreSQL', () => {
   it('runs a tool once on a page held by A, for a chat posted to B and a card approved through C', async () => {
     const [a, b, c] = await cluster(3)
-    const onA = new Browser(a!.url)
-    const conversation = await onA.createConversation()
-    const state = demoState()
-    // The page's event stream is on A; every message it POSTs lands on C (no sticky sessions).
-    const page = await FakePage.open(a!.url, onA, conversation, challengesTools(state), {
-      transport: 'http',
-      manifest: false,
-    })
-    ;(page.link as HttpLink).postTo = c!.url
-    await page.sendManifest()
-    await manifestStored(page.clientId, `shared${databases}`)
+    const { onA, conversation, state, page } = await pageOnAPostingToC(a!, c!)
 
     const onB = sameUser(onA, b!.url)
     const chat = await chatStream(onB, conversation)
@@ -199,16 +207,7 @@ describe('shared mode: three instances, one Redis, one PostgreSQL', () => {
 
   it('runs a tool once when every message between the instances is delivered twice', async () => {
     const [a, b, c] = await cluster(3)
-    const onA = new Browser(a!.url)
-    const conversation = await onA.createConversation()
-    const state = demoState()
-    const page = await FakePage.open(a!.url, onA, conversation, challengesTools(state), {
-      transport: 'http',
-      manifest: false,
-    })
-    ;(page.link as HttpLink).postTo = c!.url
-    await page.sendManifest()
-    await manifestStored(page.clientId, `shared${databases}`)
+    const { onA, conversation, state, page } = await pageOnAPostingToC(a!, c!)
     // A second copy of every entry written to an instance's inbox, as a bus that delivers at least once may.
     const bus = new Redis(redis.url)
     const copied = new Set<string>()
