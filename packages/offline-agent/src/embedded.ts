@@ -1,5 +1,5 @@
 import type { ToolManifestSummary } from '@toolmark/core'
-import { MAX_TEXT } from './bounds.ts'
+import { MAX_MANIFEST, MAX_TEXT } from './bounds.ts'
 import { answerValues, extractInput } from './extract.ts'
 import {
   asksToNavigate,
@@ -440,8 +440,48 @@ function filledList(input: unknown): string[] {
     .map(([k, v]) => `${fieldWords(k)} ${quote(v as string)}`)
 }
 
-/** One step of the embedded agent for `request`. */
+/**
+ * One step of the embedded agent for `request`. Each text is read up to its maximum (`MAX_TEXT`
+ * characters of a message, a title or a tool's description; `MAX_MANIFEST` of the rendered
+ * manifest): longer text is cut before planning, so a step's work is bounded whatever is sent.
+ */
 export function plan(request: ProviderRequest): ProviderEvent {
+  return planWithin(request, MAX_TEXT)
+}
+
+/**
+ * {@link plan} with the texts cut at `limit` characters (the rendered manifest at `MAX_MANIFEST / MAX_TEXT` times `limit`). Internal:
+ * the bench lifts the cut to show the planner's cost per character.
+ */
+export function planWithin(request: ProviderRequest, limit: number): ProviderEvent {
+  const cut = (text: string, max = limit) => (text.length > max ? text.slice(0, max) : text)
+  return planBounded({
+    ...request,
+    // A user's text: cut, and each run of white space made one space (no pattern meets long runs).
+    messages: request.messages.map((m) =>
+      m.role === 'user' ? { ...m, text: cut(m.text).replace(/\s+/g, ' ') } : m,
+    ),
+    tools: request.tools.map((t) =>
+      t.description.length > limit * MANIFEST_FACTOR
+        ? { ...t, description: cut(t.description, limit * MANIFEST_FACTOR) }
+        : t,
+    ),
+    ...(request.manifest
+      ? {
+          manifest: request.manifest.map((e) => ({
+            ...e,
+            description: cut(String(e.description ?? '')),
+            ...(typeof e.title === 'string' ? { title: cut(e.title) } : {}),
+          })),
+        }
+      : {}),
+  })
+}
+
+/** How many times a message's maximum the rendered manifest may be. */
+const MANIFEST_FACTOR = MAX_MANIFEST / MAX_TEXT
+
+function planBounded(request: ProviderRequest): ProviderEvent {
   const { messages, tools } = request
   if (tools.length === 0) return text(followUpText(messages))
   let lastUser = -1
@@ -453,7 +493,9 @@ export function plan(request: ProviderRequest): ProviderEvent {
   }
   const userText = lastUser === -1 ? '' : (messages[lastUser] as { text: string }).text
   const turn = messages.slice(lastUser + 1)
-  const manifest = parseManifest(tools.find((t) => t.name === 'page_call')?.description ?? '')
+  const manifest = parseManifest(tools.find((t) => t.name === 'page_call')?.description ?? '').map((t) =>
+    t.description.length > MAX_TEXT ? { ...t, description: t.description.slice(0, MAX_TEXT) } : t,
+  )
   const call = (name: string, input: unknown): ProviderEvent => ({
     type: 'tool_call',
     call: { id: callId(messages), name, input } satisfies ToolCall,
@@ -493,9 +535,9 @@ export function plan(request: ProviderRequest): ProviderEvent {
   // A reply to the agent's own question is read as the answer, unless it is a request of its own
   // (a verb that picks a tool: "search for chess").
   const question = openQuestion(messages, lastUser, entries, manifest)
-  const command = keywords(userText).some((w) => verbGroup(w) !== undefined)
+  const command = () => keywords(userText).some((w) => verbGroup(w) !== undefined)
   const open =
-    question && !isHelpRequest(userText) && (!command || chooseTool(userText, manifest) === undefined)
+    question && !isHelpRequest(userText) && (!command() || chooseTool(userText, manifest) === undefined)
       ? question
       : undefined
 

@@ -31,10 +31,15 @@ const COMMANDS = new Set([
 export function clauses(message: string): string[] {
   const out: string[] = []
   let start = 0
+  // Quotes before each separator are counted once, as the scan goes (not from the start each time).
+  let quotes = 0
+  let counted = 0
+  const word = /\s*(?:(?:also|please)\s+)?([A-Za-z]+)/y
   for (const m of message.matchAll(/\s*(?:;|,?\s+(?:and\s+)?then\s+|,?\s+and\s+|,\s*)/g)) {
-    const before = message.slice(0, m.index)
-    if ((before.match(/"/g)?.length ?? 0) % 2 === 1) continue
-    const next = /^\s*(?:(?:also|please)\s+)?([A-Za-z]+)/.exec(message.slice(m.index + m[0].length))
+    for (; counted < m.index; counted++) if (message.charCodeAt(counted) === 34) quotes++
+    if (quotes % 2 === 1) continue
+    word.lastIndex = m.index + m[0].length
+    const next = word.exec(message)
     if (!next || !COMMANDS.has(next[1]!.toLowerCase())) continue
     out.push(message.slice(start, m.index))
     start = m.index + m[0].length
