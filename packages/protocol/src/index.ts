@@ -58,4 +58,17 @@ export type {
   ToolResult,
 } from './results.ts'
 export { protocolSchemas } from './schemas.ts'
+/** The secret rules every server masks with, as data (patterns, word lists, limits). */
+export * as SECRETS from './secrets.ts'
 export { UNSUPPORTED_PROTOCOL, type ValidationResult, validateMessage } from './validate.ts'
+export {
+  CONFIRM_TTL_MS,
+  EXPIRED_RESULT,
+  NO_PAGE_RESULT,
+  REJECT_REASONS,
+  TIMEOUT_RESULT,
+  VALIDATION,
+  WIRE_HEADERS,
+  WIRE_LIMITS,
+  WIRE_NAMES,
+} from './wire.ts'
