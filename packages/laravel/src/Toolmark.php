@@ -214,12 +214,29 @@ class Toolmark
         return $conversation !== null && $conversation->isOwnedBy($user->getAuthIdentifier()) ? $conversation : null;
     }
 
-    /** Starts a new conversation for the user and makes it the session's current one. */
+    /**
+     * Starts a new conversation for the user and makes it the session's current one. A user keeps
+     * at most `toolmark.limits.conversations_per_user`: the oldest ones beyond it are deleted, with
+     * their messages, calls, confirmations and page loads.
+     */
     public function startConversation(Authenticatable $user, ?Request $request = null): Conversation
     {
         $conversation = new Conversation();
         $conversation->user_id = $user->getAuthIdentifier();
         $conversation->save();
+        $cap = config('toolmark.limits.conversations_per_user');
+        if ($cap !== null) {
+            $old = Conversation::query()->where('user_id', $conversation->user_id)
+                ->orderByDesc('id')->skip(max(1, (int) $cap))->take(PHP_INT_MAX)->pluck('id');
+            if ($old->isNotEmpty()) {
+                DB::transaction(function () use ($old): void {
+                    foreach (['conversation_messages', 'toolmark_confirmations', 'toolmark_calls', 'toolmark_pages'] as $table) {
+                        DB::table($table)->whereIn('conversation_id', $old)->delete();
+                    }
+                    Conversation::query()->whereIn('id', $old)->delete();
+                });
+            }
+        }
         if ($request !== null && $request->hasSession()) {
             $request->session()->put((string) config('toolmark.session_key'), $conversation->id);
         }

@@ -37,7 +37,7 @@ final class CommandsTest extends TestCase
             $this->assertSame(0, $this->artisan('toolmark:install', ['--force' => true]));
             $this->assertFileEquals(__DIR__.'/../../config/toolmark.php', "{$base}/config/toolmark.php");
         } finally {
-            foreach (["{$base}/config/toolmark.php", "{$base}/database/migrations/2026_01_01_000000_create_toolmark_tables.php"] as $file) {
+            foreach (["{$base}/config/toolmark.php", ...glob("{$base}/database/migrations/*.php")] as $file) {
                 @unlink($file);
             }
             @rmdir("{$base}/database/migrations");
