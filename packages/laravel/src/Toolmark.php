@@ -122,7 +122,7 @@ class Toolmark
             'created_at' => now(),
             'updated_at' => now(),
         ]);
-        $message = ['protocol' => 1, 'type' => $kind, 'clientId' => $clientId, 'id' => $id, 'tool' => $tool];
+        $message = ['protocol' => Wire::PROTOCOL, 'type' => $kind, 'clientId' => $clientId, 'id' => $id, 'tool' => $tool];
         if ($kind === 'call') {
             $message['input'] = (object) $input; // `{}`, never `[]`, for no input
             if ($rev !== null) {
@@ -262,7 +262,7 @@ class Toolmark
         return [
             'userId' => $user->getAuthIdentifier(),
             'conversationId' => $conversation?->id,
-            'channel' => $conversation === null ? null : "toolmark.{$user->getAuthIdentifier()}.{$conversation->id}",
+            'channel' => $conversation === null ? null : Wire::NAMES['channelPrefix'].".{$user->getAuthIdentifier()}.{$conversation->id}",
             // The bridge route wherever it is registered (a prefix group with Route::toolmark() included).
             'postUrl' => $conversation === null || ! Route::has('toolmark.bridge') ? null
                 : route('toolmark.bridge', ['conversation' => $conversation->id], false),
