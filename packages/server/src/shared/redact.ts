@@ -18,26 +18,42 @@
  * the PHP package.
  */
 
-import { SECRETS } from '@toolmark/protocol'
+import {
+  CARD_KEY_JOINED_SOURCE,
+  CARD_KEY_MIN_DIGITS,
+  CARD_MASK_PREFIX,
+  CARD_NUMBER_DIGITS,
+  CARD_NUMBER_SOURCE,
+  CODE_MASK,
+  CODE_SOURCE,
+  KEY_SPLIT_SOURCE,
+  KEY_WORD_STEPS,
+  MASKED as MASKED_,
+  MAX_MASK_DEPTH as MAX_MASK_DEPTH_,
+  MIN_SECRET_LENGTH,
+  PASSWORD_SOURCE,
+  SECRET_KEY_JOINED_SOURCE,
+  SECRET_KEY_WORDS,
+} from '@toolmark/protocol'
 
 /** The placeholder for a masked value (the page's own placeholder, `REDACTED` in core). */
-export const MASKED = SECRETS.MASKED
+export const MASKED = MASKED_
 
 /** Values nested deeper than this are replaced by {@link MASKED} as a whole (fail closed). */
-export const MAX_MASK_DEPTH = SECRETS.MAX_MASK_DEPTH
+export const MAX_MASK_DEPTH = MAX_MASK_DEPTH_
 
-const CARD_NUMBER = new RegExp(SECRETS.CARD_NUMBER_SOURCE, 'g')
-const CODE = new RegExp(SECRETS.CODE_SOURCE, 'gi')
-const PASSWORD = new RegExp(SECRETS.PASSWORD_SOURCE, 'gi')
-const KEY_STEPS = SECRETS.KEY_WORD_STEPS.map(([source, to]) => [new RegExp(source, 'g'), to] as const)
-const KEY_SPLIT = new RegExp(SECRETS.KEY_SPLIT_SOURCE)
-const SECRET_WORDS = new Set(SECRETS.SECRET_KEY_WORDS)
-const SECRET_JOINED = new RegExp(SECRETS.SECRET_KEY_JOINED_SOURCE)
-const CARD_JOINED = new RegExp(SECRETS.CARD_KEY_JOINED_SOURCE)
-const { min: CARD_MIN, max: CARD_MAX } = SECRETS.CARD_NUMBER_DIGITS
+const CARD_NUMBER = new RegExp(CARD_NUMBER_SOURCE, 'g')
+const CODE = new RegExp(CODE_SOURCE, 'gi')
+const PASSWORD = new RegExp(PASSWORD_SOURCE, 'gi')
+const KEY_STEPS = KEY_WORD_STEPS.map(([source, to]) => [new RegExp(source, 'g'), to] as const)
+const KEY_SPLIT = new RegExp(KEY_SPLIT_SOURCE)
+const SECRET_WORDS = new Set(SECRET_KEY_WORDS)
+const SECRET_JOINED = new RegExp(SECRET_KEY_JOINED_SOURCE)
+const CARD_JOINED = new RegExp(CARD_KEY_JOINED_SOURCE)
+const { min: CARD_MIN, max: CARD_MAX } = CARD_NUMBER_DIGITS
 
 /** `**** ` and the last 4 digits. */
-const lastFour = (digits: string) => `${SECRETS.CARD_MASK_PREFIX}${digits.slice(-4)}`
+const lastFour = (digits: string) => `${CARD_MASK_PREFIX}${digits.slice(-4)}`
 
 /**
  * Masks card-number-like sequences, codes after a CVC or PIN keyword, and passwords written as
@@ -46,8 +62,8 @@ const lastFour = (digits: string) => `${SECRETS.CARD_MASK_PREFIX}${digits.slice(
 export function maskText(text: string): string {
   return text
     .replace(CARD_NUMBER, (match) => lastFour(match.replace(/\D/g, '')))
-    .replace(CODE, (_match, keyword: string, gap: string) => `${keyword}${gap}${SECRETS.CODE_MASK}`)
-    .replace(PASSWORD, (_match, keyword: string) => `${keyword}${SECRETS.CODE_MASK}`)
+    .replace(CODE, (_match, keyword: string, gap: string) => `${keyword}${gap}${CODE_MASK}`)
+    .replace(PASSWORD, (_match, keyword: string) => `${keyword}${CODE_MASK}`)
 }
 
 /** Splits a key in any spelling (`cardCvc`, `CARD_CVC`, `card-cvc`, `SecurityCode`) into lowercase words. */
@@ -77,9 +93,7 @@ function maskCardField(value: unknown): string | undefined {
   const text = typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? String(value) : value
   if (typeof text !== 'string' || !/^[\d -]+$/.test(text)) return undefined
   const digits = text.replace(/\D/g, '')
-  return digits.length >= SECRETS.CARD_KEY_MIN_DIGITS && digits.length <= CARD_MAX
-    ? lastFour(digits)
-    : undefined
+  return digits.length >= CARD_KEY_MIN_DIGITS && digits.length <= CARD_MAX ? lastFour(digits) : undefined
 }
 
 /** True when the digits pass the Luhn check (every real card number does). */
@@ -184,14 +198,14 @@ function collect(value: unknown, path: readonly string[], at: number, depth: num
 export function secretsAt(value: unknown, paths: readonly string[]): string[] {
   const out: string[] = []
   for (const path of paths) collect(value, segments(path), 0, 0, out)
-  return [...new Set(out.map((s) => s.trim()).filter((s) => s.length >= SECRETS.MIN_SECRET_LENGTH))]
+  return [...new Set(out.map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET_LENGTH))]
 }
 
 /** `text` with every occurrence of each secret (3 characters or more) replaced by `[redacted]`. */
 export function scrub(text: string, secrets: readonly string[] = []): string {
   let out = text
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= SECRETS.MIN_SECRET_LENGTH) out = out.split(secret).join(MASKED)
+    if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join(MASKED)
   }
   return out
 }
@@ -203,10 +217,10 @@ export function scrub(text: string, secrets: readonly string[] = []): string {
 export function secretForms(secrets: Iterable<string>): string[] {
   const out = new Set<string>()
   for (const secret of secrets) {
-    if (secret.length < SECRETS.MIN_SECRET_LENGTH) continue
+    if (secret.length < MIN_SECRET_LENGTH) continue
     out.add(secret)
     const masked = maskText(secret)
-    if (masked !== secret && masked.length >= SECRETS.MIN_SECRET_LENGTH) out.add(masked)
+    if (masked !== secret && masked.length >= MIN_SECRET_LENGTH) out.add(masked)
   }
   return [...out]
 }
