@@ -180,7 +180,7 @@ class Bridge
                 self::learn($binding->client_id, $binding->tool, $result['data']['inputSchema'] ?? null);
             }
 
-            return [null, $binding, Mask::value($result, $forms)];
+            return [null, $binding, Mask::result($result, $binding->kind, $forms)];
         });
         if (is_string($outcome)) {
             return $this->reject($conversation, $outcome, $message['id']);

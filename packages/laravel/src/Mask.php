@@ -75,6 +75,43 @@ final class Mask
         return $out;
     }
 
+    /**
+     * A copy of a JSON value with text() (after scrub() of `$secrets`) on every string, keys kept as
+     * they are: for a described tool's schemas, whose `password` or `pin` properties are field
+     * definitions, not values.
+     *
+     * @param list<string> $secrets
+     */
+    public static function strings(mixed $value, array $secrets = [], int $depth = 0): mixed
+    {
+        if (is_string($value)) {
+            return self::text(self::scrub($value, $secrets));
+        }
+        if (! is_array($value)) {
+            return $value;
+        }
+        if ($depth >= Wire::SECRETS['maxDepth']) {
+            return self::MASKED;
+        }
+
+        return array_map(fn (mixed $item): mixed => self::strings($item, $secrets, $depth + 1), $value);
+    }
+
+    /**
+     * A tool result as it may be kept: value() on everything, except that a describe's `ok` data (a
+     * manifest entry with its schemas) gets strings() only.
+     *
+     * @param array<string, mixed> $result
+     * @param list<string> $secrets
+     * @return array<string, mixed>
+     */
+    public static function result(array $result, string $kind, array $secrets = []): array
+    {
+        return $kind === 'describe' && ($result['status'] ?? null) === 'ok'
+            ? self::strings($result, $secrets)
+            : self::value($result, $secrets);
+    }
+
     /** True for keys naming a card security code, a PIN or a password in any spelling (`cardCvc`, `CVV2`, `pin`, `newPassword`). */
     public static function isSensitiveKey(string $key): bool
     {

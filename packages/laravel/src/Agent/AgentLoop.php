@@ -199,7 +199,7 @@ class AgentLoop
     public function answer(Conversation $conversation, string $toolCallId, string $tool, array $result, string $kind = 'call', bool $untrusted = false): void
     {
         $name = $kind === 'describe' ? 'page_describe' : 'page_call';
-        $result = Mask::value($result);
+        $result = Mask::result($result, $kind);
         $conversation->messages()->create([
             'role' => 'tool',
             'text' => Mask::text("{$name} {$tool} → {$result['status']}"),

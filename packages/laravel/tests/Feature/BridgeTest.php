@@ -377,11 +377,14 @@ final class BridgeTest extends TestCase
     {
         $this->app->instance(\Toolmark\Laravel\Agent\AgentModel::class, new \Toolmark\Laravel\Testing\ScriptedModel(['Done']));
         $id = (string) app(Toolmark::class)->send($this->chat, 'tc_d', 'describe', 'challenges.list');
-        $this->bridge($this->ada, $this->chat, $this->result($id, ['status' => 'ok', 'data' => ['name' => 'challenges.list']]))->assertNoContent();
+        $schema = ['type' => 'object', 'properties' => ['password' => ['type' => 'string', 'writeOnly' => true], 'pin' => ['type' => 'string']]];
+        $this->bridge($this->ada, $this->chat, $this->result($id, ['status' => 'ok', 'data' => ['name' => 'challenges.list', 'inputSchema' => $schema]]))->assertNoContent();
         $this->continueTurn();
         $line = $this->chat->messages()->where('role', 'tool')->first();
         $this->assertSame('page_describe challenges.list → ok', $line->text);
         $this->assertSame('page_describe', $line->agent['name']);
+        // The schema's `password` and `pin` are field definitions, not values: the model still reads them.
+        $this->assertSame($schema, json_decode($line->agent['content'], true)['data']['inputSchema']);
     }
 
     public function test_an_untrusted_tool_result_stays_wrapped_after_the_page_changed_its_manifest(): void
