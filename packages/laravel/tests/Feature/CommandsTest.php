@@ -84,6 +84,12 @@ final class CommandsTest extends TestCase
             DB::table('toolmark_confirmations')->orderBy('confirm_id')->pluck('state', 'confirm_id')->all(),
         );
 
+        // Without a server-side lifetime nothing pending expires.
+        config(['toolmark.confirm_expiry_minutes' => null]);
+        $confirmation('older', 'pending', 60);
+        $this->assertSame(0, $this->artisan('toolmark:prune'));
+        $this->assertSame('pending', DB::table('toolmark_confirmations')->where('confirm_id', 'older')->value('state'));
+
         $this->assertSame(0, $this->artisan('toolmark:prune', ['--days' => 0]));
         $this->assertSame(1, DB::table('toolmark_calls')->count(), 'pending calls are never deleted');
         $this->assertSame(1, $this->artisan('toolmark:prune', ['--days' => 'soon']));
