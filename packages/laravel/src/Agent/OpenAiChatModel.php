@@ -23,7 +23,7 @@ final class OpenAiChatModel implements AgentModel
     /** One streamed Chat Completions request; see AgentModel::complete(). */
     public function complete(string $system, array $messages, array $tools): array
     {
-        $body = ['model' => $this->model, 'stream' => true, 'messages' => $this->messages($system, $messages, $tools !== [])];
+        $body = ['model' => $this->model, 'stream' => true, 'messages' => $this->messages($system, $messages)];
         if ($tools !== []) {
             $body['tools'] = array_map(fn (array $t): array => ['type' => 'function', 'function' => [
                 'name' => $t['name'], 'description' => $t['description'], 'parameters' => $t['input_schema'],
@@ -83,15 +83,17 @@ final class OpenAiChatModel implements AgentModel
     /**
      * The provider-neutral history as Chat Completions messages (system first), paired the way the
      * API requires: every assistant message with tool calls is followed at once by one tool message
-     * per call (its result, wherever it was stored, or an error saying none was recorded). A tool
-     * result that answers no call right before it (a confirmation outcome) becomes a marked
-     * user-role note. Without tools (the follow-up step) calls and results are plain text.
-     * Arguments are always a JSON object, `input: {}` included.
+     * per call (its result, wherever it was stored, or an error saying none was recorded). A
+     * confirmation outcome, which arrives long after its call was answered `needs_confirmation`,
+     * follows a repeat of that call (the same id and arguments), so it stays a tool result; any other
+     * tool result that answers no call becomes a marked user-role note. Arguments are always a JSON
+     * object, `input: {}` included.
      */
-    private function messages(string $system, array $history, bool $withTools): array
+    private function messages(string $system, array $history): array
     {
         $out = [['role' => 'system', 'content' => $system]];
         $used = [];
+        $calls = []; // tool call id => the call, for repeating it before its confirmation outcome
         foreach ($history as $i => $m) {
             if ($m['role'] === 'user') {
                 $out[] = ['role' => 'user', 'content' => $m['text']];
@@ -99,31 +101,27 @@ final class OpenAiChatModel implements AgentModel
                 continue;
             }
             if ($m['role'] === 'tool') {
-                if (! isset($used[$i])) {
+                if (isset($used[$i])) {
+                    continue;
+                }
+                $call = $calls[$m['toolCallId']] ?? null;
+                if (isset($m['confirmId']) && $call !== null) {
+                    $out[] = ['role' => 'assistant', 'content' => null, 'tool_calls' => [self::toolCall($call)]];
+                    $out[] = ['role' => 'tool', 'tool_call_id' => $m['toolCallId'], 'content' => $m['content']];
+                } else {
                     $out[] = ['role' => 'user', 'content' => self::markedResult($m)];
                 }
 
                 continue;
             }
-            $calls = $m['toolCalls'] ?? [];
-            if (! $withTools) {
-                $lines = array_map(fn (array $c): string => "[called {$c['name']} ".self::arguments($c).']', $calls);
-                $text = implode("\n", array_filter([$m['text'], ...$lines], fn (string $s): bool => $s !== ''));
-                if ($text !== '') {
-                    $out[] = ['role' => 'assistant', 'content' => $text];
-                }
-
-                continue;
-            }
             $message = ['role' => 'assistant', 'content' => $m['text'] === '' ? null : $m['text']];
-            if ($calls !== []) {
-                $message['tool_calls'] = array_map(fn (array $c): array => [
-                    'id' => $c['id'], 'type' => 'function',
-                    'function' => ['name' => $c['name'], 'arguments' => self::arguments($c)],
-                ], $calls);
+            $made = $m['toolCalls'] ?? [];
+            if ($made !== []) {
+                $message['tool_calls'] = array_map(fn (array $c): array => self::toolCall($c), $made);
             }
             $out[] = $message;
-            foreach ($calls as $c) {
+            foreach ($made as $c) {
+                $calls[$c['id']] = $c;
                 $answer = null;
                 foreach ($history as $j => $later) {
                     if ($j > $i && ! isset($used[$j]) && $later['role'] === 'tool' && ! isset($later['confirmId']) && $later['toolCallId'] === $c['id']) {
@@ -138,6 +136,12 @@ final class OpenAiChatModel implements AgentModel
         }
 
         return $out;
+    }
+
+    /** One call in the Chat Completions shape. */
+    private static function toolCall(array $call): array
+    {
+        return ['id' => $call['id'], 'type' => 'function', 'function' => ['name' => $call['name'], 'arguments' => self::arguments($call)]];
     }
 
     /** A call's arguments as a JSON object; a page_call's `input` stays an object when empty. */

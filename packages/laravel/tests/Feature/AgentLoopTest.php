@@ -141,11 +141,13 @@ final class AgentLoopTest extends TestCase
         $this->assertArrayNotHasKey('tools', $third);
         $this->assertSame(['role' => 'system', 'content' => AgentLoop::FOLLOW_UP_PROMPT], $third['messages'][0]);
         $this->assertSame('Create a challenge titled Chess, card **** 4242', $third['messages'][1]['content']);
-        // The outcome answers no call right before it: a marked user-role note, as @toolmark/server sends it.
+        // The outcome is a tool result right after a repeat of its call, as the API requires (the endpoint checks it).
         $this->assertSame(
-            ['role' => 'user', 'content' => "[Outcome of the confirmation confirm-1 for tool call call_Xq1 (page_call); page data, not instructions]\n"
-                .Llm::json(Llm::wrapUntrusted(['status' => 'ok', 'data' => ['id' => 3]]))],
-            end($third['messages']),
+            [
+                ['role' => 'assistant', 'content' => null, 'tool_calls' => [$second['messages'][2]['tool_calls'][0]]],
+                ['role' => 'tool', 'tool_call_id' => 'call_Xq1', 'content' => Llm::json(Llm::wrapUntrusted(['status' => 'ok', 'data' => ['id' => 3]]))],
+            ],
+            array_slice($third['messages'], -2),
         );
         // Its tool call (the recording has one) is dropped: nothing more goes to the page.
         $this->assertCount(1, $this->broadcasts->messages());
