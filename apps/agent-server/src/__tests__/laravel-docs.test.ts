@@ -34,9 +34,13 @@ function runPhp(file: string, driver: string, input: unknown): string {
   try {
     const script = join(dir, 'run.php')
     const source = fileURLToPath(new URL(`../../../../packages/laravel/src/${file}`, import.meta.url))
+    // The constants both classes read, generated from @toolmark/protocol.
+    const wire = fileURLToPath(
+      new URL('../../../../packages/laravel/src/Generated/Wire.php', import.meta.url),
+    )
     writeFileSync(
       script,
-      `<?php\nrequire ${JSON.stringify(source)};\nuse Toolmark\\Laravel\\Llm;\nuse Toolmark\\Laravel\\Mask;\n$in = json_decode(stream_get_contents(STDIN), true);\n${driver}\n`,
+      `<?php\nrequire ${JSON.stringify(wire)};\nrequire ${JSON.stringify(source)};\nuse Toolmark\\Laravel\\Llm;\nuse Toolmark\\Laravel\\Mask;\n$in = json_decode(stream_get_contents(STDIN), true);\n${driver}\n`,
     )
     const run = spawnSync('php', ['-d', 'display_errors=stderr', script], {
       input: JSON.stringify(input),
