@@ -138,6 +138,10 @@ export class Activity {
         inner.hold(key, value)
         void this.track(inner.ping()).catch(() => {})
       },
+      renew: (key, value) => {
+        inner.renew(key, value)
+        void this.track(inner.ping()).catch(() => {})
+      },
       release: (key) => {
         inner.release(key)
         void this.track(inner.ping()).catch(() => {})

@@ -160,6 +160,29 @@ describe('the Redis coordinator', () => {
     })
   }, 20_000)
 
+  it("renews a claim only while it is still this instance's: a renewal never takes it back from the instance that took it over", async () => {
+    await pair(async (a, b, prefix) => {
+      a.hold('client:x')
+      await a.ping()
+      expect((await b.holder('client:x'))?.instance).toBe('a')
+      // The page spoke on B's socket: B takes the claim over.
+      b.hold('client:x')
+      await b.ping()
+      // A's heartbeat renews what it believes it holds: the claim stays B's.
+      a.renew('client:x')
+      await a.ping()
+      expect((await a.holder('client:x'))?.instance).toBe('b')
+      // A renewal keeps its own claim alive, and makes it again once it lapsed (nobody else took it).
+      b.renew('client:x')
+      await b.ping()
+      expect(await admin.pttl(`${prefix}client:x`)).toBeGreaterThan(10_000)
+      await admin.del(`${prefix}client:x`)
+      b.renew('client:x')
+      await b.ping()
+      expect((await a.holder('client:x'))?.instance).toBe('b')
+    })
+  })
+
   it('closes while Redis is down, without waiting for it to come back', async () => {
     const a = createRedisCluster({
       url: redis.url,

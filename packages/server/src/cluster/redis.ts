@@ -32,7 +32,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const RELEASE =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
 
-/** Sets a claim only when the key is free or already this instance's (renewing it then). */
+/**
+ * Sets a claim only when the key is free or already this instance's (renewing it then): compare-and-set, so a
+ * renewal never takes a claim back from the instance that took it over.
+ */
 const CLAIM =
   "local v = redis.call('get', KEYS[1]) if v == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) " +
   "return 1 elseif v == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 else return 0 end"
@@ -74,8 +77,9 @@ const RETRY_IDLE_MS = 5_000
 /**
  * The coordinator of several server instances on Redis (`ioredis`, an optional peer dependency; Node only).
  *
- * - Claims (which instance holds a page load's socket, or a page stream): `SET key "<instance>\n<value>" PX`,
- *   renewed by the relay's heartbeat, deleted on close only while still this instance's.
+ * - Claims (which instance holds a page load's socket, or a page stream): `SET key "<instance>\n<value>" PX`
+ *   when taken, renewed by the relay's heartbeat only while still this instance's (or free), deleted on close only
+ *   while still this instance's.
  * - Messages to one instance (a call for the page it holds, an answer for the call it waits for, a page's POST):
  *   a Redis Stream per instance, `<prefix>inbox:<instance>`, read with a consumer group (`XREADGROUP`) and
  *   acknowledged once handled (one `XACK` for the entries of a read, sent with the next read in the same write, not
@@ -122,7 +126,9 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     lastProblem = ''
     // A Redis that restarted empty has lost every claim: this instance makes its own again at once.
     if (connectedBefore) {
-      for (const [key, stored] of claims) cmd.set(`${prefix}${key}`, stored, 'PX', LEASE_MS).catch(() => {})
+      // Only where the key is free (or still this instance's): another instance may have taken it meanwhile.
+      for (const [key, stored] of claims)
+        cmd.eval(CLAIM, 1, `${prefix}${key}`, stored, LEASE_MS).catch(() => {})
       for (const conversationId of watching) watch(conversationId).catch(() => {})
       // A Redis that restarted empty has lost the other instances' watches too, until they reconnect and make
       // them again: meanwhile this instance's chat events go to every instance, as broadcasts do.
@@ -317,6 +323,16 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       const stored = `${instance}\n${value}`
       claims.set(key, stored)
       cmd.set(`${prefix}${key}`, stored, 'PX', LEASE_MS).catch(() => {})
+    },
+    renew(key, value = '') {
+      const stored = `${instance}\n${value}`
+      cmd.eval(CLAIM, 1, `${prefix}${key}`, stored, LEASE_MS).then(
+        (won) => {
+          // Another instance took it over: it is not made again here after a Redis restart either.
+          if (won !== 1 && claims.get(key) === stored) claims.delete(key)
+        },
+        () => {},
+      )
     },
     async claim(key) {
       const stored = `${instance}\n`

@@ -135,7 +135,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   // Shared mode: this instance's streams are claimed (and the claims renewed) so other instances find them.
   const heartbeat = cluster
     ? setInterval(() => {
-        for (const stream of streams.values()) cluster.hold(streamKey(stream.id), stream.userId)
+        for (const stream of streams.values()) cluster.renew(streamKey(stream.id), stream.userId)
       }, LEASE_MS / 3)
     : undefined
   ;(heartbeat as { unref?: () => void } | undefined)?.unref?.()

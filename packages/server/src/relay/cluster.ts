@@ -42,12 +42,19 @@ export interface Cluster {
   readonly instance: string
   /**
    * Claims `key` (a page load, a page stream) for this instance, with `value` stored beside it; the claim
-   * lives 15 s (the relay's `LEASE_MS`) unless claimed again (the heartbeats do, every third of it).
+   * lives 15 s (the relay's `LEASE_MS`) unless renewed (the heartbeats do, every third of it, with
+   * {@link Cluster.renew}). It takes the key over from any other instance: call it when the page spoke here.
    */
   hold(key: string, value?: string): void
   /**
+   * Keeps this instance's claim on `key` alive (the heartbeats): extends it while it is still this instance's,
+   * or makes it again when it lapsed and nobody took it. Never takes it from another instance: one that took
+   * the page load over keeps it (compare-and-set).
+   */
+  renew(key: string, value?: string): void
+  /**
    * Claims `key` for this instance only when no other instance holds a live claim on it; true when this
-   * instance holds it afterwards (it may have held it already). Renewed with {@link Cluster.hold}, given up
+   * instance holds it afterwards (it may have held it already). Renewed with {@link Cluster.renew}, given up
    * with {@link Cluster.release}, like a claim made with `hold`.
    */
   claim(key: string): Promise<boolean>

@@ -162,7 +162,7 @@ export class Relay {
       const cluster = this.#cluster
       this.#heartbeat = setInterval(() => {
         for (const conn of this.#conns)
-          for (const clientId of conn.clientIds) cluster.hold(clientKey(clientId))
+          for (const clientId of conn.clientIds) cluster.renew(clientKey(clientId))
       }, LEASE_MS / 3)
       ;(this.#heartbeat as { unref?: () => void }).unref?.()
       return
