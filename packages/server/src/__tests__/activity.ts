@@ -146,6 +146,15 @@ export class Activity {
         inner.release(key)
         void this.track(inner.ping()).catch(() => {})
       },
+      join: (key) => {
+        inner.join(key)
+        void this.track(inner.ping()).catch(() => {})
+      },
+      leave: (key) => {
+        inner.leave(key)
+        void this.track(inner.ping()).catch(() => {})
+      },
+      members: (key) => this.track(inner.members(key)),
       claim: (key) => this.track(inner.claim(key)),
       holder: (key) => this.track(inner.holder(key)),
       send: async (instance, message) => {

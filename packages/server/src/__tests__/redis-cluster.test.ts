@@ -183,6 +183,21 @@ describe('the Redis coordinator', () => {
     })
   })
 
+  it('keeps a set of instances (the unknown page connections of a conversation): joined, left, lapsed', async () => {
+    await pair(async (a, b, prefix) => {
+      a.join('unknown:x')
+      b.join('unknown:x')
+      await Promise.all([a.ping(), b.ping()])
+      expect((await a.members('unknown:x')).sort()).toEqual(['a', 'b'])
+      b.leave('unknown:x')
+      await b.ping()
+      expect(await a.members('unknown:x')).toEqual(['a'])
+      // A member that stopped renewing lapses (its score is when it does).
+      await admin.zadd(`${prefix}unknown:x`, 1, 'a')
+      expect(await b.members('unknown:x')).toEqual([])
+    })
+  })
+
   it('closes while Redis is down, without waiting for it to come back', async () => {
     const a = createRedisCluster({
       url: redis.url,

@@ -69,6 +69,11 @@ const PUBLISH =
   "redis.call('pexpire', ARGV[2] .. to, ARGV[6]) n = n + 1 end end " +
   'return n'
 
+/** The members of a set made with JOIN whose time has not run out (Redis's clock), the lapsed ones dropped. */
+const MEMBERS =
+  "local t = redis.call('time') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) " +
+  "redis.call('zremrangebyscore', KEYS[1], '-inf', now) return redis.call('zrange', KEYS[1], 0, -1)"
+
 /** How long an inbox entry that keeps failing is retried before it is dropped (logged). */
 const GIVE_UP_MS = 60_000
 /** An entry read but not acknowledged this long is read again (its handler failed). */
@@ -105,6 +110,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const common = { maxRetriesPerRequest: null, enableAutoPipelining: true, lazyConnect: false } as const
   /** This instance's live claims (key → stored value), made again when Redis comes back empty. */
   const claims = new Map<string, string>()
+  /** The sets this instance is a member of (see `join`), joined again when Redis comes back empty. */
+  const joined = new Set<string>()
   /** The conversations whose chat events this instance watches, watched again on every heartbeat. */
   const watching = new Set<string>()
   // Commands answer within 2 s or reject (a caller never waits on a Redis that is down); readers block.
@@ -129,6 +136,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       // Only where the key is free (or still this instance's): another instance may have taken it meanwhile.
       for (const [key, stored] of claims)
         cmd.eval(CLAIM, 1, `${prefix}${key}`, stored, LEASE_MS).catch(() => {})
+      for (const key of joined) join(key).catch(() => {})
       for (const conversationId of watching) watch(conversationId).catch(() => {})
       // A Redis that restarted empty has lost the other instances' watches too, until they reconnect and make
       // them again: meanwhile this instance's chat events go to every instance, as broadcasts do.
@@ -137,6 +145,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     connectedBefore = true
   })
   const watchKey = (conversationId: string) => `${prefix}watch:${conversationId}`
+  // A set member is stored like a watch: scored by when it lapses, the set kept alive twice that long.
+  const join = (key: string) => cmd.eval(WATCH, 1, `${prefix}${key}`, instance, LEASE_MS)
   const watch = (conversationId: string) => cmd.eval(WATCH, 1, watchKey(conversationId), instance, WATCH_MS)
   // Renewed with the heartbeat: the watch of an instance that died lapses WATCH_MS after its last renewal.
   const renewWatches = setInterval(() => {
@@ -345,6 +355,16 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       claims.delete(key)
       if (stored !== undefined) cmd.eval(RELEASE, 1, `${prefix}${key}`, stored).catch(() => {})
     },
+    join(key) {
+      joined.add(key)
+      join(key).catch(() => {})
+    },
+    leave(key) {
+      if (joined.delete(key)) cmd.zrem(`${prefix}${key}`, instance).catch(() => {})
+    },
+    async members(key) {
+      return (await cmd.eval(MEMBERS, 1, `${prefix}${key}`)) as string[]
+    },
     async holder(key) {
       const stored = await cmd.get(`${prefix}${key}`)
       if (stored === null) return undefined
@@ -413,6 +433,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       giveUp()
       clearInterval(renewWatches)
       for (const conversationId of [...watching]) unwatch(conversationId)
+      for (const key of [...joined]) this.leave(key)
       await Promise.all([...claims.keys()].map((key) => this.release(key)))
       inboxReader.disconnect()
       eventReader.disconnect()

@@ -60,6 +60,16 @@ export interface Cluster {
   claim(key: string): Promise<boolean>
   /** Gives up a claim made with {@link Cluster.hold} or {@link Cluster.claim} (only when it is still this instance's). */
   release(key: string): void
+  /**
+   * Adds this instance to the set `key` for 15 s (the relay's `LEASE_MS`), renewed by calling it again (the
+   * heartbeats do). Unlike a claim, a set has any number of members: the instances with a page connection of a
+   * conversation that has not said yet which page load it carries.
+   */
+  join(key: string): void
+  /** Takes this instance out of the set `key`. */
+  leave(key: string): void
+  /** The instances in the set `key` whose membership has not lapsed. */
+  members(key: string): Promise<string[]>
   /** The instance holding `key` (and the value it stored), if any claim is live. */
   holder(key: string): Promise<{ instance: string; value: string } | undefined>
   /** Delivers `message` to `instance` (at least once: the receiver drops repeats by their ids). */
