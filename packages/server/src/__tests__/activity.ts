@@ -84,27 +84,37 @@ export class Activity {
   /** Tracks the page messages every connection of `relay` receives, and which page loads each carries. */
   relay(relay: Relay): void {
     const connect = relay.connect.bind(relay)
-    relay.connect = (userId, conversationId, send) => {
-      const conn = connect(userId, conversationId, send)
+    relay.connect = (userId, conversationId, send, moved = []) => {
+      const conn = connect(userId, conversationId, send, moved)
       const key = {}
       const carried = new Set<string>()
+      const carry = (clientId: string) => {
+        carried.add(clientId)
+        const set = this.#carriers.get(clientId) ?? new Set()
+        this.#carriers.set(clientId, set)
+        set.add(key)
+      }
+      for (const clientId of moved) carry(clientId)
+      const forget = () => {
+        for (const clientId of carried) this.#carriers.get(clientId)?.delete(key)
+        this.#generation++
+        this.#wake()
+      }
       return {
         receive: (text) => {
           const clientId = clientIdOf(text)
-          if (clientId !== undefined && !carried.has(clientId)) {
-            carried.add(clientId)
-            const set = this.#carriers.get(clientId) ?? new Set()
-            this.#carriers.set(clientId, set)
-            set.add(key)
-          }
+          if (clientId !== undefined && !carried.has(clientId)) carry(clientId)
           return this.track(conn.receive(text))
         },
         close: () => {
           // The relay's own work on a close (expiring a gone page's confirmations) is made of store calls.
           conn.close()
-          for (const clientId of carried) this.#carriers.get(clientId)?.delete(key)
-          this.#generation++
-          this.#wake()
+          forget()
+        },
+        handOver: (to) => {
+          const clientIds = conn.handOver(to)
+          forget()
+          return clientIds
         },
       }
     }

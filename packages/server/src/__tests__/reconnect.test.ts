@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { Browser, FakePage, fakeTool, ScriptedProvider, testServers, toolCall } from './helpers.ts'
+import {
+  Browser,
+  DEPLOYMENT,
+  FakePage,
+  fakeTool,
+  type HttpLink,
+  ScriptedProvider,
+  testServers,
+  toolCall,
+} from './helpers.ts'
 
 /*
  * A page that reconnects, reloads or resumes on another instance stays reachable from every instance (no sticky
@@ -31,7 +40,8 @@ const server = testServers({ config: { callDeadlineMs: 4000 } })
 
 /** A test server whose turns call `notes.read`, a browser with a conversation, and A, B, C's own URLs. */
 async function setup() {
-  const t = await server({ provider: callingProvider(readTool.name) })
+  const provider = callingProvider(readTool.name)
+  const t = await server({ provider })
   const browser = await t.browser()
   const conversation = await browser.createConversation()
   const urls = t.server.instances
@@ -47,7 +57,7 @@ async function setup() {
   /** The text of the conversation's tool messages, in order. */
   const toolTexts = async () =>
     (await browser.messages(conversation)).filter((m) => m.role === 'tool').map((m) => m.text)
-  return { t, browser, conversation, a, b, c, on, toolTexts }
+  return { t, provider, browser, conversation, a, b, c, on, toolTexts }
 }
 
 describe('a page that reconnects elsewhere stays reachable from every instance', () => {
@@ -87,5 +97,36 @@ describe('a page that reconnects elsewhere stays reachable from every instance',
     expect(old.inbox).toEqual([])
     expect((await toolTexts()).join('\n')).not.toMatch(/No page|Timed out/)
     await Promise.all([old.close(), reloaded.close()])
+  })
+
+  it('resumes a page stream on another instance: a call written while the stream was down is delivered there, once', async () => {
+    const { t, provider, conversation, a, b, c, on, toolTexts } = await setup()
+    const first = await FakePage.open(a, on(a), conversation, [readTool], { transport: 'http' })
+    const link = first.link as HttpLink
+    // The stream drops; A keeps the page connection for its resume grace.
+    await link.close()
+    expect((await on(c).say(conversation, 'read it')).status).toBe(202)
+    // The call is written while the stream is down: it waits in the page connection's window, on A.
+    while (provider.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+    await t.settled()
+    if (DEPLOYMENT === 'three')
+      while (!t.crossings.includes('send to A')) await new Promise((resolve) => setTimeout(resolve, 20))
+    // The EventSource reconnects with Last-Event-ID, and lands on B.
+    const resumed = await FakePage.open(b, on(b), conversation, [readTool], {
+      transport: 'http',
+      clientId: first.clientId,
+      manifest: false,
+      lastEventId: link.lastEventId,
+    })
+    await t.server.agent.idle(conversation)
+    expect(resumed.calls).toEqual([{ tool: 'notes.read', input: {}, rev: 1 }])
+    expect((resumed.link as HttpLink).stream).toBe(link.stream) // the same page connection, no new `ready`
+    expect((await toolTexts()).join('\n')).not.toMatch(/No page|Timed out/)
+    // It is reachable from the other instances through B now.
+    expect((await on(c).say(conversation, 'read it again')).status).toBe(202)
+    await t.server.agent.idle(conversation)
+    expect(resumed.calls).toHaveLength(2)
+    expect(first.calls).toEqual([])
+    await resumed.close()
   })
 })

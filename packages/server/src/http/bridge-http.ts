@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import type { Cluster } from '../relay/cluster.ts'
+import type { Cluster, MovedStream } from '../relay/cluster.ts'
 import { LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
@@ -17,6 +17,8 @@ export const MESSAGES_PATH = '/toolmark/messages'
 export const STREAM_HEADER = 'X-Toolmark-Stream'
 /** Events kept per page connection for a resume (`Last-Event-ID`); older ones are gone for good. */
 export const REPLAY_WINDOW = 256
+/** How long a stream resuming on another instance waits for its old instance to hand it over. */
+export const TAKE_TIMEOUT_MS = 5_000
 /** How long a page connection waits for its stream to come back before it closes like a socket would. */
 export const RESUME_GRACE_MS = 30_000
 
@@ -61,7 +63,6 @@ interface Kept {
  * sent (numbered from 1, the last {@link REPLAY_WINDOW} kept), and the stream writing them, if any.
  */
 class PageStream {
-  readonly id = crypto.randomUUID()
   readonly kept: Kept[] = []
   seq = 0
   /** The highest number no longer kept (0: nothing was evicted). */
@@ -75,6 +76,7 @@ class PageStream {
     readonly userId: string,
     readonly conversationId: string,
     readonly window: number,
+    readonly id: string = crypto.randomUUID(),
   ) {}
 
   push(text: string): void {
@@ -141,12 +143,27 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   ;(heartbeat as { unref?: () => void } | undefined)?.unref?.()
   /** POSTs handed to another instance, waiting for its `posted` (by reply id). */
   const handedOn = new Map<string, (found: boolean) => void>()
+  /** Resumes waiting for the stream's old instance to hand it over (`taken`, by reply id). */
+  const taking = new Map<string, (stream: MovedStream | undefined) => void>()
+  /** Streams handed over to another instance lately: id → that instance and the stream's user. */
+  const moved = new Map<string, { instance: string; userId: string }>()
   cluster?.onMessage(async (message) => {
     if (message.kind === 'posted') {
       handedOn.get(message.id)?.(message.found)
       return
     }
+    if (message.kind === 'taken') {
+      taking.get(message.id)?.(message.stream)
+      return
+    }
+    if (message.kind === 'take') {
+      await cluster.send(message.reply.instance, { kind: 'taken', id: message.reply.id, ...give(message) })
+      return
+    }
     if (message.kind !== 'post' && message.kind !== 'end') return
+    const gone = moved.get(message.streamId)
+    // A message for a stream that moved on follows it (the instance it moved to answers the POST's reply).
+    if (gone && !streams.has(message.streamId)) return cluster.send(gone.instance, message)
     const stream = streams.get(message.streamId)
     const found = stream !== undefined && stream.userId === message.userId
     if (message.kind === 'end') {
@@ -187,6 +204,86 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     })
   }
 
+  /**
+   * Hands a stream of this instance over to the instance where it resumes (`take`): it leaves this instance
+   * without closing its page connection (its page loads move with it, see `PageConnection.handOver`); what still
+   * arrives here for it follows it for {@link LEASE_MS}, then this instance's old claim is given up.
+   */
+  const give = (message: {
+    streamId: string
+    userId: string
+    conversationId: string
+    reply: { instance: string }
+  }) => {
+    const stream = streams.get(message.streamId)
+    if (!stream || stream.userId !== message.userId || stream.conversationId !== message.conversationId)
+      return {}
+    const to = message.reply.instance
+    if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
+    streams.delete(stream.id)
+    stream.detach?.()
+    const clientIds = stream.conn.handOver(to)
+    moved.set(stream.id, { instance: to, userId: stream.userId })
+    const timer = clock.setTimeout(() => {
+      moved.delete(stream.id)
+      if (!streams.has(stream.id)) cluster?.release(streamKey(stream.id))
+    }, LEASE_MS)
+    ;(timer as { unref?: () => void }).unref?.()
+    const kept = stream.kept.map(({ n, text, written, requestId }) => ({
+      n,
+      text,
+      written,
+      ...(requestId === undefined ? {} : { requestId }),
+    }))
+    return { stream: { id: stream.id, seq: stream.seq, evicted: stream.evicted, kept, clientIds } }
+  }
+
+  /**
+   * Asks the instance holding a stream (another one) to hand it over for a resume here; resolves with the stream,
+   * made this instance's (its page loads claimed here) as soon as it arrives, or undefined when that instance has
+   * no such stream or does not answer within {@link TAKE_TIMEOUT_MS}.
+   */
+  const take = (from: string, userId: string, conversationId: string, streamId: string) => {
+    const c = cluster as Cluster
+    const id = crypto.randomUUID()
+    return new Promise<PageStream | undefined>((resolve) => {
+      const settle = (moved: MovedStream | undefined) => {
+        clock.clearTimeout(timer)
+        taking.delete(id)
+        // Made here at once, before any message that followed the stream here is handled.
+        resolve(moved && adopt(userId, conversationId, moved))
+      }
+      const timer = clock.setTimeout(() => settle(undefined), TAKE_TIMEOUT_MS)
+      taking.set(id, settle)
+      c.send(from, {
+        kind: 'take',
+        streamId,
+        userId,
+        conversationId,
+        reply: { instance: c.instance, id },
+      }).catch((error: unknown) => {
+        ;(deps.log ?? console.error)(
+          `[bridge-http] could not resume a stream: ${escapeForLog(String(error))}`,
+        )
+        settle(undefined)
+      })
+    })
+  }
+
+  /** A stream handed over by another instance, now this instance's: its events, numbering and page loads. */
+  const adopt = (userId: string, conversationId: string, from: MovedStream): PageStream => {
+    const page = new PageStream(userId, conversationId, window, from.id)
+    page.seq = from.seq
+    page.evicted = from.evicted
+    page.kept.push(...from.kept)
+    page.conn = deps.relay.connect(userId, conversationId, (text) => page.push(text), from.clientIds)
+    streams.set(page.id, page)
+    cluster?.hold(streamKey(page.id), userId)
+    // Closes like any stream that dropped, unless the resume attaches to it first.
+    page.grace = clock.setTimeout(() => end(page), graceMs)
+    return page
+  }
+
   const end = (stream: PageStream): void => {
     if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
     if (streams.get(stream.id) === stream) cluster?.release(streamKey(stream.id))
@@ -213,6 +310,12 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     const [streamId, from] = (c.req.header('last-event-id') ?? '').split(':')
     let stream = streamId ? streams.get(streamId) : undefined
     const n = Number(from)
+    // Shared mode: a stream that resumes here from another instance is handed over, with what it kept.
+    if (!stream && streamId && cluster && Number.isInteger(n)) {
+      const holder = await cluster.holder(streamKey(streamId)).catch(() => undefined)
+      if (holder && holder.value === userId && holder.instance !== cluster.instance)
+        stream = await take(holder.instance, userId, conversation.id, streamId)
+    }
     let resume =
       stream !== undefined &&
       stream.userId === userId &&
@@ -288,9 +391,13 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     if (typeof userId !== 'string') return userId
     const streamId = c.req.header(STREAM_HEADER) ?? ''
     const stream = streams.get(streamId)
-    // Shared mode: the stream may be another instance's (the user's own, its claim says).
-    const elsewhere =
-      !stream && cluster && streamId !== '' ? await cluster.holder(streamKey(streamId)) : undefined
+    // Shared mode: the stream may be another instance's (the user's own, its claim says), or it moved on lately.
+    const gone = stream ? undefined : moved.get(streamId)
+    const elsewhere = gone
+      ? { instance: gone.instance, value: gone.userId }
+      : !stream && cluster && streamId !== ''
+        ? await cluster.holder(streamKey(streamId))
+        : undefined
     const remote = elsewhere && elsewhere.value === userId && elsewhere.instance !== cluster?.instance
     if ((!stream || stream.userId !== userId) && !remote)
       return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')

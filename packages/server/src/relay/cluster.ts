@@ -4,7 +4,14 @@ import type { ChatEvent } from '../shared/contract.ts'
 /** What one server instance sends another through the {@link Cluster}. */
 export type ClusterMessage =
   /** To the instance holding the page load: write `text` (a bridge message) to its sockets. */
-  | { kind: 'send'; conversationId: string; clientId: string; text: string }
+  | {
+      kind: 'send'
+      conversationId: string
+      clientId: string
+      text: string
+      /** Handed on by an instance that handed the page connection over (never handed on again). */
+      again?: boolean
+    }
   /**
    * To the instance waiting for a call: the page's answer, accepted (and settled) by the holder; or, with
    * `timedOut`, the timeout another instance settled the call with (a result that arrived after the deadline).
@@ -17,6 +24,22 @@ export type ClusterMessage =
   | { kind: 'post'; streamId: string; userId: string; body: string; reply?: { instance: string; id: string } }
   /** To the instance that handed a POST on: the holder handled it (`found`), or has no such stream any more. */
   | { kind: 'posted'; id: string; found: boolean }
+  /**
+   * To the instance holding an HTTP-transport page stream that resumes on `reply.instance` (`Last-Event-ID`): hand
+   * it over, answered with `taken`.
+   */
+  | {
+      kind: 'take'
+      streamId: string
+      userId: string
+      conversationId: string
+      reply: { instance: string; id: string }
+    }
+  /**
+   * To the instance resuming a page stream: the stream as it was (its numbering, the events kept for a resume, the
+   * page loads it carried), now its own; without `stream` there was no such stream (of that user) to hand over.
+   */
+  | { kind: 'taken'; id: string; stream?: MovedStream }
   /** To the instance holding an HTTP-transport page stream: close it (the page POSTed an oversized message). */
   | { kind: 'end'; streamId: string; userId: string }
   /**
@@ -26,6 +49,19 @@ export type ClusterMessage =
   | { kind: 'watch-turn'; conversationId: string; instance: string }
   /** To an instance waiting to run a turn of the conversation: the turn it waited for ended; claim it now. */
   | { kind: 'turn-ended'; conversationId: string }
+
+/** An HTTP-transport page stream handed from one instance to another (see the `taken` message). */
+export interface MovedStream {
+  id: string
+  /** The number of its latest event. */
+  seq: number
+  /** The highest event number no longer kept. */
+  evicted: number
+  /** The events kept for a resume; `written` when a stream carried it, `requestId` of an undelivered request. */
+  kept: Array<{ n: number; text: string; written: boolean; requestId?: string }>
+  /** The page loads its connection carried. */
+  clientIds: string[]
+}
 
 /** What one server instance tells every other one through {@link Cluster.broadcast}. */
 export type BroadcastMessage =

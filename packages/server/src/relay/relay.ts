@@ -131,6 +131,8 @@ export class Relay {
   readonly #heartbeat: ReturnType<typeof setInterval> | undefined
   /** Conversation → the copy of its bound page and when the read that got it started (see {@link Relay.page}). */
   readonly #pages = new Map<string, { page: BoundPage; at: number }>()
+  /** Page loads whose connection was handed over to another instance lately: clientId → that instance. */
+  readonly #moved = new Map<string, string>()
   /** Counts the changes of page bindings this instance learned of; a read notes it when it starts. */
   #epoch = 0
   /** Conversation → the {@link Relay.#epoch} of its latest change (the oldest forgotten beyond the cache size). */
@@ -193,12 +195,25 @@ export class Relay {
     return () => this.#listeners[event].delete(listener)
   }
 
-  /** Attach an authenticated socket bound to `(userId, conversationId)`. */
-  connect(userId: string, conversationId: string, send: (text: string) => void): PageConnection {
-    const conn: Conn = { userId, conversationId, send, clientIds: new Set(), open: true }
+  /**
+   * Attach an authenticated socket bound to `(userId, conversationId)`. `carried`: the page loads it carries
+   * already (a page connection handed over by another instance, see {@link PageConnection.handOver}), claimed
+   * for this instance at once.
+   */
+  connect(
+    userId: string,
+    conversationId: string,
+    send: (text: string) => void,
+    carried: readonly string[] = [],
+  ): PageConnection {
+    const conn: Conn = { userId, conversationId, send, clientIds: new Set(carried), open: true }
     this.#conns.add(conn)
     // Shared mode: the connection is findable at once, before the page says which page load it carries.
-    this.#cluster?.join(unknownKey(conversationId))
+    if (carried.length === 0) this.#cluster?.join(unknownKey(conversationId))
+    for (const clientId of carried) {
+      this.#moved.delete(clientId)
+      this.#cluster?.hold(clientKey(clientId))
+    }
     // One socket's messages are handled one after the other, in the order they arrived.
     let queue: Promise<unknown> = Promise.resolve()
     const serial = <T>(task: () => Promise<T>, otherwise: T): Promise<T> => {
@@ -224,6 +239,27 @@ export class Relay {
           claim(before)
           return accepted
         }, false)
+      },
+      handOver: (to) => {
+        if (!conn.open) return []
+        conn.open = false
+        this.#conns.delete(conn)
+        const cluster = this.#cluster
+        if (!cluster) return [...conn.clientIds]
+        if (conn.clientIds.size === 0) this.#leaveUnknown(conversationId)
+        for (const clientId of conn.clientIds) {
+          if (this.#isOpen(conversationId, clientId)) continue
+          // What still comes here for the page load goes on to `to` (which claims it at once), for a while;
+          // then this instance's old claim is given up, unless `to` has it by then.
+          this.#moved.set(clientId, to)
+          const timer = this.#clock.setTimeout(() => {
+            if (this.#moved.get(clientId) !== to) return
+            this.#moved.delete(clientId)
+            if (!this.#isOpen(conversationId, clientId)) cluster.release(clientKey(clientId))
+          }, LEASE_MS)
+          ;(timer as { unref?: () => void }).unref?.()
+        }
+        return [...conn.clientIds]
       },
       close: () => {
         if (!conn.open) return
@@ -549,6 +585,8 @@ export class Relay {
       ])
       const instances = new Set(unknown)
       if (claim) instances.add(claim.instance)
+      const moved = this.#moved.get(clientId)
+      if (moved) instances.add(moved)
       instances.delete(cluster.instance)
       const here = this.#targets(conversationId, clientId).length > 0
       return { found: instances.size > 0 || here ? [...instances] : undefined }
@@ -616,9 +654,14 @@ export class Relay {
 
   async #fromCluster(message: ClusterMessage): Promise<void> {
     if (message.kind === 'send') {
-      // Only to sockets here: a message is handed on at most once, never back and forth.
+      // Only to sockets here, or to the instance the page connection was handed over to: a message is handed on
+      // at most twice, never back and forth.
       const text = message.text
-      for (const conn of this.#targets(message.conversationId, message.clientId)) conn.send(text)
+      const targets = this.#targets(message.conversationId, message.clientId)
+      for (const conn of targets) conn.send(text)
+      const moved = this.#moved.get(message.clientId)
+      if (targets.length === 0 && moved && !message.again && this.#cluster)
+        await this.#cluster.send(moved, { ...message, again: true })
       return
     }
     if (message.kind !== 'outcome') return
