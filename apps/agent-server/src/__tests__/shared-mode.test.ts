@@ -275,6 +275,46 @@ describe('shared mode: three instances, one Redis, one PostgreSQL', () => {
     await page.close()
   }, 120_000)
 
+  it("hands a POST that lands on another instance than its stream over as soon as Redis is back, before the stream's instance made its claim again", async () => {
+    const [a, b, c] = await cluster(3, { CALL_DEADLINE_MS: '30000' })
+    const { onA, conversation, state, page } = await pageOnAPostingToC(a!, c!)
+    page.autoAnswer = false
+    const onB = sameUser(onA, b!.url)
+    const chat = await chatStream(onB, conversation)
+    expect((await onB.say(conversation, 'Search for chess')).status).toBe(202)
+    const describe = await page.next((m) => m.type === 'describe')
+    await redis.stop()
+    await redis.start()
+    // Every instance is connected again ...
+    for (const url of [a!.url, b!.url, c!.url])
+      for (let i = 0; (await sameUser(onA, url).fetch('/toolmark/ready')).status !== 200; i++) {
+        if (i > 200) throw new Error('an instance never got ready again')
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    // ... but the stream's claim is not made again yet (A's connection came back last, say).
+    const admin = new Redis(redis.url)
+    try {
+      const claims = await admin.keys('toolmark:stream:*')
+      expect(claims).toHaveLength(1)
+      await admin.del(...claims)
+    } finally {
+      admin.disconnect()
+    }
+    // The page answers now, through C.
+    const tool = challengesTools(state).find((t) => t.name === 'challenges.search')!
+    const { run: _run, ...entry } = tool
+    page.autoAnswer = true
+    page.result(describe.id, { status: 'ok', data: entry })
+    await page.flush()
+    expect((page.link as HttpLink).statuses.at(-1)).toBe(202)
+    expect(await chat.next((t) => t.startsWith('assistant: I found'), 30_000)).toBe(
+      'assistant: I found 1 challenge: Chess Openings.',
+    )
+    expect(chat.texts).toContain('tool: page_describe challenges.search → ok')
+    await chat.close()
+    await page.close()
+  }, 120_000)
+
   it('answers 503 from every instance while PostgreSQL is down, and keeps every committed message', async () => {
     const [a, b] = await cluster(2)
     const onA = new Browser(a!.url)

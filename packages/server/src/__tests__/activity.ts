@@ -183,6 +183,7 @@ export class Activity {
       },
       publish: (conversationId: string, event: ChatEvent) => inner.publish(conversationId, event),
       onEvent: (handler) => inner.onEvent(handler),
+      settling: () => inner.settling(),
       ping: () => this.track(inner.ping()),
       ...(inner.broadcast
         ? {

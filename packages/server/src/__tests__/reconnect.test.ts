@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { bridgeHttp, RETRYABLE_HEADER } from '../http/bridge-http.ts'
+import type { Cluster } from '../relay/cluster.ts'
+import { Relay } from '../relay/relay.ts'
+import { openSqliteStore } from '../sqlite.ts'
 import {
   Browser,
   DEPLOYMENT,
@@ -128,5 +132,50 @@ describe('a page that reconnects elsewhere stays reachable from every instance',
     expect(resumed.calls).toHaveLength(2)
     expect(first.calls).toEqual([])
     await resumed.close()
+  })
+})
+
+describe('a POST whose stream cannot be found right now is marked retryable', () => {
+  it('answers 503 coordinator_unavailable with the retryable marker while the stream cannot be looked up, and a plain 404 once it is known to be gone', async () => {
+    const store = openSqliteStore(':memory:')
+    const relay = new Relay({ store, deadlineMs: 1000, log: () => {} })
+    let reachable = false
+    // Only what a POST for another instance's stream uses of a coordinator.
+    const cluster = {
+      instance: 'c',
+      onMessage: () => {},
+      settling: () => false,
+      holder: async () => {
+        if (!reachable) throw new Error('Redis is unreachable')
+        return undefined
+      },
+    } as unknown as Cluster
+    const http = bridgeHttp({ store, relay, userOf: async () => 'u1', cluster, log: () => {} })
+    try {
+      const post = () =>
+        http.app.request('http://localhost/toolmark/messages', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-toolmark-stream': 's1' },
+          body: '{}',
+        })
+      const refused = await post()
+      expect(refused.status).toBe(503)
+      expect(refused.headers.get(RETRYABLE_HEADER)).toBe('1')
+      expect(refused.headers.get('retry-after')).toBe('1')
+      expect(await refused.json()).toEqual({
+        error: {
+          code: 'coordinator_unavailable',
+          message: 'The server instances cannot reach each other right now; try again shortly',
+        },
+      })
+      reachable = true
+      const gone = await post()
+      expect(gone.status).toBe(404)
+      expect(gone.headers.get(RETRYABLE_HEADER)).toBeNull()
+    } finally {
+      http.close()
+      await relay.close()
+      store.close()
+    }
   })
 })

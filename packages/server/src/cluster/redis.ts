@@ -424,6 +424,9 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     onBroadcast(handler) {
       broadcastHandlers.push(handler)
     },
+    settling() {
+      return Date.now() < toAllUntil
+    },
     async ping() {
       await cmd.ping()
     },

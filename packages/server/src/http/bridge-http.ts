@@ -17,6 +17,15 @@ export const MESSAGES_PATH = '/toolmark/messages'
 export const STREAM_HEADER = 'X-Toolmark-Stream'
 /** Events kept per page connection for a resume (`Last-Event-ID`); older ones are gone for good. */
 export const REPLAY_WINDOW = 256
+/**
+ * Response header marking a refused POST the page may send again as it is (its message was not handled): set on
+ * `503 coordinator_unavailable`, when the instances could not tell where the stream is (the coordinator is
+ * unreachable, or came back and the stream's claim is not made again yet). The bridge's `httpTransport` retries
+ * such a send a few times with backoff, and never one without it.
+ */
+export const RETRYABLE_HEADER = 'X-Toolmark-Retryable'
+/** After this instance's coordinator came back, how long a POST waits for its stream's claim to be made again. */
+export const CLAIM_WAIT_MS = 6_000
 /** How long a stream resuming on another instance waits for its old instance to hand it over. */
 export const TAKE_TIMEOUT_MS = 5_000
 /** How long a page connection waits for its stream to come back before it closes like a socket would. */
@@ -100,7 +109,22 @@ class PageStream {
   }
 }
 
-const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 415, code: string, message: string) =>
+/** `503 coordinator_unavailable`, marked retryable: the message was not handled, the page may send it again. */
+const retryLater = (c: Context) => {
+  c.header(RETRYABLE_HEADER, '1')
+  c.header('Retry-After', '1')
+  return fail(
+    c,
+    503,
+    'coordinator_unavailable',
+    'The server instances cannot reach each other right now; try again shortly',
+  )
+}
+
+/** Polls of a stream's claim while it is waited for (see {@link CLAIM_WAIT_MS}). */
+const CLAIM_POLL_MS = 100
+
+const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 415 | 503, code: string, message: string) =>
   c.json({ error: { code, message } } satisfies ErrorBody, status)
 
 /**
@@ -284,6 +308,21 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     return page
   }
 
+  /**
+   * The claim of a stream held by another instance. Right after this instance's coordinator came back, a missing
+   * claim is waited for (its instance makes it again on its own reconnect, or at its next heartbeat) up to
+   * {@link CLAIM_WAIT_MS}; `unsure` when it is still missing then. Rejects when the coordinator is unreachable.
+   */
+  const findStream = async (streamId: string) => {
+    const c = cluster as Cluster
+    for (let waited = 0; ; waited += CLAIM_POLL_MS) {
+      const found = await c.holder(streamKey(streamId))
+      if (found || !c.settling()) return { found, unsure: false }
+      if (waited >= CLAIM_WAIT_MS) return { found, unsure: true }
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS))
+    }
+  }
+
   const end = (stream: PageStream): void => {
     if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
     if (streams.get(stream.id) === stream) cluster?.release(streamKey(stream.id))
@@ -393,11 +432,13 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     const stream = streams.get(streamId)
     // Shared mode: the stream may be another instance's (the user's own, its claim says), or it moved on lately.
     const gone = stream ? undefined : moved.get(streamId)
-    const elsewhere = gone
-      ? { instance: gone.instance, value: gone.userId }
-      : !stream && cluster && streamId !== ''
-        ? await cluster.holder(streamKey(streamId))
-        : undefined
+    let elsewhere = gone && { instance: gone.instance, value: gone.userId }
+    if (!stream && !gone && cluster && streamId !== '') {
+      // Where the stream is cannot be told now: the page may send it again (it was not handled).
+      const looked = await findStream(streamId).catch(() => undefined)
+      if (!looked || looked.unsure) return retryLater(c)
+      elsewhere = looked.found
+    }
     const remote = elsewhere && elsewhere.value === userId && elsewhere.instance !== cluster?.instance
     if ((!stream || stream.userId !== userId) && !remote)
       return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
@@ -413,8 +454,12 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       return fail(c, 413, 'message_too_large', `Message over ${MAX_INBOUND_BYTES} bytes`)
     }
     if (stream) await stream.conn.receive(body)
-    else if (elsewhere && !(await handOn(elsewhere.instance, { streamId, userId, body })))
-      return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
+    else if (elsewhere) {
+      // Not delivered (the coordinator stayed unreachable while the hand-over was retried): the page may retry.
+      const found = await handOn(elsewhere.instance, { streamId, userId, body }).catch(() => undefined)
+      if (found === undefined) return retryLater(c)
+      if (!found) return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
+    }
     return c.body(null, 202)
   })
 

@@ -135,6 +135,12 @@ export interface Cluster {
   broadcast?(message: BroadcastMessage): Promise<void>
   /** Adds a handler of the messages other instances broadcast (needed with {@link Cluster.broadcast}). */
   onBroadcast?(handler: (message: BroadcastMessage) => void): void
+  /**
+   * True for a while (15 s, the relay's `LEASE_MS`) after this instance's connection to the coordinator came
+   * back: a Redis that restarted empty has lost every claim, and another instance may not have made its own again
+   * yet, so a claim missing now may still come back.
+   */
+  settling(): boolean
   /** Resolves when the coordinator answers (readiness). */
   ping(): Promise<void>
 }
