@@ -34,7 +34,7 @@ afterAll(async () => {
   await Promise.all(instances.map((i) => i.stop('SIGKILL')))
   await db?.end()
   await Promise.all([redis?.stop(), postgres?.destroy()])
-})
+}, 60_000)
 
 /** A fresh database and `n` instances sharing it and Redis (each test its own key prefix is not needed: ids are random). */
 async function cluster(n: number, env: Record<string, string> = {}): Promise<TestProcess[]> {
