@@ -398,31 +398,43 @@ export class HttpLink implements PageLink {
   #handlers: Array<(text: string) => void> = []
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>
+  /** The id of the latest event, as an `EventSource` keeps it for its `Last-Event-ID`. */
+  lastEventId: string
 
   private constructor(
     readonly url: string,
     readonly cookie: string | undefined,
-    readonly stream: string,
+    /** The page connection; a `ready` on a resumed stream (the server started a new one) replaces it. */
+    public stream: string,
     events: AsyncGenerator<EventSourceMessage>,
     readonly abort: AbortController,
+    lastEventId: string,
   ) {
     this.postTo = url
+    this.lastEventId = lastEventId
     this.ended = (async () => {
       try {
-        for await (const event of events)
-          if (event.event === undefined) for (const h of this.#handlers) h(event.data)
+        for await (const event of events) {
+          if (event.id !== undefined) this.lastEventId = event.id
+          if (event.event === 'ready') this.stream = (JSON.parse(event.data) as { stream: string }).stream
+          else if (event.event === undefined) for (const h of this.#handlers) h(event.data)
+        }
       } catch {}
     })()
   }
 
-  /** Opens the event stream; the HTTP status when the server refuses it. */
+  /**
+   * Opens the event stream; the HTTP status when the server refuses it. With `lastEventId`, resumes it as an
+   * `EventSource` does after a drop (`Last-Event-ID`).
+   */
   static async open(
     url: string,
-    options: { cookie?: string; conversation: string; origin?: string },
+    options: { cookie?: string; conversation: string; origin?: string; lastEventId?: string },
   ): Promise<HttpLink | number> {
     const headers: Record<string, string> = { accept: 'text/event-stream' }
     if (options.cookie) headers.cookie = options.cookie
     if (options.origin) headers.origin = options.origin
+    if (options.lastEventId) headers['last-event-id'] = options.lastEventId
     const abort = new AbortController()
     const response = await fetch(`${url}/toolmark/events?conversation=${options.conversation}`, {
       headers,
@@ -433,10 +445,14 @@ export class HttpLink implements PageLink {
       return response.status
     }
     const events = readEvents(response.body)
+    if (options.lastEventId) {
+      const stream = options.lastEventId.slice(0, options.lastEventId.lastIndexOf(':'))
+      return new HttpLink(url, options.cookie, stream, events, abort, options.lastEventId)
+    }
     const ready = (await events.next()).value as EventSourceMessage | undefined
     if (ready?.event !== 'ready') throw new Error('the stream did not start with a ready event')
     const { stream } = JSON.parse(ready.data) as { stream: string }
-    return new HttpLink(url, options.cookie, stream, events, abort)
+    return new HttpLink(url, options.cookie, stream, events, abort, ready.id ?? `${stream}:0`)
   }
 
   send(text: string): void {
@@ -533,11 +549,17 @@ export class FakePage {
       transport?: Transport
       /** The page load this connection carries (default a new one): a reconnect of the same page keeps it. */
       clientId?: string
+      /** HTTP transport: resume the stream after this event id (`Last-Event-ID`), as an `EventSource` does. */
+      lastEventId?: string
     } = {},
   ): Promise<FakePage> {
     let link: PageLink
     if (options.transport === 'http') {
-      const opened = await HttpLink.open(url, { cookie: browser.cookie, conversation })
+      const opened = await HttpLink.open(url, {
+        cookie: browser.cookie,
+        conversation,
+        ...(options.lastEventId ? { lastEventId: options.lastEventId } : {}),
+      })
       if (typeof opened === 'number') throw new Error(`the event stream was refused: HTTP ${opened}`)
       link = opened
     } else {

@@ -160,6 +160,44 @@ describe('the Redis coordinator', () => {
     })
   }, 20_000)
 
+  it("renews a claim only while it is still this instance's: a renewal never takes it back from the instance that took it over", async () => {
+    await pair(async (a, b, prefix) => {
+      a.hold('client:x')
+      await a.ping()
+      expect((await b.holder('client:x'))?.instance).toBe('a')
+      // The page spoke on B's socket: B takes the claim over.
+      b.hold('client:x')
+      await b.ping()
+      // A's heartbeat renews what it believes it holds: the claim stays B's.
+      a.renew('client:x')
+      await a.ping()
+      expect((await a.holder('client:x'))?.instance).toBe('b')
+      // A renewal keeps its own claim alive, and makes it again once it lapsed (nobody else took it).
+      b.renew('client:x')
+      await b.ping()
+      expect(await admin.pttl(`${prefix}client:x`)).toBeGreaterThan(10_000)
+      await admin.del(`${prefix}client:x`)
+      b.renew('client:x')
+      await b.ping()
+      expect((await a.holder('client:x'))?.instance).toBe('b')
+    })
+  })
+
+  it('keeps a set of instances (the unknown page connections of a conversation): joined, left, lapsed', async () => {
+    await pair(async (a, b, prefix) => {
+      a.join('unknown:x')
+      b.join('unknown:x')
+      await Promise.all([a.ping(), b.ping()])
+      expect((await a.members('unknown:x')).sort()).toEqual(['a', 'b'])
+      b.leave('unknown:x')
+      await b.ping()
+      expect(await a.members('unknown:x')).toEqual(['a'])
+      // A member that stopped renewing lapses (its score is when it does).
+      await admin.zadd(`${prefix}unknown:x`, 1, 'a')
+      expect(await b.members('unknown:x')).toEqual([])
+    })
+  })
+
   it('closes while Redis is down, without waiting for it to come back', async () => {
     const a = createRedisCluster({
       url: redis.url,

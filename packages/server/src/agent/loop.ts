@@ -188,7 +188,7 @@ export class Agent {
     this.#running.add(conversationId)
     // The instance that ran the turn before this one said not busy when it finished.
     if (waited) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
-    const renew = setInterval(() => cluster.hold(key), LEASE_MS / 3)
+    const renew = setInterval(() => cluster.renew(key), LEASE_MS / 3)
     ;(renew as { unref?: () => void }).unref?.()
     try {
       await task()

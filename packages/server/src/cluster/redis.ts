@@ -32,7 +32,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const RELEASE =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
 
-/** Sets a claim only when the key is free or already this instance's (renewing it then). */
+/**
+ * Sets a claim only when the key is free or already this instance's (renewing it then): compare-and-set, so a
+ * renewal never takes a claim back from the instance that took it over.
+ */
 const CLAIM =
   "local v = redis.call('get', KEYS[1]) if v == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) " +
   "return 1 elseif v == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 else return 0 end"
@@ -66,6 +69,11 @@ const PUBLISH =
   "redis.call('pexpire', ARGV[2] .. to, ARGV[6]) n = n + 1 end end " +
   'return n'
 
+/** The members of a set made with JOIN whose time has not run out (Redis's clock), the lapsed ones dropped. */
+const MEMBERS =
+  "local t = redis.call('time') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) " +
+  "redis.call('zremrangebyscore', KEYS[1], '-inf', now) return redis.call('zrange', KEYS[1], 0, -1)"
+
 /** How long an inbox entry that keeps failing is retried before it is dropped (logged). */
 const GIVE_UP_MS = 60_000
 /** An entry read but not acknowledged this long is read again (its handler failed). */
@@ -74,8 +82,9 @@ const RETRY_IDLE_MS = 5_000
 /**
  * The coordinator of several server instances on Redis (`ioredis`, an optional peer dependency; Node only).
  *
- * - Claims (which instance holds a page load's socket, or a page stream): `SET key "<instance>\n<value>" PX`,
- *   renewed by the relay's heartbeat, deleted on close only while still this instance's.
+ * - Claims (which instance holds a page load's socket, or a page stream): `SET key "<instance>\n<value>" PX`
+ *   when taken, renewed by the relay's heartbeat only while still this instance's (or free), deleted on close only
+ *   while still this instance's.
  * - Messages to one instance (a call for the page it holds, an answer for the call it waits for, a page's POST):
  *   a Redis Stream per instance, `<prefix>inbox:<instance>`, read with a consumer group (`XREADGROUP`) and
  *   acknowledged once handled (one `XACK` for the entries of a read, sent with the next read in the same write, not
@@ -101,6 +110,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const common = { maxRetriesPerRequest: null, enableAutoPipelining: true, lazyConnect: false } as const
   /** This instance's live claims (key → stored value), made again when Redis comes back empty. */
   const claims = new Map<string, string>()
+  /** The sets this instance is a member of (see `join`), joined again when Redis comes back empty. */
+  const joined = new Set<string>()
   /** The conversations whose chat events this instance watches, watched again on every heartbeat. */
   const watching = new Set<string>()
   // Commands answer within 2 s or reject (a caller never waits on a Redis that is down); readers block.
@@ -122,7 +133,10 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     lastProblem = ''
     // A Redis that restarted empty has lost every claim: this instance makes its own again at once.
     if (connectedBefore) {
-      for (const [key, stored] of claims) cmd.set(`${prefix}${key}`, stored, 'PX', LEASE_MS).catch(() => {})
+      // Only where the key is free (or still this instance's): another instance may have taken it meanwhile.
+      for (const [key, stored] of claims)
+        cmd.eval(CLAIM, 1, `${prefix}${key}`, stored, LEASE_MS).catch(() => {})
+      for (const key of joined) join(key).catch(() => {})
       for (const conversationId of watching) watch(conversationId).catch(() => {})
       // A Redis that restarted empty has lost the other instances' watches too, until they reconnect and make
       // them again: meanwhile this instance's chat events go to every instance, as broadcasts do.
@@ -131,6 +145,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     connectedBefore = true
   })
   const watchKey = (conversationId: string) => `${prefix}watch:${conversationId}`
+  // A set member is stored like a watch: scored by when it lapses, the set kept alive twice that long.
+  const join = (key: string) => cmd.eval(WATCH, 1, `${prefix}${key}`, instance, LEASE_MS)
   const watch = (conversationId: string) => cmd.eval(WATCH, 1, watchKey(conversationId), instance, WATCH_MS)
   // Renewed with the heartbeat: the watch of an instance that died lapses WATCH_MS after its last renewal.
   const renewWatches = setInterval(() => {
@@ -318,6 +334,16 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       claims.set(key, stored)
       cmd.set(`${prefix}${key}`, stored, 'PX', LEASE_MS).catch(() => {})
     },
+    renew(key, value = '') {
+      const stored = `${instance}\n${value}`
+      cmd.eval(CLAIM, 1, `${prefix}${key}`, stored, LEASE_MS).then(
+        (won) => {
+          // Another instance took it over: it is not made again here after a Redis restart either.
+          if (won !== 1 && claims.get(key) === stored) claims.delete(key)
+        },
+        () => {},
+      )
+    },
     async claim(key) {
       const stored = `${instance}\n`
       const won = (await cmd.eval(CLAIM, 1, `${prefix}${key}`, stored, LEASE_MS)) === 1
@@ -328,6 +354,16 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       const stored = claims.get(key)
       claims.delete(key)
       if (stored !== undefined) cmd.eval(RELEASE, 1, `${prefix}${key}`, stored).catch(() => {})
+    },
+    join(key) {
+      joined.add(key)
+      join(key).catch(() => {})
+    },
+    leave(key) {
+      if (joined.delete(key)) cmd.zrem(`${prefix}${key}`, instance).catch(() => {})
+    },
+    async members(key) {
+      return (await cmd.eval(MEMBERS, 1, `${prefix}${key}`)) as string[]
     },
     async holder(key) {
       const stored = await cmd.get(`${prefix}${key}`)
@@ -388,6 +424,9 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     onBroadcast(handler) {
       broadcastHandlers.push(handler)
     },
+    settling() {
+      return Date.now() < toAllUntil
+    },
     async ping() {
       await cmd.ping()
     },
@@ -397,6 +436,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       giveUp()
       clearInterval(renewWatches)
       for (const conversationId of [...watching]) unwatch(conversationId)
+      for (const key of [...joined]) this.leave(key)
       await Promise.all([...claims.keys()].map((key) => this.release(key)))
       inboxReader.disconnect()
       eventReader.disconnect()

@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import type { Cluster } from '../relay/cluster.ts'
+import type { Cluster, MovedStream } from '../relay/cluster.ts'
 import { LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
@@ -17,6 +17,17 @@ export const MESSAGES_PATH = '/toolmark/messages'
 export const STREAM_HEADER = 'X-Toolmark-Stream'
 /** Events kept per page connection for a resume (`Last-Event-ID`); older ones are gone for good. */
 export const REPLAY_WINDOW = 256
+/**
+ * Response header marking a refused POST the page may send again as it is (its message was not handled): set on
+ * `503 coordinator_unavailable`, when the instances could not tell where the stream is (the coordinator is
+ * unreachable, or came back and the stream's claim is not made again yet). The bridge's `httpTransport` retries
+ * such a send a few times with backoff, and never one without it.
+ */
+export const RETRYABLE_HEADER = 'X-Toolmark-Retryable'
+/** After this instance's coordinator came back, how long a POST waits for its stream's claim to be made again. */
+export const CLAIM_WAIT_MS = 6_000
+/** How long a stream resuming on another instance waits for its old instance to hand it over. */
+export const TAKE_TIMEOUT_MS = 5_000
 /** How long a page connection waits for its stream to come back before it closes like a socket would. */
 export const RESUME_GRACE_MS = 30_000
 
@@ -61,7 +72,6 @@ interface Kept {
  * sent (numbered from 1, the last {@link REPLAY_WINDOW} kept), and the stream writing them, if any.
  */
 class PageStream {
-  readonly id = crypto.randomUUID()
   readonly kept: Kept[] = []
   seq = 0
   /** The highest number no longer kept (0: nothing was evicted). */
@@ -75,6 +85,7 @@ class PageStream {
     readonly userId: string,
     readonly conversationId: string,
     readonly window: number,
+    readonly id: string = crypto.randomUUID(),
   ) {}
 
   push(text: string): void {
@@ -98,7 +109,22 @@ class PageStream {
   }
 }
 
-const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 415, code: string, message: string) =>
+/** `503 coordinator_unavailable`, marked retryable: the message was not handled, the page may send it again. */
+const retryLater = (c: Context) => {
+  c.header(RETRYABLE_HEADER, '1')
+  c.header('Retry-After', '1')
+  return fail(
+    c,
+    503,
+    'coordinator_unavailable',
+    'The server instances cannot reach each other right now; try again shortly',
+  )
+}
+
+/** Polls of a stream's claim while it is waited for (see {@link CLAIM_WAIT_MS}). */
+const CLAIM_POLL_MS = 100
+
+const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 415 | 503, code: string, message: string) =>
   c.json({ error: { code, message } } satisfies ErrorBody, status)
 
 /**
@@ -135,18 +161,33 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   // Shared mode: this instance's streams are claimed (and the claims renewed) so other instances find them.
   const heartbeat = cluster
     ? setInterval(() => {
-        for (const stream of streams.values()) cluster.hold(streamKey(stream.id), stream.userId)
+        for (const stream of streams.values()) cluster.renew(streamKey(stream.id), stream.userId)
       }, LEASE_MS / 3)
     : undefined
   ;(heartbeat as { unref?: () => void } | undefined)?.unref?.()
   /** POSTs handed to another instance, waiting for its `posted` (by reply id). */
   const handedOn = new Map<string, (found: boolean) => void>()
+  /** Resumes waiting for the stream's old instance to hand it over (`taken`, by reply id). */
+  const taking = new Map<string, (stream: MovedStream | undefined) => void>()
+  /** Streams handed over to another instance lately: id → that instance and the stream's user. */
+  const moved = new Map<string, { instance: string; userId: string }>()
   cluster?.onMessage(async (message) => {
     if (message.kind === 'posted') {
       handedOn.get(message.id)?.(message.found)
       return
     }
+    if (message.kind === 'taken') {
+      taking.get(message.id)?.(message.stream)
+      return
+    }
+    if (message.kind === 'take') {
+      await cluster.send(message.reply.instance, { kind: 'taken', id: message.reply.id, ...give(message) })
+      return
+    }
     if (message.kind !== 'post' && message.kind !== 'end') return
+    const gone = moved.get(message.streamId)
+    // A message for a stream that moved on follows it (the instance it moved to answers the POST's reply).
+    if (gone && !streams.has(message.streamId)) return cluster.send(gone.instance, message)
     const stream = streams.get(message.streamId)
     const found = stream !== undefined && stream.userId === message.userId
     if (message.kind === 'end') {
@@ -187,6 +228,101 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     })
   }
 
+  /**
+   * Hands a stream of this instance over to the instance where it resumes (`take`): it leaves this instance
+   * without closing its page connection (its page loads move with it, see `PageConnection.handOver`); what still
+   * arrives here for it follows it for {@link LEASE_MS}, then this instance's old claim is given up.
+   */
+  const give = (message: {
+    streamId: string
+    userId: string
+    conversationId: string
+    reply: { instance: string }
+  }) => {
+    const stream = streams.get(message.streamId)
+    if (!stream || stream.userId !== message.userId || stream.conversationId !== message.conversationId)
+      return {}
+    const to = message.reply.instance
+    if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
+    streams.delete(stream.id)
+    stream.detach?.()
+    const clientIds = stream.conn.handOver(to)
+    moved.set(stream.id, { instance: to, userId: stream.userId })
+    const timer = clock.setTimeout(() => {
+      moved.delete(stream.id)
+      if (!streams.has(stream.id)) cluster?.release(streamKey(stream.id))
+    }, LEASE_MS)
+    ;(timer as { unref?: () => void }).unref?.()
+    const kept = stream.kept.map(({ n, text, written, requestId }) => ({
+      n,
+      text,
+      written,
+      ...(requestId === undefined ? {} : { requestId }),
+    }))
+    return { stream: { id: stream.id, seq: stream.seq, evicted: stream.evicted, kept, clientIds } }
+  }
+
+  /**
+   * Asks the instance holding a stream (another one) to hand it over for a resume here; resolves with the stream,
+   * made this instance's (its page loads claimed here) as soon as it arrives, or undefined when that instance has
+   * no such stream or does not answer within {@link TAKE_TIMEOUT_MS}.
+   */
+  const take = (from: string, userId: string, conversationId: string, streamId: string) => {
+    const c = cluster as Cluster
+    const id = crypto.randomUUID()
+    return new Promise<PageStream | undefined>((resolve) => {
+      const settle = (moved: MovedStream | undefined) => {
+        clock.clearTimeout(timer)
+        taking.delete(id)
+        // Made here at once, before any message that followed the stream here is handled.
+        resolve(moved && adopt(userId, conversationId, moved))
+      }
+      const timer = clock.setTimeout(() => settle(undefined), TAKE_TIMEOUT_MS)
+      taking.set(id, settle)
+      c.send(from, {
+        kind: 'take',
+        streamId,
+        userId,
+        conversationId,
+        reply: { instance: c.instance, id },
+      }).catch((error: unknown) => {
+        ;(deps.log ?? console.error)(
+          `[bridge-http] could not resume a stream: ${escapeForLog(String(error))}`,
+        )
+        settle(undefined)
+      })
+    })
+  }
+
+  /** A stream handed over by another instance, now this instance's: its events, numbering and page loads. */
+  const adopt = (userId: string, conversationId: string, from: MovedStream): PageStream => {
+    const page = new PageStream(userId, conversationId, window, from.id)
+    page.seq = from.seq
+    page.evicted = from.evicted
+    page.kept.push(...from.kept)
+    page.conn = deps.relay.connect(userId, conversationId, (text) => page.push(text), from.clientIds)
+    streams.set(page.id, page)
+    cluster?.hold(streamKey(page.id), userId)
+    // Closes like any stream that dropped, unless the resume attaches to it first.
+    page.grace = clock.setTimeout(() => end(page), graceMs)
+    return page
+  }
+
+  /**
+   * The claim of a stream held by another instance. Right after this instance's coordinator came back, a missing
+   * claim is waited for (its instance makes it again on its own reconnect, or at its next heartbeat) up to
+   * {@link CLAIM_WAIT_MS}; `unsure` when it is still missing then. Rejects when the coordinator is unreachable.
+   */
+  const findStream = async (streamId: string) => {
+    const c = cluster as Cluster
+    for (let waited = 0; ; waited += CLAIM_POLL_MS) {
+      const found = await c.holder(streamKey(streamId))
+      if (found || !c.settling()) return { found, unsure: false }
+      if (waited >= CLAIM_WAIT_MS) return { found, unsure: true }
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS))
+    }
+  }
+
   const end = (stream: PageStream): void => {
     if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
     if (streams.get(stream.id) === stream) cluster?.release(streamKey(stream.id))
@@ -213,6 +349,12 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     const [streamId, from] = (c.req.header('last-event-id') ?? '').split(':')
     let stream = streamId ? streams.get(streamId) : undefined
     const n = Number(from)
+    // Shared mode: a stream that resumes here from another instance is handed over, with what it kept.
+    if (!stream && streamId && cluster && Number.isInteger(n)) {
+      const holder = await cluster.holder(streamKey(streamId)).catch(() => undefined)
+      if (holder && holder.value === userId && holder.instance !== cluster.instance)
+        stream = await take(holder.instance, userId, conversation.id, streamId)
+    }
     let resume =
       stream !== undefined &&
       stream.userId === userId &&
@@ -288,9 +430,15 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     if (typeof userId !== 'string') return userId
     const streamId = c.req.header(STREAM_HEADER) ?? ''
     const stream = streams.get(streamId)
-    // Shared mode: the stream may be another instance's (the user's own, its claim says).
-    const elsewhere =
-      !stream && cluster && streamId !== '' ? await cluster.holder(streamKey(streamId)) : undefined
+    // Shared mode: the stream may be another instance's (the user's own, its claim says), or it moved on lately.
+    const gone = stream ? undefined : moved.get(streamId)
+    let elsewhere = gone && { instance: gone.instance, value: gone.userId }
+    if (!stream && !gone && cluster && streamId !== '') {
+      // Where the stream is cannot be told now: the page may send it again (it was not handled).
+      const looked = await findStream(streamId).catch(() => undefined)
+      if (!looked || looked.unsure) return retryLater(c)
+      elsewhere = looked.found
+    }
     const remote = elsewhere && elsewhere.value === userId && elsewhere.instance !== cluster?.instance
     if ((!stream || stream.userId !== userId) && !remote)
       return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
@@ -306,8 +454,12 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       return fail(c, 413, 'message_too_large', `Message over ${MAX_INBOUND_BYTES} bytes`)
     }
     if (stream) await stream.conn.receive(body)
-    else if (elsewhere && !(await handOn(elsewhere.instance, { streamId, userId, body })))
-      return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
+    else if (elsewhere) {
+      // Not delivered (the coordinator stayed unreachable while the hand-over was retried): the page may retry.
+      const found = await handOn(elsewhere.instance, { streamId, userId, body }).catch(() => undefined)
+      if (found === undefined) return retryLater(c)
+      if (!found) return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
+    }
     return c.body(null, 202)
   })
 

@@ -98,6 +98,11 @@ const MAX_BIND_ATTEMPTS = 3
 
 /** The coordinator key of a page load's claim. */
 const clientKey = (clientId: string) => `client:${clientId}`
+/**
+ * The coordinator set of the instances holding a page connection of the conversation that has not said yet which
+ * page load it carries (a socket or stream that reconnected: the page does not send its manifest again).
+ */
+const unknownKey = (conversationId: string) => `unknown:${conversationId}`
 
 /**
  * The server half of bridge protocol v1: it relays agent requests to the bound page and accepts
@@ -126,6 +131,8 @@ export class Relay {
   readonly #heartbeat: ReturnType<typeof setInterval> | undefined
   /** Conversation → the copy of its bound page and when the read that got it started (see {@link Relay.page}). */
   readonly #pages = new Map<string, { page: BoundPage; at: number }>()
+  /** Page loads whose connection was handed over to another instance lately: clientId → that instance. */
+  readonly #moved = new Map<string, string>()
   /** Counts the changes of page bindings this instance learned of; a read notes it when it starts. */
   #epoch = 0
   /** Conversation → the {@link Relay.#epoch} of its latest change (the oldest forgotten beyond the cache size). */
@@ -161,8 +168,10 @@ export class Relay {
       this.#cluster.onBroadcast?.((message) => this.#fromBroadcast(message))
       const cluster = this.#cluster
       this.#heartbeat = setInterval(() => {
-        for (const conn of this.#conns)
-          for (const clientId of conn.clientIds) cluster.hold(clientKey(clientId))
+        for (const conn of this.#conns) {
+          for (const clientId of conn.clientIds) cluster.renew(clientKey(clientId))
+          if (conn.clientIds.size === 0) cluster.join(unknownKey(conn.conversationId))
+        }
       }, LEASE_MS / 3)
       ;(this.#heartbeat as { unref?: () => void }).unref?.()
       return
@@ -186,10 +195,25 @@ export class Relay {
     return () => this.#listeners[event].delete(listener)
   }
 
-  /** Attach an authenticated socket bound to `(userId, conversationId)`. */
-  connect(userId: string, conversationId: string, send: (text: string) => void): PageConnection {
-    const conn: Conn = { userId, conversationId, send, clientIds: new Set(), open: true }
+  /**
+   * Attach an authenticated socket bound to `(userId, conversationId)`. `carried`: the page loads it carries
+   * already (a page connection handed over by another instance, see {@link PageConnection.handOver}), claimed
+   * for this instance at once.
+   */
+  connect(
+    userId: string,
+    conversationId: string,
+    send: (text: string) => void,
+    carried: readonly string[] = [],
+  ): PageConnection {
+    const conn: Conn = { userId, conversationId, send, clientIds: new Set(carried), open: true }
     this.#conns.add(conn)
+    // Shared mode: the connection is findable at once, before the page says which page load it carries.
+    if (carried.length === 0) this.#cluster?.join(unknownKey(conversationId))
+    for (const clientId of carried) {
+      this.#moved.delete(clientId)
+      this.#cluster?.hold(clientKey(clientId))
+    }
     // One socket's messages are handled one after the other, in the order they arrived.
     let queue: Promise<unknown> = Promise.resolve()
     const serial = <T>(task: () => Promise<T>, otherwise: T): Promise<T> => {
@@ -202,8 +226,9 @@ export class Relay {
     }
     const claim = (before: number) => {
       // Shared mode: a page load this socket carries from now on is claimed for this instance at once.
-      if (this.#cluster && conn.clientIds.size > before)
-        for (const clientId of conn.clientIds) this.#cluster.hold(clientKey(clientId))
+      if (!this.#cluster || conn.clientIds.size <= before) return
+      for (const clientId of conn.clientIds) this.#cluster.hold(clientKey(clientId))
+      if (before === 0) this.#leaveUnknown(conversationId)
     }
     return {
       receive: (text) => {
@@ -215,13 +240,36 @@ export class Relay {
           return accepted
         }, false)
       },
+      handOver: (to) => {
+        if (!conn.open) return []
+        conn.open = false
+        this.#conns.delete(conn)
+        const cluster = this.#cluster
+        if (!cluster) return [...conn.clientIds]
+        if (conn.clientIds.size === 0) this.#leaveUnknown(conversationId)
+        for (const clientId of conn.clientIds) {
+          if (this.#isOpen(conversationId, clientId)) continue
+          // What still comes here for the page load goes on to `to` (which claims it at once), for a while;
+          // then this instance's old claim is given up, unless `to` has it by then.
+          this.#moved.set(clientId, to)
+          const timer = this.#clock.setTimeout(() => {
+            if (this.#moved.get(clientId) !== to) return
+            this.#moved.delete(clientId)
+            if (!this.#isOpen(conversationId, clientId)) cluster.release(clientKey(clientId))
+          }, LEASE_MS)
+          ;(timer as { unref?: () => void }).unref?.()
+        }
+        return [...conn.clientIds]
+      },
       close: () => {
         if (!conn.open) return
         conn.open = false
         this.#conns.delete(conn)
-        if (this.#cluster)
+        if (this.#cluster) {
           for (const clientId of conn.clientIds)
             if (!this.#isOpen(conversationId, clientId)) this.#cluster.release(clientKey(clientId))
+          if (conn.clientIds.size === 0) this.#leaveUnknown(conversationId)
+        }
         // A page rebound away whose last socket closed is gone: its confirmIds are expired (docs/protocol/v1.md, Navigation and full reloads).
         void serial(async () => {
           const active = await this.#store.getActiveClient(conversationId)
@@ -327,15 +375,16 @@ export class Relay {
       this.#forgetPage(scope.conversationId)
       return this.#store.getActiveClient(scope.conversationId)
     }
-    let holder: string | undefined
+    let holders: string[] | undefined
     let binding: CallBinding
     for (let attempt = 1; ; attempt++) {
       if (request.signal?.aborted) return { callId, clientId, result: CANCELLED_RESULT, timedOut: false }
       if (!clientId) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
-      // The page load's sockets are here, or (shared mode) on the instance that claims it.
-      holder = undefined
-      const here = this.#targets(scope.conversationId, clientId).length > 0
-      if (!here && !this.#cluster) {
+      // The page load's sockets are here, or (shared mode) on the instance that claims it. A socket of another
+      // page load of the conversation (an old tab) never counts: the call goes to the bound page load.
+      holders = undefined
+      const here = this.#carriers(scope.conversationId, clientId).length > 0
+      if (!here && !this.#cluster && this.#unknown(scope.conversationId).length === 0) {
         if (!guessed) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
         clientId = await reread()
         continue
@@ -357,28 +406,25 @@ export class Relay {
       }
       if (!this.#store.bindCall) {
         if (cluster) {
-          try {
-            holder = (await cluster.holder(clientKey(clientId)))?.instance
-          } catch (error) {
-            this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(error)}`)
+          const looked = await this.#lookUp(scope.conversationId, clientId)
+          if ('error' in looked) {
+            this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(looked.error)}`)
             return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
           }
-          if (!holder) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+          if (!looked.found) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+          holders = looked.found
         }
         await this.#store.insertCall(binding)
         break
       }
       // The claim is looked up while the store binds the call: two round trips at once.
-      const claim = cluster?.holder(clientKey(clientId)).then(
-        (found) => ({ found }),
-        (error: unknown) => ({ error }),
-      )
+      const claim = cluster ? this.#lookUp(scope.conversationId, clientId) : undefined
       // The store binds the call only while the conversation is still bound to this page load.
       if (await this.#store.bindCall(binding)) {
         if (!claim) break
         const looked = await claim
         if ('found' in looked && looked.found) {
-          holder = looked.found.instance
+          holders = looked.found
           break
         }
         // Bound, but no instance can be reached for the page load: the binding is withdrawn, nothing was sent.
@@ -428,7 +474,7 @@ export class Relay {
         timer,
         secrets: request.kind === 'call' ? (request.secrets ?? []) : [],
       })
-      this.#sendTo(binding.conversationId, clientId, message, holder)
+      this.#sendTo(binding.conversationId, clientId, message, holders)
     })
   }
 
@@ -497,11 +543,56 @@ export class Relay {
     return false
   }
 
-  /** Sockets of the conversation known to carry `clientId`, else all of the conversation's sockets. */
+  /** Sockets of the conversation known to carry `clientId`. */
+  #carriers(conversationId: string, clientId: string): Conn[] {
+    return [...this.#conns].filter((c) => c.conversationId === conversationId && c.clientIds.has(clientId))
+  }
+
+  /** Sockets of the conversation that have not said yet which page load they carry (reconnected ones). */
+  #unknown(conversationId: string): Conn[] {
+    return [...this.#conns].filter((c) => c.conversationId === conversationId && c.clientIds.size === 0)
+  }
+
+  /**
+   * Where a message for `clientId` goes here: the sockets known to carry it, else the conversation's sockets that
+   * have not said which page load they carry (the page ignores a message for another page load). Never a socket
+   * known to carry another page load: after a reload, the old tab's socket is not the way to the new one.
+   */
   #targets(conversationId: string, clientId: string): Conn[] {
-    const all = [...this.#conns].filter((c) => c.conversationId === conversationId)
-    const known = all.filter((c) => c.clientIds.has(clientId))
-    return known.length > 0 ? known : all
+    const known = this.#carriers(conversationId, clientId)
+    return known.length > 0 ? known : this.#unknown(conversationId)
+  }
+
+  /** Takes this instance out of the conversation's set of unknown page connections once none is left here. */
+  #leaveUnknown(conversationId: string): void {
+    if (this.#unknown(conversationId).length === 0) this.#cluster?.leave(unknownKey(conversationId))
+  }
+
+  /**
+   * Shared mode: the other instances a message for `clientId` goes to: the one claiming the page load, and those
+   * holding a page connection of the conversation that has not said which page load it carries (it may be this
+   * one, reconnected there). `found` is undefined when there is none, here or elsewhere.
+   */
+  async #lookUp(
+    conversationId: string,
+    clientId: string,
+  ): Promise<{ found: string[] | undefined } | { error: unknown }> {
+    const cluster = this.#cluster as Cluster
+    try {
+      const [claim, unknown] = await Promise.all([
+        cluster.holder(clientKey(clientId)),
+        cluster.members(unknownKey(conversationId)),
+      ])
+      const instances = new Set(unknown)
+      if (claim) instances.add(claim.instance)
+      const moved = this.#moved.get(clientId)
+      if (moved) instances.add(moved)
+      instances.delete(cluster.instance)
+      const here = this.#targets(conversationId, clientId).length > 0
+      return { found: instances.size > 0 || here ? [...instances] : undefined }
+    } catch (error) {
+      return { error }
+    }
   }
 
   /** True when a socket here carries `clientId`, or (shared mode) another instance claims it. */
@@ -517,19 +608,25 @@ export class Relay {
   }
 
   /**
-   * Writes `message` to the page load's sockets here; in shared mode, when none is here, hands it to the
-   * instance that claims the page load (`holder`, else looked up).
+   * Writes `message` to the page load's sockets here; in shared mode, when no socket here is known to carry it,
+   * hands it to the other instances that may hold it (`holders`, else looked up: see {@link Relay.#lookUp}).
    */
-  #sendTo(conversationId: string, clientId: string, message: AgentToPageMessage, holder?: string): void {
+  #sendTo(conversationId: string, clientId: string, message: AgentToPageMessage, holders?: string[]): void {
     const text = JSON.stringify(message)
     const targets = this.#targets(conversationId, clientId)
     for (const conn of targets) conn.send(text)
     const cluster = this.#cluster
-    if (targets.length > 0 || !cluster) return
+    if (!cluster || this.#carriers(conversationId, clientId).length > 0) return
     void (async () => {
-      const to = holder ?? (await cluster.holder(clientKey(clientId)))?.instance
-      if (to && to !== cluster.instance)
-        await cluster.send(to, { kind: 'send', conversationId, clientId, text })
+      let to = holders
+      if (!to) {
+        const looked = await this.#lookUp(conversationId, clientId)
+        if ('error' in looked) throw looked.error
+        to = looked.found ?? []
+      }
+      await Promise.all(
+        to.map((instance) => cluster.send(instance, { kind: 'send', conversationId, clientId, text })),
+      )
     })().catch((error: unknown) =>
       this.#log(`[relay] could not hand a message to the page's instance: ${escapeForLog(error)}`),
     )
@@ -557,9 +654,14 @@ export class Relay {
 
   async #fromCluster(message: ClusterMessage): Promise<void> {
     if (message.kind === 'send') {
-      // Only to sockets here: a message is handed on at most once, never back and forth.
+      // Only to sockets here, or to the instance the page connection was handed over to: a message is handed on
+      // at most twice, never back and forth.
       const text = message.text
-      for (const conn of this.#targets(message.conversationId, message.clientId)) conn.send(text)
+      const targets = this.#targets(message.conversationId, message.clientId)
+      for (const conn of targets) conn.send(text)
+      const moved = this.#moved.get(message.clientId)
+      if (targets.length === 0 && moved && !message.again && this.#cluster)
+        await this.#cluster.send(moved, { ...message, again: true })
       return
     }
     if (message.kind !== 'outcome') return

@@ -69,6 +69,12 @@ export interface PageConnection {
    * false when rejected (and logged) or when the store failed (logged too).
    */
   receive(text: string): Promise<boolean>
+  /**
+   * The page connection moved to instance `to` (a stream resumed there): it is closed here without giving up
+   * its page loads, whose claims `to` takes; what still arrives here for them goes on to `to` for a while.
+   * Returns the page loads it carried.
+   */
+  handOver(to: string): string[]
   /** The socket closed. */
   close(): void
 }
