@@ -1,5 +1,11 @@
 import type { ToolResult } from '@toolmark/core'
-import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
+import {
+  EXPIRED_RESULT,
+  PAGE_DESCRIBE_TOOL,
+  pageCallTool,
+  SECRET_PROMPT_RULE,
+  wrapUntrusted,
+} from '@toolmark/protocol'
 import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
 import { type BoundPage, LEASE_MS, type Relay } from '../relay/relay.ts'
 import { type ChatMessage, MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
@@ -23,7 +29,8 @@ import type { AgentMessage, LlmTool, Provider, ToolCall } from './types.ts'
 /** The system prompt of ordinary turns. */
 export const SYSTEM_PROMPT =
   'You are the assistant of a web app; the user chats with you next to the page. Act in the page only ' +
-  'through page_call and page_describe. Keep answers short and plain. Never repeat card numbers, CVCs or other secrets.'
+  'through page_call and page_describe. Keep answers short and plain. ' +
+  SECRET_PROMPT_RULE
 
 /** The system prompt of the one follow-up turn after a `confirmed`: acknowledge, no tools. */
 export const FOLLOW_UP_PROMPT =
@@ -48,15 +55,10 @@ const turnKey = (conversationId: string) => `turn:${conversationId}`
 const MAX_DESCRIBED = 1000
 
 /**
- * What the agent records for a confirmation of a page that is gone (its confirmIds count as expired): `refused
- * confirmation_expired` with core's exact message (`REFUSED_MESSAGES.confirmation_expired`; kept
- * literal so the server loads only `@toolmark/protocol` at runtime; a test pins it to core).
+ * What the agent records for a confirmation of a page that is gone, or past its lifetime: `refused
+ * confirmation_expired` with the protocol's exact message (the same for every server).
  */
-export const EXPIRED_RESULT: ToolResult = {
-  status: 'refused',
-  code: 'confirmation_expired',
-  message: 'The confirmation expired or was already used',
-}
+export { EXPIRED_RESULT }
 
 export interface AgentOptions {
   store: Store

@@ -1,5 +1,11 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
-import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/protocol'
+import {
+  type AgentToPageMessage,
+  CONFIRM_TTL_MS,
+  NO_PAGE_RESULT,
+  PROTOCOL_VERSION,
+  TIMEOUT_RESULT,
+} from '@toolmark/protocol'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import { escapeForLog } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
@@ -27,16 +33,8 @@ export type {
   RequestOutcome,
 } from './types.ts'
 
-/** What the agent sees when a page does not answer before the deadline (server-side only). */
-export const TIMEOUT_RESULT: ToolResult = {
-  status: 'error',
-  message: 'Timed out: the page did not answer in time',
-}
-/** What the agent sees when the conversation has no page to call. */
-export const NO_PAGE_RESULT: ToolResult = {
-  status: 'error',
-  message: 'No page is connected to this conversation',
-}
+/** What the agent sees at a deadline, or with no page to call: one text for every server (`@toolmark/protocol`). */
+export { NO_PAGE_RESULT, TIMEOUT_RESULT }
 /** What a request resolves with when its `signal` aborts before the page answered (a `cancel` is sent). */
 export const CANCELLED_RESULT: ToolResult = { status: 'cancelled', by: 'signal' }
 /** What the agent sees when the page is on another instance and the coordinator (Redis) cannot be reached. */
@@ -67,10 +65,10 @@ export interface RelayOptions {
 }
 
 /**
- * The default lifetime of a confirmation on the server: the page's own expiry (600 000 ms, protocol v1)
- * plus a minute, so an approval the page accepted in time is never refused on its way.
+ * The default lifetime of a confirmation on the server (the protocol's `CONFIRM_TTL_MS`): the page's own
+ * expiry (600 000 ms) plus a minute, so an approval the page accepted in time is never refused on its way.
  */
-export const CONFIRM_TTL_MS = 660_000
+export { CONFIRM_TTL_MS }
 
 /**
  * What a waiting instance resolves a call with when its page answered on another instance but the answer did not
