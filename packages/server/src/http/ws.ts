@@ -41,7 +41,8 @@ export interface WsDeps {
  * authenticated (the app's `authenticate`, else the session cookie; else closed
  * 4401) and bound to the user's own conversation (else closed 4403), so the page's transport sees
  * a terminal close code instead of retrying a refused handshake. Binary frames are ignored;
- * frames over {@link MAX_INBOUND_BYTES} close the socket (1009). Dead sockets are found by ping.
+ * a frame over {@link MAX_INBOUND_BYTES} (the protocol's 1 MiB) is rejected (`invalid`, `too large`) and
+ * closes the socket (1009), so a socket never buffers more. Dead sockets are found by ping.
  */
 export function attachWebSocket(server: Server, deps: WsDeps): { close(): void } {
   const log = deps.log ?? ((line: string) => console.warn(line))
@@ -89,7 +90,11 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
     userId: string | undefined,
     conversation: Conversation | undefined,
   ) => {
-    ws.on('error', () => {})
+    let refuse: ((detail: string) => void) | undefined
+    ws.on('error', (error: Error & { code?: string }) => {
+      // `ws` stopped reading a frame over `maxPayload` and closes the socket with 1009.
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') refuse?.('too large')
+    })
     if (problem)
       return ws.close(CLOSE_FORBIDDEN, problem === 'host' ? 'host not allowed' : 'cross-origin socket')
     if (!userId) return ws.close(CLOSE_UNAUTHENTICATED, 'no valid session')
@@ -99,6 +104,7 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
     const conn = deps.relay.connect(userId, conversation.id, (text) => {
       if (ws.readyState === ws.OPEN) ws.send(text)
     })
+    refuse = (detail) => void conn.refuse(detail)
     alive.set(ws, true)
     ws.on('pong', () => alive.set(ws, true))
     ws.on('message', (data, isBinary) => {

@@ -5,7 +5,7 @@ import { escapeForLog } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, Store } from '../store/store.ts'
 import type { BroadcastMessage, Cluster, ClusterMessage } from './cluster.ts'
-import { type InboundHost, receive } from './inbound.ts'
+import { type InboundHost, receive, refuse } from './inbound.ts'
 import type {
   BoundPage,
   Conn,
@@ -16,7 +16,7 @@ import type {
   Waiter,
 } from './types.ts'
 
-export { MAX_INBOUND_BYTES } from './inbound.ts'
+export { type Bounded, bound, MAX_INBOUND_BYTES } from './inbound.ts'
 export type {
   BoundPage,
   PageConnection,
@@ -214,6 +214,10 @@ export class Relay {
           claim(before)
           return accepted
         }, false)
+      },
+      refuse: (detail) => {
+        if (!conn.open) return Promise.resolve(false)
+        return serial(async () => refuse(this.#inbound, conn, detail), false)
       },
       close: () => {
         if (!conn.open) return

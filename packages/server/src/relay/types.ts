@@ -69,6 +69,11 @@ export interface PageConnection {
    * false when rejected (and logged) or when the store failed (logged too).
    */
   receive(text: string): Promise<boolean>
+  /**
+   * A message the transport (or the instance it reached) refused before parsing it, for breaking the protocol's
+   * inbound limits: rejected as `invalid` with `detail` (`too large`, `too_deep`, …), in order with the others.
+   */
+  refuse(detail: string): Promise<boolean>
   /** The socket closed. */
   close(): void
 }
