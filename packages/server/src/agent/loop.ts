@@ -2,6 +2,7 @@ import type { ToolResult } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
 import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
 import { type BoundPage, LEASE_MS, type Relay } from '../relay/relay.ts'
+import { boundContent, boundManifest, boundText } from '../shared/bounds.ts'
 import { type ChatMessage, MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 import {
@@ -318,9 +319,9 @@ export class Agent {
     for (let step = 0; step < MAX_STEPS; step++) {
       if (this.#closed) return
       const page = await this.#o.relay.page(conversation.id)
-      const tools: LlmTool[] = followUp
-        ? []
-        : [pageCallTool(page?.tools ?? []), PAGE_DESCRIBE_TOOL as LlmTool]
+      // The page's tools that fit the manifest's share of what a provider is handed (see bounds.ts).
+      const manifest = boundManifest(page?.tools ?? [])
+      const tools: LlmTool[] = followUp ? [] : [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool]
       let text = ''
       let calls: ToolCall[] = []
       try {
@@ -329,7 +330,7 @@ export class Agent {
           messages: history,
           tools,
           signal: this.#stop.signal,
-          ...(followUp || !page ? {} : { manifest: page.tools }),
+          ...(followUp || !page ? {} : { manifest: [...manifest] }),
         })) {
           if (event.type === 'text') text += event.delta
           else calls.push(event.call)
@@ -349,6 +350,7 @@ export class Agent {
         return
       }
       if (followUp) calls = [] // no page tools in a follow-up turn: stray calls are dropped
+      text = boundText(text)
       const assistant: AgentMessage = { role: 'assistant', text, toolCalls: calls }
       history.push(assistant) // the turn itself keeps the real values, in memory only
       const kept: ToolCall[] = []
@@ -460,7 +462,11 @@ export class Agent {
     if (kind === 'describe') {
       const outcome = await this.#o.relay.request(scope, { kind, tool })
       this.#learn(outcome.clientId, tool, outcome.result)
-      return { content: JSON.stringify(outcome.result), line: toolLine('page_describe', tool, outcome), tool }
+      return {
+        content: boundContent(JSON.stringify(outcome.result)),
+        line: boundText(toolLine('page_describe', tool, outcome)),
+        tool,
+      }
     }
     const toolInput = isObject(input.input) ? input.input : {}
     // The rev of the manifest the model saw, when the call goes to that same page load.
@@ -477,8 +483,9 @@ export class Agent {
     const untrusted =
       entry?.hints?.untrustedContent === true ||
       rendered?.tools.find((t) => t.name === tool)?.hints?.untrustedContent === true
-    const content = JSON.stringify(untrusted ? wrapUntrusted(outcome.result) : outcome.result)
-    return { content, line: toolLine('page_call', tool, outcome), tool }
+    // A page's result may be 1 MiB: what is over the limit is never masked, stored or handed to the model.
+    const content = boundContent(JSON.stringify(untrusted ? wrapUntrusted(outcome.result) : outcome.result))
+    return { content, line: boundText(toolLine('page_call', tool, outcome)), tool }
   }
 
   #onConfirmed(binding: ConfirmBinding, result: ToolResult): void {
@@ -489,10 +496,10 @@ export class Agent {
         role: 'tool',
         toolCallId: binding.toolCallId,
         name: 'page_call',
-        content: JSON.stringify(wrapUntrusted(result)),
+        content: boundContent(JSON.stringify(wrapUntrusted(result))),
         confirmId: binding.confirmId,
       }
-      const line = toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary)
+      const line = boundText(toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary))
       await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool })
       await this.#turn(conversation, undefined, true)
     })

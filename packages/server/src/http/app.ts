@@ -1,5 +1,4 @@
 import { type Context, Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { streamSSE } from 'hono/streaming'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ConversationEvents } from '../agent/events.ts'
@@ -8,6 +7,7 @@ import type { Provider } from '../agent/types.ts'
 import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Conversation, Session, Store } from '../store/store.ts'
+import { readJson } from './body.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
 import { chatCompletions } from './openai-compat.ts'
 import { readSessionCookie, setSessionCookie } from './session.ts'
@@ -182,14 +182,6 @@ export function createApp(deps: HttpDeps): Hono<Env> {
     await next()
   })
 
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => fail(c, 413, 'body_too_large', `Request body over ${MAX_BODY_BYTES} bytes`),
-    }),
-  )
-
   // A conversation's row never changes (it is only removed, with its user, when that user's last session
   // is pruned, and then no request carries that user any more): the rows read are kept, the latest
   // CONVERSATION_CACHE_SIZE of them, so the ownership check of each chat request reads the store once.
@@ -241,7 +233,11 @@ export function createApp(deps: HttpDeps): Hono<Env> {
     if (!c.req.header('content-type')?.startsWith('application/json')) {
       return fail(c, 415, 'unsupported_media_type', 'Send the message as application/json')
     }
-    const body: unknown = await c.req.json().catch(() => undefined)
+    // Read up to MAX_BODY_BYTES and no further, whatever the request declares.
+    const read = await readJson(c.req.raw, MAX_BODY_BYTES)
+    if (!read.ok && read.reason === 'too_large')
+      return fail(c, 413, 'body_too_large', `Request body over ${MAX_BODY_BYTES} bytes`)
+    const body = read.ok ? read.value : undefined
     const text = typeof body === 'object' && body !== null ? (body as { text?: unknown }).text : undefined
     if (typeof text !== 'string') return fail(c, 400, 'invalid_body', 'Expected a JSON body { "text": "…" }')
     if (text.trim() === '') return fail(c, 400, 'empty_message', 'The message is empty')

@@ -8,6 +8,7 @@ import {
   type ResultMessage,
   validateMessage,
 } from '@toolmark/protocol'
+import { boundText } from '../shared/bounds.ts'
 import type { Clock } from '../shared/clock.ts'
 import { logString } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
@@ -253,8 +254,8 @@ async function accept(
       callId: binding.id,
       toolCallId: binding.toolCallId,
       tool: binding.tool,
-      // The page's summary is free text: masked (and the call's secrets cut out) before it is stored.
-      summary: maskText(scrub(outcome.summary, waiter?.secrets)),
+      // The page's summary is free text: cut to the provider's limit, masked (and the call's secrets cut out) before it is stored.
+      summary: maskText(scrub(boundText(outcome.summary), waiter?.secrets)),
       createdAt: host.clock.now(),
       state: 'pending',
       ...(host.confirmTtlMs === undefined ? {} : { expiresAt: host.clock.now() + host.confirmTtlMs }),
