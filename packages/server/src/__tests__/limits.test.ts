@@ -4,7 +4,8 @@ import { DRAIN_BYTES } from '../http/body.ts'
 import { MAX_CHAT_COMPLETIONS_BYTES } from '../http/openai-compat.ts'
 import { createToolmarkServer, type ToolmarkServerOptions } from '../server.ts'
 import { MAX_MANIFEST_CHARS, MAX_PROVIDER_TEXT } from '../shared/bounds.ts'
-import { FakePage, fakeTool, ScriptedProvider, testServer, toolCall } from './helpers.ts'
+import type { Provider, ProviderEvent } from '../agent/types.ts'
+import { FakePage, fakeTool, HttpLink, openSocket, ScriptedProvider, testServer, toolCall } from './helpers.ts'
 
 /*
  * One client must not hurt the others: every body is read up to its limit and no further, and no text over its
@@ -142,5 +143,98 @@ describe('what a turn hands the provider', () => {
     // Nothing the turn stored is longer than what the provider may be handed.
     for (const m of await t.server.store.listMessages(conversation))
       expect(JSON.stringify(m).length).toBeLessThan(2 * MAX_PROVIDER_TEXT)
+  })
+})
+
+/** Every refusal of a cap: 429, `Retry-After`, JSON `{ error: { code, message } }`. */
+async function expectTooMany(response: Response, code: string): Promise<void> {
+  expect(response.status).toBe(429)
+  expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
+  expect(await response.json()).toEqual({ error: { code, message: expect.any(String) } })
+}
+
+describe('caps per user: one over them is refused, the others are served', () => {
+  it('page connections (sockets and HTTP page streams together)', async () => {
+    const t = await testServer({ config: { maxPageConnectionsPerUser: 2 } })
+    const alice = await t.browser()
+    const bob = await t.browser()
+    const [a, b] = [await alice.createConversation(), await bob.createConversation()]
+    const socket = await openSocket(t.server.url, { cookie: alice.cookie, conversation: a })
+    const stream = await HttpLink.open(t.server.url, { cookie: alice.cookie, conversation: a })
+    expect(stream).toBeInstanceOf(HttpLink)
+    // A third: the socket is closed with 1013 (try again later), the stream answered 429.
+    const third = await openSocket(t.server.url, { cookie: alice.cookie, conversation: a })
+    expect(await third.closed).toBe(1013)
+    const refused = await fetch(`${t.server.url}/toolmark/events?conversation=${a}`, {
+      headers: { cookie: alice.cookie },
+    })
+    await expectTooMany(refused, 'too_many_connections')
+    // Bob is not affected.
+    const bobs = await openSocket(t.server.url, { cookie: bob.cookie, conversation: b })
+    expect(await Promise.race([bobs.closed, new Promise((r) => setTimeout(() => r('open'), 200))])).toBe('open')
+    // A connection Alice closes frees its place.
+    socket.ws.close()
+    await socket.closed
+    await t.settled()
+    const again = await HttpLink.open(t.server.url, { cookie: alice.cookie, conversation: a })
+    expect(again).toBeInstanceOf(HttpLink)
+    for (const link of [stream, again]) await (link as HttpLink).close()
+    bobs.ws.close()
+  })
+
+  it('chat event streams', async () => {
+    const t = await testServer({ config: { maxChatStreamsPerUser: 2 } })
+    const alice = await t.browser()
+    const bob = await t.browser()
+    const [a, b] = [await alice.createConversation(), await bob.createConversation()]
+    const open = () => new AbortController()
+    const streams = [open(), open()]
+    for (const abort of streams) {
+      const response = await alice.fetch(`/api/conversations/${a}/events`, { signal: abort.signal })
+      expect(response.status).toBe(200)
+    }
+    await expectTooMany(await alice.fetch(`/api/conversations/${a}/events`), 'too_many_streams')
+    const bobs = new AbortController()
+    expect((await bob.fetch(`/api/conversations/${b}/events`, { signal: bobs.signal })).status).toBe(200)
+    // Closing one (a tab closed) frees its place.
+    streams[0]!.abort()
+    await expect
+      .poll(async () => {
+        const abort = open()
+        const response = await alice.fetch(`/api/conversations/${a}/events`, { signal: abort.signal })
+        if (response.status === 200) streams.push(abort)
+        else await response.body?.cancel()
+        return response.status
+      })
+      .toBe(200)
+    for (const abort of [...streams, bobs]) abort.abort()
+  })
+
+  it('queued agent turns: a message over the cap is refused and not stored', async () => {
+    let open: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      open = resolve
+    })
+    const provider: Provider = {
+      name: 'gated',
+      async *stream(): AsyncIterable<ProviderEvent> {
+        await gate
+        yield { type: 'text', delta: 'done' }
+      },
+    }
+    const t = await testServer({ provider, config: { maxQueuedTurnsPerUser: 2 } })
+    const alice = await t.browser()
+    const bob = await t.browser()
+    const [a, b] = [await alice.createConversation(), await bob.createConversation()]
+    const other = await alice.createConversation()
+    expect((await alice.say(a, 'one')).status).toBe(202)
+    expect((await alice.say(other, 'two')).status).toBe(202)
+    await expectTooMany(await alice.say(a, 'three'), 'too_many_turns')
+    expect((await bob.say(b, 'hello')).status).toBe(202)
+    expect((await alice.messages(a)).map((m) => m.text)).toEqual(['one'])
+    open()
+    await Promise.all([a, other, b].map((id) => t.server.agent.idle(id)))
+    expect((await alice.say(a, 'three')).status).toBe(202)
+    await t.server.agent.idle(a)
   })
 })

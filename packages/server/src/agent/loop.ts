@@ -4,6 +4,7 @@ import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
 import { type BoundPage, LEASE_MS, type Relay } from '../relay/relay.ts'
 import { boundContent, boundManifest, boundText } from '../shared/bounds.ts'
 import { type ChatMessage, MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
+import { LimitExceeded, MAX_QUEUED_TURNS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import {
   declaredPaths,
@@ -71,6 +72,11 @@ export interface AgentOptions {
   cluster?: Cluster
   /** Error sink (provider failures). Default `console.error`. */
   log?: (line: string) => void
+  /**
+   * Most turns of one user's messages queued or running on this instance at once; one more message is refused
+   * ({@link Agent.post} throws `LimitExceeded`, `too_many_turns`). Default {@link MAX_QUEUED_TURNS_PER_USER}.
+   */
+  maxQueuedTurnsPerUser?: number
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -86,6 +92,8 @@ export class Agent {
   readonly #o: AgentOptions
   readonly #log: (line: string) => void
   readonly #queues = new Map<string, Promise<void>>()
+  /** The turns of each user's messages queued or running here. */
+  readonly #turns: PerUser
   /** `clientId \0 tool` → the `writeOnly` paths of the tool's described input schema. */
   readonly #described = new Map<string, string[]>()
   /** Aborted by `close()`: a model request in flight does not hold up a shutdown. */
@@ -101,6 +109,7 @@ export class Agent {
   constructor(options: AgentOptions) {
     this.#o = options
     this.#log = options.log ?? ((line) => console.error(line))
+    this.#turns = new PerUser(options.maxQueuedTurnsPerUser ?? MAX_QUEUED_TURNS_PER_USER)
     options.cluster?.onMessage((message) => this.#fromCluster(message))
     options.relay.on('confirmed', ({ binding, result }) => this.#onConfirmed(binding, result))
     options.relay.on('expired', ({ conversationId, bindings, reason }) =>
@@ -108,12 +117,28 @@ export class Agent {
     )
   }
 
-  /** Stores the user's message (masked) and queues a turn that sees the text as typed. */
+  /**
+   * Stores the user's message (masked) and queues a turn that sees the text as typed. Throws `LimitExceeded`
+   * (`too_many_turns`), storing nothing, when the user already has `maxQueuedTurnsPerUser` turns queued or running.
+   */
   async post(conversation: Conversation, text: string): Promise<ChatMessage> {
-    const masked = maskText(text)
-    const stored = await this.#add(conversation.id, 'user', masked, { role: 'user', text: masked })
-    this.#enqueue(conversation.id, () => this.#turn(conversation, { id: stored.id, text }))
-    return toChat(stored)
+    const done = this.#turns.take(conversation.userId)
+    if (!done)
+      throw new LimitExceeded(
+        'too_many_turns',
+        `Too many messages waiting for the agent: at most ${this.#turns.max} per user; wait for its answers`,
+        5,
+      )
+    try {
+      const masked = maskText(text)
+      const stored = await this.#add(conversation.id, 'user', masked, { role: 'user', text: masked })
+      this.#enqueue(conversation.id, () => this.#turn(conversation, { id: stored.id, text }).finally(done))
+      if (this.#closed) done() // nothing was queued
+      return toChat(stored)
+    } catch (error) {
+      done()
+      throw error
+    }
   }
 
   /** True while a turn is queued or running for the conversation. */

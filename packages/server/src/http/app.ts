@@ -5,6 +5,7 @@ import type { ConversationEvents } from '../agent/events.ts'
 import { type Agent, MAX_USER_TEXT, toChat } from '../agent/loop.ts'
 import type { Provider } from '../agent/types.ts'
 import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../shared/contract.ts'
+import { LimitExceeded, MAX_CHAT_STREAMS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Conversation, Session, Store } from '../store/store.ts'
 import { readJson } from './body.ts'
@@ -35,6 +36,8 @@ export interface HttpDeps {
   maxSessions?: number
   /** Milliseconds between SSE keep-alive comments. Default 15 000. */
   sseKeepAliveMs?: number
+  /** Most chat event streams one user holds open at once (429 `too_many_streams` past it). Default 16. */
+  maxChatStreamsPerUser?: number
   /** Time source (tests). Default `Date.now`. */
   now?: () => number
   /** Error sink. Default `console.error`. */
@@ -120,6 +123,12 @@ export function checkOrigin(
 const fail = (c: Context, status: ContentfulStatusCode, code: string, message: string) =>
   c.json({ error: { code, message } } satisfies ErrorBody, status)
 
+/** 429 for a user over one of the server's caps, with `Retry-After`. */
+const tooMany = (c: Context, error: LimitExceeded) => {
+  c.header('Retry-After', String(error.retryAfter))
+  return fail(c, 429, error.code, error.message)
+}
+
 /** The answer for a request {@link checkOrigin} refused. */
 export const ORIGIN_REFUSED: Readonly<Record<'host' | 'origin', ErrorBody['error']>> = {
   host: {
@@ -147,6 +156,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   const maxSessions = deps.maxSessions ?? 10_000
   const keepAliveMs = deps.sseKeepAliveMs ?? 15_000
   const now = deps.now ?? Date.now
+  const chatStreams = new PerUser(deps.maxChatStreamsPerUser ?? MAX_CHAT_STREAMS_PER_USER)
   const app = new Hono<Env>()
 
   const issueCookie = async (c: Context, session: Session) =>
@@ -249,13 +259,29 @@ export function createApp(deps: HttpDeps): Hono<Env> {
         `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
       )
     }
-    return c.json({ id: (await agent.post(conversation, text.trim())).id } satisfies CreatedBody, 202)
+    try {
+      return c.json({ id: (await agent.post(conversation, text.trim())).id } satisfies CreatedBody, 202)
+    } catch (error) {
+      if (error instanceof LimitExceeded) return tooMany(c, error)
+      throw error
+    }
   })
 
   app.get('/api/conversations/:id/events', async (c) => {
     const conversation = await own(c, c.req.param('id'))
     if (!conversation) return fail(c, 404, NOT_FOUND.code, NOT_FOUND.message)
+    const release = chatStreams.take(conversation.userId)
+    if (!release)
+      return tooMany(
+        c,
+        new LimitExceeded(
+          'too_many_streams',
+          `Too many chat streams: at most ${chatStreams.max} per user; close a tab and try again`,
+          10,
+        ),
+      )
     return streamSSE(c, async (stream) => {
+      stream.onAbort(release)
       let chain = Promise.resolve()
       const write = (data: unknown) => {
         chain = chain.then(() => stream.writeSSE({ data: JSON.stringify(data) })).catch(() => {})
@@ -280,6 +306,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
           )
       }
       unsubscribe()
+      release()
     })
   })
 

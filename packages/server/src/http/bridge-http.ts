@@ -3,6 +3,7 @@ import { streamSSE } from 'hono/streaming'
 import type { Cluster } from '../relay/cluster.ts'
 import { bound, LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
+import { LimitExceeded } from '../shared/limits.ts'
 import type { ErrorBody } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Store } from '../store/store.ts'
@@ -241,7 +242,13 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
           end(other)
       }
       const fresh = new PageStream(userId, conversation.id, window)
-      fresh.conn = deps.relay.connect(userId, conversation.id, (text) => fresh.push(text))
+      try {
+        fresh.conn = deps.relay.connect(userId, conversation.id, (text) => fresh.push(text))
+      } catch (error) {
+        if (!(error instanceof LimitExceeded)) throw error
+        c.header('Retry-After', String(error.retryAfter))
+        return c.json({ error: { code: error.code, message: error.message } } satisfies ErrorBody, 429)
+      }
       streams.set(fresh.id, fresh)
       cluster?.hold(streamKey(fresh.id), userId)
       stream = fresh

@@ -1,6 +1,7 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/protocol'
 import { type Clock, systemClock } from '../shared/clock.ts'
+import { LimitExceeded, MAX_PAGE_CONNECTIONS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, Store } from '../store/store.ts'
@@ -64,6 +65,11 @@ export interface RelayOptions {
    * {@link CONFIRM_TTL_MS}; `Infinity` keeps only the page's own expiry.
    */
   confirmTtlMs?: number
+  /**
+   * Most page connections (sockets and HTTP page streams) one user holds on this instance at once; one more is
+   * refused ({@link Relay.connect} throws `LimitExceeded`). Default {@link MAX_PAGE_CONNECTIONS_PER_USER}.
+   */
+  maxConnectionsPerUser?: number
 }
 
 /**
@@ -111,6 +117,8 @@ export class Relay {
   readonly #clock: Clock
   readonly #log: (line: string) => void
   readonly #conns = new Set<Conn>()
+  /** The page connections each user holds here. */
+  readonly #perUser: PerUser
   readonly #waiters = new Map<string, Waiter>()
   readonly #listeners: { [K in keyof RelayEvents]: Set<(event: RelayEvents[K]) => void> } = {
     rejected: new Set(),
@@ -138,6 +146,7 @@ export class Relay {
     this.#deadlineMs = options.deadlineMs
     this.#clock = options.clock ?? systemClock
     this.#log = options.log ?? ((line) => console.warn(line))
+    this.#perUser = new PerUser(options.maxConnectionsPerUser ?? MAX_PAGE_CONNECTIONS_PER_USER)
     const ttl = options.confirmTtlMs ?? CONFIRM_TTL_MS
     this.#inbound = {
       store: this.#store,
@@ -186,8 +195,18 @@ export class Relay {
     return () => this.#listeners[event].delete(listener)
   }
 
-  /** Attach an authenticated socket bound to `(userId, conversationId)`. */
+  /**
+   * Attach an authenticated socket bound to `(userId, conversationId)`. Throws `LimitExceeded`
+   * (`too_many_connections`) when the user already holds `maxConnectionsPerUser` page connections here.
+   */
   connect(userId: string, conversationId: string, send: (text: string) => void): PageConnection {
+    const release = this.#perUser.take(userId)
+    if (!release)
+      throw new LimitExceeded(
+        'too_many_connections',
+        `Too many page connections: at most ${this.#perUser.max} per user; close a tab and try again`,
+        10,
+      )
     const conn: Conn = { userId, conversationId, send, clientIds: new Set(), open: true }
     this.#conns.add(conn)
     // One socket's messages are handled one after the other, in the order they arrived.
@@ -223,6 +242,7 @@ export class Relay {
         if (!conn.open) return
         conn.open = false
         this.#conns.delete(conn)
+        release()
         if (this.#cluster)
           for (const clientId of conn.clientIds)
             if (!this.#isOpen(conversationId, clientId)) this.#cluster.release(clientKey(clientId))
