@@ -45,6 +45,7 @@ export {
   type LimitCode,
   LimitExceeded,
   MAX_CHAT_STREAMS_PER_USER,
+  MAX_CONVERSATIONS_PER_USER,
   MAX_PAGE_CONNECTIONS_PER_USER,
   MAX_QUEUED_TURNS_PER_USER,
 } from './shared/limits.ts'

@@ -66,6 +66,11 @@ export interface ToolmarkServerOptions {
   /** Most chat event streams one user holds open on this instance; one more is 429 `too_many_streams`. Default 16. */
   maxChatStreamsPerUser?: number
   /**
+   * Most conversations one user (a demo session is one user) may have; one more `POST /api/conversations` is 429
+   * `too_many_conversations`. Needs a store with `countConversations` (the three built in have it). Default 1000.
+   */
+  maxConversationsPerUser?: number
+  /**
    * Most agent turns of one user's messages queued or running on this instance; one more message is 429
    * `too_many_turns` with `Retry-After` (and is not stored). Default 8.
    */
@@ -199,6 +204,9 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     ...(options.sseKeepAliveMs !== undefined ? { sseKeepAliveMs: options.sseKeepAliveMs } : {}),
     ...(options.maxChatStreamsPerUser !== undefined
       ? { maxChatStreamsPerUser: options.maxChatStreamsPerUser }
+      : {}),
+    ...(options.maxConversationsPerUser !== undefined
+      ? { maxConversationsPerUser: options.maxConversationsPerUser }
       : {}),
     now,
     ...log,

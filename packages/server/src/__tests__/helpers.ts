@@ -46,6 +46,7 @@ export type Config = Pick<
   | 'maxPageConnectionsPerUser'
   | 'maxChatStreamsPerUser'
   | 'maxQueuedTurnsPerUser'
+  | 'maxConversationsPerUser'
 >
 
 /**

@@ -210,6 +210,18 @@ describe('caps per user: one over them is refused, the others are served', () =>
     for (const abort of [...streams, bobs]) abort.abort()
   })
 
+  it('conversations: a user at the cap creates no more (no Retry-After: waiting does not help)', async () => {
+    const t = await testServer({ config: { maxConversationsPerUser: 2 } })
+    const alice = await t.browser() // its session came with a first conversation
+    expect((await alice.fetch('/api/conversations', { method: 'POST' })).status).toBe(201)
+    const refused = await alice.fetch('/api/conversations', { method: 'POST' })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBeNull()
+    expect(await refused.json()).toEqual({ error: { code: 'too_many_conversations', message: expect.any(String) } })
+    const bob = await t.browser()
+    expect((await bob.fetch('/api/conversations', { method: 'POST' })).status).toBe(201)
+  })
+
   it('queued agent turns: a message over the cap is refused and not stored', async () => {
     let open: () => void = () => {}
     const gate = new Promise<void>((resolve) => {

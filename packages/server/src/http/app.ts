@@ -5,7 +5,12 @@ import type { ConversationEvents } from '../agent/events.ts'
 import { type Agent, MAX_USER_TEXT, toChat } from '../agent/loop.ts'
 import type { Provider } from '../agent/types.ts'
 import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../shared/contract.ts'
-import { LimitExceeded, MAX_CHAT_STREAMS_PER_USER, PerUser } from '../shared/limits.ts'
+import {
+  LimitExceeded,
+  MAX_CHAT_STREAMS_PER_USER,
+  MAX_CONVERSATIONS_PER_USER,
+  PerUser,
+} from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Conversation, Session, Store } from '../store/store.ts'
 import { readJson } from './body.ts'
@@ -38,6 +43,8 @@ export interface HttpDeps {
   sseKeepAliveMs?: number
   /** Most chat event streams one user holds open at once (429 `too_many_streams` past it). Default 16. */
   maxChatStreamsPerUser?: number
+  /** Most conversations one user may have (429 `too_many_conversations` past it). Default 1000. */
+  maxConversationsPerUser?: number
   /** Time source (tests). Default `Date.now`. */
   now?: () => number
   /** Error sink. Default `console.error`. */
@@ -125,7 +132,7 @@ const fail = (c: Context, status: ContentfulStatusCode, code: string, message: s
 
 /** 429 for a user over one of the server's caps, with `Retry-After`. */
 const tooMany = (c: Context, error: LimitExceeded) => {
-  c.header('Retry-After', String(error.retryAfter))
+  if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter))
   return fail(c, 429, error.code, error.message)
 }
 
@@ -157,6 +164,15 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   const keepAliveMs = deps.sseKeepAliveMs ?? 15_000
   const now = deps.now ?? Date.now
   const chatStreams = new PerUser(deps.maxChatStreamsPerUser ?? MAX_CHAT_STREAMS_PER_USER)
+  const maxConversations = deps.maxConversationsPerUser ?? MAX_CONVERSATIONS_PER_USER
+  /** The user's conversation, unless the user already has `maxConversations` (a store that counts them). */
+  const createConversation = async (c: Context<Env>, userId: string) => {
+    if (store.countConversations && (await store.countConversations(userId)) >= maxConversations) {
+      const message = `Too many conversations: at most ${maxConversations} per user`
+      return tooMany(c, new LimitExceeded('too_many_conversations', message))
+    }
+    return c.json({ id: (await store.createConversation(userId)).id } satisfies CreatedBody, 201)
+  }
   const app = new Hono<Env>()
 
   const issueCookie = async (c: Context, session: Session) =>
@@ -218,7 +234,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       const userId = c.get('userId')
       if (!userId) return fail(c, 401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
       await store.ensureUser(userId)
-      return c.json({ id: (await store.createConversation(userId)).id } satisfies CreatedBody, 201)
+      return createConversation(c, userId)
     }
     let session = c.get('session')
     if (!session) {
@@ -227,7 +243,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       session = await store.createSession((await store.createUser()).id)
       await issueCookie(c, session)
     }
-    return c.json({ id: (await store.createConversation(session.userId)).id } satisfies CreatedBody, 201)
+    return createConversation(c, session.userId)
   })
 
   app.get('/api/conversations/:id', async (c) => {

@@ -246,7 +246,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
         fresh.conn = deps.relay.connect(userId, conversation.id, (text) => fresh.push(text))
       } catch (error) {
         if (!(error instanceof LimitExceeded)) throw error
-        c.header('Retry-After', String(error.retryAfter))
+        if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter))
         return c.json({ error: { code: error.code, message: error.message } } satisfies ErrorBody, 429)
       }
       streams.set(fresh.id, fresh)

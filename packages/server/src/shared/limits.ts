@@ -1,5 +1,9 @@
 /** What a request over one of the server's caps is refused with (see docs/security.md). */
-export type LimitCode = 'too_many_connections' | 'too_many_streams' | 'too_many_turns'
+export type LimitCode =
+  | 'too_many_connections'
+  | 'too_many_streams'
+  | 'too_many_turns'
+  | 'too_many_conversations'
 
 /**
  * Thrown when one user is over a cap of the server: the HTTP layer answers it with 429 and its code (a socket is
@@ -9,8 +13,8 @@ export class LimitExceeded extends Error {
   constructor(
     readonly code: LimitCode,
     message: string,
-    /** Seconds after which trying again makes sense (the `Retry-After` header). */
-    readonly retryAfter: number,
+    /** Seconds after which trying again makes sense (the `Retry-After` header); undefined: waiting does not help. */
+    readonly retryAfter?: number,
   ) {
     super(message)
     this.name = 'LimitExceeded'
@@ -51,5 +55,7 @@ export class PerUser {
 export const MAX_PAGE_CONNECTIONS_PER_USER = 16
 /** Default of the server option `maxChatStreamsPerUser`: chat event streams of one user at once. */
 export const MAX_CHAT_STREAMS_PER_USER = 16
+/** Default of the server option `maxConversationsPerUser`: conversations one user (or demo session) may create. */
+export const MAX_CONVERSATIONS_PER_USER = 1000
 /** Default of the server option `maxQueuedTurnsPerUser`: agent turns of one user's messages queued or running. */
 export const MAX_QUEUED_TURNS_PER_USER = 8
