@@ -37,10 +37,10 @@ export {
   type ToolmarkServer,
   type ToolmarkServerOptions,
 } from './server.ts'
+export { MAX_MANIFEST_CHARS, MAX_PROVIDER_TEXT } from './shared/bounds.ts'
 export { type Clock, type ManualClock, manualClock, systemClock } from './shared/clock.ts'
 export type * from './shared/contract.ts'
 export { MAX_MESSAGE_LENGTH } from './shared/contract.ts'
-export { MAX_MANIFEST_CHARS, MAX_PROVIDER_TEXT } from './shared/bounds.ts'
 export {
   type LimitCode,
   LimitExceeded,

@@ -227,7 +227,9 @@ describe('httpTransport', () => {
     const rev2 = settle(transport.send(manifest(2))) // the queue is full: rev 1 is superseded
     const late = [settle(transport.send(result('r99'))), settle(transport.send(result('r100')))]
     expect(await rev1).toBe('sent')
-    expect(await rev2).toMatch(/outgoing queue full \(100 messages waiting\); dropped a queued "manifest" message/)
+    expect(await rev2).toMatch(
+      /outgoing queue full \(100 messages waiting\); dropped a queued "manifest" message/,
+    )
     expect(await early[0]).toMatch(/dropped a queued "result" message \(id r0\)/)
     expect(await Promise.all([...early.slice(1), ...late])).toEqual(Array(100).fill('sent'))
     expect(server.posts.map((p) => (JSON.parse(p.body) as { id: string }).id)).toEqual(

@@ -1,11 +1,18 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import type { ProviderRequest } from '../agent/types.ts'
+import type { Provider, ProviderEvent, ProviderRequest } from '../agent/types.ts'
 import { DRAIN_BYTES } from '../http/body.ts'
 import { MAX_CHAT_COMPLETIONS_BYTES } from '../http/openai-compat.ts'
 import { createToolmarkServer, type ToolmarkServerOptions } from '../server.ts'
 import { MAX_MANIFEST_CHARS, MAX_PROVIDER_TEXT } from '../shared/bounds.ts'
-import type { Provider, ProviderEvent } from '../agent/types.ts'
-import { FakePage, fakeTool, HttpLink, openSocket, ScriptedProvider, testServer, toolCall } from './helpers.ts'
+import {
+  FakePage,
+  fakeTool,
+  HttpLink,
+  openSocket,
+  ScriptedProvider,
+  testServer,
+  toolCall,
+} from './helpers.ts'
 
 /*
  * One client must not hurt the others: every body is read up to its limit and no further, and no text over its
@@ -83,7 +90,12 @@ describe('POST /v1/chat/completions', () => {
       [
         await ask(
           [{ role: 'user', content: 'hi' }],
-          [{ type: 'function', function: { name: 'page_call', description: 'x'.repeat(MAX_PROVIDER_TEXT + 1) } }],
+          [
+            {
+              type: 'function',
+              function: { name: 'page_call', description: 'x'.repeat(MAX_PROVIDER_TEXT + 1) },
+            },
+          ],
         ),
         'text_too_long',
       ],
@@ -171,7 +183,9 @@ describe('caps per user: one over them is refused, the others are served', () =>
     await expectTooMany(refused, 'too_many_connections')
     // Bob is not affected.
     const bobs = await openSocket(t.server.url, { cookie: bob.cookie, conversation: b })
-    expect(await Promise.race([bobs.closed, new Promise((r) => setTimeout(() => r('open'), 200))])).toBe('open')
+    expect(await Promise.race([bobs.closed, new Promise((r) => setTimeout(() => r('open'), 200))])).toBe(
+      'open',
+    )
     // A connection Alice closes frees its place.
     socket.ws.close()
     await socket.closed
@@ -217,7 +231,9 @@ describe('caps per user: one over them is refused, the others are served', () =>
     const refused = await alice.fetch('/api/conversations', { method: 'POST' })
     expect(refused.status).toBe(429)
     expect(refused.headers.get('retry-after')).toBeNull()
-    expect(await refused.json()).toEqual({ error: { code: 'too_many_conversations', message: expect.any(String) } })
+    expect(await refused.json()).toEqual({
+      error: { code: 'too_many_conversations', message: expect.any(String) },
+    })
     const bob = await t.browser()
     expect((await bob.fetch('/api/conversations', { method: 'POST' })).status).toBe(201)
   })

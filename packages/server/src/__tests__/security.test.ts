@@ -207,15 +207,15 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
 
     // The protocol's own limit (1048576 UTF-8 bytes) over each transport, and the answer each can give: a socket
     // closes with 1009; an HTTP page gets 413 before the body is parsed, and its page connection closes. Either
-    // way the message is rejected as invalid (too large). The result below is 1.2 MB of UTF-8 in 600 000 UTF-16
-    // code units: the limit counts bytes.
+    // way the message is rejected as invalid (too large). The result below is over the limit in UTF-8 bytes (two
+    // per 'é') but not in UTF-16 code units: the limit counts bytes.
     const heavy = (clientId: string, id: string) =>
       JSON.stringify({
         protocol: 1,
         type: 'result',
         clientId,
         id,
-        result: { status: 'ok', data: 'é'.repeat(600_000) },
+        result: { status: 'ok', data: 'é'.repeat(MAX_INBOUND_BYTES / 2 + 1000) },
       })
     const oversized = {
       websocket: async () => {

@@ -524,7 +524,9 @@ export class Agent {
         content: boundContent(JSON.stringify(wrapUntrusted(result))),
         confirmId: binding.confirmId,
       }
-      const line = boundText(toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary))
+      const line = boundText(
+        toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary),
+      )
       await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool })
       await this.#turn(conversation, undefined, true)
     })
