@@ -54,7 +54,9 @@ async function session(): Promise<{ cookie: string; conversation: string }> {
 
 /** Resolves the next time the chat event stream says the turn ended. */
 function busyWatcher(body: ReadableStream<Uint8Array>) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader()
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .getReader()
   let waiters: Array<() => void> = []
   void (async () => {
     let buffer = ''

@@ -216,8 +216,8 @@ describe('httpTransport', () => {
   it('keeps at most 100 messages waiting: a superseded manifest gives way, then other messages, then the oldest result', async () => {
     const transport = start()
     const manifest = (rev: number) => ({ protocol: 1, type: 'manifest', clientId: 'c', rev, tools: [] })
-    const settle = (p: Promise<void>) =>
-      p.then(
+    const settle = (p: void | Promise<void>) =>
+      Promise.resolve(p).then(
         () => 'sent',
         (error: Error) => error.message,
       )
