@@ -210,7 +210,8 @@ const budgets = [
     // instance's turn of their conversation ends, and chat events sent only to the instances watching the
     // conversation, made it 29.16 KiB (esbuild; 28.27 rolldown). Pages that reconnect or resume their stream
     // on another instance (routing by the bound page load, the stream hand-over, the retryable 503) made it
-    // 30.25 KiB (esbuild; 29.26 rolldown).
+    // 30.25 KiB (esbuild; 29.26 rolldown); the limits one user is held to (bodies read up to their limit, page
+    // messages bounded at the edge, texts bounded before a provider, caps per user) 30.17 KiB on their own.
     name: '@toolmark/server (createToolmarkServer, Web-standard, with Hono)',
     code: "export { createToolmarkServer } from '@toolmark/server'",
     dir: 'packages/server',

@@ -1,4 +1,5 @@
 import { listeners } from './listeners.ts'
+import { giveWay, type Labelled, labelOf, MAX_BUFFERED_MESSAGES } from './outgoing.ts'
 import { sameOriginUrl } from './same-origin.ts'
 import type { BridgeTransport } from './transport.ts'
 
@@ -56,7 +57,7 @@ export interface HttpTransport extends BridgeTransport {
   close(): void
 }
 
-interface Outgoing {
+interface Outgoing extends Labelled {
   body: string
   resolve: () => void
   reject: (error: unknown) => void
@@ -81,7 +82,11 @@ const CLOSED = 2
  *   wait for the first `ready`, then go one at a time in order; each `send` resolves when the server
  *   answered 2xx and rejects on a network failure, a redirect or any other status. An answer carrying
  *   `X-Toolmark-Retryable: 1` (the server did not handle the message) is retried first, up to
- *   {@link MAX_RETRIES} times with backoff, before the next message goes.
+ *   {@link MAX_RETRIES} times with backoff, before the next message goes. At most 100 messages
+ *   wait (as over WebSocket while disconnected); when the queue is full, a superseded `manifest`/`changed`
+ *   gives way first (its send resolves: the later one carries its news), then the oldest other non-terminal
+ *   message (possibly the incoming one), and only then the oldest `result`/`confirmed`; a send that gave
+ *   way for any other reason than being superseded rejects (the bridge reports `transport_failed`).
  * - When the `EventSource` gives up (the server refused the stream: no session, not your
  *   conversation, a foreign origin), the transport stops: `onError` gets the reason, queued sends
  *   reject, and later sends throw.
@@ -205,7 +210,19 @@ export function httpTransport(options: HttpTransportOptions): HttpTransport {
       const body = JSON.stringify(message)
       if (typeof body !== 'string') throw new TypeError('httpTransport: message is not JSON-serializable')
       return new Promise<void>((resolve, reject) => {
-        queue.push({ body, resolve, reject })
+        const item: Outgoing = { body, resolve, reject, ...labelOf(message) }
+        if (queue.length >= MAX_BUFFERED_MESSAGES) {
+          const { index, superseded } = giveWay(queue, item)
+          const full = (label: string) =>
+            new Error(
+              `httpTransport: outgoing queue full (${MAX_BUFFERED_MESSAGES} messages waiting); dropped a queued ${label}`,
+            )
+          if (index < 0) return reject(full(item.label))
+          const [evicted] = queue.splice(index, 1) as [Outgoing]
+          if (superseded) evicted.resolve()
+          else evicted.reject(full(evicted.label))
+        }
+        queue.push(item)
         void pump()
       })
     },

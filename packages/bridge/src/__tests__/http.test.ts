@@ -230,6 +230,30 @@ describe('httpTransport', () => {
     expect(inbound).toEqual([call('ok')])
   })
 
+  it('keeps at most 100 messages waiting: a superseded manifest gives way, then other messages, then the oldest result', async () => {
+    const transport = start()
+    const manifest = (rev: number) => ({ protocol: 1, type: 'manifest', clientId: 'c', rev, tools: [] })
+    const settle = (p: void | Promise<void>) =>
+      Promise.resolve(p).then(
+        () => 'sent',
+        (error: Error) => error.message,
+      )
+    // All sent before the stream is ready: they wait in the queue.
+    const early = Array.from({ length: 99 }, (_, i) => settle(transport.send(result(`r${i}`))))
+    const rev1 = settle(transport.send(manifest(1)))
+    const rev2 = settle(transport.send(manifest(2))) // the queue is full: rev 1 is superseded
+    const late = [settle(transport.send(result('r99'))), settle(transport.send(result('r100')))]
+    expect(await rev1).toBe('sent')
+    expect(await rev2).toMatch(
+      /outgoing queue full \(100 messages waiting\); dropped a queued "manifest" message/,
+    )
+    expect(await early[0]).toMatch(/dropped a queued "result" message \(id r0\)/)
+    expect(await Promise.all([...early.slice(1), ...late])).toEqual(Array(100).fill('sent'))
+    expect(server.posts.map((p) => (JSON.parse(p.body) as { id: string }).id)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `r${i + 1}`),
+    )
+  })
+
   it('rejects a send the server answers with a non-2xx status', async () => {
     server.postStatus = 403
     const transport = start()

@@ -106,6 +106,7 @@ export class Activity {
           if (clientId !== undefined && !carried.has(clientId)) carry(clientId)
           return this.track(conn.receive(text))
         },
+        refuse: (detail) => this.track(conn.refuse(detail)),
         close: () => {
           // The relay's own work on a close (expiring a gone page's confirmations) is made of store calls.
           conn.close()

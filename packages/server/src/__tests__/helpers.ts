@@ -37,7 +37,16 @@ export const DEPLOYMENT: 'single' | 'three' = inject('sharedDeployment') ? 'thre
 /** The server options a test may set. */
 export type Config = Pick<
   ToolmarkServerOptions,
-  'allowedOrigins' | 'callDeadlineMs' | 'maxSessions' | 'sessionSecret' | 'sessionTtlMs' | 'sseKeepAliveMs'
+  | 'allowedOrigins'
+  | 'callDeadlineMs'
+  | 'maxSessions'
+  | 'sessionSecret'
+  | 'sessionTtlMs'
+  | 'sseKeepAliveMs'
+  | 'maxPageConnectionsPerUser'
+  | 'maxChatStreamsPerUser'
+  | 'maxQueuedTurnsPerUser'
+  | 'maxConversationsPerUser'
 >
 
 /**

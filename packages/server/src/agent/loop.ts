@@ -8,7 +8,9 @@ import {
 } from '@toolmark/protocol'
 import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
 import { type BoundPage, LEASE_MS, type Relay } from '../relay/relay.ts'
+import { boundContent, boundManifest, boundText } from '../shared/bounds.ts'
 import { type ChatMessage, MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
+import { LimitExceeded, MAX_QUEUED_TURNS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import {
   declaredPaths,
@@ -72,6 +74,11 @@ export interface AgentOptions {
   cluster?: Cluster
   /** Error sink (provider failures). Default `console.error`. */
   log?: (line: string) => void
+  /**
+   * Most turns of one user's messages queued or running on this instance at once; one more message is refused
+   * ({@link Agent.post} throws `LimitExceeded`, `too_many_turns`). Default {@link MAX_QUEUED_TURNS_PER_USER}.
+   */
+  maxQueuedTurnsPerUser?: number
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -87,6 +94,8 @@ export class Agent {
   readonly #o: AgentOptions
   readonly #log: (line: string) => void
   readonly #queues = new Map<string, Promise<void>>()
+  /** The turns of each user's messages queued or running here. */
+  readonly #turns: PerUser
   /** `clientId \0 tool` → the `writeOnly` paths of the tool's described input schema. */
   readonly #described = new Map<string, string[]>()
   /** Aborted by `close()`: a model request in flight does not hold up a shutdown. */
@@ -102,6 +111,7 @@ export class Agent {
   constructor(options: AgentOptions) {
     this.#o = options
     this.#log = options.log ?? ((line) => console.error(line))
+    this.#turns = new PerUser(options.maxQueuedTurnsPerUser ?? MAX_QUEUED_TURNS_PER_USER)
     options.cluster?.onMessage((message) => this.#fromCluster(message))
     options.relay.on('confirmed', ({ binding, result }) => this.#onConfirmed(binding, result))
     options.relay.on('expired', ({ conversationId, bindings, reason }) =>
@@ -109,12 +119,28 @@ export class Agent {
     )
   }
 
-  /** Stores the user's message (masked) and queues a turn that sees the text as typed. */
+  /**
+   * Stores the user's message (masked) and queues a turn that sees the text as typed. Throws `LimitExceeded`
+   * (`too_many_turns`), storing nothing, when the user already has `maxQueuedTurnsPerUser` turns queued or running.
+   */
   async post(conversation: Conversation, text: string): Promise<ChatMessage> {
-    const masked = maskText(text)
-    const stored = await this.#add(conversation.id, 'user', masked, { role: 'user', text: masked })
-    this.#enqueue(conversation.id, () => this.#turn(conversation, { id: stored.id, text }))
-    return toChat(stored)
+    const done = this.#turns.take(conversation.userId)
+    if (!done)
+      throw new LimitExceeded(
+        'too_many_turns',
+        `Too many messages waiting for the agent: at most ${this.#turns.max} per user; wait for its answers`,
+        5,
+      )
+    try {
+      const masked = maskText(text)
+      const stored = await this.#add(conversation.id, 'user', masked, { role: 'user', text: masked })
+      this.#enqueue(conversation.id, () => this.#turn(conversation, { id: stored.id, text }).finally(done))
+      if (this.#closed) done() // nothing was queued
+      return toChat(stored)
+    } catch (error) {
+      done()
+      throw error
+    }
   }
 
   /** True while a turn is queued or running for the conversation. */
@@ -320,9 +346,9 @@ export class Agent {
     for (let step = 0; step < MAX_STEPS; step++) {
       if (this.#closed) return
       const page = await this.#o.relay.page(conversation.id)
-      const tools: LlmTool[] = followUp
-        ? []
-        : [pageCallTool(page?.tools ?? []), PAGE_DESCRIBE_TOOL as LlmTool]
+      // The page's tools that fit the manifest's share of what a provider is handed (see bounds.ts).
+      const manifest = boundManifest(page?.tools ?? [])
+      const tools: LlmTool[] = followUp ? [] : [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool]
       let text = ''
       let calls: ToolCall[] = []
       try {
@@ -331,7 +357,7 @@ export class Agent {
           messages: history,
           tools,
           signal: this.#stop.signal,
-          ...(followUp || !page ? {} : { manifest: page.tools }),
+          ...(followUp || !page ? {} : { manifest: [...manifest] }),
         })) {
           if (event.type === 'text') text += event.delta
           else calls.push(event.call)
@@ -351,6 +377,7 @@ export class Agent {
         return
       }
       if (followUp) calls = [] // no page tools in a follow-up turn: stray calls are dropped
+      text = boundText(text)
       const assistant: AgentMessage = { role: 'assistant', text, toolCalls: calls }
       history.push(assistant) // the turn itself keeps the real values, in memory only
       const kept: ToolCall[] = []
@@ -462,7 +489,11 @@ export class Agent {
     if (kind === 'describe') {
       const outcome = await this.#o.relay.request(scope, { kind, tool })
       this.#learn(outcome.clientId, tool, outcome.result)
-      return { content: JSON.stringify(outcome.result), line: toolLine('page_describe', tool, outcome), tool }
+      return {
+        content: boundContent(JSON.stringify(outcome.result)),
+        line: boundText(toolLine('page_describe', tool, outcome)),
+        tool,
+      }
     }
     const toolInput = isObject(input.input) ? input.input : {}
     // The rev of the manifest the model saw, when the call goes to that same page load.
@@ -479,8 +510,9 @@ export class Agent {
     const untrusted =
       entry?.hints?.untrustedContent === true ||
       rendered?.tools.find((t) => t.name === tool)?.hints?.untrustedContent === true
-    const content = JSON.stringify(untrusted ? wrapUntrusted(outcome.result) : outcome.result)
-    return { content, line: toolLine('page_call', tool, outcome), tool }
+    // A page's result may be 1 MiB: what is over the limit is never masked, stored or handed to the model.
+    const content = boundContent(JSON.stringify(untrusted ? wrapUntrusted(outcome.result) : outcome.result))
+    return { content, line: boundText(toolLine('page_call', tool, outcome)), tool }
   }
 
   #onConfirmed(binding: ConfirmBinding, result: ToolResult): void {
@@ -491,10 +523,12 @@ export class Agent {
         role: 'tool',
         toolCallId: binding.toolCallId,
         name: 'page_call',
-        content: JSON.stringify(wrapUntrusted(result)),
+        content: boundContent(JSON.stringify(wrapUntrusted(result))),
         confirmId: binding.confirmId,
       }
-      const line = toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary)
+      const line = boundText(
+        toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary),
+      )
       await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool })
       await this.#turn(conversation, undefined, true)
     })

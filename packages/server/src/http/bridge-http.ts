@@ -1,12 +1,14 @@
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import type { Cluster, MovedStream } from '../relay/cluster.ts'
-import { LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
+import { bound, LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
+import { LimitExceeded } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Store } from '../store/store.ts'
 import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
+import { readLimited } from './body.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
 
 /** The page's event stream (server → page): `GET /toolmark/events?conversation=:id`. */
@@ -140,8 +142,9 @@ const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 415 | 503, code:
  *   window starts a new page connection (the old one closes, as a socket would).
  * - `POST /toolmark/messages` with `X-Toolmark-Stream: <stream>` and a JSON body: the message goes to
  *   the relay (202, accepted or rejected alike, as a socket gets no answer either); 404 for a stream
- *   that is not the user's; 415 without `application/json`; 413 for a body over 4 MiB, which also
- *   closes the page connection (a socket closes with 1009).
+ *   that is not the user's; 415 without `application/json`; 413 for a body over the protocol's
+ *   1048576 bytes, read no further and rejected (`invalid`, `too large`), which also closes the page
+ *   connection (a socket closes with 1009).
  * - A page connection whose stream dropped waits {@link RESUME_GRACE_MS} for it; until then the relay
  *   keeps sending to it (the events wait in the window), then it closes.
  */
@@ -191,10 +194,15 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     const stream = streams.get(message.streamId)
     const found = stream !== undefined && stream.userId === message.userId
     if (message.kind === 'end') {
+      // The page POSTed a message over the protocol's size limit to another instance.
+      if (found) void stream.conn.refuse('too large')
       if (found) end(stream)
       return
     }
-    if (found) await stream.conn.receive(message.body)
+    if (found)
+      await (message.refused === undefined
+        ? stream.conn.receive(message.body)
+        : stream.conn.refuse(message.refused))
     if (message.reply)
       await cluster.send(message.reply.instance, { kind: 'posted', id: message.reply.id, found })
   })
@@ -205,7 +213,10 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
    * sends its messages one at a time, each after the answer to the one before, so waiting here keeps them in
    * order whichever instance each lands on.
    */
-  const handOn = (to: string, message: { streamId: string; userId: string; body: string }) => {
+  const handOn = (
+    to: string,
+    message: { streamId: string; userId: string; body: string; refused?: string },
+  ) => {
     const c = cluster as Cluster
     const id = crypto.randomUUID()
     return new Promise<boolean>((resolve, reject) => {
@@ -295,12 +306,18 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   }
 
   /** A stream handed over by another instance, now this instance's: its events, numbering and page loads. */
-  const adopt = (userId: string, conversationId: string, from: MovedStream): PageStream => {
+  const adopt = (userId: string, conversationId: string, from: MovedStream): PageStream | undefined => {
     const page = new PageStream(userId, conversationId, window, from.id)
     page.seq = from.seq
     page.evicted = from.evicted
     page.kept.push(...from.kept)
-    page.conn = deps.relay.connect(userId, conversationId, (text) => page.push(text), from.clientIds)
+    try {
+      page.conn = deps.relay.connect(userId, conversationId, (text) => page.push(text), from.clientIds)
+    } catch (error) {
+      // Over the user's cap here: not adopted; the request goes on as a new stream and is refused there (429).
+      if (error instanceof LimitExceeded) return undefined
+      throw error
+    }
     streams.set(page.id, page)
     cluster?.hold(streamKey(page.id), userId)
     // Closes like any stream that dropped, unless the resume attaches to it first.
@@ -373,7 +390,13 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
           end(other)
       }
       const fresh = new PageStream(userId, conversation.id, window)
-      fresh.conn = deps.relay.connect(userId, conversation.id, (text) => fresh.push(text))
+      try {
+        fresh.conn = deps.relay.connect(userId, conversation.id, (text) => fresh.push(text))
+      } catch (error) {
+        if (!(error instanceof LimitExceeded)) throw error
+        if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter))
+        return c.json({ error: { code: error.code, message: error.message } } satisfies ErrorBody, 429)
+      }
       streams.set(fresh.id, fresh)
       cluster?.hold(streamKey(fresh.id), userId)
       stream = fresh
@@ -444,19 +467,26 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
     if (!c.req.header('content-type')?.startsWith('application/json'))
       return fail(c, 415, 'unsupported_media_type', 'Send the message as application/json')
-    const declared = Number(c.req.header('content-length'))
-    const body =
-      declared > MAX_INBOUND_BYTES + DRAIN_BYTES ? undefined : await readLimited(c.req.raw, MAX_INBOUND_BYTES)
+    // The protocol's size limit, before parsing: reading stops there (a socket closes with 1009 at the same size).
+    const body = await readLimited(c.req.raw, MAX_INBOUND_BYTES)
     if (body === undefined) {
-      if (stream) end(stream)
+      if (stream) {
+        void stream.conn.refuse('too large')
+        end(stream)
+      }
       // The stream's own instance closes it, as a socket closes with 1009 wherever it is.
       else if (elsewhere && cluster) await cluster.send(elsewhere.instance, { kind: 'end', streamId, userId })
       return fail(c, 413, 'message_too_large', `Message over ${MAX_INBOUND_BYTES} bytes`)
     }
     if (stream) await stream.conn.receive(body)
     else if (elsewhere) {
+      // Nothing over the protocol's limits leaves this instance (nor reaches Redis): only the refusal does.
+      const checked = bound(body)
+      const handed = checked.ok
+        ? { streamId, userId, body }
+        : { streamId, userId, body: '', refused: checked.detail }
       // Not delivered (the coordinator stayed unreachable while the hand-over was retried): the page may retry.
-      const found = await handOn(elsewhere.instance, { streamId, userId, body }).catch(() => undefined)
+      const found = await handOn(elsewhere.instance, handed).catch(() => undefined)
       if (found === undefined) return retryLater(c)
       if (!found) return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
     }
@@ -479,43 +509,4 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       for (const stream of [...streams.values()]) end(stream)
     },
   }
-}
-
-/**
- * How much more than the limit a refused body is still read (and dropped) before the 413 is sent: a client
- * still sending its body when the server stops reading gets a reset connection instead of the answer.
- */
-const DRAIN_BYTES = MAX_INBOUND_BYTES
-
-/**
- * The request body as UTF-8 text, or undefined once it is over `max` bytes (the rest is read and dropped,
- * up to {@link DRAIN_BYTES} more, so the client reads the answer).
- */
-async function readLimited(request: Request, max: number): Promise<string | undefined> {
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      chunks.length = 0
-      if (size > max + DRAIN_BYTES) {
-        await reader.cancel().catch(() => {})
-        return undefined
-      }
-      continue
-    }
-    chunks.push(value)
-  }
-  if (size > max) return undefined
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return new TextDecoder().decode(bytes)
 }

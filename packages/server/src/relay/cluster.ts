@@ -19,9 +19,18 @@ export type ClusterMessage =
   | { kind: 'outcome'; callId: string; clientId: string; result: ToolResult; timedOut?: boolean }
   /**
    * To the instance holding an HTTP-transport page stream: a message the page POSTed to another instance.
-   * With `reply`, the holder answers `posted` (to `reply.instance`, under `reply.id`) once it handled it.
+   * With `reply`, the holder answers `posted` (to `reply.instance`, under `reply.id`) once it handled it. With
+   * `refused`, the receiving instance found the message over the protocol's inbound limits: `body` is empty and
+   * the holder rejects it with that detail.
    */
-  | { kind: 'post'; streamId: string; userId: string; body: string; reply?: { instance: string; id: string } }
+  | {
+      kind: 'post'
+      streamId: string
+      userId: string
+      body: string
+      refused?: string
+      reply?: { instance: string; id: string }
+    }
   /** To the instance that handed a POST on: the holder handled it (`found`), or has no such stream any more. */
   | { kind: 'posted'; id: string; found: boolean }
   /**

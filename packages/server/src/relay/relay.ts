@@ -7,11 +7,12 @@ import {
   TIMEOUT_RESULT,
 } from '@toolmark/protocol'
 import { type Clock, systemClock } from '../shared/clock.ts'
+import { LimitExceeded, MAX_PAGE_CONNECTIONS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, Store } from '../store/store.ts'
 import type { BroadcastMessage, Cluster, ClusterMessage } from './cluster.ts'
-import { type InboundHost, receive } from './inbound.ts'
+import { type InboundHost, receive, refuse } from './inbound.ts'
 import type {
   BoundPage,
   Conn,
@@ -22,7 +23,7 @@ import type {
   Waiter,
 } from './types.ts'
 
-export { MAX_INBOUND_BYTES } from './inbound.ts'
+export { type Bounded, bound, MAX_INBOUND_BYTES } from './inbound.ts'
 export type {
   BoundPage,
   PageConnection,
@@ -62,6 +63,11 @@ export interface RelayOptions {
    * {@link CONFIRM_TTL_MS}; `Infinity` keeps only the page's own expiry.
    */
   confirmTtlMs?: number
+  /**
+   * Most page connections (sockets and HTTP page streams) one user holds on this instance at once; one more is
+   * refused ({@link Relay.connect} throws `LimitExceeded`). Default {@link MAX_PAGE_CONNECTIONS_PER_USER}.
+   */
+  maxConnectionsPerUser?: number
 }
 
 /**
@@ -114,6 +120,8 @@ export class Relay {
   readonly #clock: Clock
   readonly #log: (line: string) => void
   readonly #conns = new Set<Conn>()
+  /** The page connections each user holds here. */
+  readonly #perUser: PerUser
   readonly #waiters = new Map<string, Waiter>()
   readonly #listeners: { [K in keyof RelayEvents]: Set<(event: RelayEvents[K]) => void> } = {
     rejected: new Set(),
@@ -143,6 +151,7 @@ export class Relay {
     this.#deadlineMs = options.deadlineMs
     this.#clock = options.clock ?? systemClock
     this.#log = options.log ?? ((line) => console.warn(line))
+    this.#perUser = new PerUser(options.maxConnectionsPerUser ?? MAX_PAGE_CONNECTIONS_PER_USER)
     const ttl = options.confirmTtlMs ?? CONFIRM_TTL_MS
     this.#inbound = {
       store: this.#store,
@@ -196,7 +205,8 @@ export class Relay {
   /**
    * Attach an authenticated socket bound to `(userId, conversationId)`. `carried`: the page loads it carries
    * already (a page connection handed over by another instance, see {@link PageConnection.handOver}), claimed
-   * for this instance at once.
+   * for this instance at once. Throws `LimitExceeded` (`too_many_connections`) when the user already holds
+   * `maxConnectionsPerUser` page connections here.
    */
   connect(
     userId: string,
@@ -204,6 +214,13 @@ export class Relay {
     send: (text: string) => void,
     carried: readonly string[] = [],
   ): PageConnection {
+    const release = this.#perUser.take(userId)
+    if (!release)
+      throw new LimitExceeded(
+        'too_many_connections',
+        `Too many page connections: at most ${this.#perUser.max} per user; close a tab and try again`,
+        10,
+      )
     const conn: Conn = { userId, conversationId, send, clientIds: new Set(carried), open: true }
     this.#conns.add(conn)
     // Shared mode: the connection is findable at once, before the page says which page load it carries.
@@ -242,6 +259,7 @@ export class Relay {
         if (!conn.open) return []
         conn.open = false
         this.#conns.delete(conn)
+        release()
         const cluster = this.#cluster
         if (!cluster) return [...conn.clientIds]
         if (conn.clientIds.size === 0) this.#leaveUnknown(conversationId)
@@ -259,10 +277,15 @@ export class Relay {
         }
         return [...conn.clientIds]
       },
+      refuse: (detail) => {
+        if (!conn.open) return Promise.resolve(false)
+        return serial(async () => refuse(this.#inbound, conn, detail), false)
+      },
       close: () => {
         if (!conn.open) return
         conn.open = false
         this.#conns.delete(conn)
+        release()
         if (this.#cluster) {
           for (const clientId of conn.clientIds)
             if (!this.#isOpen(conversationId, clientId)) this.#cluster.release(clientKey(clientId))

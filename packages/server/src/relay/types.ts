@@ -75,6 +75,11 @@ export interface PageConnection {
    * Returns the page loads it carried.
    */
   handOver(to: string): string[]
+  /**
+   * A message the transport (or the instance it reached) refused before parsing it, for breaking the protocol's
+   * inbound limits: rejected as `invalid` with `detail` (`too large`, `too_deep`, …), in order with the others.
+   */
+  refuse(detail: string): Promise<boolean>
   /** The socket closed. */
   close(): void
 }
