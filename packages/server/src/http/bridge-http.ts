@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
+import { maskPost } from '../cluster/mask.ts'
 import type { Cluster } from '../relay/cluster.ts'
 import { LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
@@ -306,8 +307,15 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       return fail(c, 413, 'message_too_large', `Message over ${MAX_INBOUND_BYTES} bytes`)
     }
     if (stream) await stream.conn.receive(body)
-    else if (elsewhere && !(await handOn(elsewhere.instance, { streamId, userId, body })))
-      return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
+    else if (elsewhere) {
+      // It crosses Redis: a tool's result masked as the database's copy is.
+      const masked = await maskPost(body, async (id) => ({
+        describe: (await deps.store.getCall(id))?.kind === 'describe',
+        secrets: deps.relay.callSecrets(id),
+      }))
+      if (!(await handOn(elsewhere.instance, { streamId, userId, body: masked })))
+        return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
+    }
     return c.body(null, 202)
   })
 

@@ -25,6 +25,8 @@ export interface InboundHost {
   emit<K extends keyof RelayEvents>(event: K, payload: RelayEvents[K]): void
   /** Removes and returns the request waiting for `callId`, if any. */
   takeWaiter(callId: string): Waiter | undefined
+  /** The call's input values at the tool's sensitive paths, when this instance knows them (else empty). */
+  callSecrets(callId: string): readonly string[]
   /** True when a socket of the conversation still carries `clientId` (here, or on another instance). */
   isOpen(conversationId: string, clientId: string): Promise<boolean>
   /** Hands an accepted result to the instance that waits for the call, when that is another one. */
@@ -196,6 +198,8 @@ async function accept(
   const { store } = host
   conn.clientIds.add(message.clientId)
   const outcome = message.result
+  // Read before the waiter is taken: a waiter here knows them, else the call's hand-over brought them.
+  const secrets = host.callSecrets(binding.id)
   const waiter = host.takeWaiter(binding.id)
   // Only a call can create a confirmation; a describe answered needs_confirmation binds nothing.
   if (outcome.status === 'needs_confirmation' && binding.kind === 'call') {
@@ -208,7 +212,7 @@ async function accept(
       toolCallId: binding.toolCallId,
       tool: binding.tool,
       // The page's summary is free text: masked (and the call's secrets cut out) before it is stored.
-      summary: maskText(scrub(outcome.summary, waiter?.secrets)),
+      summary: maskText(scrub(outcome.summary, secrets)),
       createdAt: host.clock.now(),
       state: 'pending',
       ...(host.confirmTtlMs === undefined ? {} : { expiresAt: host.clock.now() + host.confirmTtlMs }),

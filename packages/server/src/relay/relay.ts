@@ -1,5 +1,6 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/protocol'
+import { maskResult } from '../cluster/mask.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import { escapeForLog } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
@@ -132,6 +133,12 @@ export class Relay {
   readonly #changedAt = new Map<string, number>()
   /** The latest epoch of a change forgotten from {@link Relay.#changedAt}: it counts for every conversation. */
   #forgottenAt = 0
+  /**
+   * Shared mode: call id → the secrets of a call another instance handed to a page here, and when it
+   * arrived; its result is masked with them before it crosses back. Dropped once it did, or when the
+   * call's deadline (and the grace of a lost answer) passed.
+   */
+  readonly #handedSecrets = new Map<string, { secrets: readonly string[]; at: number }>()
 
   constructor(options: RelayOptions) {
     this.#store = options.store
@@ -146,6 +153,7 @@ export class Relay {
       log: this.#log,
       emit: (event, payload) => this.#emit(event, payload),
       takeWaiter: (callId) => this.#take(callId),
+      callSecrets: (callId) => this.callSecrets(callId),
       isOpen: (conversationId, clientId) => this.#isOpenAnywhere(conversationId, clientId),
       forward: (binding, result) => this.#forward(binding, result),
       expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
@@ -178,6 +186,14 @@ export class Relay {
   /** This instance's id in shared mode, else undefined. */
   get instance(): string | undefined {
     return this.#cluster?.instance
+  }
+
+  /**
+   * The input values at the tool's sensitive paths of a call this instance knows (it waits for the call, or
+   * handed it to a page here); empty for any other. What crosses to another instance is masked with them.
+   */
+  callSecrets(callId: string): readonly string[] {
+    return this.#waiters.get(callId)?.secrets ?? this.#handedSecrets.get(callId)?.secrets ?? []
   }
 
   /** Subscribe to relay events; returns the unsubscribe function. */
@@ -428,7 +444,7 @@ export class Relay {
         timer,
         secrets: request.kind === 'call' ? (request.secrets ?? []) : [],
       })
-      this.#sendTo(binding.conversationId, clientId, message, holder)
+      this.#sendTo(binding.conversationId, clientId, message, holder, this.callSecrets(callId))
     })
   }
 
@@ -518,9 +534,15 @@ export class Relay {
 
   /**
    * Writes `message` to the page load's sockets here; in shared mode, when none is here, hands it to the
-   * instance that claims the page load (`holder`, else looked up).
+   * instance that claims the page load (`holder`, else looked up), a call with its `secrets`.
    */
-  #sendTo(conversationId: string, clientId: string, message: AgentToPageMessage, holder?: string): void {
+  #sendTo(
+    conversationId: string,
+    clientId: string,
+    message: AgentToPageMessage,
+    holder?: string,
+    secrets: readonly string[] = [],
+  ): void {
     const text = JSON.stringify(message)
     const targets = this.#targets(conversationId, clientId)
     for (const conn of targets) conn.send(text)
@@ -528,8 +550,9 @@ export class Relay {
     if (targets.length > 0 || !cluster) return
     void (async () => {
       const to = holder ?? (await cluster.holder(clientKey(clientId)))?.instance
+      const call = message.type === 'call' && secrets.length > 0 ? { id: message.id, secrets } : undefined
       if (to && to !== cluster.instance)
-        await cluster.send(to, { kind: 'send', conversationId, clientId, text })
+        await cluster.send(to, { kind: 'send', conversationId, clientId, text, ...(call ? { call } : {}) })
     })().catch((error: unknown) =>
       this.#log(`[relay] could not hand a message to the page's instance: ${escapeForLog(error)}`),
     )
@@ -542,12 +565,15 @@ export class Relay {
   #forward(binding: CallBinding, result: ToolResult, timedOut = false): void {
     const cluster = this.#cluster
     if (!cluster || !binding.instance || binding.instance === cluster.instance) return
+    const secrets = this.callSecrets(binding.id)
+    this.#handedSecrets.delete(binding.id)
     void cluster
       .send(binding.instance, {
         kind: 'outcome',
         callId: binding.id,
         clientId: binding.clientId,
-        result,
+        // Masked before it rests in Redis; a describe's answer is the tool's definition, read as it is.
+        result: binding.kind === 'describe' ? result : maskResult(result, secrets),
         ...(timedOut ? { timedOut } : {}),
       })
       .catch((error: unknown) =>
@@ -557,6 +583,7 @@ export class Relay {
 
   async #fromCluster(message: ClusterMessage): Promise<void> {
     if (message.kind === 'send') {
+      if (message.call) this.#keepSecrets(message.call.id, message.call.secrets)
       // Only to sockets here: a message is handed on at most once, never back and forth.
       const text = message.text
       for (const conn of this.#targets(message.conversationId, message.clientId)) conn.send(text)
@@ -580,6 +607,17 @@ export class Relay {
       result,
       timedOut: message.timedOut === true,
     })
+  }
+
+  /** Keeps the secrets of a call handed to a page here until its result crossed back, or its time passed. */
+  #keepSecrets(callId: string, secrets: readonly string[]): void {
+    const now = this.#clock.now()
+    const oldest = now - this.#deadlineMs - LOST_ANSWER_GRACE_MS
+    for (const [id, kept] of this.#handedSecrets) {
+      if (kept.at >= oldest) break
+      this.#handedSecrets.delete(id)
+    }
+    this.#handedSecrets.set(callId, { secrets, at: now })
   }
 
   async #expire(conversationId: string, clientId: string): Promise<void> {

@@ -1,0 +1,52 @@
+import type { ToolResult } from '@toolmark/core'
+import { maskText, maskValue } from '../shared/redact.ts'
+
+/**
+ * What crosses Redis is masked as the database's copy is. Two things cross unmasked, each only until the
+ * receiving instance handled it (then its entry is deleted): a call on its way to the instance holding the
+ * page (the page runs the tool with the real input), and a describe's answer (a tool's definition from the
+ * page's code; the waiting instance reads its `writeOnly` fields to learn the sensitive paths).
+ */
+
+/**
+ * A call's result as it may cross Redis to the instance that waits for it: values under secret-looking
+ * keys become `[redacted]`, card numbers and CVCs after a keyword are masked, and `secrets` (the call's
+ * input values at the tool's sensitive paths, when this instance knows them) are cut out.
+ */
+export function maskResult(result: ToolResult, secrets: readonly string[] = []): ToolResult {
+  return maskValue(result, { secrets }) as ToolResult
+}
+
+/** What {@link maskPost} needs to know of the call a POSTed `result` answers. */
+export interface PostedCall {
+  /** True when the call is a describe: its answer crosses unmasked. */
+  describe: boolean
+  /** The call's input values at the tool's sensitive paths, when this instance knows them. */
+  secrets: readonly string[]
+}
+
+/**
+ * A page message POSTed to this instance for another instance's page stream, as it may cross Redis: the
+ * tool result of a `result` (unless it answers a describe) or of a `confirmed` is masked with
+ * {@link maskResult}; a text that is not a JSON object is masked as free text. Other messages (a manifest,
+ * `changed`) carry the page's tool definitions and cross as they came. The stream's instance checks the
+ * message as it checks any other.
+ */
+export async function maskPost(body: string, callOf: (id: string) => Promise<PostedCall>): Promise<string> {
+  let message: unknown
+  try {
+    message = JSON.parse(body)
+  } catch {
+    return maskText(body)
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return maskText(body)
+  const { type, id, result } = message as { type?: unknown; id?: unknown; result?: unknown }
+  if (type !== 'result' && type !== 'confirmed') return body
+  let secrets: readonly string[] = []
+  if (type === 'result' && typeof id === 'string') {
+    const call = await callOf(id)
+    if (call.describe) return body
+    secrets = call.secrets
+  }
+  return JSON.stringify({ ...message, result: maskResult(result as ToolResult, secrets) })
+}
