@@ -1,5 +1,6 @@
 import { connect } from 'node:net'
 import type { ToolResult } from '@toolmark/core'
+import { Redis } from 'ioredis'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import {
   type AtRest,
@@ -179,7 +180,8 @@ async function inboxesEmptied(atRest: () => Promise<AtRest>): Promise<AtRest> {
   }
 }
 
-const stores = DEPLOYMENT === 'single' ? (['sqlite-file', 'memory'] as const) : ([undefined] as const)
+/** The stores each test runs on: one instance's SQLite file and memory store, or three instances' PostgreSQL. */
+const stores = DEPLOYMENT === 'single' ? (['sqlite-file', 'memory'] as const) : (['postgres'] as const)
 
 describe.each(TRANSPORTS)('secrets at rest, over the %s transport', (transport) => {
   it.each(stores)(
@@ -195,7 +197,7 @@ describe.each(TRANSPORTS)('secrets at rest, over the %s transport', (transport) 
         () => [{ type: 'text', delta: 'Saved.' }],
         () => [{ type: 'text', delta: 'You are welcome.' }],
       ])
-      const t = await testServer({ provider, ...(store ? { store } : {}) })
+      const t = await testServer({ provider, ...(store === 'postgres' ? {} : { store }) })
       const redis = t.server.redis
       const commands = redis ? await monitor(redis.url, redis.prefix) : []
       const browser = await t.browser()
@@ -240,3 +242,46 @@ describe.each(TRANSPORTS)('secrets at rest, over the %s transport', (transport) 
     },
   )
 })
+
+// Redis's bounds, with real turns: three instances only (one instance has no Redis).
+if (DEPLOYMENT === 'three')
+  describe('Redis after many turns', () => {
+    it('keeps no inbox or chat event entry once handled, and every key expires', async () => {
+      const turns = 10
+      const provider = new ScriptedProvider(
+        Array.from({ length: turns }, () => [
+          () => [toolCall('c', 'page_call', { tool: 'billing.pay', input })],
+          () => [{ type: 'text' as const, delta: 'Paid.' }],
+        ]).flat(),
+      )
+      const t = await testServer({ provider })
+      const browser = await t.browser()
+      const conversation = await browser.createConversation()
+      const page = await FakePage.open(t.server.url, browser, conversation, [pay])
+      const chat = new Browser(t.server.instances[1]!)
+      chat.cookie = browser.cookie
+      await chatEvents(chat, conversation)
+      for (let i = 0; i < turns; i++) {
+        await browser.say(conversation, 'pay again')
+        await t.server.agent.idle(conversation)
+      }
+      expect(page.calls).toHaveLength(turns)
+      await t.settled()
+      const kept = await inboxesEmptied(() => t.server.atRest())
+      const { url, prefix } = t.server.redis!
+      const redis = new Redis(url)
+      onTestFinished(() => redis.disconnect())
+      // Every call and answer went through the inboxes (two hand-overs a turn)…
+      let added = 0
+      for (const { key } of kept.keys.filter((k) => /:inbox:/.test(k.key))) {
+        const info = (await redis.xinfo('STREAM', key)) as unknown[]
+        added += Number(info[info.indexOf('entries-added') + 1])
+      }
+      expect(added).toBeGreaterThanOrEqual(2 * turns)
+      // …and none stayed: no inbox or instance event stream holds an entry; the shared one holds ids only.
+      for (const { key, type, value } of kept.keys.filter((k) => k.type === 'stream'))
+        if (key !== `${prefix}events`) expect({ key, type, value }).toEqual({ key, type, value: [] })
+      for (const { key, ttl } of kept.keys) expect({ key, expires: ttl > 0 }).toEqual({ key, expires: true })
+      expect(leaks(JSON.stringify(kept.keys))).toEqual([])
+    })
+  })

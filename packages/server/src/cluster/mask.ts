@@ -28,25 +28,21 @@ export interface PostedCall {
 /**
  * A page message POSTed to this instance for another instance's page stream, as it may cross Redis: the
  * tool result of a `result` (unless it answers a describe) or of a `confirmed` is masked with
- * {@link maskResult}; a text that is not a JSON object is masked as free text. Other messages (a manifest,
+ * {@link maskResult}; a text that is not JSON, or not an object, is masked as free text. Other messages (a manifest,
  * `changed`) carry the page's tool definitions and cross as they came. The stream's instance checks the
  * message as it checks any other.
  */
 export async function maskPost(body: string, callOf: (id: string) => Promise<PostedCall>): Promise<string> {
-  let message: unknown
+  let message: { type?: unknown; id?: unknown; result?: unknown }
   try {
-    message = JSON.parse(body)
+    message = JSON.parse(body) ?? {}
   } catch {
     return maskText(body)
   }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return maskText(body)
-  const { type, id, result } = message as { type?: unknown; id?: unknown; result?: unknown }
-  if (type !== 'result' && type !== 'confirmed') return body
-  let secrets: readonly string[] = []
-  if (type === 'result' && typeof id === 'string') {
-    const call = await callOf(id)
-    if (call.describe) return body
-    secrets = call.secrets
-  }
-  return JSON.stringify({ ...message, result: maskResult(result as ToolResult, secrets) })
+  if (message.type !== 'result' && message.type !== 'confirmed')
+    return typeof message === 'object' ? body : maskText(body)
+  const call =
+    message.type === 'result' && typeof message.id === 'string' ? await callOf(message.id) : undefined
+  if (call?.describe) return body
+  return JSON.stringify({ ...message, result: maskResult(message.result as ToolResult, call?.secrets) })
 }
