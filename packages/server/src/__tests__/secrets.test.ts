@@ -69,7 +69,7 @@ const pay = {
 const save = {
   ...fakeTool('billing.save', 'Save the card', { consequential: true }, schema, (i) => ({
     status: 'ok',
-    data: { saved: true, card: i.card, pin: i.pin, password: i.password },
+    data: { saved: true, card: i.card, pin: i.pin, password: i.password, memo: i.memo },
   })),
   sensitivePaths,
   summarize: (i: Record<string, unknown>) => {

@@ -101,7 +101,9 @@ export class Agent {
     this.#o = options
     this.#log = options.log ?? ((line) => console.error(line))
     options.cluster?.onMessage((message) => this.#fromCluster(message))
-    options.relay.on('confirmed', ({ binding, result }) => this.#onConfirmed(binding, result))
+    options.relay.on('confirmed', ({ binding, result, secrets }) =>
+      this.#onConfirmed(binding, result, secrets),
+    )
     options.relay.on('expired', ({ conversationId, bindings, reason }) =>
       this.#onExpired(conversationId, bindings, reason ?? 'gone'),
     )
@@ -481,7 +483,8 @@ export class Agent {
     return { content, line: toolLine('page_call', tool, outcome), tool }
   }
 
-  #onConfirmed(binding: ConfirmBinding, result: ToolResult): void {
+  /** Appends a confirmation's outcome (the call's `secrets` cut out of what is stored) and runs the follow-up turn. */
+  #onConfirmed(binding: ConfirmBinding, result: ToolResult, secrets: readonly string[]): void {
     this.#enqueue(binding.conversationId, async () => {
       const conversation = await this.#o.store.getConversation(binding.conversationId)
       if (!conversation) return
@@ -493,7 +496,7 @@ export class Agent {
         confirmId: binding.confirmId,
       }
       const line = toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary)
-      await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool })
+      await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool }, new Set(secrets))
       await this.#turn(conversation, undefined, true)
     })
   }

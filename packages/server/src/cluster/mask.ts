@@ -17,12 +17,18 @@ export function maskResult(result: ToolResult, secrets: readonly string[] = []):
   return maskValue(result, { secrets }) as ToolResult
 }
 
-/** What {@link maskPost} needs to know of the call a POSTed `result` answers. */
+/** What {@link maskPost} needs to know of the call a POSTed `result` or `confirmed` answers. */
 export interface PostedCall {
   /** True when the call is a describe: its answer crosses unmasked. */
-  describe: boolean
+  describe?: boolean
   /** The call's input values at the tool's sensitive paths, when this instance knows them. */
   secrets: readonly string[]
+}
+
+/** How {@link maskPost} learns of the call a POSTed message answers: by call id, or by confirmId. */
+export interface PostedCalls {
+  call(id: string): Promise<PostedCall>
+  confirm(confirmId: string): PostedCall
 }
 
 /**
@@ -32,8 +38,8 @@ export interface PostedCall {
  * `changed`) carry the page's tool definitions and cross as they came. The stream's instance checks the
  * message as it checks any other.
  */
-export async function maskPost(body: string, callOf: (id: string) => Promise<PostedCall>): Promise<string> {
-  let message: { type?: unknown; id?: unknown; result?: unknown }
+export async function maskPost(body: string, calls: PostedCalls): Promise<string> {
+  let message: { type?: unknown; id?: unknown; confirmId?: unknown; result?: unknown }
   try {
     message = JSON.parse(body) ?? {}
   } catch {
@@ -42,7 +48,11 @@ export async function maskPost(body: string, callOf: (id: string) => Promise<Pos
   if (message.type !== 'result' && message.type !== 'confirmed')
     return typeof message === 'object' ? body : maskText(body)
   const call =
-    message.type === 'result' && typeof message.id === 'string' ? await callOf(message.id) : undefined
+    message.type === 'result' && typeof message.id === 'string'
+      ? await calls.call(message.id)
+      : message.type === 'confirmed' && typeof message.confirmId === 'string'
+        ? calls.confirm(message.confirmId)
+        : undefined
   if (call?.describe) return body
   return JSON.stringify({ ...message, result: maskResult(message.result as ToolResult, call?.secrets) })
 }

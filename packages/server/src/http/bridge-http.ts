@@ -309,10 +309,13 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     if (stream) await stream.conn.receive(body)
     else if (elsewhere) {
       // It crosses Redis: a tool's result masked as the database's copy is.
-      const masked = await maskPost(body, async (id) => ({
-        describe: (await deps.store.getCall(id))?.kind === 'describe',
-        secrets: deps.relay.callSecrets(id),
-      }))
+      const masked = await maskPost(body, {
+        call: async (id) => ({
+          describe: (await deps.store.getCall(id))?.kind === 'describe',
+          secrets: deps.relay.callSecrets(id),
+        }),
+        confirm: (confirmId) => ({ secrets: deps.relay.confirmSecrets(confirmId) }),
+      })
       if (!(await handOn(elsewhere.instance, { streamId, userId, body: masked })))
         return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
     }

@@ -27,6 +27,10 @@ export interface InboundHost {
   takeWaiter(callId: string): Waiter | undefined
   /** The call's input values at the tool's sensitive paths, when this instance knows them (else empty). */
   callSecrets(callId: string): readonly string[]
+  /** Keeps a call's secrets for its confirmation, until it is answered or its time ran out (memory only). */
+  keepConfirmSecrets(confirmId: string, secrets: readonly string[]): void
+  /** Removes and returns the secrets kept for a confirmation (empty when none are known here). */
+  takeConfirmSecrets(confirmId: string): readonly string[]
   /** True when a socket of the conversation still carries `clientId` (here, or on another instance). */
   isOpen(conversationId: string, clientId: string): Promise<boolean>
   /** Hands an accepted result to the instance that waits for the call, when that is another one. */
@@ -219,6 +223,7 @@ async function accept(
     })
     if (!bound)
       host.log(`[relay] confirmId reused by conversation=${binding.conversationId}; first binding kept`)
+    else if (secrets.length > 0) host.keepConfirmSecrets(outcome.confirmId, secrets)
   }
   if (!waiter) {
     host.forward(binding, outcome)
@@ -258,6 +263,10 @@ async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessag
     return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
   }
   conn.clientIds.add(message.clientId)
-  host.emit('confirmed', { binding: { ...binding, state: 'used' }, result: message.result })
+  host.emit('confirmed', {
+    binding: { ...binding, state: 'used' },
+    result: message.result,
+    secrets: host.takeConfirmSecrets(binding.confirmId),
+  })
   return true
 }

@@ -139,6 +139,13 @@ export class Relay {
    * call's deadline (and the grace of a lost answer) passed.
    */
   readonly #handedSecrets = new Map<string, { secrets: readonly string[]; at: number }>()
+  /**
+   * confirmId → the secrets of the call that asked for it, and until when: the outcome the page sends once
+   * the user answered may repeat them, and they are cut out of what is stored of it.
+   */
+  readonly #confirmSecrets = new Map<string, { secrets: readonly string[]; until: number }>()
+  /** How long a confirmation's secrets are kept at most. */
+  readonly #confirmTtlMs: number
 
   constructor(options: RelayOptions) {
     this.#store = options.store
@@ -146,6 +153,7 @@ export class Relay {
     this.#clock = options.clock ?? systemClock
     this.#log = options.log ?? ((line) => console.warn(line))
     const ttl = options.confirmTtlMs ?? CONFIRM_TTL_MS
+    this.#confirmTtlMs = Number.isFinite(ttl) ? ttl : CONFIRM_TTL_MS
     this.#inbound = {
       store: this.#store,
       clock: this.#clock,
@@ -154,6 +162,12 @@ export class Relay {
       emit: (event, payload) => this.#emit(event, payload),
       takeWaiter: (callId) => this.#take(callId),
       callSecrets: (callId) => this.callSecrets(callId),
+      keepConfirmSecrets: (confirmId, secrets) => this.#keepConfirmSecrets(confirmId, secrets),
+      takeConfirmSecrets: (confirmId) => {
+        const secrets = this.confirmSecrets(confirmId)
+        this.#confirmSecrets.delete(confirmId)
+        return secrets
+      },
       isOpen: (conversationId, clientId) => this.#isOpenAnywhere(conversationId, clientId),
       forward: (binding, result) => this.#forward(binding, result),
       expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
@@ -194,6 +208,12 @@ export class Relay {
    */
   callSecrets(callId: string): readonly string[] {
     return this.#waiters.get(callId)?.secrets ?? this.#handedSecrets.get(callId)?.secrets ?? []
+  }
+
+  /** The secrets of the call that asked for a confirmation still open, when this instance knows them. */
+  confirmSecrets(confirmId: string): readonly string[] {
+    const kept = this.#confirmSecrets.get(confirmId)
+    return kept && kept.until > this.#clock.now() ? kept.secrets : []
   }
 
   /** Subscribe to relay events; returns the unsubscribe function. */
@@ -595,6 +615,8 @@ export class Relay {
     if (!waiter) return
     const result = message.result
     if (result.status === 'needs_confirmation' && waiter.secrets.length > 0) {
+      // Its answer may be POSTed here: masked with them before it crosses to the page's instance.
+      this.#keepConfirmSecrets(result.confirmId, waiter.secrets)
       // The holder had not the call's secrets: they are cut out of the stored summary here.
       const binding = await this.#store.getConfirm(result.confirmId).catch(() => undefined)
       const summary = binding && maskText(scrub(binding.summary, waiter.secrets))
@@ -618,6 +640,16 @@ export class Relay {
       this.#handedSecrets.delete(id)
     }
     this.#handedSecrets.set(callId, { secrets, at: now })
+  }
+
+  /** Keeps a confirmation's secrets for its lifetime; those whose time ran out go first. */
+  #keepConfirmSecrets(confirmId: string, secrets: readonly string[]): void {
+    const now = this.#clock.now()
+    for (const [id, kept] of this.#confirmSecrets) {
+      if (kept.until > now) break
+      this.#confirmSecrets.delete(id)
+    }
+    this.#confirmSecrets.set(confirmId, { secrets, until: now + this.#confirmTtlMs })
   }
 
   async #expire(conversationId: string, clientId: string): Promise<void> {
