@@ -134,16 +134,12 @@ export class Relay {
   /** The latest epoch of a change forgotten from {@link Relay.#changedAt}: it counts for every conversation. */
   #forgottenAt = 0
   /**
-   * Shared mode: call id → the secrets of a call another instance handed to a page here, and when it
-   * arrived; its result is masked with them before it crosses back. Dropped once it did, or when the
-   * call's deadline (and the grace of a lost answer) passed.
+   * Secrets (input values at a tool's sensitive paths) this instance keeps in memory, and until when:
+   * `call:<id>` those of a call another instance handed to a page here, until its result crossed back
+   * masked with them (or its deadline passed); `confirm:<id>` those of the call that asked for a
+   * confirmation, until the outcome the user approved was masked with them (or its lifetime ended).
    */
-  readonly #handedSecrets = new Map<string, { secrets: readonly string[]; at: number }>()
-  /**
-   * confirmId → the secrets of the call that asked for it, and until when: the outcome the page sends once
-   * the user answered may repeat them, and they are cut out of what is stored of it.
-   */
-  readonly #confirmSecrets = new Map<string, { secrets: readonly string[]; until: number }>()
+  readonly #kept = new Map<string, { secrets: readonly string[]; until: number }>()
   /** How long a confirmation's secrets are kept at most. */
   readonly #confirmTtlMs: number
 
@@ -162,12 +158,9 @@ export class Relay {
       emit: (event, payload) => this.#emit(event, payload),
       takeWaiter: (callId) => this.#take(callId),
       callSecrets: (callId) => this.callSecrets(callId),
-      keepConfirmSecrets: (confirmId, secrets) => this.#keepConfirmSecrets(confirmId, secrets),
-      takeConfirmSecrets: (confirmId) => {
-        const secrets = this.confirmSecrets(confirmId)
-        this.#confirmSecrets.delete(confirmId)
-        return secrets
-      },
+      keepConfirmSecrets: (confirmId, secrets) =>
+        this.#keep(`confirm:${confirmId}`, secrets, this.#confirmTtlMs),
+      takeConfirmSecrets: (confirmId) => this.#secretsOf(`confirm:${confirmId}`, true),
       isOpen: (conversationId, clientId) => this.#isOpenAnywhere(conversationId, clientId),
       forward: (binding, result) => this.#forward(binding, result),
       expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
@@ -207,13 +200,12 @@ export class Relay {
    * handed it to a page here); empty for any other. What crosses to another instance is masked with them.
    */
   callSecrets(callId: string): readonly string[] {
-    return this.#waiters.get(callId)?.secrets ?? this.#handedSecrets.get(callId)?.secrets ?? []
+    return this.#waiters.get(callId)?.secrets ?? this.#secretsOf(`call:${callId}`)
   }
 
   /** The secrets of the call that asked for a confirmation still open, when this instance knows them. */
   confirmSecrets(confirmId: string): readonly string[] {
-    const kept = this.#confirmSecrets.get(confirmId)
-    return kept && kept.until > this.#clock.now() ? kept.secrets : []
+    return this.#secretsOf(`confirm:${confirmId}`)
   }
 
   /** Subscribe to relay events; returns the unsubscribe function. */
@@ -585,8 +577,7 @@ export class Relay {
   #forward(binding: CallBinding, result: ToolResult, timedOut = false): void {
     const cluster = this.#cluster
     if (!cluster || !binding.instance || binding.instance === cluster.instance) return
-    const secrets = this.callSecrets(binding.id)
-    this.#handedSecrets.delete(binding.id)
+    const secrets = this.#secretsOf(`call:${binding.id}`, true)
     void cluster
       .send(binding.instance, {
         kind: 'outcome',
@@ -603,7 +594,8 @@ export class Relay {
 
   async #fromCluster(message: ClusterMessage): Promise<void> {
     if (message.kind === 'send') {
-      if (message.call) this.#keepSecrets(message.call.id, message.call.secrets)
+      if (message.call)
+        this.#keep(`call:${message.call.id}`, message.call.secrets, this.#deadlineMs + LOST_ANSWER_GRACE_MS)
       // Only to sockets here: a message is handed on at most once, never back and forth.
       const text = message.text
       for (const conn of this.#targets(message.conversationId, message.clientId)) conn.send(text)
@@ -616,7 +608,7 @@ export class Relay {
     const result = message.result
     if (result.status === 'needs_confirmation' && waiter.secrets.length > 0) {
       // Its answer may be POSTed here: masked with them before it crosses to the page's instance.
-      this.#keepConfirmSecrets(result.confirmId, waiter.secrets)
+      this.#keep(`confirm:${result.confirmId}`, waiter.secrets, this.#confirmTtlMs)
       // The holder had not the call's secrets: they are cut out of the stored summary here.
       const binding = await this.#store.getConfirm(result.confirmId).catch(() => undefined)
       const summary = binding && maskText(scrub(binding.summary, waiter.secrets))
@@ -631,25 +623,21 @@ export class Relay {
     })
   }
 
-  /** Keeps the secrets of a call handed to a page here until its result crossed back, or its time passed. */
-  #keepSecrets(callId: string, secrets: readonly string[]): void {
+  /** Keeps `secrets` under `key` for `ms` (see {@link Relay.#kept}); the oldest go first once out of time or past 10 000. */
+  #keep(key: string, secrets: readonly string[], ms: number): void {
     const now = this.#clock.now()
-    const oldest = now - this.#deadlineMs - LOST_ANSWER_GRACE_MS
-    for (const [id, kept] of this.#handedSecrets) {
-      if (kept.at >= oldest) break
-      this.#handedSecrets.delete(id)
+    for (const [old, kept] of this.#kept) {
+      if (kept.until > now && this.#kept.size < 10_000) break
+      this.#kept.delete(old)
     }
-    this.#handedSecrets.set(callId, { secrets, at: now })
+    this.#kept.set(key, { secrets, until: now + ms })
   }
 
-  /** Keeps a confirmation's secrets for its lifetime; those whose time ran out go first. */
-  #keepConfirmSecrets(confirmId: string, secrets: readonly string[]): void {
-    const now = this.#clock.now()
-    for (const [id, kept] of this.#confirmSecrets) {
-      if (kept.until > now) break
-      this.#confirmSecrets.delete(id)
-    }
-    this.#confirmSecrets.set(confirmId, { secrets, until: now + this.#confirmTtlMs })
+  /** The secrets kept under `key` while their time lasts (else none); `take` forgets them. */
+  #secretsOf(key: string, take = false): readonly string[] {
+    const kept = this.#kept.get(key)
+    if (take) this.#kept.delete(key)
+    return kept && kept.until > this.#clock.now() ? kept.secrets : []
   }
 
   async #expire(conversationId: string, clientId: string): Promise<void> {
