@@ -113,7 +113,9 @@ export class Agent {
     this.#log = options.log ?? ((line) => console.error(line))
     this.#turns = new PerUser(options.maxQueuedTurnsPerUser ?? MAX_QUEUED_TURNS_PER_USER)
     options.cluster?.onMessage((message) => this.#fromCluster(message))
-    options.relay.on('confirmed', ({ binding, result }) => this.#onConfirmed(binding, result))
+    options.relay.on('confirmed', ({ binding, result, secrets }) =>
+      this.#onConfirmed(binding, result, secrets),
+    )
     options.relay.on('expired', ({ conversationId, bindings, reason }) =>
       this.#onExpired(conversationId, bindings, reason ?? 'gone'),
     )
@@ -515,7 +517,8 @@ export class Agent {
     return { content, line: boundText(toolLine('page_call', tool, outcome)), tool }
   }
 
-  #onConfirmed(binding: ConfirmBinding, result: ToolResult): void {
+  /** Appends a confirmation's outcome (the call's `secrets` cut out of what is stored) and runs the follow-up turn. */
+  #onConfirmed(binding: ConfirmBinding, result: ToolResult, secrets: readonly string[]): void {
     this.#enqueue(binding.conversationId, async () => {
       const conversation = await this.#o.store.getConversation(binding.conversationId)
       if (!conversation) return
@@ -529,7 +532,7 @@ export class Agent {
       const line = boundText(
         toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary),
       )
-      await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool })
+      await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool }, new Set(secrets))
       await this.#turn(conversation, undefined, true)
     })
   }

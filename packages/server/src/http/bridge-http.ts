@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
+import { maskPost } from '../cluster/mask.ts'
 import type { Cluster, MovedStream } from '../relay/cluster.ts'
 import { bound, LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
@@ -482,8 +483,19 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     else if (elsewhere) {
       // Nothing over the protocol's limits leaves this instance (nor reaches Redis): only the refusal does.
       const checked = bound(body)
+      // What crosses Redis is masked as the database's copy is (a tool's result, a confirmation's outcome).
       const handed = checked.ok
-        ? { streamId, userId, body }
+        ? {
+            streamId,
+            userId,
+            body: await maskPost(body, {
+              call: async (id) => ({
+                describe: (await deps.store.getCall(id))?.kind === 'describe',
+                secrets: deps.relay.callSecrets(id),
+              }),
+              confirm: (confirmId) => ({ secrets: deps.relay.confirmSecrets(confirmId) }),
+            }),
+          }
         : { streamId, userId, body: '', refused: checked.detail }
       // Not delivered (the coordinator stayed unreachable while the hand-over was retried): the page may retry.
       const found = await handOn(elsewhere.instance, handed).catch(() => undefined)

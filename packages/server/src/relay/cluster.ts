@@ -3,18 +3,24 @@ import type { ChatEvent } from '../shared/contract.ts'
 
 /** What one server instance sends another through the {@link Cluster}. */
 export type ClusterMessage =
-  /** To the instance holding the page load: write `text` (a bridge message) to its sockets. */
+  /**
+   * To the instance holding the page load: write `text` (a bridge message) to its sockets. A `call` carries
+   * its id and `secrets` (its input's values at the tool's sensitive paths, which `text` holds already): the
+   * holder cuts them out of the call's result before that crosses back.
+   */
   | {
       kind: 'send'
       conversationId: string
       clientId: string
       text: string
+      call?: { id: string; secrets: readonly string[] }
       /** Handed on by an instance that handed the page connection over (never handed on again). */
       again?: boolean
     }
   /**
-   * To the instance waiting for a call: the page's answer, accepted (and settled) by the holder; or, with
-   * `timedOut`, the timeout another instance settled the call with (a result that arrived after the deadline).
+   * To the instance waiting for a call: the page's answer, accepted (and settled) by the holder and masked
+   * as the database's copy is (a describe's answer excepted); or, with `timedOut`, the timeout another
+   * instance settled the call with (a result that arrived after the deadline).
    */
   | { kind: 'outcome'; callId: string; clientId: string; result: ToolResult; timedOut?: boolean }
   /**

@@ -72,6 +72,12 @@ export interface InboundHost {
   emit<K extends keyof RelayEvents>(event: K, payload: RelayEvents[K]): void
   /** Removes and returns the request waiting for `callId`, if any. */
   takeWaiter(callId: string): Waiter | undefined
+  /** The call's input values at the tool's sensitive paths, when this instance knows them (else empty). */
+  callSecrets(callId: string): readonly string[]
+  /** Keeps a call's secrets for its confirmation, until it is answered or its time ran out (memory only). */
+  keepConfirmSecrets(confirmId: string, secrets: readonly string[]): void
+  /** Removes and returns the secrets kept for a confirmation (empty when none are known here). */
+  takeConfirmSecrets(confirmId: string): readonly string[]
   /** True when a socket of the conversation still carries `clientId` (here, or on another instance). */
   isOpen(conversationId: string, clientId: string): Promise<boolean>
   /** Hands an accepted result to the instance that waits for the call, when that is another one. */
@@ -243,6 +249,8 @@ async function accept(
   const { store } = host
   conn.clientIds.add(message.clientId)
   const outcome = message.result
+  // Read before the waiter is taken: a waiter here knows them, else the call's hand-over brought them.
+  const secrets = host.callSecrets(binding.id)
   const waiter = host.takeWaiter(binding.id)
   // Only a call can create a confirmation; a describe answered needs_confirmation binds nothing.
   if (outcome.status === 'needs_confirmation' && binding.kind === 'call') {
@@ -255,13 +263,14 @@ async function accept(
       toolCallId: binding.toolCallId,
       tool: binding.tool,
       // The page's summary is free text: cut to the provider's limit, masked (and the call's secrets cut out) before it is stored.
-      summary: maskText(scrub(boundText(outcome.summary), waiter?.secrets)),
+      summary: maskText(scrub(boundText(outcome.summary), secrets)),
       createdAt: host.clock.now(),
       state: 'pending',
       ...(host.confirmTtlMs === undefined ? {} : { expiresAt: host.clock.now() + host.confirmTtlMs }),
     })
     if (!bound)
       host.log(`[relay] confirmId reused by conversation=${binding.conversationId}; first binding kept`)
+    else if (secrets.length > 0) host.keepConfirmSecrets(outcome.confirmId, secrets)
   }
   if (!waiter) {
     host.forward(binding, outcome)
@@ -301,6 +310,10 @@ async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessag
     return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
   }
   conn.clientIds.add(message.clientId)
-  host.emit('confirmed', { binding: { ...binding, state: 'used' }, result: message.result })
+  host.emit('confirmed', {
+    binding: { ...binding, state: 'used' },
+    result: message.result,
+    secrets: host.takeConfirmSecrets(binding.confirmId),
+  })
   return true
 }

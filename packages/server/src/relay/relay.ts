@@ -6,6 +6,7 @@ import {
   PROTOCOL_VERSION,
   TIMEOUT_RESULT,
 } from '@toolmark/protocol'
+import { maskResult } from '../cluster/mask.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import { LimitExceeded, MAX_PAGE_CONNECTIONS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
@@ -145,6 +146,15 @@ export class Relay {
   readonly #changedAt = new Map<string, number>()
   /** The latest epoch of a change forgotten from {@link Relay.#changedAt}: it counts for every conversation. */
   #forgottenAt = 0
+  /**
+   * Secrets (input values at a tool's sensitive paths) this instance keeps in memory, and until when:
+   * `call:<id>` those of a call another instance handed to a page here, until its result crossed back
+   * masked with them (or its deadline passed); `confirm:<id>` those of the call that asked for a
+   * confirmation, until the outcome the user approved was masked with them (or its lifetime ended).
+   */
+  readonly #kept = new Map<string, { secrets: readonly string[]; until: number }>()
+  /** How long a confirmation's secrets are kept at most. */
+  readonly #confirmTtlMs: number
 
   constructor(options: RelayOptions) {
     this.#store = options.store
@@ -153,6 +163,7 @@ export class Relay {
     this.#log = options.log ?? ((line) => console.warn(line))
     this.#perUser = new PerUser(options.maxConnectionsPerUser ?? MAX_PAGE_CONNECTIONS_PER_USER)
     const ttl = options.confirmTtlMs ?? CONFIRM_TTL_MS
+    this.#confirmTtlMs = Number.isFinite(ttl) ? ttl : CONFIRM_TTL_MS
     this.#inbound = {
       store: this.#store,
       clock: this.#clock,
@@ -160,6 +171,10 @@ export class Relay {
       log: this.#log,
       emit: (event, payload) => this.#emit(event, payload),
       takeWaiter: (callId) => this.#take(callId),
+      callSecrets: (callId) => this.callSecrets(callId),
+      keepConfirmSecrets: (confirmId, secrets) =>
+        this.#keep(`confirm:${confirmId}`, secrets, this.#confirmTtlMs),
+      takeConfirmSecrets: (confirmId) => this.#secretsOf(`confirm:${confirmId}`, true),
       isOpen: (conversationId, clientId) => this.#isOpenAnywhere(conversationId, clientId),
       forward: (binding, result) => this.#forward(binding, result),
       expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
@@ -194,6 +209,19 @@ export class Relay {
   /** This instance's id in shared mode, else undefined. */
   get instance(): string | undefined {
     return this.#cluster?.instance
+  }
+
+  /**
+   * The input values at the tool's sensitive paths of a call this instance knows (it waits for the call, or
+   * handed it to a page here); empty for any other. What crosses to another instance is masked with them.
+   */
+  callSecrets(callId: string): readonly string[] {
+    return this.#waiters.get(callId)?.secrets ?? this.#secretsOf(`call:${callId}`)
+  }
+
+  /** The secrets of the call that asked for a confirmation still open, when this instance knows them. */
+  confirmSecrets(confirmId: string): readonly string[] {
+    return this.#secretsOf(`confirm:${confirmId}`)
   }
 
   /** Subscribe to relay events; returns the unsubscribe function. */
@@ -495,7 +523,7 @@ export class Relay {
         timer,
         secrets: request.kind === 'call' ? (request.secrets ?? []) : [],
       })
-      this.#sendTo(binding.conversationId, clientId, message, holders)
+      this.#sendTo(binding.conversationId, clientId, message, holders, this.callSecrets(callId))
     })
   }
 
@@ -630,9 +658,16 @@ export class Relay {
 
   /**
    * Writes `message` to the page load's sockets here; in shared mode, when no socket here is known to carry it,
-   * hands it to the other instances that may hold it (`holders`, else looked up: see {@link Relay.#lookUp}).
+   * hands it to the other instances that may hold it (`holders`, else looked up: see {@link Relay.#lookUp}), a
+   * call with its `secrets`.
    */
-  #sendTo(conversationId: string, clientId: string, message: AgentToPageMessage, holders?: string[]): void {
+  #sendTo(
+    conversationId: string,
+    clientId: string,
+    message: AgentToPageMessage,
+    holders?: string[],
+    secrets: readonly string[] = [],
+  ): void {
     const text = JSON.stringify(message)
     const targets = this.#targets(conversationId, clientId)
     for (const conn of targets) conn.send(text)
@@ -645,8 +680,11 @@ export class Relay {
         if ('error' in looked) throw looked.error
         to = looked.found ?? []
       }
+      const call = message.type === 'call' && secrets.length > 0 ? { id: message.id, secrets } : undefined
       await Promise.all(
-        to.map((instance) => cluster.send(instance, { kind: 'send', conversationId, clientId, text })),
+        to.map((instance) =>
+          cluster.send(instance, { kind: 'send', conversationId, clientId, text, ...(call ? { call } : {}) }),
+        ),
       )
     })().catch((error: unknown) =>
       this.#log(`[relay] could not hand a message to the page's instance: ${escapeForLog(error)}`),
@@ -660,12 +698,14 @@ export class Relay {
   #forward(binding: CallBinding, result: ToolResult, timedOut = false): void {
     const cluster = this.#cluster
     if (!cluster || !binding.instance || binding.instance === cluster.instance) return
+    const secrets = this.#secretsOf(`call:${binding.id}`, true)
     void cluster
       .send(binding.instance, {
         kind: 'outcome',
         callId: binding.id,
         clientId: binding.clientId,
-        result,
+        // Masked before it rests in Redis; a describe's answer is the tool's definition, read as it is.
+        result: binding.kind === 'describe' ? result : maskResult(result, secrets),
         ...(timedOut ? { timedOut } : {}),
       })
       .catch((error: unknown) =>
@@ -675,6 +715,8 @@ export class Relay {
 
   async #fromCluster(message: ClusterMessage): Promise<void> {
     if (message.kind === 'send') {
+      if (message.call)
+        this.#keep(`call:${message.call.id}`, message.call.secrets, this.#deadlineMs + LOST_ANSWER_GRACE_MS)
       // Only to sockets here, or to the instance the page connection was handed over to: a message is handed on
       // at most twice, never back and forth.
       const text = message.text
@@ -691,6 +733,8 @@ export class Relay {
     if (!waiter) return
     const result = message.result
     if (result.status === 'needs_confirmation' && waiter.secrets.length > 0) {
+      // Its answer may be POSTed here: masked with them before it crosses to the page's instance.
+      this.#keep(`confirm:${result.confirmId}`, waiter.secrets, this.#confirmTtlMs)
       // The holder had not the call's secrets: they are cut out of the stored summary here.
       const binding = await this.#store.getConfirm(result.confirmId).catch(() => undefined)
       const summary = binding && maskText(scrub(binding.summary, waiter.secrets))
@@ -703,6 +747,23 @@ export class Relay {
       result,
       timedOut: message.timedOut === true,
     })
+  }
+
+  /** Keeps `secrets` under `key` for `ms` (see {@link Relay.#kept}); the oldest go first once out of time or past 10 000. */
+  #keep(key: string, secrets: readonly string[], ms: number): void {
+    const now = this.#clock.now()
+    for (const [old, kept] of this.#kept) {
+      if (kept.until > now && this.#kept.size < 10_000) break
+      this.#kept.delete(old)
+    }
+    this.#kept.set(key, { secrets, until: now + ms })
+  }
+
+  /** The secrets kept under `key` while their time lasts (else none); `take` forgets them. */
+  #secretsOf(key: string, take = false): readonly string[] {
+    const kept = this.#kept.get(key)
+    if (take) this.#kept.delete(key)
+    return kept && kept.until > this.#clock.now() ? kept.secrets : []
   }
 
   async #expire(conversationId: string, clientId: string): Promise<void> {

@@ -56,7 +56,11 @@ export interface BoundPage {
 /** What `relay.on(event, listener)` reports. */
 export interface RelayEvents {
   rejected: Rejection
-  confirmed: { binding: ConfirmBinding; result: ToolResult }
+  /**
+   * A confirmation was answered. `secrets` are the input values at the tool's sensitive paths of the call
+   * that asked for it, when this instance knows them: cut out of what is stored of the outcome.
+   */
+  confirmed: { binding: ConfirmBinding; result: ToolResult; secrets: readonly string[] }
   /** Confirmations that can no longer be approved: their page is gone, or (`lifetime`) their time ran out. */
   expired: { conversationId: string; bindings: ConfirmBinding[]; reason?: 'gone' | 'lifetime' }
   rebound: { conversationId: string; from: string | undefined; to: string }
