@@ -162,7 +162,9 @@ describe('resolveNavigation', () => {
     expect(String(resolveNavigation({ url: '/challenges/3?tab=notes' }, {}, base))).toBe(
       'https://app.test/challenges/3?tab=notes',
     )
-    expect(String(resolveNavigation({ url: '?tab=notes' }, {}, base))).toBe('https://app.test/challenges?tab=notes')
+    expect(String(resolveNavigation({ url: '?tab=notes' }, {}, base))).toBe(
+      'https://app.test/challenges?tab=notes',
+    )
     expect(String(resolveNavigation({ url: 'https://app.test/x' }, {}, base))).toBe('https://app.test/x')
   })
 
