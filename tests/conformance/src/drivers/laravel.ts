@@ -22,7 +22,7 @@ import type { PageLink, Target, User } from '../driver.ts'
  */
 
 const LARAVEL = fileURLToPath(new URL('../../../../apps/inertia-demo/laravel', import.meta.url))
-const DEADLINE_MS = 3000
+const DEADLINE_MS = 5000
 const WEB_WORKERS = 8
 const QUEUE_WORKERS = 4
 

@@ -25,8 +25,8 @@ import type { PageLink, Target, User } from '../driver.ts'
  * (and Redis), plus the log lines.
  */
 
-const DEADLINE_MS = 1500
-const CONFIRM_TTL_MS = 4000
+const DEADLINE_MS = 3000
+const CONFIRM_TTL_MS = 8000
 /**
  * How long a page load takes to end before anything else happens: a reload's new page sends its manifest
  * well after the old one's connection closed, and the server learns of that close a moment after the page.
@@ -161,8 +161,8 @@ export class TsServerTarget implements Target {
       return nodes[others++ % 3]!.port
     })
     this.#url = balancer.url
-    const db = new pg.Client({ connectionString: postgres.url })
-    await db.connect()
+    // A pool: scenarios read the database side by side.
+    const db = new pg.Pool({ connectionString: postgres.url, max: 2 })
     const keys = new Redis(redis.url)
     this.#dump = async () => {
       const tables = await db.query<{ tablename: string }>(
