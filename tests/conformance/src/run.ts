@@ -69,6 +69,10 @@ async function runTarget(target: Target, model: ScriptedModel): Promise<Outcome[
   return outcomes
 }
 
+// A server's stray rejection (a socket cut mid-scenario, a client error) is reported, not fatal: the scenario
+// it belongs to fails on its own expectations.
+process.on('unhandledRejection', (error) => console.error(`unhandled rejection: ${String(error)}`))
+
 const model = new ScriptedModel()
 await model.start()
 let passed = 0

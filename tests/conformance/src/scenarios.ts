@@ -27,12 +27,17 @@ function withFixture<T>(value: T, fixture: string): T {
   return JSON.parse(JSON.stringify(value), (_key, v: unknown) => (v === '$fixture' ? fixture : v)) as T
 }
 
+/** The scenario files (every .json of the folder but the schema), sorted. */
+export function scenarioFiles(): string[] {
+  return readdirSync(SCENARIOS)
+    .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'))
+    .sort()
+}
+
 /** Every scenario, templates played once per fixture, sorted by id; throws on a repeated id. */
 export function loadScenarios(): Scenario[] {
   const out: Scenario[] = []
-  for (const file of readdirSync(SCENARIOS)
-    .filter((f) => f.endsWith('.json'))
-    .sort()) {
+  for (const file of scenarioFiles()) {
     const scenario = JSON.parse(readFileSync(new URL(file, SCENARIOS), 'utf8')) as Scenario | ScenarioTemplate
     if (!('eachFixtureOf' in scenario)) {
       out.push(scenario)

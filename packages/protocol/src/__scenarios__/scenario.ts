@@ -4,6 +4,8 @@
  * time passes; each step may say what must happen. The runner in tests/conformance plays every scenario
  * against every server through a small driver and compares.
  *
+ * scenario.schema.json (JSON Schema 2020-12) checks the same shape; the runner's tests hold every file to it.
+ *
  * In every value, a string that is exactly `$name` stands for a bound value: `$A` is page A's clientId,
  * `$c1` an id bound by a `receive` step (`bind: "c1"`), `$new:k1` a fresh UUID v4 bound as `k1` (later `$k1`).
  */

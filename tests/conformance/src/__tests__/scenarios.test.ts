@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { resultFor } from '../model.ts'
 import { FIXTURES } from '../runner.ts'
-import { loadScenarios } from '../scenarios.ts'
+import { loadScenarios, SCENARIOS, scenarioFiles } from '../scenarios.ts'
 
 const scenarios = loadScenarios()
 
@@ -48,5 +49,24 @@ describe('resultFor', () => {
     expect(resultFor(messages, 't1')).toBe('{"b":2}')
     expect(resultFor(messages, 't2')).toBe('{"a":1}')
     expect(resultFor(messages, 't3')).toBeUndefined()
+  })
+})
+
+describe('scenario.schema.json', () => {
+  const ajv = new Ajv2020({ allErrors: true })
+  const validate = ajv.compile(JSON.parse(readFileSync(new URL('scenario.schema.json', SCENARIOS), 'utf8')))
+
+  it('accepts every scenario file', () => {
+    for (const file of scenarioFiles()) {
+      const ok = validate(JSON.parse(readFileSync(new URL(file, SCENARIOS), 'utf8')))
+      expect(ok ? [] : validate.errors, file).toEqual([])
+    }
+  })
+
+  it('refuses a step with an unknown key or a reason servers do not log', () => {
+    const base = { id: 'x', title: 'A scenario for the schema', covers: ['none'] }
+    expect(validate({ ...base, steps: [{ say: 'hi', shout: true }] })).toBe(false)
+    expect(validate({ ...base, steps: [{ rejected: 'forbidden' }] })).toBe(false)
+    expect(validate({ ...base, steps: [{ say: 'hi' }] })).toBe(true)
   })
 })

@@ -127,6 +127,15 @@ export class LaravelTarget implements Target {
       this.#children.push(child)
       return child
     }
+    // Should the runner end without stop(), no PHP process outlives it.
+    process.once('exit', () => {
+      for (const child of this.#children)
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+        } catch {
+          // already gone
+        }
+    })
     const web = start(['-S', `127.0.0.1:${port}`, '-t', 'public', 'public/index.php'])
     for (let i = 0; i < QUEUE_WORKERS; i++)
       start(['artisan', 'queue:work', '--sleep=0.05', '--tries=1', '--quiet'])

@@ -226,8 +226,15 @@ async function socketPage(browser: Browser, conversation: string): Promise<PageL
       { headers: { cookie: browser.cookie } },
     )
     socket.on('message', (data) => {
-      for (const h of handlers) h(JSON.parse(String(data)))
+      let message: unknown
+      try {
+        message = JSON.parse(String(data))
+      } catch {
+        return // not a protocol message: a page drops it
+      }
+      for (const h of handlers) h(message)
     })
+    socket.on('error', () => {}) // a refused or cut socket closes; the next send connects again
     await new Promise((resolve, reject) => {
       socket.once('open', resolve)
       socket.once('error', reject)
@@ -294,7 +301,14 @@ async function httpPage(browser: Browser, conversation: string): Promise<PageLin
         for (;;) {
           const { value, done } = await reader.read()
           if (done) return
-          if (value.event === undefined) for (const h of handlers) h(JSON.parse(value.data))
+          if (value.event !== undefined) continue
+          let message: unknown
+          try {
+            message = JSON.parse(value.data)
+          } catch {
+            continue // not a protocol message: a page drops it
+          }
+          for (const h of handlers) h(message)
         }
       } catch {
         // aborted by leave()
