@@ -11,6 +11,8 @@ export interface Target {
   readonly name: string
   /** How long the server gives a page to answer a call, in ms (set by the driver at start). */
   readonly deadlineMs: number
+  /** How many scenarios it plays at a time (each has its own users). */
+  readonly concurrency: number
   /** Starts the server with its agent loop on the model at `modelUrl` (an OpenAI-compatible `…/v1`). */
   start(modelUrl: string): Promise<void>
   /** A new signed-in user with a new conversation. */

@@ -15,7 +15,7 @@ import { type Outcome, verdict } from './verdict.ts'
  * and `N passed, N failed`; exits 1 when a scenario fails that its target's expected-failures file does
  * not list, or a listed one passes.
  *
- * Options: --target ts-ws,laravel (default all), --only <id substring>, --concurrency <n> (default 4),
+ * Options: --target ts-ws,laravel (default all), --only <id substring>, --concurrency <n> (default the target's),
  * --verbose (every failure with its reason, listed or not).
  */
 
@@ -30,14 +30,13 @@ const { values } = parseArgs({
   options: {
     target: { type: 'string' },
     only: { type: 'string' },
-    concurrency: { type: 'string', default: '4' },
+    concurrency: { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
 })
 const names = values.target ? values.target.split(',') : Object.keys(TARGETS)
 for (const name of names) if (!TARGETS[name]) throw new Error(`no target ${name}`)
 const scenarios = loadScenarios().filter((s) => !values.only || s.id.includes(values.only))
-const concurrency = Number(values.concurrency)
 
 const expectedFailures = (name: string): Record<string, string> => {
   const file = new URL(`../expected-failures/${name}.json`, import.meta.url)
@@ -61,6 +60,7 @@ async function runTarget(target: Target, model: ScriptedModel): Promise<Outcome[
       }
     }
   }
+  const concurrency = values.concurrency ? Number(values.concurrency) : target.concurrency
   try {
     await Promise.all(Array.from({ length: concurrency }, worker))
   } finally {

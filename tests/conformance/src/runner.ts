@@ -308,7 +308,13 @@ export async function play(scenario: Scenario, target: Target, model: ScriptedMo
         await run(step)
       } catch (error) {
         const why = error instanceof ScenarioFailure ? error.message : String(error)
-        throw new ScenarioFailure(`step ${index + 1} ${Object.keys(step)[0]}: ${why}`)
+        // What the server rejected that no step expected yet often tells why.
+        const unexpected: string[] = []
+        for (const [name, u] of users)
+          for (const reason of (await u.user.rejections().catch(() => [])).slice(u.seenRejections))
+            unexpected.push(`${name} ${reason}`)
+        const also = unexpected.length > 0 ? ` (also rejected: ${unexpected.join(', ')})` : ''
+        throw new ScenarioFailure(`step ${index + 1} ${Object.keys(step)[0]}: ${why}${also}`)
       }
     }
     // Nothing may be rejected that the scenario did not expect.

@@ -63,6 +63,8 @@ class Browser {
 export class LaravelTarget implements Target {
   readonly name = 'laravel'
   readonly deadlineMs = DEADLINE_MS
+  // More would hold more web workers in model requests than WEB_WORKERS leaves for the pages' POSTs.
+  readonly concurrency = 4
   #dir = ''
   #url = ''
   #database = ''

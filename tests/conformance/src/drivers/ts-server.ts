@@ -26,7 +26,7 @@ import type { PageLink, Target, User } from '../driver.ts'
  */
 
 const DEADLINE_MS = 3000
-const CONFIRM_TTL_MS = 8000
+const CONFIRM_TTL_MS = 20_000
 /**
  * How long a page load takes to end before anything else happens: a reload's new page sends its manifest
  * well after the old one's connection closed, and the server learns of that close a moment after the page.
@@ -60,6 +60,7 @@ class Browser {
 export class TsServerTarget implements Target {
   readonly name: string
   readonly deadlineMs = DEADLINE_MS
+  readonly concurrency = 8
   readonly #o: TsOptions
   readonly #logs: string[] = []
   readonly #rejections = new Map<string, string[]>()
