@@ -111,7 +111,10 @@ const lines = await Promise.all(
 )
 await model.close()
 for (const line of lines) console.info(line)
-console.info(`${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`)
-if (problems > 0) console.info(`${problems} problem(s): see the lines marked ✗`)
+if (problems > 0)
+  console.info(
+    `${problems} problem(s), each marked ✗ above (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  )
+console.info(`${passed} passed, ${failed} failed`)
 // Clients of stopped servers may keep timers; the verdict is in.
 process.exit(problems > 0 ? 1 : 0)
