@@ -20,6 +20,8 @@ export default defineProject({
       'src/__tests__/page-order.test.ts',
       'src/__tests__/turn-order.test.ts',
       'src/__tests__/page-cache.test.ts',
+      'src/__tests__/reconnect.test.ts',
+      'src/__tests__/secrets.test.ts',
     ],
     globalSetup: ['src/__tests__/shared-deployment.setup.ts'],
     testTimeout: 20_000,

@@ -1,4 +1,5 @@
 import { listeners } from './listeners.ts'
+import { giveWay, type Labelled, labelOf, MAX_BUFFERED_MESSAGES } from './outgoing.ts'
 import { sameOriginUrl } from './same-origin.ts'
 import type { BridgeTransport } from './transport.ts'
 
@@ -6,6 +7,13 @@ import type { BridgeTransport } from './transport.ts'
 export const MAX_EVENT_LENGTH = 4 * 1048576
 /** Request header naming the server's page connection on every POST; a cross-site form cannot send it. */
 export const STREAM_HEADER = 'X-Toolmark-Stream'
+/**
+ * Response header by which the server marks a refused POST as retryable (its message was not handled): the send is
+ * tried again, at most {@link MAX_RETRIES} times with backoff. An answer without it is never retried.
+ */
+export const RETRYABLE_HEADER = 'X-Toolmark-Retryable'
+/** Most retries of one send the server marked retryable (after 250, 500, 1000, 2000 ms). */
+export const MAX_RETRIES = 4
 /** Name of the stream's first event: its data is `{ "stream": "<id>" }`, a new page connection. */
 export const READY_EVENT = 'ready'
 
@@ -49,7 +57,7 @@ export interface HttpTransport extends BridgeTransport {
   close(): void
 }
 
-interface Outgoing {
+interface Outgoing extends Labelled {
   body: string
   resolve: () => void
   reject: (error: unknown) => void
@@ -72,7 +80,13 @@ const CLOSED = 2
  *   JSON and the `X-Toolmark-Stream` header (a custom header: a cross-site form cannot send it, and
  *   a cross-site script cannot without a CORS preflight the server refuses), plus `headers()`. Sends
  *   wait for the first `ready`, then go one at a time in order; each `send` resolves when the server
- *   answered 2xx and rejects on a network failure, a redirect or any other status.
+ *   answered 2xx and rejects on a network failure, a redirect or any other status. An answer carrying
+ *   `X-Toolmark-Retryable: 1` (the server did not handle the message) is retried first, up to
+ *   {@link MAX_RETRIES} times with backoff, before the next message goes. At most 100 messages
+ *   wait (as over WebSocket while disconnected); when the queue is full, a superseded `manifest`/`changed`
+ *   gives way first (its send resolves: the later one carries its news), then the oldest other non-terminal
+ *   message (possibly the incoming one), and only then the oldest `result`/`confirmed`; a send that gave
+ *   way for any other reason than being superseded rejects (the bridge reports `transport_failed`).
  * - When the `EventSource` gives up (the server refused the stream: no session, not your
  *   conversation, a foreign origin), the transport stops: `onError` gets the reason, queued sends
  *   reject, and later sends throw.
@@ -114,28 +128,47 @@ export function httpTransport(options: HttpTransportOptions): HttpTransport {
     posting = true
     while (stream !== undefined && queue.length > 0 && !stopped) {
       const item = queue.shift() as Outgoing
-      try {
-        const response = await fetch(postUrl, {
-          method: 'POST',
-          credentials: 'same-origin',
-          redirect: 'error',
-          headers: {
-            'Content-Type': 'application/json',
-            Accept: 'application/json',
-            [STREAM_HEADER]: stream,
-            ...options.headers?.(),
-          },
-          body: item.body,
-        })
-        // Release the connection: the answer's body is not used.
-        await response.body?.cancel().catch(ignore)
-        if (response.ok) item.resolve()
-        else item.reject(new Error(`httpTransport: POST ${postUrl} answered HTTP ${response.status}`))
-      } catch (error) {
-        item.reject(new Error(`httpTransport: POST ${postUrl} failed`, { cause: error }))
+      for (let retries = 0; ; retries++) {
+        const failure = await post(item.body, retries)
+        if (failure !== true) {
+          if (failure) item.reject(failure)
+          else item.resolve()
+          break
+        }
+        // The server did not handle it (it could not find the stream just now): the same message again, later.
+        await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** retries))
+        if (stopped) {
+          item.reject(stopped)
+          break
+        }
       }
     }
     posting = false
+  }
+
+  /** One POST: undefined when answered 2xx, true when the answer is marked retryable (retries left), else the error. */
+  const post = async (body: string, retries: number): Promise<Error | true | undefined> => {
+    try {
+      const response = await fetch(postUrl, {
+        method: 'POST',
+        credentials: 'same-origin',
+        redirect: 'error',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          [STREAM_HEADER]: stream as string,
+          ...options.headers?.(),
+        },
+        body,
+      })
+      // Release the connection: the answer's body is not used.
+      await response.body?.cancel().catch(ignore)
+      if (response.ok) return undefined
+      if (response.headers.get(RETRYABLE_HEADER) === '1' && retries < MAX_RETRIES) return true
+      return new Error(`httpTransport: POST ${postUrl} answered HTTP ${response.status}`)
+    } catch (error) {
+      return new Error(`httpTransport: POST ${postUrl} failed`, { cause: error })
+    }
   }
 
   const source = new Impl(streamUrl)
@@ -177,7 +210,19 @@ export function httpTransport(options: HttpTransportOptions): HttpTransport {
       const body = JSON.stringify(message)
       if (typeof body !== 'string') throw new TypeError('httpTransport: message is not JSON-serializable')
       return new Promise<void>((resolve, reject) => {
-        queue.push({ body, resolve, reject })
+        const item: Outgoing = { body, resolve, reject, ...labelOf(message) }
+        if (queue.length >= MAX_BUFFERED_MESSAGES) {
+          const { index, superseded } = giveWay(queue, item)
+          const full = (label: string) =>
+            new Error(
+              `httpTransport: outgoing queue full (${MAX_BUFFERED_MESSAGES} messages waiting); dropped a queued ${label}`,
+            )
+          if (index < 0) return reject(full(item.label))
+          const [evicted] = queue.splice(index, 1) as [Outgoing]
+          if (superseded) evicted.resolve()
+          else evicted.reject(full(evicted.label))
+        }
+        queue.push(item)
         void pump()
       })
     },

@@ -1,10 +1,11 @@
 import { listeners } from './listeners.ts'
+import { giveWay, isTerminal, type Labelled, labelOf, MAX_BUFFERED_MESSAGES } from './outgoing.ts'
 import type { BridgeTransport, TransportState } from './transport.ts'
 
 /** Frames longer than this many UTF-16 code units are dropped unparsed (docs/protocol/v1.md, Inbound limits). */
 export const MAX_FRAME_LENGTH = 4 * 1048576
 /** Outgoing messages kept while disconnected. */
-export const MAX_BUFFERED_MESSAGES = 100
+export { MAX_BUFFERED_MESSAGES }
 /** First reconnect delay; each failed attempt doubles it, up to `maxDelayMs`. */
 export const INITIAL_RECONNECT_DELAY_MS = 500
 
@@ -48,11 +49,8 @@ export interface WebSocketTransport extends BridgeTransport {
   close(): void
 }
 
-type Kind = 'manifest' | 'changed' | 'result' | 'confirmed' | 'other'
-interface Outgoing {
+interface Outgoing extends Labelled {
   data: string
-  kind: Kind
-  label: string
 }
 
 const OPEN = 1
@@ -218,21 +216,11 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
       buffer.push(item)
       return
     }
-    const superseded = findSuperseded(buffer, item)
-    if (superseded >= 0) {
-      buffer.splice(superseded, 1)
-      buffer.push(item)
-      return
-    }
-    const nonTerminal = buffer.findIndex((entry) => !isTerminal(entry.kind))
-    if (nonTerminal >= 0) {
-      buffer.splice(nonTerminal, 1)
-      buffer.push(item)
-      return
-    }
-    if (!isTerminal(item.kind)) return // the incoming message is the oldest non-terminal one
-    const evicted = buffer.shift()!
+    const { index } = giveWay(buffer, item)
+    if (index < 0) return // the incoming message is the oldest non-terminal one
+    const [evicted] = buffer.splice(index, 1) as [Outgoing]
     buffer.push(item)
+    if (!isTerminal(evicted.kind)) return
     report(
       new Error(
         `websocketTransport: outgoing buffer full (${MAX_BUFFERED_MESSAGES} messages while disconnected); dropped a buffered ${evicted.label}`,
@@ -269,39 +257,6 @@ export function websocketTransport(options: WebSocketTransportOptions): WebSocke
 
 function ignore(): void {}
 
-function isTerminal(kind: Kind): boolean {
-  return kind === 'result' || kind === 'confirmed'
-}
-
-/** Index of the oldest buffered manifest/changed that a later one (or `incoming`) supersedes, else -1. */
-function findSuperseded(buffer: readonly Outgoing[], incoming: Outgoing): number {
-  let laterManifest = incoming.kind === 'manifest'
-  let laterAny = laterManifest || incoming.kind === 'changed'
-  let oldest = -1
-  for (let i = buffer.length - 1; i >= 0; i--) {
-    const kind = buffer[i]!.kind
-    if (kind === 'manifest') {
-      if (laterManifest) oldest = i
-      laterManifest = true
-      laterAny = true
-    } else if (kind === 'changed') {
-      if (laterAny) oldest = i
-      laterAny = true
-    }
-  }
-  return oldest
-}
-
 function describe(message: unknown, data: string): Outgoing {
-  const record = typeof message === 'object' && message !== null ? (message as Record<string, unknown>) : {}
-  const type = record.type
-  const kind: Kind =
-    type === 'manifest' || type === 'changed' || type === 'result' || type === 'confirmed' ? type : 'other'
-  const ref =
-    kind === 'result' && typeof record.id === 'string'
-      ? ` (id ${record.id})`
-      : kind === 'confirmed' && typeof record.confirmId === 'string'
-        ? ` (confirmId ${record.confirmId})`
-        : ''
-  return { data, kind, label: `"${kind}" message${ref}` }
+  return { data, ...labelOf(message) }
 }

@@ -6,8 +6,22 @@ return [
     // ("late"); the agent gets a timeout result and the page a `cancel`.
     'deadline_ms' => (int) env('TOOLMARK_DEADLINE_MS', 15000),
 
-    // Pending confirmations older than this count as expired (the page's own expiry is 10 minutes).
-    'confirm_expiry_minutes' => 11,
+    // How long the approval of a confirmation is accepted, in minutes (11, as @toolmark/server; the
+    // page's own expiry is 10). A `confirmed` after it is refused and the agent told the confirmation
+    // expired; `toolmark:prune` expires older pending ones. Null: no server-side limit.
+    'confirm_expiry_minutes' => \Toolmark\Laravel\Generated\Wire::CONFIRM_TTL_MS / 60000,
+
+    // Caps on what one user can make the server keep.
+    'limits' => [
+        // The chat message route: a larger request body is refused with 413 `body_too_large`.
+        'message_bytes' => 65536,
+        // The chat message route: a longer text (UTF-16 code units, as a page's `maxlength`) is
+        // refused with 413 `message_too_long`.
+        'message_length' => 4000,
+        // Conversations kept per user: starting one more deletes the user's oldest ones (with their
+        // messages, calls and confirmations). Null: no cap.
+        'conversations_per_user' => 50,
+    ],
 
     // `php artisan toolmark:prune` deletes answered or timed-out calls older than this.
     'prune_calls_after_days' => 7,
@@ -35,8 +49,17 @@ return [
     // Broadcast every new chat line (masked text only) as `.toolmark.chat` on the conversation's channel.
     'chat_events' => true,
 
-    // What the page's Echo factory gets as `toolmark.broadcaster` (never a secret).
-    'broadcaster' => [],
+    // What the page's Echo factory gets as `toolmark.broadcaster` (never a secret): the public key
+    // and where the Pusher-protocol server listens (Pusher, or Reverb/soketi with PUSHER_HOST set).
+    // Unset values are left out, so Echo keeps its own defaults.
+    'broadcaster' => array_filter([
+        'key' => env('PUSHER_APP_KEY'),
+        'cluster' => env('PUSHER_APP_CLUSTER'),
+        'wsHost' => env('PUSHER_HOST'),
+        'wsPort' => env('PUSHER_PORT') === null ? null : (int) env('PUSHER_PORT'),
+        'wssPort' => env('PUSHER_PORT') === null ? null : (int) env('PUSHER_PORT'),
+        'forceTLS' => env('PUSHER_SCHEME') === null ? null : env('PUSHER_SCHEME') === 'https',
+    ], fn ($value) => $value !== null),
 
     // The agent loop's model: any OpenAI-compatible Chat Completions endpoint.
     'llm' => [

@@ -2,36 +2,40 @@
 
 namespace Toolmark\Laravel;
 
+use Illuminate\Support\Carbon;
+use Illuminate\Support\Facades\Crypt;
 use Illuminate\Support\Facades\DB;
 use Illuminate\Support\Facades\Log;
+use stdClass;
 use Toolmark\Laravel\Events\CallCompleted;
 use Toolmark\Laravel\Events\ConfirmationRequested;
 use Toolmark\Laravel\Events\ConfirmationResolved;
+use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Jobs\ContinueAgentTurn;
 use Toolmark\Laravel\Jobs\RunFollowUpTurn;
 use Toolmark\Laravel\Models\Conversation;
 
 /**
- * The server's rules for page → agent messages. Every message is hostile until checked: it must be
- * well-formed; a result must answer a call id this server bound to the same user, conversation and
- * page load, once, before its deadline; a `confirmed` must carry a confirmId bound from an accepted
- * needs_confirmation of the same user, conversation and page load, and is accepted once. Each
- * check runs in a transaction with the binding row locked, so two copies cannot both pass.
+ * The server's rules for page → agent messages, the same as @toolmark/server's. Every message is
+ * hostile until checked: at most 1048576 bytes of JSON and 64 levels deep, and valid (Validator).
+ * A manifest or `changed` must come from a page load of this user and conversation, and a manifest
+ * older than the stored one is refused. A result must answer a call id this server bound to the
+ * same user, conversation and page load, once, before its deadline; a late one settles the call as
+ * timed out at once. A `confirmed` must carry a confirmId bound from an accepted
+ * needs_confirmation of the same user, conversation and page load, within its lifetime, once. Each
+ * check runs in a transaction with the binding row locked, so two copies cannot both pass. Results
+ * are masked before anything is stored, queued or broadcast.
  */
 class Bridge
 {
-    /** The largest page message accepted, in bytes. */
-    public const MAX_BYTES = 1048576;
+    /** The largest page message accepted, in bytes of its JSON text. */
+    public const MAX_BYTES = Wire::MAX_MESSAGE_BYTES;
 
     /** The agent's outcome of a call whose deadline passed. */
-    public const TIMED_OUT = ['status' => 'error', 'message' => 'Timed out: the page did not answer in time'];
+    public const TIMED_OUT = Wire::TIMEOUT_RESULT;
 
-    /** What the agent is told for a confirmation whose page is gone: the confirmation_expired refusal. */
-    public const EXPIRED = [
-        'status' => 'refused',
-        'code' => 'confirmation_expired',
-        'message' => 'The confirmation expired or was already used',
-    ];
+    /** What the agent is told for a confirmation that expired: the confirmation_expired refusal. */
+    public const EXPIRED = Wire::EXPIRED_RESULT;
 
     /** Built by the container. */
     public function __construct(private readonly Toolmark $toolmark) {}
@@ -39,61 +43,73 @@ class Bridge
     /**
      * Handles one raw page message for the conversation, posted by the signed-in user with this id
      * (the caller has checked that the user owns the conversation). Returns null when it was
-     * accepted, or the reason it was rejected (invalid, mismatch, unknown_id, duplicate, late,
-     * unknown_confirm, duplicate_confirm, expired_confirm); rejections are logged without the payload.
+     * accepted, or the reason it was rejected (Wire::REJECT_REASONS: invalid, mismatch, old_rev,
+     * unknown_id, duplicate, late, unknown_confirm, duplicate_confirm, expired_confirm); rejections
+     * are logged without the payload.
      */
     public function handle(Conversation $conversation, int $userId, string $raw): ?string
     {
-        $message = strlen($raw) <= self::MAX_BYTES ? json_decode($raw, true, 64) : null;
-        if (! self::valid($message)) {
-            return $this->reject($conversation, 'invalid', null);
+        // Depth: PHP counts one more level than the protocol (whose root is depth 1).
+        $object = strlen($raw) <= Wire::MAX_MESSAGE_BYTES ? json_decode($raw, false, Wire::MAX_DEPTH + 1) : null;
+        self::defaultChanges($object);
+        $problem = Validator::problem($object);
+        if ($problem !== null) {
+            return $this->reject($conversation, 'invalid', null, $problem);
         }
+        $message = json_decode((string) json_encode($object), true);
 
         return match ($message['type']) {
-            'manifest' => $this->manifest($conversation, $userId, $message),
-            'changed' => null,
+            'manifest' => $this->manifest($conversation, $userId, $message, (string) json_encode($object->tools, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE)),
+            'changed' => $this->changed($conversation, $userId, $message),
             'result' => $this->result($conversation, $userId, $message),
             'confirmed' => $this->confirmed($conversation, $userId, $message),
         };
     }
 
-    /** Structural checks of a page → agent message. */
-    public static function valid(mixed $m): bool
+    /**
+     * A needs_confirmation result without `changes` gets `changes: []` before validation, as in
+     * @toolmark/server: the deferred flow writes `changes?`, so such a page must not wait out its deadline.
+     */
+    private static function defaultChanges(mixed $message): void
     {
-        $id = fn (mixed $v): bool => is_string($v) && $v !== '' && mb_strlen($v) <= 256;
-        if (! is_array($m) || ($m['protocol'] ?? null) !== 1 || ! $id($m['clientId'] ?? null)) {
-            return false;
+        if (! $message instanceof stdClass || ! in_array($message->type ?? null, ['result', 'confirmed'], true)) {
+            return;
         }
+        $result = $message->result ?? null;
+        if ($result instanceof stdClass && ($result->status ?? null) === 'needs_confirmation' && ! property_exists($result, 'changes')) {
+            $result->changes = [];
+        }
+    }
 
-        return match ($m['type'] ?? null) {
-            'manifest' => is_int($m['rev'] ?? null) && $m['rev'] >= 0 && is_array($m['tools'] ?? null) && array_is_list($m['tools']),
-            'changed' => is_int($m['rev'] ?? null) && $m['rev'] >= 0,
-            'result' => $id($m['id'] ?? null) && is_array($m['result'] ?? null) && is_string($m['result']['status'] ?? null),
-            'confirmed' => $id($m['confirmId'] ?? null) && is_array($m['result'] ?? null) && is_string($m['result']['status'] ?? null),
-            default => false,
-        };
+    /** Why a page load may not speak for this user and conversation (`mismatch`), or null. */
+    private static function ownership(?object $known, int $userId, Conversation $conversation): ?string
+    {
+        return $known !== null && ((int) $known->user_id !== $userId || (int) $known->conversation_id !== (int) $conversation->id)
+            ? 'mismatch' : null;
     }
 
     /**
      * Keeps the latest manifest per page load; a new page load of this conversation rebinds it.
-     * Manifests can arrive out of order (each is its own POST): an older revision never replaces a newer one.
+     * Manifests can arrive out of order (each is its own POST): an older revision is refused
+     * (`old_rev`) and the newer one kept.
      */
-    private function manifest(Conversation $conversation, int $userId, array $message): ?string
+    private function manifest(Conversation $conversation, int $userId, array $message, string $tools): ?string
     {
-        $outcome = DB::transaction(function () use ($conversation, $userId, $message) {
+        $outcome = DB::transaction(function () use ($conversation, $userId, $message, $tools) {
             $known = DB::table('toolmark_pages')->where('client_id', $message['clientId'])->lockForUpdate()->first();
-            if ($known !== null && ((int) $known->user_id !== $userId || (int) $known->conversation_id !== (int) $conversation->id)) {
-                return 'mismatch';
+            $mismatch = self::ownership($known, $userId, $conversation);
+            if ($mismatch !== null) {
+                return $mismatch;
             }
             if ($known !== null && (int) $known->rev > $message['rev']) {
-                return null; // a newer manifest is already stored
+                return 'old_rev';
             }
             DB::table('toolmark_pages')->upsert([[
                 'client_id' => $message['clientId'],
                 'user_id' => $userId,
                 'conversation_id' => $conversation->id,
                 'rev' => $message['rev'],
-                'tools' => Llm::json($message['tools']),
+                'tools' => $tools,
                 'created_at' => now(),
                 'updated_at' => now(),
             ]], ['client_id'], ['rev', 'tools', 'updated_at']);
@@ -106,6 +122,15 @@ class Bridge
         });
 
         return $outcome === null ? null : $this->reject($conversation, $outcome, $message['clientId']);
+    }
+
+    /** A `changed` only proves the page is alive; another user's or conversation's page load is refused. */
+    private function changed(Conversation $conversation, int $userId, array $message): ?string
+    {
+        $known = DB::table('toolmark_pages')->where('client_id', $message['clientId'])->first();
+        $mismatch = self::ownership($known, $userId, $conversation);
+
+        return $mismatch === null ? null : $this->reject($conversation, $mismatch, $message['clientId']);
     }
 
     private function result(Conversation $conversation, int $userId, array $message): ?string
@@ -123,13 +148,19 @@ class Bridge
             if ($binding->state === 'answered') {
                 return 'duplicate';
             }
-            if ($binding->state === 'timed_out' || now()->greaterThan($binding->deadline_at)) {
-                return 'late'; // the deadline job gives the agent its timeout and sends cancel
+            if ($binding->state === 'timed_out') {
+                return 'late';
+            }
+            if (self::pastDeadline($binding)) {
+                // Settled now: the agent gets its timeout and the page its cancel, without waiting for the queue.
+                DB::table('toolmark_calls')->where('id', $binding->id)->update(['state' => 'timed_out', 'updated_at' => now()]);
+
+                return ['late', $binding];
             }
             DB::table('toolmark_calls')->where('id', $binding->id)->update(['state' => 'answered', 'updated_at' => now()]);
+            $forms = Mask::secretForms(self::secretsOf($binding));
             $result = $message['result'];
-            if ($binding->kind === 'call' && $result['status'] === 'needs_confirmation' && is_string($result['confirmId'] ?? null)
-                && $result['confirmId'] !== '' && mb_strlen($result['confirmId']) <= 256) {
+            if ($binding->kind === 'call' && $result['status'] === 'needs_confirmation') {
                 DB::table('toolmark_confirmations')->insertOrIgnore([
                     'confirm_id' => $result['confirmId'],
                     'user_id' => $userId,
@@ -138,34 +169,115 @@ class Bridge
                     'call_id' => $binding->id,
                     'tool_call_id' => $binding->tool_call_id,
                     'tool' => $binding->tool,
-                    'summary' => Mask::text((string) ($result['summary'] ?? '')),
+                    // The page's summary is free text: the call's secrets cut out, then masked.
+                    'summary' => Mask::text(Mask::scrub($result['summary'], $forms)),
                     'state' => 'pending',
                     'created_at' => now(),
                     'updated_at' => now(),
                 ]);
             }
+            if ($binding->kind === 'describe' && $result['status'] === 'ok' && is_array($result['data'] ?? null)) {
+                self::learn($binding->client_id, $binding->tool, $result['data']['inputSchema'] ?? null);
+            }
 
-            return $binding;
+            return [null, $binding, Mask::result($result, $binding->kind, $forms)];
         });
         if (is_string($outcome)) {
             return $this->reject($conversation, $outcome, $message['id']);
         }
-        $result = $message['result'];
-        if ($outcome->origin === 'agent') {
-            ContinueAgentTurn::dispatch((int) $conversation->id, $outcome->tool_call_id, $outcome->tool, $result);
+        [$late, $binding] = $outcome;
+        if ($late !== null) {
+            $this->settleTimeout($binding);
+
+            return $this->reject($conversation, $late, $message['id']);
         }
-        if ($result['status'] === 'needs_confirmation' && is_string($result['confirmId'] ?? null)) {
-            $this->toolmark->notify(new ConfirmationRequested(
-                (int) $conversation->id,
-                $outcome->id,
-                $result['confirmId'],
-                $outcome->tool,
-                Mask::text((string) ($result['summary'] ?? '')),
-            ));
+        $masked = $outcome[2];
+        if ($binding->origin === 'agent') {
+            ContinueAgentTurn::dispatch((int) $conversation->id, $binding->tool_call_id, $binding->tool, $masked, $binding->kind, (bool) $binding->untrusted);
         }
-        $this->toolmark->notify(new CallCompleted((int) $conversation->id, $outcome->id, $outcome->tool, Mask::value($result), $outcome->origin));
+        if ($masked['status'] === 'needs_confirmation') {
+            $this->toolmark->notify(new ConfirmationRequested((int) $conversation->id, $binding->id, $masked['confirmId'], $binding->tool, $masked['summary']));
+        }
+        $this->toolmark->notify(new CallCompleted((int) $conversation->id, $binding->id, $binding->tool, $masked, $binding->origin));
 
         return null;
+    }
+
+    /** True when the call's deadline (milliseconds) has passed. */
+    private static function pastDeadline(object $binding): bool
+    {
+        $deadline = $binding->deadline_ms !== null ? (int) $binding->deadline_ms
+            : (int) Carbon::parse($binding->deadline_at)->getPreciseTimestamp(3);
+
+        return Toolmark::nowMs() > $deadline;
+    }
+
+    /** @return list<string> the values at the sensitive input paths of the call's turn */
+    public static function secretsOf(object $binding): array
+    {
+        if (! is_string($binding->secrets ?? null)) {
+            return [];
+        }
+        $list = json_decode(Crypt::decryptString($binding->secrets), true);
+
+        return is_array($list) ? array_values(array_filter($list, 'is_string')) : [];
+    }
+
+    /** Keeps the sensitive paths (`writeOnly`) of a described input schema for the page load and tool. */
+    private static function learn(string $clientId, string $tool, mixed $schema): void
+    {
+        $row = DB::table('toolmark_pages')->where('client_id', $clientId)->lockForUpdate()->first();
+        if ($row === null) {
+            return;
+        }
+        $described = json_decode((string) $row->described, true);
+        $described = is_array($described) ? $described : [];
+        $described[$tool] = Mask::sensitivePathsOf($schema);
+        DB::table('toolmark_pages')->where('client_id', $clientId)->update(['described' => Llm::json((object) $described)]);
+    }
+
+    /**
+     * The deadline job's check: a pending call past its deadline (milliseconds) is settled as timed
+     * out. Returns how many milliseconds are left when the job ran early (the queue counts whole
+     * seconds), else 0.
+     */
+    public function expire(string $callId): int
+    {
+        $outcome = DB::transaction(function () use ($callId) {
+            $binding = DB::table('toolmark_calls')->where('id', $callId)->lockForUpdate()->first();
+            if ($binding === null || $binding->state !== 'pending') {
+                return null;
+            }
+            if (! self::pastDeadline($binding)) {
+                return max(1, (int) $binding->deadline_ms - Toolmark::nowMs());
+            }
+            DB::table('toolmark_calls')->where('id', $callId)->update(['state' => 'timed_out', 'updated_at' => now()]);
+
+            return $binding;
+        });
+        if (is_int($outcome)) {
+            return $outcome;
+        }
+        if ($outcome !== null) {
+            $this->settleTimeout($outcome);
+        }
+
+        return 0;
+    }
+
+    /** A call just settled as timed out: the page gets `cancel`, the agent the timeout result. */
+    private function settleTimeout(object $binding): void
+    {
+        $this->toolmark->deliver((int) $binding->user_id, (int) $binding->conversation_id, [
+            'protocol' => Wire::PROTOCOL,
+            'type' => 'cancel',
+            'clientId' => $binding->client_id,
+            'id' => $binding->id,
+        ]);
+        if ($binding->origin === 'agent') {
+            ContinueAgentTurn::dispatch((int) $binding->conversation_id, $binding->tool_call_id, $binding->tool, self::TIMED_OUT, $binding->kind, (bool) $binding->untrusted);
+        }
+        $this->toolmark->notify(new CallCompleted((int) $binding->conversation_id, $binding->id, $binding->tool, self::TIMED_OUT, $binding->origin));
     }
 
     private function confirmed(Conversation $conversation, int $userId, array $message): ?string
@@ -183,35 +295,76 @@ class Bridge
             if ($binding->state !== 'pending') {
                 return $binding->state === 'used' ? 'duplicate_confirm' : 'expired_confirm';
             }
+            $binding->origin = (string) (DB::table('toolmark_calls')->where('id', $binding->call_id)->value('origin') ?? 'agent');
+            if (self::pastLifetime($binding)) {
+                // Past its lifetime: refused, and the agent is told it expired.
+                $this->expireConfirmation($conversation, $binding, 'its time to approve it ran out');
+
+                return ['expired_confirm', $binding];
+            }
             DB::table('toolmark_confirmations')->where('confirm_id', $binding->confirm_id)
                 ->update(['state' => 'used', 'updated_at' => now()]);
-            $binding->origin = (string) (DB::table('toolmark_calls')->where('id', $binding->call_id)->value('origin') ?? 'agent');
             if ($binding->origin === 'agent') {
                 // The outcome joins the history as a tool result for the original call: wrapped, never a system message.
                 $conversation->messages()->create([
                     'role' => 'tool',
                     'text' => Mask::text("confirmed {$binding->tool} ({$binding->summary}) → {$message['result']['status']}"),
-                    'agent' => Mask::value([
+                    'agent' => [
                         'role' => 'tool',
                         'toolCallId' => $binding->tool_call_id,
                         'name' => 'page_call',
                         'confirmId' => $binding->confirm_id,
-                        'content' => Llm::json(Llm::wrapUntrusted($message['result'])),
-                    ]),
+                        'content' => Llm::json(Llm::wrapUntrusted(Mask::value($message['result']))),
+                    ],
                 ]);
             }
 
-            return $binding;
+            return [null, $binding];
         });
         if (is_string($outcome)) {
             return $this->reject($conversation, $outcome, $message['confirmId']);
         }
-        if ($outcome->origin === 'agent') {
+        [$refused, $binding] = $outcome;
+        if ($refused !== null) {
+            $this->toolmark->notify(new ConfirmationResolved((int) $conversation->id, $binding->confirm_id, $binding->tool, self::EXPIRED));
+
+            return $this->reject($conversation, $refused, $message['confirmId']);
+        }
+        if ($binding->origin === 'agent') {
             RunFollowUpTurn::dispatch((int) $conversation->id);
         }
-        $this->toolmark->notify(new ConfirmationResolved((int) $conversation->id, $outcome->confirm_id, $outcome->tool, Mask::value($message['result'])));
+        $this->toolmark->notify(new ConfirmationResolved((int) $conversation->id, $binding->confirm_id, $binding->tool, Mask::value($message['result'])));
 
         return null;
+    }
+
+    /** True when the confirmation is older than `toolmark.confirm_expiry_minutes` (null: no server-side limit). */
+    private static function pastLifetime(object $binding): bool
+    {
+        $minutes = config('toolmark.confirm_expiry_minutes');
+
+        return $minutes !== null && ! now()->lessThan(Carbon::parse($binding->created_at)->addSeconds((int) round(60 * (float) $minutes)));
+    }
+
+    /** Marks a pending confirmation expired and, for the agent's call, adds the expired result to its history. */
+    private function expireConfirmation(Conversation $conversation, object $binding, string $why): void
+    {
+        DB::table('toolmark_confirmations')->where('confirm_id', $binding->confirm_id)
+            ->update(['state' => 'expired', 'updated_at' => now()]);
+        if (DB::table('toolmark_calls')->where('id', $binding->call_id)->value('origin') === 'app') {
+            return; // not the agent's call: nothing joins its history
+        }
+        $conversation->messages()->create([
+            'role' => 'tool',
+            'text' => Mask::text("confirmation expired: {$binding->summary} ({$why})"),
+            'agent' => [
+                'role' => 'tool',
+                'toolCallId' => $binding->tool_call_id,
+                'name' => 'page_call',
+                'confirmId' => $binding->confirm_id,
+                'content' => Llm::json(Llm::wrapUntrusted(self::EXPIRED)),
+            ],
+        ]);
     }
 
     /**
@@ -232,22 +385,7 @@ class Bridge
                 ->lockForUpdate()
                 ->get();
             foreach ($pending as $binding) {
-                DB::table('toolmark_confirmations')->where('confirm_id', $binding->confirm_id)
-                    ->update(['state' => 'expired', 'updated_at' => now()]);
-                if (DB::table('toolmark_calls')->where('id', $binding->call_id)->value('origin') === 'app') {
-                    continue; // not the agent's call: nothing joins its history
-                }
-                $conversation->messages()->create([
-                    'role' => 'tool',
-                    'text' => Mask::text("confirmation expired: {$binding->summary} (the page that asked for it is gone)"),
-                    'agent' => Mask::value([
-                        'role' => 'tool',
-                        'toolCallId' => $binding->tool_call_id,
-                        'name' => 'page_call',
-                        'confirmId' => $binding->confirm_id,
-                        'content' => Llm::json(Llm::wrapUntrusted(self::EXPIRED)),
-                    ]),
-                ]);
+                $this->expireConfirmation($conversation, $binding, 'the page that asked for it is gone');
             }
 
             return $pending->all();
@@ -259,13 +397,14 @@ class Bridge
         return count($expired);
     }
 
-    private function reject(Conversation $conversation, string $reason, ?string $id): string
+    private function reject(Conversation $conversation, string $reason, ?string $id, ?string $detail = null): string
     {
-        Log::warning('toolmark: rejected page message', [
+        Log::warning('toolmark: rejected page message', array_filter([
             'reason' => $reason,
             'conversation' => $conversation->id,
             'id' => $id === null ? null : Mask::text($id),
-        ]);
+            'detail' => $detail,
+        ], fn ($v) => $v !== null));
 
         return $reason;
     }

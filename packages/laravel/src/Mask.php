@@ -2,39 +2,387 @@
 
 namespace Toolmark\Laravel;
 
+use Toolmark\Laravel\Generated\Wire;
+
 /**
- * Masking before storage: card-number-like digit runs keep only their last four digits and
- * CVC-like codes are hidden, in every chat line, history entry and log context the package writes.
+ * Masking before anything is stored, queued, broadcast, logged or sent to a model, with the rules
+ * of `@toolmark/protocol` (Wire::SECRETS), exactly as `@toolmark/server` masks.
+ *
+ * Two layers:
+ * - From the page (exact): a tool's sensitive input paths, declared in its manifest entry
+ *   (`sensitivePaths`) or as `writeOnly: true` in its described input schema. Values there become
+ *   `[redacted]` (maskAtPaths), and the same values are cut out of any text stored in that turn (scrub).
+ * - Heuristics: card numbers keep their last 4 digits, codes after a CVC or PIN keyword and
+ *   passwords written as assignments become `***` (text); values under CVC-, PIN- or
+ *   password-like keys become `[redacted]`, card numbers sent as JSON numbers are masked, and
+ *   anything nested deeper than the limit is `[redacted]` whole (value).
  */
 final class Mask
 {
-    /** The text with card numbers reduced to `**** 4242` and `cvc 123` to `cvc ***`. */
+    /** The placeholder of a masked value. */
+    public const MASKED = Wire::SECRETS['masked'];
+
+    /** Card numbers reduced to `**** 4242`, `cvc 123` to `cvc ***`, `password: x` to `password: ***`. */
     public static function text(string $text): string
     {
+        $s = Wire::SECRETS;
         $text = (string) preg_replace_callback(
-            '/(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/',
-            fn (array $m): string => '**** ' . substr((string) preg_replace('/\D/', '', $m[0]), -4),
+            $s['cardNumber'],
+            fn (array $m): string => self::lastFour((string) preg_replace('/\D/', '', $m[0])),
             $text,
         );
+        $text = (string) preg_replace_callback($s['code'], fn (array $m): string => $m[1].$m[2].$s['codeMask'], $text);
 
-        return (string) preg_replace('/\b(cvc2?|cvv2?|csc|cid|security code)(\W{0,3})(\d{3,4})\b/i', '$1$2***', $text);
+        return (string) preg_replace_callback($s['password'], fn (array $m): string => $m[1].$s['codeMask'], $text);
     }
 
-    /** Masks every string of a value, and replaces the value of cvc/cvv/csc/cid/security_code keys. */
-    public static function value(mixed $value): mixed
+    /**
+     * A copy of a JSON value with text() (after scrub() of `$secrets`) on every string, values under
+     * sensitive keys replaced by `[redacted]` whatever their type, card numbers under card-number keys
+     * and Luhn-valid card numbers sent as JSON numbers masked, and what is nested too deep replaced whole.
+     *
+     * @param list<string> $secrets
+     */
+    public static function value(mixed $value, array $secrets = [], int $depth = 0): mixed
     {
         if (is_string($value)) {
-            return self::text($value);
+            return self::text(self::scrub($value, $secrets));
+        }
+        if (is_int($value) || is_float($value)) {
+            $digits = self::integerDigits($value);
+            $card = Wire::SECRETS['cardNumberDigits'];
+
+            return $digits !== null && strlen($digits) >= $card['min'] && strlen($digits) <= $card['max'] && self::luhn($digits)
+                ? self::lastFour($digits) : $value;
         }
         if (! is_array($value)) {
             return $value;
         }
+        if ($depth >= Wire::SECRETS['maxDepth']) {
+            return self::MASKED;
+        }
         $out = [];
         foreach ($value as $key => $item) {
-            $sensitive = is_string($key) && preg_match('/^(cvc2?|cvv2?|csc|cid|security_?code)$/i', $key) === 1;
-            $out[$key] = $sensitive && (is_string($item) || is_int($item)) ? '[redacted]' : self::value($item);
+            if (is_string($key) && $item !== null && self::isSensitiveKey($key)) {
+                $out[$key] = self::MASKED;
+
+                continue;
+            }
+            $card = is_string($key) && self::isCardKey($key) ? self::cardField($item) : null;
+            $out[$key] = $card ?? self::value($item, $secrets, $depth + 1);
         }
 
         return $out;
+    }
+
+    /**
+     * A copy of a JSON value with text() (after scrub() of `$secrets`) on every string, keys kept as
+     * they are: for a described tool's schemas, whose `password` or `pin` properties are field
+     * definitions, not values.
+     *
+     * @param list<string> $secrets
+     */
+    public static function strings(mixed $value, array $secrets = [], int $depth = 0): mixed
+    {
+        if (is_string($value)) {
+            return self::text(self::scrub($value, $secrets));
+        }
+        if (! is_array($value)) {
+            return $value;
+        }
+        if ($depth >= Wire::SECRETS['maxDepth']) {
+            return self::MASKED;
+        }
+
+        return array_map(fn (mixed $item): mixed => self::strings($item, $secrets, $depth + 1), $value);
+    }
+
+    /**
+     * A tool result as it may be kept: value() on everything, except that a describe's `ok` data (a
+     * manifest entry with its schemas) gets strings() only.
+     *
+     * @param array<string, mixed> $result
+     * @param list<string> $secrets
+     * @return array<string, mixed>
+     */
+    public static function result(array $result, string $kind, array $secrets = []): array
+    {
+        return $kind === 'describe' && ($result['status'] ?? null) === 'ok'
+            ? self::strings($result, $secrets)
+            : self::value($result, $secrets);
+    }
+
+    /** True for keys naming a card security code, a PIN or a password in any spelling (`cardCvc`, `CVV2`, `pin`, `newPassword`). */
+    public static function isSensitiveKey(string $key): bool
+    {
+        $words = self::keyWords($key);
+        if (array_intersect($words, Wire::SECRETS['secretKeyWords']) !== []) {
+            return true;
+        }
+
+        return preg_match(Wire::SECRETS['secretKeyJoined'], implode('', $words)) === 1;
+    }
+
+    /** A copy of the value with `[redacted]` at every sensitive path (`card.cvc`, `cards[].cvc`, `''`) that holds one. */
+    public static function atPaths(mixed $value, array $paths): mixed
+    {
+        foreach ($paths as $path) {
+            $value = self::maskAt($value, self::segments((string) $path), 0, 0);
+        }
+
+        return $value;
+    }
+
+    /**
+     * The string and number values at the sensitive paths (leaves below them too), trimmed, at least
+     * the minimum secret length, without duplicates: what scrub() cuts out of text.
+     *
+     * @return list<string>
+     */
+    public static function secretsAt(mixed $value, array $paths): array
+    {
+        $out = [];
+        foreach ($paths as $path) {
+            self::collect($value, self::segments((string) $path), 0, 0, $out);
+        }
+        $out = array_map('trim', $out);
+
+        return array_values(array_unique(array_filter($out, fn (string $s): bool => strlen($s) >= Wire::SECRETS['minSecretLength'])));
+    }
+
+    /** The known secrets plus what text() leaves of each (`**** 4242`): none of a known secret is kept. */
+    public static function secretForms(array $secrets): array
+    {
+        $out = [];
+        foreach ($secrets as $secret) {
+            if (strlen($secret) < Wire::SECRETS['minSecretLength']) {
+                continue;
+            }
+            $out[$secret] = true;
+            $masked = self::text($secret);
+            if ($masked !== $secret && strlen($masked) >= Wire::SECRETS['minSecretLength']) {
+                $out[$masked] = true;
+            }
+        }
+
+        return array_map('strval', array_keys($out));
+    }
+
+    /** The text with every occurrence of each secret (longest first) replaced by `[redacted]`. */
+    public static function scrub(string $text, array $secrets = []): string
+    {
+        usort($secrets, fn (string $a, string $b): int => strlen($b) <=> strlen($a));
+        foreach ($secrets as $secret) {
+            if (strlen($secret) >= Wire::SECRETS['minSecretLength']) {
+                $text = str_replace($secret, self::MASKED, $text);
+            }
+        }
+
+        return $text;
+    }
+
+    /** A copy of a JSON value with scrub() on every string (keys are kept). */
+    public static function scrubValue(mixed $value, array $secrets, int $depth = 0): mixed
+    {
+        if (is_string($value)) {
+            return self::scrub($value, $secrets);
+        }
+        if (! is_array($value) || $secrets === []) {
+            return $value;
+        }
+        if ($depth >= Wire::SECRETS['maxDepth']) {
+            return self::MASKED;
+        }
+
+        return array_map(fn (mixed $item): mixed => self::scrubValue($item, $secrets, $depth + 1), $value);
+    }
+
+    /**
+     * The sensitive input paths a JSON Schema declares with `writeOnly: true`, following
+     * `properties`, `items`, `prefixItems` and `anyOf`/`oneOf`/`allOf`.
+     *
+     * @return list<string>
+     */
+    public static function sensitivePathsOf(mixed $schema): array
+    {
+        $out = [];
+        self::walkSchema($schema, '', 0, $out);
+
+        return array_values(array_unique($out));
+    }
+
+    /**
+     * A tool's `sensitivePaths` from its manifest entry, when it is a list (strings only).
+     *
+     * @return list<string>
+     */
+    public static function declaredPaths(mixed $entry): array
+    {
+        $list = is_array($entry) ? ($entry['sensitivePaths'] ?? null) : null;
+
+        return is_array($list) ? array_values(array_filter($list, 'is_string')) : [];
+    }
+
+    private static function lastFour(string $digits): string
+    {
+        return Wire::SECRETS['cardMaskPrefix'].substr($digits, -4);
+    }
+
+    /** @return list<string> */
+    private static function keyWords(string $key): array
+    {
+        foreach (Wire::SECRETS['keyWordSteps'] as [$pattern, $replacement]) {
+            $key = (string) preg_replace($pattern, $replacement, $key);
+        }
+
+        return array_values(array_filter(preg_split(Wire::SECRETS['keySplit'], strtolower($key)) ?: [], fn (string $w): bool => $w !== ''));
+    }
+
+    private static function isCardKey(string $key): bool
+    {
+        return preg_match(Wire::SECRETS['cardKeyJoined'], implode('', self::keyWords($key))) === 1;
+    }
+
+    /** A card number under a card-number key, Luhn or not, as `**** 4242`; null for anything else. */
+    private static function cardField(mixed $value): ?string
+    {
+        $text = is_int($value) && $value > 0 ? (string) $value : $value;
+        if (! is_string($text) || preg_match('/^[\d -]+$/', $text) !== 1) {
+            return null;
+        }
+        $digits = (string) preg_replace('/\D/', '', $text);
+        $length = strlen($digits);
+
+        return $length >= Wire::SECRETS['cardKeyMinDigits'] && $length <= Wire::SECRETS['cardNumberDigits']['max']
+            ? self::lastFour($digits) : null;
+    }
+
+    /** The digits of a positive whole number (a float too, as JSON numbers may decode), else null. */
+    private static function integerDigits(int|float $value): ?string
+    {
+        if (is_int($value)) {
+            return $value > 0 ? (string) $value : null;
+        }
+
+        return $value > 0 && $value < 1e19 && floor($value) === $value ? sprintf('%.0f', $value) : null;
+    }
+
+    private static function luhn(string $digits): bool
+    {
+        $sum = 0;
+        $n = strlen($digits);
+        for ($i = 0; $i < $n; $i++) {
+            $d = (int) $digits[$n - 1 - $i];
+            if ($i % 2 === 1) {
+                $d *= 2;
+                if ($d > 9) {
+                    $d -= 9;
+                }
+            }
+            $sum += $d;
+        }
+
+        return $sum % 10 === 0;
+    }
+
+    /** @return list<string> a path pattern's segments; `[]` is any list index */
+    private static function segments(string $path): array
+    {
+        $out = [];
+        if ($path === '') {
+            return $out;
+        }
+        foreach (explode('.', $path) as $part) {
+            if (preg_match('/^([^[\]]*)((?:\[\])*)$/', $part, $m) !== 1) {
+                return ["\0invalid"];
+            }
+            if ($m[1] !== '') {
+                $out[] = $m[1];
+            }
+            for ($i = 0; $i < strlen($m[2]); $i += 2) {
+                $out[] = '[]';
+            }
+        }
+
+        return $out;
+    }
+
+    private static function maskAt(mixed $value, array $path, int $at, int $depth): mixed
+    {
+        if ($at === count($path)) {
+            return self::MASKED;
+        }
+        if ($depth >= Wire::SECRETS['maxDepth'] || ! is_array($value)) {
+            return $value;
+        }
+        $segment = $path[$at];
+        if (array_is_list($value) && $segment === '[]') {
+            return array_map(fn (mixed $v): mixed => self::maskAt($v, $path, $at + 1, $depth + 1), $value);
+        }
+        if (! array_key_exists($segment, $value) || (array_is_list($value) && $value !== [] && preg_match('/^(0|[1-9]\d*)$/', $segment) !== 1)) {
+            return $value;
+        }
+        $value[$segment] = self::maskAt($value[$segment], $path, $at + 1, $depth + 1);
+
+        return $value;
+    }
+
+    private static function collect(mixed $value, array $path, int $at, int $depth, array &$out): void
+    {
+        if ($value === null || $depth > Wire::SECRETS['maxDepth']) {
+            return;
+        }
+        if ($at === count($path)) {
+            if (is_string($value) || is_int($value) || is_float($value)) {
+                $out[] = (string) $value;
+            } elseif (is_array($value)) {
+                foreach ($value as $item) {
+                    self::collect($item, $path, $at, $depth + 1, $out);
+                }
+            }
+
+            return;
+        }
+        if (! is_array($value)) {
+            return;
+        }
+        $segment = $path[$at];
+        if ($segment === '[]' && array_is_list($value)) {
+            foreach ($value as $item) {
+                self::collect($item, $path, $at + 1, $depth + 1, $out);
+            }
+        } elseif (array_key_exists($segment, $value)) {
+            self::collect($value[$segment], $path, $at + 1, $depth + 1, $out);
+        }
+    }
+
+    private static function walkSchema(mixed $schema, string $path, int $depth, array &$out): void
+    {
+        if (! is_array($schema) || array_is_list($schema) && $schema !== [] || $depth > 32) {
+            return;
+        }
+        if (($schema['writeOnly'] ?? null) === true) {
+            $out[] = $path;
+
+            return;
+        }
+        foreach (['anyOf', 'oneOf', 'allOf'] as $key) {
+            if (is_array($schema[$key] ?? null)) {
+                foreach ($schema[$key] as $branch) {
+                    self::walkSchema($branch, $path, $depth + 1, $out);
+                }
+            }
+        }
+        if (is_array($schema['properties'] ?? null)) {
+            foreach ($schema['properties'] as $key => $child) {
+                if (preg_match('/^[^.[\]]+$/', (string) $key) === 1) {
+                    self::walkSchema($child, $path === '' ? (string) $key : "{$path}.{$key}", $depth + 1, $out);
+                }
+            }
+        }
+        $items = array_merge([$schema['items'] ?? null], is_array($schema['prefixItems'] ?? null) ? $schema['prefixItems'] : []);
+        foreach ($items as $item) {
+            self::walkSchema($item, "{$path}[]", $depth + 1, $out);
+        }
     }
 }

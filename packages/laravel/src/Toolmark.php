@@ -7,11 +7,13 @@ use Illuminate\Contracts\Auth\Access\Gate;
 use Illuminate\Contracts\Auth\Authenticatable;
 use Illuminate\Contracts\Events\Dispatcher;
 use Illuminate\Http\Request;
+use Illuminate\Support\Facades\Crypt;
 use Illuminate\Support\Facades\DB;
 use Illuminate\Support\Facades\Route;
 use Illuminate\Support\Str;
 use Toolmark\Laravel\Events\CallRequested;
 use Toolmark\Laravel\Events\ToolmarkMessage;
+use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Jobs\ExpireCall;
 use Toolmark\Laravel\Models\Conversation;
 
@@ -31,8 +33,8 @@ class Toolmark
         'message' => 'The app does not allow this tool for this user',
     ];
 
-    /** What the agent is told when no page is connected to the conversation. */
-    public const NO_PAGE = ['status' => 'error', 'message' => 'No page is connected to this conversation'];
+    /** What the agent is told when no page is connected to the conversation (the protocol package's literal). */
+    public const NO_PAGE = Wire::NO_PAGE_RESULT;
 
     /** Built by the container (the `Toolmark` facade resolves the singleton). */
     public function __construct(
@@ -75,12 +77,16 @@ class Toolmark
 
     /**
      * Sends a `call` or `describe` to the conversation's current page load. The id is a random
-     * UUID v4, stored with user, conversation and page load before the message is broadcast, and a
-     * delayed job enforces the deadline. Returns the id, or null when no page is connected.
+     * UUID v4, stored with user, conversation and page load before the message is broadcast, with
+     * its deadline in milliseconds, whether the tool is untrustedContent in that page load's manifest
+     * now (its result is wrapped even if the page changes before it answers), and the values at the
+     * tool's sensitive paths (encrypted, to cut out of its result). A delayed job enforces the
+     * deadline. Returns the id, or null when no page is connected.
      *
      * @param 'call'|'describe' $kind
      * @param array<string, mixed> $input
      * @param 'agent'|'app' $origin
+     * @param list<string> $secrets
      */
     public function send(
         Conversation $conversation,
@@ -90,6 +96,7 @@ class Toolmark
         array $input = [],
         ?int $rev = null,
         string $origin = 'agent',
+        array $secrets = [],
     ): ?string {
         $clientId = $conversation->active_client_id;
         if ($clientId === null) {
@@ -97,6 +104,7 @@ class Toolmark
         }
         $id = (string) Str::uuid();
         $deadlineMs = (int) config('toolmark.deadline_ms', 15000);
+        $entry = self::toolEntry($clientId, $tool);
         DB::table('toolmark_calls')->insert([
             'id' => $id,
             'user_id' => $conversation->user_id,
@@ -107,11 +115,14 @@ class Toolmark
             'tool_call_id' => $toolCallId,
             'origin' => $origin,
             'deadline_at' => now()->addMilliseconds($deadlineMs),
+            'deadline_ms' => self::nowMs() + $deadlineMs,
+            'untrusted' => ($entry['hints']['untrustedContent'] ?? false) === true,
+            'secrets' => $secrets === [] ? null : Crypt::encryptString(json_encode(array_values($secrets))),
             'state' => 'pending',
             'created_at' => now(),
             'updated_at' => now(),
         ]);
-        $message = ['protocol' => 1, 'type' => $kind, 'clientId' => $clientId, 'id' => $id, 'tool' => $tool];
+        $message = ['protocol' => Wire::PROTOCOL, 'type' => $kind, 'clientId' => $clientId, 'id' => $id, 'tool' => $tool];
         if ($kind === 'call') {
             $message['input'] = (object) $input; // `{}`, never `[]`, for no input
             if ($rev !== null) {
@@ -120,9 +131,49 @@ class Toolmark
         }
         $this->deliver((int) $conversation->user_id, (int) $conversation->id, $message);
         $this->scheduleDeadline($id, $deadlineMs);
-        $this->notify(new CallRequested((int) $conversation->id, $id, $kind, $tool, Mask::value($input), $origin));
+        $this->notify(new CallRequested((int) $conversation->id, $id, $kind, $tool, Mask::value($input, Mask::secretForms($secrets)), $origin));
 
         return $id;
+    }
+
+    /** The current time in epoch milliseconds (Carbon's test clock included). */
+    public static function nowMs(): int
+    {
+        return (int) now()->getPreciseTimestamp(3);
+    }
+
+    /**
+     * The manifest entry of a tool in a page load's latest manifest, or null.
+     *
+     * @return array<string, mixed>|null
+     */
+    public static function toolEntry(?string $clientId, string $tool): ?array
+    {
+        $tools = $clientId === null ? null : DB::table('toolmark_pages')->where('client_id', $clientId)->value('tools');
+        foreach (is_string($tools) ? (array) json_decode($tools, true) : [] as $entry) {
+            if (is_array($entry) && ($entry['name'] ?? null) === $tool) {
+                return $entry;
+            }
+        }
+
+        return null;
+    }
+
+    /**
+     * A tool's sensitive input paths in a page load: declared in its manifest entry
+     * (`sensitivePaths`), or learned from a describe of it (`writeOnly` in its input schema).
+     *
+     * @return list<string>
+     */
+    public static function sensitivePaths(?string $clientId, string $tool): array
+    {
+        if ($clientId === null) {
+            return [];
+        }
+        $described = json_decode((string) DB::table('toolmark_pages')->where('client_id', $clientId)->value('described'), true);
+        $learned = is_array($described[$tool] ?? null) ? $described[$tool] : [];
+
+        return array_values(array_unique([...Mask::declaredPaths(self::toolEntry($clientId, $tool)), ...$learned]));
     }
 
     /**
@@ -163,12 +214,29 @@ class Toolmark
         return $conversation !== null && $conversation->isOwnedBy($user->getAuthIdentifier()) ? $conversation : null;
     }
 
-    /** Starts a new conversation for the user and makes it the session's current one. */
+    /**
+     * Starts a new conversation for the user and makes it the session's current one. A user keeps
+     * at most `toolmark.limits.conversations_per_user`: the oldest ones beyond it are deleted, with
+     * their messages, calls, confirmations and page loads.
+     */
     public function startConversation(Authenticatable $user, ?Request $request = null): Conversation
     {
         $conversation = new Conversation();
         $conversation->user_id = $user->getAuthIdentifier();
         $conversation->save();
+        $cap = config('toolmark.limits.conversations_per_user');
+        if ($cap !== null) {
+            $old = Conversation::query()->where('user_id', $conversation->user_id)
+                ->orderByDesc('id')->skip(max(1, (int) $cap))->take(PHP_INT_MAX)->pluck('id');
+            if ($old->isNotEmpty()) {
+                DB::transaction(function () use ($old): void {
+                    foreach (['conversation_messages', 'toolmark_confirmations', 'toolmark_calls', 'toolmark_pages'] as $table) {
+                        DB::table($table)->whereIn('conversation_id', $old)->delete();
+                    }
+                    Conversation::query()->whereIn('id', $old)->delete();
+                });
+            }
+        }
         if ($request !== null && $request->hasSession()) {
             $request->session()->put((string) config('toolmark.session_key'), $conversation->id);
         }
@@ -194,7 +262,7 @@ class Toolmark
         return [
             'userId' => $user->getAuthIdentifier(),
             'conversationId' => $conversation?->id,
-            'channel' => $conversation === null ? null : "toolmark.{$user->getAuthIdentifier()}.{$conversation->id}",
+            'channel' => $conversation === null ? null : Wire::NAMES['channelPrefix'].".{$user->getAuthIdentifier()}.{$conversation->id}",
             // The bridge route wherever it is registered (a prefix group with Route::toolmark() included).
             'postUrl' => $conversation === null || ! Route::has('toolmark.bridge') ? null
                 : route('toolmark.bridge', ['conversation' => $conversation->id], false),

@@ -4,6 +4,7 @@ namespace Toolmark\Laravel;
 
 use Illuminate\Broadcasting\BroadcastManager;
 use Illuminate\Support\Facades\DB;
+use Illuminate\Support\Facades\Log;
 use Illuminate\Support\Facades\Route;
 use Illuminate\Support\ServiceProvider;
 use Toolmark\Laravel\Agent\AgentLoop;
@@ -12,6 +13,7 @@ use Toolmark\Laravel\Agent\OpenAiChatModel;
 use Toolmark\Laravel\Console\InstallCommand;
 use Toolmark\Laravel\Console\PruneCommand;
 use Toolmark\Laravel\Events\ToolmarkChat;
+use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Http\Controllers\BridgeController;
 use Toolmark\Laravel\Http\Controllers\MessageController;
 use Toolmark\Laravel\Http\Controllers\PageGoneController;
@@ -25,6 +27,9 @@ use Toolmark\Laravel\Models\ConversationMessage;
  */
 class ToolmarkServiceProvider extends ServiceProvider
 {
+    /** Why the broadcaster could not be built at boot (the channel is then not registered), or null. */
+    public static ?string $broadcastProblem = null;
+
     /** Merges the config and binds the manager, the bridge, the agent loop and its model (unless the app bound one). */
     public function register(): void
     {
@@ -63,12 +68,20 @@ class ToolmarkServiceProvider extends ServiceProvider
 
         // After every provider booted: the app may add its broadcaster driver (Broadcast::extend) in its own boot().
         $this->app->booted(function (): void {
-            $this->app->make(BroadcastManager::class)->channel(
-                'toolmark.{user}.{conversation}',
-                // Only the user named in the channel, and only for a conversation they own.
-                fn ($auth, string $user, Conversation $conversation): bool => (string) $auth->getAuthIdentifier() === $user
-                    && $conversation->isOwnedBy($auth->getAuthIdentifier()),
-            );
+            self::$broadcastProblem = null;
+            try {
+                $this->app->make(BroadcastManager::class)->channel(
+                    Wire::NAMES['channelPrefix'].'.{user}.{conversation}',
+                    // Only the user named in the channel, and only for a conversation they own.
+                    fn ($auth, string $user, Conversation $conversation): bool => (string) $auth->getAuthIdentifier() === $user
+                        && $conversation->isOwnedBy($auth->getAuthIdentifier()),
+                );
+            } catch (\Throwable $error) {
+                // A broadcaster that cannot be built (Pusher without PUSHER_APP_KEY) must not stop the app
+                // from booting: `toolmark:install` says what to set, and the log says why pages get no calls.
+                self::$broadcastProblem = $error->getMessage();
+                Log::warning('toolmark: the broadcaster could not be built; pages get no calls until it is configured', ['error' => $error->getMessage()]);
+            }
         });
 
         if (config('toolmark.chat_events', true)) {

@@ -109,6 +109,13 @@ abstract class TestCase extends LaravelTestCase
     /** POSTs a manifest from the page load `clientId`. */
     protected function page(User $user, Conversation $conversation, string $clientId, int $rev = 1, array $tools = []): TestResponse
     {
+        // Complete entries, as a page sends them: an llmName, and hints as a JSON object.
+        foreach ($tools as &$tool) {
+            $tool['hints'] = (object) ($tool['hints'] ?? []);
+            $tool['llmName'] ??= str_replace('.', '__', (string) ($tool['name'] ?? ''));
+        }
+        unset($tool);
+
         return $this->bridge($user, $conversation, ['protocol' => 1, 'type' => 'manifest', 'clientId' => $clientId, 'rev' => $rev, 'tools' => $tools]);
     }
 

@@ -1,16 +1,20 @@
 import type { ToolManifestSummary } from '@toolmark/core'
+import { MAX_MANIFEST, MAX_TEXT } from './bounds.ts'
 import { answerValues, extractInput } from './extract.ts'
 import {
   asksToNavigate,
   clauses,
   echo,
   examplePath,
+  lookedUpPage,
   matchPage,
   offeringPage,
+  type PageOffer,
   pagesOf,
   pathIn,
   targetPhrase,
   targetWords,
+  thingsOf,
 } from './intent.ts'
 import {
   andList,
@@ -323,6 +327,8 @@ interface Answered {
   tool: string
   input: unknown
   parsed: ReturnType<typeof parseToolContent>
+  /** The input of the fill that filled this submit's form on the way (one request, two calls). */
+  filled?: unknown
 }
 
 /** The page calls of `turn` that have an answer, in order. */
@@ -366,8 +372,116 @@ function wantsNavigation(part: string, manifest: readonly ManifestLine[]): boole
 /** A navigation tool that opens any page of the app or site (not one thing's page). */
 const GENERAL = /\b(?:another|any|other) page\b|\bsite\b/i
 
-/** One step of the embedded agent for `request`. */
+/** A tool that shows how to do things is for "show me how…" only: "create a challenge" is no tour. */
+const isGuide = (tool: ManifestLine): boolean => SHOWS_HOW.test(tool.description)
+
+/** True when `text` names `name` as a word of its own (not inside a longer name). */
+function mentions(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    const before = text.charAt(at - 1)
+    const after = text.charAt(at + name.length)
+    if (!/[\w.-]/.test(before) && !/\w/.test(after)) return true
+  }
+  return false
+}
+
+/**
+ * The tool that fills the form `submit` sends: one whose description starts with "Fill" and whose
+ * name the submit's description gives ("Takes no input: fill it first with …").
+ */
+function fillerOf(submit: ManifestLine, manifest: readonly ManifestLine[]): ManifestLine | undefined {
+  if (!/\bfill\b/i.test(submit.description)) return undefined
+  return manifest.find(
+    (t) => t !== submit && words(t.description)[0] === 'fill' && mentions(submit.description, t.name),
+  )
+}
+
+/** Verb groups whose requests must name something the tool is about ("switch to the dark theme"). */
+const CHANGES = new Set(['create', 'update', 'delete'])
+
+/**
+ * True when a request fits a tool's texts by more than its verb: a change (create, update, delete)
+ * that names things in lowercase words besides its values ("the dark theme"; "Chess Masters" is a
+ * value) must name one the texts name. Lookups (their words are the query), navigations (their own
+ * rules) and requests that name nothing else fit.
+ */
+function fitsThings(part: string, group: string | undefined, texts: readonly string[]): boolean {
+  if (group === undefined || !CHANGES.has(group)) return true
+  const lower = part.replace(/(?<=\s)[A-Z][\w-]*/g, ' ')
+  const things = thingsOf(lower)
+  if (things.length === 0) return true
+  const known = new Set(texts.flatMap((t) => words(t)))
+  // Typos are forgiven in longer words only: "chalenge" is a challenge, "dark" is no card.
+  return things.some((w) => known.has(w.length > 5 ? correct(w, known) : w))
+}
+
+/** The texts of an input schema an agent reads to know what a tool is about: keys, enum values, titles, descriptions. */
+function schemaTexts(schema: unknown, out: string[] = [], depth = 0): string[] {
+  if (!isObject(schema) || depth > 4 || out.length > 200) return out
+  for (const key of ['title', 'description'])
+    if (typeof schema[key] === 'string') out.push((schema[key] as string).slice(0, MAX_TEXT))
+  if (Array.isArray(schema.enum))
+    for (const v of schema.enum.slice(0, 50)) if (typeof v === 'string') out.push(v.slice(0, 200))
+  if (isObject(schema.properties))
+    for (const [key, value] of Object.entries(schema.properties).slice(0, 50)) {
+      out.push(key)
+      schemaTexts(value, out, depth + 1)
+    }
+  if (isObject(schema.items)) schemaTexts(schema.items, out, depth + 1)
+  return out
+}
+
+/** The values of a form's fill input, labelled for an answer (`title "Kites"`). */
+function filledList(input: unknown): string[] {
+  const fields = isObject(input) && isObject(input.values) ? input.values : input
+  if (!isObject(fields)) return []
+  return Object.entries(fields)
+    .filter(([, v]) => typeof v === 'string' && v !== '')
+    .map(([k, v]) => `${fieldWords(k)} ${quote(v as string)}`)
+}
+
+/**
+ * One step of the embedded agent for `request`. Each text is read up to its maximum (`MAX_TEXT`
+ * characters of a message, a title or a tool's description; `MAX_MANIFEST` of the rendered
+ * manifest): longer text is cut before planning, so a step's work is bounded whatever is sent.
+ */
 export function plan(request: ProviderRequest): ProviderEvent {
+  return planWithin(request, MAX_TEXT)
+}
+
+/**
+ * {@link plan} with the texts cut at `limit` characters (the rendered manifest at `MAX_MANIFEST / MAX_TEXT` times `limit`). Internal:
+ * the bench lifts the cut to show the planner's cost per character.
+ */
+export function planWithin(request: ProviderRequest, limit: number): ProviderEvent {
+  const cut = (text: string, max = limit) => (text.length > max ? text.slice(0, max) : text)
+  return planBounded({
+    ...request,
+    // A user's text: cut, and each run of white space made one space (no pattern meets long runs).
+    messages: request.messages.map((m) =>
+      m.role === 'user' ? { ...m, text: cut(m.text).replace(/\s+/g, ' ') } : m,
+    ),
+    tools: request.tools.map((t) =>
+      t.description.length > limit * MANIFEST_FACTOR
+        ? { ...t, description: cut(t.description, limit * MANIFEST_FACTOR) }
+        : t,
+    ),
+    ...(request.manifest
+      ? {
+          manifest: request.manifest.map((e) => ({
+            ...e,
+            description: cut(String(e.description ?? '')),
+            ...(typeof e.title === 'string' ? { title: cut(e.title) } : {}),
+          })),
+        }
+      : {}),
+  })
+}
+
+/** How many times a message's maximum the rendered manifest may be. */
+const MANIFEST_FACTOR = MAX_MANIFEST / MAX_TEXT
+
+function planBounded(request: ProviderRequest): ProviderEvent {
   const { messages, tools } = request
   if (tools.length === 0) return text(followUpText(messages))
   let lastUser = -1
@@ -379,7 +493,9 @@ export function plan(request: ProviderRequest): ProviderEvent {
   }
   const userText = lastUser === -1 ? '' : (messages[lastUser] as { text: string }).text
   const turn = messages.slice(lastUser + 1)
-  const manifest = parseManifest(tools.find((t) => t.name === 'page_call')?.description ?? '')
+  const manifest = parseManifest(tools.find((t) => t.name === 'page_call')?.description ?? '').map((t) =>
+    t.description.length > MAX_TEXT ? { ...t, description: t.description.slice(0, MAX_TEXT) } : t,
+  )
   const call = (name: string, input: unknown): ProviderEvent => ({
     type: 'tool_call',
     call: { id: callId(messages), name, input } satisfies ToolCall,
@@ -419,9 +535,9 @@ export function plan(request: ProviderRequest): ProviderEvent {
   // A reply to the agent's own question is read as the answer, unless it is a request of its own
   // (a verb that picks a tool: "search for chess").
   const question = openQuestion(messages, lastUser, entries, manifest)
-  const command = keywords(userText).some((w) => verbGroup(w) !== undefined)
+  const command = () => keywords(userText).some((w) => verbGroup(w) !== undefined)
   const open =
-    question && !isHelpRequest(userText) && (!command || chooseTool(userText, manifest) === undefined)
+    question && !isHelpRequest(userText) && (!command() || chooseTool(userText, manifest) === undefined)
       ? question
       : undefined
 
@@ -430,6 +546,16 @@ export function plan(request: ProviderRequest): ProviderEvent {
   const retrying = changed(answered.at(-1)) && !changed(answered.at(-2))
   // Calls refused because the page changed were planned again: they serve no part.
   const served = answered.filter((a, i) => !changed(a) || (i === answered.length - 1 && !retrying))
+  // A fill followed by the submit it filled for serves one request: the submit, with what was filled.
+  const units: Answered[] = []
+  for (const a of served) {
+    const previous = units.at(-1)
+    const line = manifest.find((t) => t.name === a.tool)
+    const filler = line ? fillerOf(line, manifest) : undefined
+    if (previous && previous.filled === undefined && filler?.name === previous.tool)
+      units[units.length - 1] = { ...a, filled: previous.input }
+    else units.push(a)
+  }
   const replyOf = (a: Answered): string => {
     const r = a.parsed.result
     const line = manifest.find((t) => t.name === a.tool)
@@ -438,12 +564,51 @@ export function plan(request: ProviderRequest): ProviderEvent {
     }
     const stepwise = entries.find((e) => e.name === a.tool)?.mode === 'stepwise'
     const form = r?.status === 'ok' && !a.parsed.untrusted ? formText(r.data, stepwise) : undefined
-    return form ?? outcomeText(factsOf(a.tool), a.input, a.parsed)
+    return form ?? outcomeText(factsOf(a.tool), a.input, a.parsed, filledList(a.filled))
   }
-  const done = served.map(replyOf)
+  const done = units.map(replyOf)
   /** The answer: what the served calls did, then `more`. */
   const answer = (...more: string[]): ProviderEvent =>
     text([...done, ...more].filter((t) => t !== '').join(' '))
+
+  /**
+   * The tool that serves `part` (the `index`th request of the message): the best match by words
+   * among the page's tools; a guided tour only when the part asks to be shown how.
+   */
+  const pick = (part: string, index: number): ManifestLine | undefined => {
+    const recent = index === 0 ? lastCalled(messages.slice(0, Math.max(0, lastUser))) : undefined
+    const pool = manifest.filter((t) => (HOW_TO.test(part) || !isGuide(t)) && !rejects(part, t))
+    return chooseTool(part, pool, recent, titled)?.tool
+  }
+
+  /**
+   * True when this turn's describe of `tool` showed that it is about none of the things `part`
+   * names: a verb alone ("switch", "update") never picks a tool whose name, title, description and
+   * input schema say nothing of "the dark theme".
+   */
+  const rejects = (part: string, tool: ManifestLine): boolean => {
+    const described = describedIn(turn, tool.name)
+    if (described === undefined) return false
+    return !fitsThings(part, requestGroup(part, vocabularyOf(manifest)), [
+      tool.name,
+      titled(tool.name) ?? '',
+      tool.description,
+      ...schemaTexts(described.inputSchema),
+    ])
+  }
+
+  /** For a lookup this page cannot serve, the page it names and the navigation tool that opens it. */
+  const lookedUp = (part: string): { navigator: ManifestLine; page: PageOffer } | undefined => {
+    const group = requestGroup(part, vocabularyOf(manifest))
+    for (const navigator of manifest.filter((t) => isNavigation(t, titled(t.name)))) {
+      const page = lookedUpPage(part, group, pagesOf(navigator.description))
+      if (page) return { navigator, page }
+    }
+    return undefined
+  }
+
+  /** True for a tool that opens pages: it has its own rules for what fits (declared pages). */
+  const facts0 = (line: ManifestLine): boolean => isNavigation(line, titled(line.name))
 
   /** Plans `part` (the `index`th request of the message) from the current manifest. */
   const best = (part: string, index: number): ProviderEvent => {
@@ -459,9 +624,14 @@ export function plan(request: ProviderRequest): ProviderEvent {
       if (choice) return call('page_describe', { tool: choice.name })
       return answer(cannotText(part, manifest, entries, index === 0))
     }
-    const recent = lastCalled(messages.slice(0, Math.max(0, lastUser)))
-    const choice = chooseTool(part, manifest, index === 0 ? recent : undefined, titled)
-    if (!choice) return answer(cannotText(part, manifest, entries, index === 0))
+    const tool = pick(part, index)
+    if (!tool) {
+      // "list the challenges" elsewhere: the page that lists them is opened.
+      const page = lookedUp(part)
+      if (page) return call('page_describe', { tool: page.navigator.name })
+      return answer(cannotText(part, manifest, entries, index === 0))
+    }
+    const choice = { tool }
     // A tool that asks for approval acts on one thing per call: "delete all" is answered, not run.
     const confirms = choice.tool.hints.some((h) => h === 'consequential' || h === 'destructive')
     if (confirms && ALL.test(part)) {
@@ -474,7 +644,8 @@ export function plan(request: ProviderRequest): ProviderEvent {
         `I can only ${verb} one ${thing} at a time, and each needs your approval, so I have not changed anything. Which ${thing} should I ${verb}?`,
       )
     }
-    return call('page_describe', { tool: choice.tool.name })
+    // A form's submit: its fill first, with the values the request names ("called Kites").
+    return call('page_describe', { tool: (fillerOf(choice.tool, manifest) ?? choice.tool).name })
   }
 
   const last = turn.at(-1)
@@ -484,12 +655,15 @@ export function plan(request: ProviderRequest): ProviderEvent {
     .find((c) => c.id === last.toolCallId)
   const tool = isObject(asked?.input) && typeof asked.input.tool === 'string' ? asked.input.tool : '?'
   if (asked?.name === 'page_describe') {
-    const part = parts[served.length] ?? userText
+    const part = parts[units.length] ?? userText
     const r = parseToolContent(last.content).result
     if (r?.status !== 'ok' || !isObject(r.data))
       return answer(
         `I could not look up ${titleOf(tool) ?? 'that tool'}: ${r ? failureText(r, false).replace(/^./, (c) => c.toLowerCase()) : 'no result.'}`,
       )
+    const line0 = manifest.find((t) => t.name === tool)
+    // Its schema shows it is about something else: the next tool that fits, else what can be done.
+    if (line0 && !open && !facts0(line0) && rejects(part, line0)) return best(part, units.length)
     const hints = isObject(r.data.hints) ? r.data.hints : {}
     const toolWords = new Set(words(tool).map(stem))
     const extraction = extractInput(part, r.data.inputSchema, {
@@ -498,17 +672,55 @@ export function plan(request: ProviderRequest): ProviderEvent {
     })
     const line = manifest.find((t) => t.name === tool)
     const facts = factsOf(tool)
-    if (facts.navigation && wantsNavigation(part, manifest)) {
-      const where = destinationInput(part, facts.description, r.data.inputSchema, extraction.input)
+    // The fill of the form the request submits: the values it names outright, else the form as it is.
+    const submit =
+      line === undefined
+        ? undefined
+        : manifest.find((t) => fillerOf(t, manifest) === line && pick(part, units.length) === t)
+    if (submit) {
+      const named = extractInput(part, r.data.inputSchema, {
+        toolWords,
+        readOnly: false,
+        explicitOnly: true,
+      })
+      return Object.keys(named.input).length > 0
+        ? call('page_call', { tool, input: named.input })
+        : call('page_call', { tool: submit.name, input: {} })
+    }
+    if (facts.navigation) {
+      const going = wantsNavigation(part, manifest)
+      const page = going ? undefined : lookedUp(part)?.page
+      const where = destinationInput(
+        part,
+        facts.description,
+        r.data.inputSchema,
+        extraction.input,
+        page?.page,
+      )
       if (where.input) return call('page_call', { tool, input: where.input })
       // Not a page it lists ("open Chess Openings"): another tool that opens pages may know it.
-      const other = asksToNavigate(part)
-        ? undefined
-        : manifest.find(
-            (t) =>
-              t.name !== tool && isNavigation(t, titled(t.name)) && describedIn(turn, t.name) === undefined,
-          )
+      const other =
+        !going || asksToNavigate(part)
+          ? undefined
+          : manifest.find(
+              (t) =>
+                t.name !== tool && isNavigation(t, titled(t.name)) && describedIn(turn, t.name) === undefined,
+            )
       if (other) return call('page_describe', { tool: other.name })
+      // A tool here whose words fit the place asked for beats a page there is not ("take me to the dark theme").
+      const here =
+        going && where.ask !== undefined && !PLACE_WORD.test(targetPhrase(part))
+          ? chooseTool(
+              targetPhrase(part),
+              manifest.filter(
+                (t) =>
+                  !isNavigation(t, titled(t.name)) && !isGuide(t) && describedIn(turn, t.name) === undefined,
+              ),
+              undefined,
+              titled,
+            )
+          : undefined
+      if (here) return call('page_describe', { tool: here.tool.name })
       if (where.ask) return answer(where.ask)
     }
     const guide = line !== undefined && HOW_TO.test(part) && SHOWS_HOW.test(line.description)
@@ -554,17 +766,24 @@ export function plan(request: ProviderRequest): ProviderEvent {
     }
     return call('page_call', { tool, input: extraction.input })
   }
-  if (retrying) return best(parts[served.length] ?? userText, served.length)
-  const index = served.length - 1
+  if (retrying) return best(parts[units.length] ?? userText, units.length)
+  const index = units.length - 1
   const part = parts[index] ?? userText
   const rest = parts.slice(index + 1)
-  const r = served.at(-1)?.parsed.result
+  const unit = units.at(-1)
+  const r = unit?.parsed.result
+  // The form was filled for the request's submit: now the submit.
+  if (r?.status === 'ok' && unit?.filled === undefined) {
+    const line = manifest.find((t) => t.name === unit?.tool)
+    const submit = manifest.find((t) => line !== undefined && fillerOf(t, manifest) === line)
+    if (submit && pick(part, index) === submit) return call('page_call', { tool: submit.name, input: {} })
+  }
   if (r?.status === 'needs_confirmation' && rest.length > 0)
     return answer(`I did not ${andList(rest.map(echo))} yet: ask me again once you have answered it.`)
   if (r?.status !== 'ok') return answer(rest.length > 0 ? `So I did not ${andList(rest.map(echo))}.` : '')
   if (factsOf(tool).navigation) {
     // The page is changing: what is left is asked for again on the new page.
-    const left = [...(wantsNavigation(part, manifest) ? [] : [part]), ...rest]
+    const left = [...(wantsNavigation(part, manifest) || lookedUp(part) ? [] : [part]), ...rest]
     return answer(
       left.length > 0
         ? `I did not ${andList(left.map(echo))} yet: ask me again now that the page is open.`
@@ -576,16 +795,20 @@ export function plan(request: ProviderRequest): ProviderEvent {
 }
 
 /**
- * The input of a navigation tool for a part that asks to go somewhere: a path it gives; the enum
- * value whose page (its name and what the description says it offers) all its words fit ("the
- * payment card page"), else the enum value it names; or the listed path all its words fit; else the question to ask (a path tool), or nothing (the
- * usual extraction reports the enum's choices).
+ * The input of a navigation tool for a part: only a page the tool declares (an enum value, a page
+ * its description lists) or a path the message gives itself; never a path made of the user's words
+ * ("switch to the dark theme" is no `/dark theme`). A lookup's page (`page`, see `lookedUpPage`)
+ * comes first; then a path the message gives; then the declared page whose name and what the
+ * description says it offers all the target's words fit ("the payment card page"), else the enum
+ * value the words name. Nothing fits: the question to ask (the pages to choose from, or the path to
+ * give); a tool whose input is no page or path ("the challenge's name") gets nothing from here.
  */
 function destinationInput(
   part: string,
   description: string,
   schema: unknown,
   extracted: Record<string, unknown>,
+  page?: string,
 ): { input?: Record<string, unknown>; ask?: string } {
   const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {}
   // The required input; with none required ("page or url"), the enum of pages, else the first input.
@@ -599,28 +822,45 @@ function destinationInput(
   const property = properties[key] as Record<string, unknown>
   const about = typeof property.description === 'string' ? property.description : ''
   const target = targetWords(part)
+  const pathKey = Object.keys(properties).find((k) => isObject(properties[k]) && ROUTE.test(k))
   if (Array.isArray(property.enum)) {
+    const values = property.enum.filter((v): v is string => typeof v === 'string')
+    if (page !== undefined && values.includes(page)) return { input: { [key]: page } }
     // A path the message gives goes to the tool's other, path-taking input when it has one.
     const given = pathIn(part)
-    const pathKey = Object.keys(properties).find(
-      (k) => k !== key && isObject(properties[k]) && /url|path|href|route|link/i.test(k),
-    )
-    if (given && pathKey !== undefined) return { input: { [pathKey]: given } }
+    if (given && pathKey !== undefined && pathKey !== key) return { input: { [pathKey]: given } }
     // The page all the target's words fit wins over a value the words merely contain
     // ("the new challenge page" is the New challenge form's page, not the challenges list).
-    const values = property.enum.filter((v): v is string => typeof v === 'string')
-    const page = matchPage(
+    const pages = [...pagesOf(description), ...pagesOf(about), ...values.map((v) => ({ page: v, about: '' }))]
+    const found = matchPage(
       target,
-      [...pagesOf(description), ...pagesOf(about)].filter((p) => values.includes(p.page)),
+      pages.filter((p) => values.includes(p.page)),
     )
-    if (page) return { input: { [key]: page.page } }
-    return extracted[key] !== undefined ? { input: { [key]: extracted[key] } } : {}
+    if (found) return { input: { [key]: found.page } }
+    if (typeof extracted[key] === 'string' && values.includes(extracted[key])) {
+      return { input: { [key]: extracted[key] } }
+    }
+    const noun = fieldWords(key)
+    const choices = `You can choose ${orList(values)}.`
+    return {
+      ask:
+        target.length > 0
+          ? `There is no ${target.join(' ')} ${noun}. ${choices}`
+          : `Which ${noun}? ${choices}`,
+    }
   }
+  if (page?.startsWith('/') && ROUTE.test(key)) return { input: { [key]: page } }
   const path = pathIn(part) ?? matchPage(target, pagesOf(description))?.page
-  if (path) return { input: { [key]: path } }
-  if (!/url|path|href|route|link/i.test(`${key} ${about}`)) return {}
+  if (path && (path.startsWith('/') || !ROUTE.test(key))) return { input: { [key]: path } }
+  if (!ROUTE.test(`${key} ${about}`)) return {}
   const example = examplePath(about) ?? examplePath(description)
   return {
     ask: `I do not know the path of ${targetPhrase(part)}. Tell me the path to open${example ? `, e.g. ${example}` : ''}.`,
   }
 }
+
+/** A word that asks for a place ("the new challenge page"), not a thing there ("the dark theme"). */
+const PLACE_WORD = /\b(?:page|form|screen|tab|view|section|site)s?\b/i
+
+/** An input that takes a path or URL. */
+const ROUTE = /url|path|href|route|link/i

@@ -23,6 +23,11 @@ export interface ExtractContext {
   toolWords: ReadonlySet<string>
   /** Read-only tools get `''` for a required free-text field the message leaves out. */
   readOnly: boolean
+  /**
+   * Only values the message names outright (quoted, "called X", `title X`), never the words after
+   * the verb: for a form filled on the way to its submit, where "create a new challenge" names none.
+   */
+  explicitOnly?: boolean
 }
 
 const CARD_NUMBER = /(?<![\w-])\d(?:[ -]?\d){11,18}(?![\w-])/
@@ -147,6 +152,7 @@ export function primaryText(
   message: string,
   toolWords: ReadonlySet<string>,
   key?: string,
+  explicitOnly = false,
 ): string | undefined {
   const quoted = QUOTED.exec(message)
   if (quoted) return (quoted[1] ?? quoted[2] ?? quoted[3])!.trim()
@@ -156,6 +162,7 @@ export function primaryText(
     const own = labelled(message, key)
     if (own) return tidy(own.value, toolWords) ?? own.value
   }
+  if (explicitOnly) return undefined
   const prep = PREPOSITION.exec(message)
   const fromPrep = prep ? tidy(prep[1]!, toolWords) : undefined
   return fromPrep ?? afterVerb(message, toolWords)
@@ -228,7 +235,7 @@ function fill(
       found = special(message, key, p)
       if (found === undefined && key === primaryKey && !state.primaryUsed) {
         state.primaryUsed = true
-        found = primaryText(rest, context.toolWords, key)
+        found = primaryText(rest, context.toolWords, key, context.explicitOnly)
       } else if (found === undefined) found = secondary.get(key)
     } else if (type === 'number' || type === 'integer') {
       const raw = labelled(message, key)?.value.match(/-?\d+(?:\.\d+)?/)?.[0]

@@ -31,10 +31,15 @@ const COMMANDS = new Set([
 export function clauses(message: string): string[] {
   const out: string[] = []
   let start = 0
+  // Quotes before each separator are counted once, as the scan goes (not from the start each time).
+  let quotes = 0
+  let counted = 0
+  const word = /\s*(?:(?:also|please)\s+)?([A-Za-z]+)/y
   for (const m of message.matchAll(/\s*(?:;|,?\s+(?:and\s+)?then\s+|,?\s+and\s+|,\s*)/g)) {
-    const before = message.slice(0, m.index)
-    if ((before.match(/"/g)?.length ?? 0) % 2 === 1) continue
-    const next = /^\s*(?:(?:also|please)\s+)?([A-Za-z]+)/.exec(message.slice(m.index + m[0].length))
+    for (; counted < m.index; counted++) if (message.charCodeAt(counted) === 34) quotes++
+    if (quotes % 2 === 1) continue
+    word.lastIndex = m.index + m[0].length
+    const next = word.exec(message)
     if (!next || !COMMANDS.has(next[1]!.toLowerCase())) continue
     out.push(message.slice(start, m.index))
     start = m.index + m[0].length
@@ -105,6 +110,9 @@ export function pagesOf(text: string): PageOffer[] {
   for (const m of text.matchAll(/(?<!e\.g\.\s?|example:?\s?)(?<![\w/])(\/[\w\-./]*)\s*\(([^)]*)\)/g))
     add(m[1]!, m[2]!)
   for (const m of text.matchAll(/"([^"]+)"\s+for\s+(?:the\s+)?([^,".;]+)/g)) add(m[1]!, m[2]!)
+  // "pass page, one of home, settings;": names only, nothing said about what they offer.
+  for (const m of text.matchAll(/\bone of:?\s+([\w-]+(?:,\s*[\w-]+)*)/g))
+    for (const page of m[1]!.split(/,\s*/)) add(page, '')
   return out
 }
 
@@ -150,21 +158,44 @@ export function offeringPage(
   const family = group === undefined ? [] : [...VERB_GROUPS[group]!]
   const lookup = group === 'search' || group === 'read'
   if (lookup) family.push(...VERB_GROUPS.search!, ...VERB_GROUPS.read!)
-  const things =
-    group === 'search'
-      ? []
-      : keywords(part.replace(VALUES, ' ')).filter(
-          (w) => verbGroup(correct(w, VERBS)) === undefined && !PLACE.has(w) && !STOPWORDS.has(w),
-        )
+  const things = group === 'search' ? [] : thingsOf(part)
   let best: { page: PageOffer; score: number } | undefined
   for (const page of pages) {
     const about = new Set([...keywords(page.about), ...words(page.page)])
     if (group !== undefined && !family.some((w) => about.has(w))) continue
-    const named = things.filter((w) => about.has(correct(w, about))).length
+    // Typos are forgiven in longer words only: "theme" is not "them".
+    const named = things.filter((w) => about.has(w.length > 5 ? correct(w, about) : w)).length
     if (things.length > 0 && named === 0) continue
     if (!best || named > best.score) best = { page, score: named }
   }
   return best?.page
+}
+
+/** The things a request names besides its verbs and its values ("list the challenges" → challenge). */
+export function thingsOf(part: string): string[] {
+  return keywords(part.replace(VALUES, ' ')).filter(
+    (w) => verbGroup(correct(w, VERBS)) === undefined && !PLACE.has(w) && !STOPWORDS.has(w),
+  )
+}
+
+/**
+ * The page a lookup asks to see when this page cannot answer it: "list the challenges" or "what
+ * challenges are there?" names the challenges page itself (all the things it names are the page's
+ * name), and that page offers the lookup. A request with a value ("search for chess") is not a page.
+ */
+export function lookedUpPage(
+  part: string,
+  group: string | undefined,
+  pages: readonly PageOffer[],
+): PageOffer | undefined {
+  if (group !== 'search' && group !== 'read') return undefined
+  const things = thingsOf(part)
+  if (things.length === 0) return undefined
+  const named = pages.filter((p) => {
+    const own = new Set(words(p.page))
+    return things.every((w) => own.has(correct(w, own)))
+  })
+  return offeringPage(part, group, named)
 }
 
 /** Words after which a value may be a secret: an echo stops there. */

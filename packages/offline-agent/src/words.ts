@@ -29,8 +29,9 @@ export const VERB_GROUPS: Readonly<Record<string, readonly string[]>> = {
     'enable',
     'disable',
     'toggle',
+    'switch',
   ],
-  navigate: ['navigate', 'open', 'go', 'visit', 'switch', 'goto'],
+  navigate: ['navigate', 'open', 'go', 'visit', 'goto'],
   read: ['read', 'view', 'get', 'fetch', 'see', 'display', 'describe'],
 }
 
@@ -119,21 +120,24 @@ export function isNavigation(tool: ManifestLine, title?: string): boolean {
 }
 
 /**
- * The verb groups a tool says it does: those of the verbs in its title and in the first sentence of
- * its description ("Fill the form to: create a challenge…" creates; "Rename (change the name of)…"
- * updates). Later sentences ("Sets only the fields given…") are usage notes and do not count. A
- * navigation tool navigates, and does what its sentence says it opens a page for ("…, to see or
- * rename it"), not what the pages it lists offer (text in parentheses or after a colon).
+ * The verb groups a tool says it does: those of the verbs in its name, its title and the first
+ * sentence of its description ("Fill the form to: create a challenge…" creates; "Rename (change the
+ * name of)…" updates; `settings.setTheme` sets). Later sentences ("Sets only the fields given…") are
+ * usage notes and do not count. A navigation tool navigates, and does what its sentence says it
+ * opens a page for ("…, to see or rename it"), not what the pages it lists offer (text in
+ * parentheses or after a colon).
  */
 export function toolGroups(tool: ManifestLine, title?: string): Set<string> {
   const out = new Set<string>()
   let sentence = firstSentence(tool.description)
+  let name = tool.name
   if (isNavigation(tool, title)) {
     out.add('navigate')
     sentence = sentence.replace(/\([^)]*\)/g, ' ').split(':')[0]!
     title = undefined
+    name = ''
   }
-  for (const w of words(`${title ?? ''} ${sentence}`)) {
+  for (const w of words(`${name} ${title ?? ''} ${sentence}`)) {
     const group = verbGroup(w)
     if (group) out.add(group)
   }

@@ -58,4 +58,35 @@ export type {
   ToolResult,
 } from './results.ts'
 export { protocolSchemas } from './schemas.ts'
+/** The secret rules every server masks with, as data (patterns, word lists, limits). */
+export * as SECRETS from './secrets.ts'
+export {
+  CARD_KEY_JOINED_SOURCE,
+  CARD_KEY_MIN_DIGITS,
+  CARD_MASK_PREFIX,
+  CARD_NUMBER_DIGITS,
+  CARD_NUMBER_SOURCE,
+  CODE_MASK,
+  CODE_SOURCE,
+  KEY_SPLIT_SOURCE,
+  KEY_WORD_STEPS,
+  MASKED,
+  MAX_MASK_DEPTH,
+  MIN_SECRET_LENGTH,
+  PASSWORD_SOURCE,
+  SECRET_KEY_JOINED_SOURCE,
+  SECRET_KEY_WORDS,
+  SECRET_PROMPT_RULE,
+} from './secrets.ts'
 export { UNSUPPORTED_PROTOCOL, type ValidationResult, validateMessage } from './validate.ts'
+export {
+  CONFIRM_TTL_MS,
+  EXPIRED_RESULT,
+  NO_PAGE_RESULT,
+  REJECT_REASONS,
+  TIMEOUT_RESULT,
+  VALIDATION,
+  WIRE_HEADERS,
+  WIRE_LIMITS,
+  WIRE_NAMES,
+} from './wire.ts'

@@ -37,9 +37,18 @@ export {
   type ToolmarkServer,
   type ToolmarkServerOptions,
 } from './server.ts'
+export { MAX_MANIFEST_CHARS, MAX_PROVIDER_TEXT } from './shared/bounds.ts'
 export { type Clock, type ManualClock, manualClock, systemClock } from './shared/clock.ts'
 export type * from './shared/contract.ts'
 export { MAX_MESSAGE_LENGTH } from './shared/contract.ts'
+export {
+  type LimitCode,
+  LimitExceeded,
+  MAX_CHAT_STREAMS_PER_USER,
+  MAX_CONVERSATIONS_PER_USER,
+  MAX_PAGE_CONNECTIONS_PER_USER,
+  MAX_QUEUED_TURNS_PER_USER,
+} from './shared/limits.ts'
 export { escapeForLog, logString } from './shared/log.ts'
 export { MASKED, maskText, maskValue } from './shared/redact.ts'
 export { createMemoryStore } from './store/memory.ts'

@@ -10,7 +10,7 @@ import { createAdaptorServer } from '@hono/node-server'
 import { attachWebSocket as attach } from './http/ws.ts'
 import type { ToolmarkServer } from './server.ts'
 
-export { CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, WS_PATH } from './http/ws.ts'
+export { CLOSE_FORBIDDEN, CLOSE_TRY_AGAIN_LATER, CLOSE_UNAUTHENTICATED, WS_PATH } from './http/ws.ts'
 
 /** Where {@link serve} listens. */
 export interface ServeOptions {

@@ -3,4 +3,4 @@
  * endpoint (Hono routes), and the request parser behind it.
  */
 
-export { chatCompletions, fromChatCompletions } from './http/openai-compat.ts'
+export { chatCompletions, fromChatCompletions, MAX_CHAT_COMPLETIONS_BYTES } from './http/openai-compat.ts'

@@ -58,6 +58,24 @@ export interface ToolmarkServerOptions {
   /** Milliseconds between keep-alive comments on event streams. Default 15 000. */
   sseKeepAliveMs?: number
   /**
+   * Most page connections (bridge sockets and HTTP page streams) one user holds on this instance at once. One
+   * more is refused: a socket is closed with 1013 (try again later), a stream answered 429
+   * `too_many_connections` with `Retry-After`. Default 16.
+   */
+  maxPageConnectionsPerUser?: number
+  /** Most chat event streams one user holds open on this instance; one more is 429 `too_many_streams`. Default 16. */
+  maxChatStreamsPerUser?: number
+  /**
+   * Most conversations one user (a demo session is one user) may have; one more `POST /api/conversations` is 429
+   * `too_many_conversations`. Needs a store with `countConversations` (the three built in have it). Default 1000.
+   */
+  maxConversationsPerUser?: number
+  /**
+   * Most agent turns of one user's messages queued or running on this instance; one more message is 429
+   * `too_many_turns` with `Retry-After` (and is not stored). Default 8.
+   */
+  maxQueuedTurnsPerUser?: number
+  /**
    * How long `close()` keeps serving after `/toolmark/ready` turns 503, so a load balancer stops sending
    * this instance new work before its sockets and streams close (set it to the balancer's health-check
    * interval times its failure threshold). Default 0: close at once.
@@ -145,11 +163,24 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     ...(cluster ? { cluster } : {}),
     deadlineMs: options.callDeadlineMs ?? 15_000,
     ...(options.confirmationTtlMs !== undefined ? { confirmTtlMs: options.confirmationTtlMs } : {}),
+    ...(options.maxPageConnectionsPerUser !== undefined
+      ? { maxConnectionsPerUser: options.maxPageConnectionsPerUser }
+      : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...log,
   })
   const events = new ConversationEvents(cluster)
-  const agent = new Agent({ store, relay, provider, events, ...(cluster ? { cluster } : {}), ...log })
+  const agent = new Agent({
+    store,
+    relay,
+    provider,
+    events,
+    ...(cluster ? { cluster } : {}),
+    ...(options.maxQueuedTurnsPerUser !== undefined
+      ? { maxQueuedTurnsPerUser: options.maxQueuedTurnsPerUser }
+      : {}),
+    ...log,
+  })
 
   const authenticate = options.authenticate
   const resolveUser = async (request: Request): Promise<string | undefined> => {
@@ -171,6 +202,12 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     sessionTtlMs: ttl,
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
     ...(options.sseKeepAliveMs !== undefined ? { sseKeepAliveMs: options.sseKeepAliveMs } : {}),
+    ...(options.maxChatStreamsPerUser !== undefined
+      ? { maxChatStreamsPerUser: options.maxChatStreamsPerUser }
+      : {}),
+    ...(options.maxConversationsPerUser !== undefined
+      ? { maxConversationsPerUser: options.maxConversationsPerUser }
+      : {}),
     now,
     ...log,
   })

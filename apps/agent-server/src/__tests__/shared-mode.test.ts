@@ -34,7 +34,7 @@ afterAll(async () => {
   await Promise.all(instances.map((i) => i.stop('SIGKILL')))
   await db?.end()
   await Promise.all([redis?.stop(), postgres?.destroy()])
-})
+}, 60_000)
 
 /** A fresh database and `n` instances sharing it and Redis (each test its own key prefix is not needed: ids are random). */
 async function cluster(n: number, env: Record<string, string> = {}): Promise<TestProcess[]> {
@@ -271,6 +271,46 @@ describe('shared mode: three instances, one Redis, one PostgreSQL', () => {
     )
     expect(chat.texts).toContain('tool: page_describe challenges.search → ok')
     expect(page.calls).toEqual([{ tool: 'challenges.search', input: { query: 'chess' }, rev: 1 }])
+    await chat.close()
+    await page.close()
+  }, 120_000)
+
+  it("hands a POST that lands on another instance than its stream over as soon as Redis is back, before the stream's instance made its claim again", async () => {
+    const [a, b, c] = await cluster(3, { CALL_DEADLINE_MS: '30000' })
+    const { onA, conversation, state, page } = await pageOnAPostingToC(a!, c!)
+    page.autoAnswer = false
+    const onB = sameUser(onA, b!.url)
+    const chat = await chatStream(onB, conversation)
+    expect((await onB.say(conversation, 'Search for chess')).status).toBe(202)
+    const describe = await page.next((m) => m.type === 'describe')
+    await redis.stop()
+    await redis.start()
+    // Every instance is connected again ...
+    for (const url of [a!.url, b!.url, c!.url])
+      for (let i = 0; (await sameUser(onA, url).fetch('/toolmark/ready')).status !== 200; i++) {
+        if (i > 200) throw new Error('an instance never got ready again')
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    // ... but the stream's claim is not made again yet (A's connection came back last, say).
+    const admin = new Redis(redis.url)
+    try {
+      const claims = await admin.keys('toolmark:stream:*')
+      expect(claims).toHaveLength(1)
+      await admin.del(...claims)
+    } finally {
+      admin.disconnect()
+    }
+    // The page answers now, through C.
+    const tool = challengesTools(state).find((t) => t.name === 'challenges.search')!
+    const { run: _run, ...entry } = tool
+    page.autoAnswer = true
+    page.result(describe.id, { status: 'ok', data: entry })
+    await page.flush()
+    expect((page.link as HttpLink).statuses.at(-1)).toBe(202)
+    expect(await chat.next((t) => t.startsWith('assistant: I found'), 30_000)).toBe(
+      'assistant: I found 1 challenge: Chess Openings.',
+    )
+    expect(chat.texts).toContain('tool: page_describe challenges.search → ok')
     await chat.close()
     await page.close()
   }, 120_000)

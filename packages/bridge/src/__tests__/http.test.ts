@@ -7,7 +7,14 @@ import { EventSource } from 'eventsource'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { bridge } from '../bridge.ts'
-import { type HttpTransport, httpTransport, MAX_EVENT_LENGTH, STREAM_HEADER } from '../http.ts'
+import {
+  type HttpTransport,
+  httpTransport,
+  MAX_EVENT_LENGTH,
+  MAX_RETRIES,
+  RETRYABLE_HEADER,
+  STREAM_HEADER,
+} from '../http.ts'
 import { until } from './helpers.ts'
 
 /**
@@ -21,6 +28,8 @@ interface TestServer {
   streamStatus: number
   /** Status of the next POSTs. */
   postStatus: number
+  /** Statuses (with the retryable marker when `retryable`) of the next POSTs, before `postStatus`. */
+  postAnswers: { status: number; retryable?: boolean }[]
   /** When true, a resumed stream replays every kept event, ignoring `Last-Event-ID` (a buggy server). */
   replayAll: boolean
   stream: string
@@ -94,7 +103,14 @@ beforeAll(async () => {
     })
     req.on('end', () => {
       server.posts.push({ body, headers: req.headers })
-      res.writeHead(server.postStatus, { 'Content-Type': 'application/json', Connection: 'close' }).end('{}')
+      const answer = server.postAnswers.shift() ?? { status: server.postStatus }
+      res
+        .writeHead(answer.status, {
+          'Content-Type': 'application/json',
+          Connection: 'close',
+          ...(answer.retryable ? { [RETRYABLE_HEADER]: '1', 'Retry-After': '1' } : {}),
+        })
+        .end('{}')
     })
   })
   http.listen(0, '127.0.0.1')
@@ -114,6 +130,7 @@ beforeEach(() => {
   Object.assign(server, {
     streamStatus: 200,
     postStatus: 202,
+    postAnswers: [],
     replayAll: false,
     stream: 's1',
     events: [],
@@ -213,6 +230,30 @@ describe('httpTransport', () => {
     expect(inbound).toEqual([call('ok')])
   })
 
+  it('keeps at most 100 messages waiting: a superseded manifest gives way, then other messages, then the oldest result', async () => {
+    const transport = start()
+    const manifest = (rev: number) => ({ protocol: 1, type: 'manifest', clientId: 'c', rev, tools: [] })
+    const settle = (p: void | Promise<void>) =>
+      Promise.resolve(p).then(
+        () => 'sent',
+        (error: Error) => error.message,
+      )
+    // All sent before the stream is ready: they wait in the queue.
+    const early = Array.from({ length: 99 }, (_, i) => settle(transport.send(result(`r${i}`))))
+    const rev1 = settle(transport.send(manifest(1)))
+    const rev2 = settle(transport.send(manifest(2))) // the queue is full: rev 1 is superseded
+    const late = [settle(transport.send(result('r99'))), settle(transport.send(result('r100')))]
+    expect(await rev1).toBe('sent')
+    expect(await rev2).toMatch(
+      /outgoing queue full \(100 messages waiting\); dropped a queued "manifest" message/,
+    )
+    expect(await early[0]).toMatch(/dropped a queued "result" message \(id r0\)/)
+    expect(await Promise.all([...early.slice(1), ...late])).toEqual(Array(100).fill('sent'))
+    expect(server.posts.map((p) => (JSON.parse(p.body) as { id: string }).id)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `r${i + 1}`),
+    )
+  })
+
   it('rejects a send the server answers with a non-2xx status', async () => {
     server.postStatus = 403
     const transport = start()
@@ -266,5 +307,31 @@ describe('httpTransport', () => {
     const answer = JSON.parse(server.posts.find((p) => p.body.includes('"result"'))!.body)
     expect(answer).toMatchObject({ type: 'result', id: 'k1', result: { status: 'ok', data: 'first' } })
     detach()
+  })
+
+  describe('a send the server marks as retryable', () => {
+    it('is sent again with backoff until it is accepted, before the next message goes', async () => {
+      server.postAnswers = [
+        { status: 503, retryable: true },
+        { status: 503, retryable: true },
+      ]
+      const transport = start()
+      const sent = transport.send(result('r1'))
+      const next = transport.send(result('r2'))
+      await sent
+      await next
+      expect(server.posts.map((p) => JSON.parse(p.body).id)).toEqual(['r1', 'r1', 'r1', 'r2'])
+    })
+
+    it(`gives up after ${MAX_RETRIES} retries, and never retries an answer without the marker`, async () => {
+      server.postAnswers = Array.from({ length: MAX_RETRIES + 1 }, () => ({ status: 503, retryable: true }))
+      server.postAnswers.push({ status: 404 }, { status: 503 })
+      const transport = start()
+      await expect(transport.send(result('r1'))).rejects.toThrow(/answered HTTP 503/)
+      expect(server.posts).toHaveLength(MAX_RETRIES + 1)
+      await expect(transport.send(result('r2'))).rejects.toThrow(/answered HTTP 404/)
+      await expect(transport.send(result('r3'))).rejects.toThrow(/answered HTTP 503/)
+      expect(server.posts.map((p) => JSON.parse(p.body).id).slice(MAX_RETRIES + 1)).toEqual(['r2', 'r3'])
+    }, 10_000)
   })
 })

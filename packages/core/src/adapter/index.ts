@@ -44,6 +44,7 @@ export {
 } from './manifest-view.ts'
 export { claimToolName, type NameOwnerKind } from './name-owners.ts'
 export {
+  NAVIGATION_NOT_A_PATH,
   NAVIGATION_NOT_ALLOWED,
   type NavigationContractOptions,
   type NavigationInput,

@@ -69,11 +69,20 @@ export function navigationDescription(names: readonly string[]): string {
     : 'Open another page of this site (an in-app navigation, like clicking a link). Pass the path, e.g. /challenges/3. The page tools change to the new page’s tools.'
 }
 
+/** The issue answered for a `url` that is neither a path, a query, a fragment nor an absolute URL. */
+export const NAVIGATION_NOT_A_PATH = 'Pass a path that starts with /, e.g. /challenges/3'
+
+/** A path (`/x`), a query or fragment of this page (`?x`, `#x`), or an absolute URL (`https:…`). */
+const PATH_OR_URL = /^(?:[/?#]|[a-z][a-z\d+.-]*:)/i
+
 /**
  * The one rule every navigation tool checks before it asks its router to go anywhere. Returns the
  * absolute URL to visit (exactly as checked: never hand the router its path alone, which it would
  * resolve again), or the result to answer instead:
  * - both or neither of `page` and `url`, or a URL that does not parse → `invalid`;
+ * - a `url` that is a bare word (`dark theme`, `settings`) rather than a path → `invalid`
+ *   ({@link NAVIGATION_NOT_A_PATH}): a word is resolved against the current page, so it would open a page
+ *   that does not exist;
  * - another origin, a path starting with `//` (another host to whoever resolves it again as a path),
  *   a URL `allow` rejects, or no page to resolve against (no DOM) → refused `not_allowed`
  *   ({@link NAVIGATION_NOT_ALLOWED}).
@@ -92,6 +101,9 @@ export function resolveNavigation<Page extends string>(
   if (href === undefined) {
     const names = pages ? Object.keys(pages) : []
     return invalid([{ path: 'page', message: `Pass page (one of: ${names.join(', ')}) or url` }])
+  }
+  if (page === undefined && !PATH_OR_URL.test(href)) {
+    return invalid([{ path: 'url', message: NAVIGATION_NOT_A_PATH }])
   }
   let target: URL
   try {

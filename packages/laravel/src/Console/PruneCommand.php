@@ -7,7 +7,7 @@ use Illuminate\Support\Facades\DB;
 
 /**
  * `php artisan toolmark:prune`: expires pending confirmations older than
- * `toolmark.confirm_expiry_minutes` (their page's own expiry has passed), and deletes answered or
+ * `toolmark.confirm_expiry_minutes` (none when it is null), and deletes answered or
  * timed-out calls and used or expired confirmations older than
  * `toolmark.prune_calls_after_days`. Pending calls are never deleted. Schedule it every minute.
  */
@@ -28,9 +28,10 @@ final class PruneCommand extends Command
 
             return self::FAILURE;
         }
-        $expired = DB::table('toolmark_confirmations')
+        $minutes = config('toolmark.confirm_expiry_minutes');
+        $expired = $minutes === null ? 0 : DB::table('toolmark_confirmations')
             ->where('state', 'pending')
-            ->where('created_at', '<', now()->subMinutes((int) config('toolmark.confirm_expiry_minutes', 11)))
+            ->where('created_at', '<', now()->subSeconds((int) round(60 * (float) $minutes)))
             ->update(['state' => 'expired', 'updated_at' => now()]);
         $before = now()->subDays((int) $days);
         $calls = DB::table('toolmark_calls')

@@ -4,6 +4,7 @@ namespace Toolmark\Laravel\Events;
 
 use Illuminate\Broadcasting\PrivateChannel;
 use Illuminate\Contracts\Broadcasting\ShouldBroadcastNow;
+use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Models\ConversationMessage;
 
 /**
@@ -29,13 +30,13 @@ final class ToolmarkChat implements ShouldBroadcastNow
     /** The conversation's private channel `toolmark.{user}.{conversation}`. */
     public function broadcastOn(): PrivateChannel
     {
-        return new PrivateChannel("toolmark.{$this->userId}.{$this->conversationId}");
+        return new PrivateChannel(Wire::NAMES['channelPrefix'].".{$this->userId}.{$this->conversationId}");
     }
 
     /** The page listens to `.toolmark.chat`. */
     public function broadcastAs(): string
     {
-        return 'toolmark.chat';
+        return Wire::NAMES['chatEvent'];
     }
 
     /** @return array{message: array{id: int, role: string, text?: string}} */

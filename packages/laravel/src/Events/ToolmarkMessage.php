@@ -4,6 +4,7 @@ namespace Toolmark\Laravel\Events;
 
 use Illuminate\Broadcasting\PrivateChannel;
 use Illuminate\Contracts\Broadcasting\ShouldBroadcastNow;
+use Toolmark\Laravel\Generated\Wire;
 
 /**
  * One agent → page protocol message (`call`, `describe`, `cancel`) on the conversation's private
@@ -22,13 +23,13 @@ final class ToolmarkMessage implements ShouldBroadcastNow
     /** The conversation's private channel `toolmark.{user}.{conversation}`. */
     public function broadcastOn(): PrivateChannel
     {
-        return new PrivateChannel("toolmark.{$this->userId}.{$this->conversationId}");
+        return new PrivateChannel(Wire::NAMES['channelPrefix'].".{$this->userId}.{$this->conversationId}");
     }
 
     /** The page listens to `.toolmark.message`. */
     public function broadcastAs(): string
     {
-        return 'toolmark.message';
+        return Wire::NAMES['messageEvent'];
     }
 
     /** @return array{message: array<string, mixed>} */

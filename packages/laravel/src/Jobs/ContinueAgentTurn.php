@@ -12,8 +12,8 @@ use Toolmark\Laravel\Models\Conversation;
 
 /**
  * Appends one tool result (or timeout) to the history and runs the next agent step once every call
- * of the step has its answer. The conversation row lock makes the "all answered" check race-free
- * when results arrive together.
+ * of the step has its answer. The result it carries is already masked (the queue stores it). The
+ * conversation row lock makes the "all answered" check race-free when results arrive together.
  */
 final class ContinueAgentTurn implements ShouldQueue
 {
@@ -21,12 +21,18 @@ final class ContinueAgentTurn implements ShouldQueue
     use InteractsWithQueue;
     use Queueable;
 
-    /** @param array<string, mixed> $result */
+    /**
+     * @param array<string, mixed> $result the masked result
+     * @param 'call'|'describe' $kind
+     * @param bool $untrusted whether the tool was untrustedContent when the call was made
+     */
     public function __construct(
         public readonly int $conversationId,
         public readonly string $toolCallId,
         public readonly string $tool,
         public readonly array $result,
+        public readonly string $kind = 'call',
+        public readonly bool $untrusted = false,
     ) {}
 
     /** Appends the answer, then runs the next step if no call of the agent is pending. */
@@ -37,7 +43,7 @@ final class ContinueAgentTurn implements ShouldQueue
             if ($conversation === null) {
                 return null;
             }
-            $loop->answer($conversation, $this->toolCallId, $this->tool, $this->result);
+            $loop->answer($conversation, $this->toolCallId, $this->tool, $this->result, $this->kind, $this->untrusted);
             $pending = DB::table('toolmark_calls')
                 ->where('conversation_id', $conversation->id)
                 ->where('origin', 'agent')

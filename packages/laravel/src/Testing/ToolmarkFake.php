@@ -52,8 +52,9 @@ class ToolmarkFake extends Toolmark
         array $input = [],
         ?int $rev = null,
         string $origin = 'agent',
+        array $secrets = [],
     ): ?string {
-        $id = parent::send($conversation, $toolCallId, $kind, $tool, $input, $rev, $origin);
+        $id = parent::send($conversation, $toolCallId, $kind, $tool, $input, $rev, $origin, $secrets);
         if ($id === null) {
             return null;
         }

@@ -30,6 +30,9 @@ final class AgentLoopTest extends TestCase
         ['name' => 'challenges.list', 'description' => 'List the challenges', 'hints' => ['readOnly' => true]],
     ];
 
+    /** Tests that replay another recording than tests/fixtures/chat-completions/*.sse. */
+    private const REPLAYS = ['test_a_call_without_input_is_sent_back_to_the_model_with_an_empty_input_object' => 'empty-input'];
+
     protected function setUp(): void
     {
         parent::setUp();
@@ -44,7 +47,11 @@ final class AgentLoopTest extends TestCase
             [['pipe', 'r'], ['file', '/dev/null', 'w'], ['file', '/dev/null', 'w']],
             $pipes,
             null,
-            ['TOOLMARK_RECORD_DIR' => $this->records, 'PATH' => (string) getenv('PATH')],
+            [
+                'TOOLMARK_RECORD_DIR' => $this->records,
+                'TOOLMARK_REPLAY_DIR' => __DIR__.'/../fixtures/chat-completions/'.(self::REPLAYS[$this->getName(false)] ?? ''),
+                'PATH' => (string) getenv('PATH'),
+            ],
         );
         for ($i = 0; $i < 200 && @fsockopen('127.0.0.1', $port) === false; $i++) {
             usleep(10000);
@@ -120,7 +127,7 @@ final class AgentLoopTest extends TestCase
         $this->assertSame('call_Xq1', $second['messages'][2]['tool_calls'][0]['id']);
         $this->assertSame('{"tool":"challenges.create","input":{"title":"Chess"}}', $second['messages'][2]['tool_calls'][0]['function']['arguments']);
         $this->assertSame(
-            ['role' => 'tool', 'tool_call_id' => 'call_Xq1', 'content' => '{"status":"needs_confirmation","confirmId":"confirm-1","summary":"Create Chess"}'],
+            ['role' => 'tool', 'tool_call_id' => 'call_Xq1', 'content' => '{"status":"needs_confirmation","confirmId":"confirm-1","summary":"Create Chess","changes":[]}'],
             $second['messages'][3],
         );
         $this->assertSame('Create a challenge titled Chess, card 4242 4242 4242 4242', $second['messages'][1]['content'], 'the same turn: the text as typed');
@@ -134,7 +141,14 @@ final class AgentLoopTest extends TestCase
         $this->assertArrayNotHasKey('tools', $third);
         $this->assertSame(['role' => 'system', 'content' => AgentLoop::FOLLOW_UP_PROMPT], $third['messages'][0]);
         $this->assertSame('Create a challenge titled Chess, card **** 4242', $third['messages'][1]['content']);
-        $this->assertSame(Llm::json(Llm::wrapUntrusted(['status' => 'ok', 'data' => ['id' => 3]])), end($third['messages'])['content']);
+        // The outcome is a tool result right after a repeat of its call, as the API requires (the endpoint checks it).
+        $this->assertSame(
+            [
+                ['role' => 'assistant', 'content' => null, 'tool_calls' => [$second['messages'][2]['tool_calls'][0]]],
+                ['role' => 'tool', 'tool_call_id' => 'call_Xq1', 'content' => Llm::json(Llm::wrapUntrusted(['status' => 'ok', 'data' => ['id' => 3]]))],
+            ],
+            array_slice($third['messages'], -2),
+        );
         // Its tool call (the recording has one) is dropped: nothing more goes to the page.
         $this->assertCount(1, $this->broadcasts->messages());
         $this->assertSame(
@@ -163,5 +177,35 @@ final class AgentLoopTest extends TestCase
             ['role' => 'tool', 'tool_call_id' => 'call_Xq1', 'content' => '{"status":"refused","code":"not_allowed","message":"The app does not allow this tool for this user"}'],
             $this->request(2)['body']['messages'][3],
         );
+    }
+
+    public function test_a_call_without_input_is_sent_back_to_the_model_with_an_empty_input_object(): void
+    {
+        $this->say('Which challenges do I have?');
+        $call = $this->broadcasts->messages()[0];
+        $this->assertSame(['challenges.list', '{}'], [$call['tool'], json_encode($call['input'])]);
+        $this->bridge($this->ada, $this->chat, ['protocol' => 1, 'type' => 'result', 'clientId' => 'page-1', 'id' => $call['id'], 'result' => ['status' => 'ok', 'data' => []]])->assertNoContent();
+        $this->runQueue();
+
+        // The endpoint checked the order and the arguments (it answers 400 otherwise): the step went through.
+        $second = $this->request(2)['body']['messages'];
+        $this->assertSame('{"tool":"challenges.list","input":{}}', $second[2]['tool_calls'][0]['function']['arguments']);
+        $this->assertSame(['tool', 'call_L1'], [$second[3]['role'], $second[3]['tool_call_id']]);
+        $this->assertSame('You have no challenges yet.', $this->chat->messages()->latest('id')->value('text'));
+    }
+
+    public function test_a_result_stored_after_a_later_user_message_still_follows_its_call(): void
+    {
+        $this->say('Create a challenge titled Chess');
+        $call = $this->broadcasts->messages()[0];
+        // The page answers; meanwhile the user wrote again, so the history holds user, assistant, tool
+        // in another order than the API needs once the next line joins.
+        $this->chat->messages()->create(['role' => 'user', 'text' => 'hurry', 'agent' => ['role' => 'user', 'text' => 'hurry']]);
+        $this->bridge($this->ada, $this->chat, ['protocol' => 1, 'type' => 'result', 'clientId' => 'page-1', 'id' => $call['id'], 'result' => [
+            'status' => 'needs_confirmation', 'confirmId' => 'confirm-1', 'summary' => 'Create Chess',
+        ]])->assertNoContent();
+        $this->runQueue();
+        $roles = array_map(fn (array $m): string => $m['role'].(isset($m['tool_call_id']) ? ':'.$m['tool_call_id'] : ''), $this->request(2)['body']['messages']);
+        $this->assertSame(['system', 'user', 'assistant', 'tool:call_Xq1', 'user'], $roles);
     }
 }

@@ -37,7 +37,7 @@ final class CommandsTest extends TestCase
             $this->assertSame(0, $this->artisan('toolmark:install', ['--force' => true]));
             $this->assertFileEquals(__DIR__.'/../../config/toolmark.php', "{$base}/config/toolmark.php");
         } finally {
-            foreach (["{$base}/config/toolmark.php", "{$base}/database/migrations/2026_01_01_000000_create_toolmark_tables.php"] as $file) {
+            foreach (["{$base}/config/toolmark.php", ...glob("{$base}/database/migrations/*.php")] as $file) {
                 @unlink($file);
             }
             @rmdir("{$base}/database/migrations");
@@ -83,6 +83,12 @@ final class CommandsTest extends TestCase
             ['fresh' => 'pending', 'recent-used' => 'used', 'stale' => 'expired'],
             DB::table('toolmark_confirmations')->orderBy('confirm_id')->pluck('state', 'confirm_id')->all(),
         );
+
+        // Without a server-side lifetime nothing pending expires.
+        config(['toolmark.confirm_expiry_minutes' => null]);
+        $confirmation('older', 'pending', 60);
+        $this->assertSame(0, $this->artisan('toolmark:prune'));
+        $this->assertSame('pending', DB::table('toolmark_confirmations')->where('confirm_id', 'older')->value('state'));
 
         $this->assertSame(0, $this->artisan('toolmark:prune', ['--days' => 0]));
         $this->assertSame(1, DB::table('toolmark_calls')->count(), 'pending calls are never deleted');

@@ -78,8 +78,28 @@ final class SharedPropsTest extends TestCase
         $post = fn ($user, array $body) => $this->actingAs($user)->withSession(['_token' => 't'])
             ->postJson("/toolmark/conversations/{$chat->id}/messages", $body, ['X-CSRF-TOKEN' => 't']);
         $post($bob, ['text' => 'hi'])->assertForbidden();
-        $post($ada, ['text' => str_repeat('x', 4001)])->assertStatus(422);
+        $post($ada, ['text' => str_repeat('x', 4001)])->assertStatus(413)->assertJsonPath('error.code', 'message_too_long');
+        // UTF-16 code units, as a page's maxlength counts: 2000 emoji are 4000 units.
+        $post($ada, ['text' => str_repeat("\u{1F600}", 2001)])->assertStatus(413);
+        config(['toolmark.limits.message_bytes' => 1000]);
+        $post($ada, ['text' => str_repeat('x', 1001)])->assertStatus(413)->assertJsonPath('error.code', 'body_too_large');
+        config(['toolmark.limits.message_bytes' => 65536]);
         $post($ada, [])->assertStatus(422);
         $this->assertSame(0, $chat->messages()->count());
+    }
+
+    public function test_a_user_keeps_at_most_the_configured_number_of_conversations(): void
+    {
+        config(['toolmark.limits.conversations_per_user' => 2]);
+        $ada = $this->user('ada');
+        $bob = $this->user('bob');
+        $bobs = Toolmark::startConversation($bob);
+        $first = Toolmark::startConversation($ada);
+        $first->messages()->create(['role' => 'user', 'text' => 'hi']);
+        $second = Toolmark::startConversation($ada);
+        $third = Toolmark::startConversation($ada);
+        $this->assertSame([$second->id, $third->id], \Toolmark\Laravel\Models\Conversation::query()->where('user_id', $ada->id)->orderBy('id')->pluck('id')->all());
+        $this->assertSame(0, \Illuminate\Support\Facades\DB::table('conversation_messages')->where('conversation_id', $first->id)->count());
+        $this->assertNotNull($bobs->fresh(), "another user's conversations are not counted");
     }
 }

@@ -5,25 +5,82 @@ namespace Toolmark\Laravel\Tests\Unit;
 use PHPUnit\Framework\TestCase;
 use Toolmark\Laravel\Mask;
 
+/** Mask against the secret corpus of @toolmark/protocol, which @toolmark/server's redact tests read too. */
 final class MaskTest extends TestCase
 {
-    public function test_card_numbers_keep_their_last_four_digits_and_cvcs_are_hidden(): void
+    private const CORPUS = __DIR__.'/../../../protocol/src/__fixtures__/secrets/';
+
+    private static function corpus(string $file): mixed
     {
-        $this->assertSame('update my card to **** 4242 cvc *** expiry 12/30', Mask::text('update my card to 4242 4242 4242 4242 cvc 123 expiry 12/30'));
-        $this->assertSame('number **** 4444, CVC: ***', Mask::text('number 5555-5555-5555-4444, CVC: 987'));
+        return json_decode((string) file_get_contents(self::CORPUS.$file), true, 512, JSON_THROW_ON_ERROR);
     }
 
-    public function test_dates_distances_and_uuids_are_left_alone(): void
+    /** @return iterable<string, array{string, string}> */
+    public static function texts(): iterable
     {
-        $text = 'Run 42 km on 12/30, id 12345678-1234-4123-8123-123456789abc';
-        $this->assertSame($text, Mask::text($text));
+        foreach (self::corpus('text.json') as $case) {
+            yield $case['name'] => [$case['in'], $case['out']];
+        }
     }
 
-    public function test_values_are_masked_deeply_and_cvc_keys_redacted(): void
+    /** @return iterable<string, array{mixed, mixed}> */
+    public static function values(): iterable
     {
+        foreach (self::corpus('values.json') as $case) {
+            yield $case['name'] => [$case['in'], $case['out']];
+        }
+    }
+
+    /** @dataProvider texts */
+    public function test_text_rules_match_the_corpus(string $in, string $out): void
+    {
+        $this->assertSame($out, Mask::text($in));
+    }
+
+    /** @dataProvider values */
+    public function test_value_rules_match_the_corpus(mixed $in, mixed $out): void
+    {
+        $this->assertSame($out, Mask::value($in));
+    }
+
+    public function test_every_secret_key_and_no_plain_key_is_sensitive(): void
+    {
+        $keys = self::corpus('keys.json');
+        $this->assertSame([], array_values(array_filter($keys['secret'], fn (string $k): bool => ! Mask::isSensitiveKey($k))));
+        $this->assertSame([], array_values(array_filter($keys['plain'], fn (string $k): bool => Mask::isSensitiveKey($k))));
+    }
+
+    public function test_what_is_nested_too_deep_is_replaced_whole(): void
+    {
+        $deep = ['number' => '4242 4242 4242 4242'];
+        for ($i = 0; $i < 100; $i++) {
+            $deep = ['next' => $deep];
+        }
+        $text = json_encode(Mask::value($deep));
+        $this->assertStringNotContainsString('4242 4242', $text);
+        $this->assertStringContainsString('"[redacted]"', $text);
+    }
+
+    public function test_declared_paths_are_masked_collected_and_scrubbed(): void
+    {
+        $input = ['card' => ['number' => '4111 1111 1111 1111', 'code' => '123'], 'cards' => [['code' => '456'], []], 'name' => 'A'];
+        $paths = ['card.code', 'cards[].code'];
         $this->assertSame(
-            ['card' => ['number' => '**** 1111', 'cvc' => '[redacted]', 'securityCode' => '[redacted]'], 'n' => 3],
-            Mask::value(['card' => ['number' => '4111111111111111', 'cvc' => '123', 'securityCode' => 999], 'n' => 3]),
+            ['card' => ['number' => '4111 1111 1111 1111', 'code' => '[redacted]'], 'cards' => [['code' => '[redacted]'], []], 'name' => 'A'],
+            Mask::atPaths($input, $paths),
         );
+        $this->assertSame(['123', '456'], Mask::secretsAt($input, $paths));
+        $this->assertSame('code [redacted] and [redacted]', Mask::scrub('code 123 and 456', ['123', '456']));
+        $this->assertSame(['4111 1111 1111 1111', '**** 1111'], Mask::secretForms(['4111 1111 1111 1111']));
+    }
+
+    public function test_write_only_schema_properties_are_sensitive_paths(): void
+    {
+        $schema = ['type' => 'object', 'properties' => [
+            'pin' => ['type' => 'string', 'writeOnly' => true],
+            'cards' => ['type' => 'array', 'items' => ['type' => 'object', 'properties' => ['cvc' => ['type' => 'string', 'writeOnly' => true]]]],
+            'name' => ['type' => 'string'],
+        ]];
+        $this->assertSame(['pin', 'cards[].cvc'], Mask::sensitivePathsOf($schema));
     }
 }

@@ -1,4 +1,5 @@
 import type { ToolResult } from '@toolmark/core'
+import { navigationDescription, navigationInputSchema } from '@toolmark/core/adapter'
 import { createTestToolmark } from '@toolmark/core/testing'
 import { type FormValues, registerForm, registerWizard } from '@toolmark/forms'
 import { createTourRunner } from '@toolmark/tour'
@@ -300,24 +301,46 @@ export function guidesToolmark(): ReturnType<typeof createTestToolmark> {
  * adapters' default descriptions (packages/next and packages/inertia navigation.ts).
  */
 
+/**
+ * A navigation tool as `@toolmark/next` and `@toolmark/inertia` build it from `pages` (core's
+ * `navigationInputSchema` and, without a description of the app's own, `navigationDescription`):
+ * the real tool's manifest entry.
+ */
+function adapterNavigate(name: string, pages: Record<string, string>, description?: string): FakeTool {
+  const names = Object.keys(pages)
+  const tm = createTestToolmark()
+  tm.register({
+    name,
+    title: 'Open page',
+    description: description ?? navigationDescription(names),
+    input: navigationInputSchema(names),
+    hints: { readOnly: true },
+    run: () => ({ status: 'ok' }),
+  })
+  const [entry] = tm.manifest({ detail: 'full' }).tools
+  return {
+    ...entry!,
+    inputSchema: entry!.inputSchema as Record<string, unknown>,
+    run: ({ page, url }) => ({
+      status: 'ok',
+      data: page === undefined ? { href: url } : { page, href: pages[String(page)] },
+    }),
+  } as FakeTool
+}
+
+/** The Next demo's pages and the description its root layout gives `app.navigate` (apps/next-demo Providers.tsx). */
+export const NEXT_DEMO_NAVIGATION = {
+  pages: { challenges: '/challenges', settings: '/settings' },
+  description:
+    'Open (go to, navigate to) another page of the app: "challenges" (the challenges list: search, ' +
+    'create, delete and open challenges to rename them, read their notes) or "settings" (account ' +
+    'settings: update the payment card). Tools of the other page appear after navigating.',
+}
+
 /** `@toolmark/next`'s navigation tool for the Next demo's pages, and its `app.whereAmI`. */
 function nextAppTools(): FakeTool[] {
   return [
-    fakeTool(
-      'app.navigate',
-      'Open (go to, navigate to) another page of the app: challenges, settings. The tools of that page appear after navigating.',
-      { readOnly: true },
-      {
-        type: 'object',
-        properties: {
-          page: { enum: ['challenges', 'settings'], description: 'One of: challenges, settings' },
-        },
-        required: ['page'],
-        additionalProperties: false,
-      },
-      ({ page }) => ({ status: 'ok', data: { page, href: `/${String(page)}` } }),
-      'Open page',
-    ),
+    adapterNavigate('app.navigate', NEXT_DEMO_NAVIGATION.pages, NEXT_DEMO_NAVIGATION.description),
     fakeTool(
       'app.whereAmI',
       'Tell where the user is: the path of the page currently open and its route params.',
@@ -327,6 +350,40 @@ function nextAppTools(): FakeTool[] {
       'Current page',
     ),
   ]
+}
+
+/*
+ * The Next guide's app (docs/framework/next.md, compiled from packages/next/examples/app): the root
+ * layout's `app.navigate` with pages home and settings and the adapter's default description, and
+ * the settings page's `settings.setTheme` (no title; demo-mirror.test.ts checks it against the
+ * example's source).
+ */
+
+/** The Next guide's pages, as its root layout passes them to `useNavigationTool`. */
+export const NEXT_GUIDE_PAGES = { home: '/', settings: '/settings' }
+
+/** The Next guide's `settings.setTheme`, as the example page declares it (zod's JSON Schema of its input). */
+export function nextGuideThemeTool(): FakeTool {
+  return {
+    ...fakeTool(
+      'settings.setTheme',
+      'Switch the colour theme of the app.',
+      { consequential: true },
+      object({ theme: { type: 'string', enum: ['light', 'dark'] } }, ['theme']),
+      ({ theme }) => ({ status: 'ok', data: { theme } }),
+    ),
+    summarize: ({ theme }) => `Switch to the ${String(theme)} theme`,
+  }
+}
+
+/** The Next guide's home page: the root layout's navigation tool only. */
+export function nextGuideHomeTools(): FakeTool[] {
+  return [adapterNavigate('app.navigate', NEXT_GUIDE_PAGES)]
+}
+
+/** The Next guide's `/settings`: the navigation tool and `settings.setTheme`. */
+export function nextGuideSettingsTools(): FakeTool[] {
+  return [adapterNavigate('app.navigate', NEXT_GUIDE_PAGES), nextGuideThemeTool()]
 }
 
 /** The Next demo's `/challenges`: the demo's challenge tools, `challenges.open`, and the app tools. */
@@ -349,6 +406,11 @@ export function nextChallengesTools(state: DemoState): FakeTool[] {
       'Open challenge',
     ),
   ]
+}
+
+/** The Next demo's `/settings`: the card tool and the app tools. */
+export function nextSettingsTools(state: DemoState): FakeTool[] {
+  return [...nextAppTools(), ...settingsTools(state).filter((t) => t.name !== 'app.navigate')]
 }
 
 /** The Next demo's `/challenges/[id]` for `id`: `challenge.details`, `challenge.rename`, and the app tools. */

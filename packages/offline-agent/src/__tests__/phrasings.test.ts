@@ -1,4 +1,4 @@
-import type { ToolManifestSummary } from '@toolmark/core'
+import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
 import { plan } from '../embedded.ts'
@@ -13,6 +13,9 @@ import {
   inertiaSettingsTools,
   nextChallengesTools,
   nextChallengeTools,
+  nextGuideHomeTools,
+  nextGuideSettingsTools,
+  nextSettingsTools,
   settingsTools,
   withDemoNavigation,
 } from './demo-tools.ts'
@@ -377,6 +380,8 @@ describe('embedded agent: navigation words open pages, never create', () => {
     ['go to the new challenge page', withPages(inertiaIndex), 'navigate', { url: '/challenges/new' }],
     ['open the new challenge form', withPages(inertiaIndex), 'navigate', { url: '/challenges/new' }],
     ['take me to the challenges list', withPages(inertiaCreate), 'navigate', { url: '/challenges' }],
+    // A lookup this page cannot serve opens the page it names.
+    ['list the challenges', withPages(inertiaCreate), 'navigate', { url: '/challenges' }],
     ['open /settings', inertiaIndex, 'navigate', { url: '/settings' }],
     ['go to /challenges/2', inertiaCreate, 'navigate', { url: '/challenges/2' }],
     // The Inertia demo's own navigation tool: `pages` as an enum, what each offers in its description.
@@ -478,11 +483,6 @@ describe('embedded agent: lists, partial requests and tools of other pages', () 
       'list the challenges',
       inertiaCreateTools(),
       'I cannot list the challenges on this page. Here is what I can do:',
-    ],
-    [
-      'list the challenges',
-      withPages(inertiaCreateTools()),
-      'I cannot list the challenges on this page; the /challenges page can. Say "go to /challenges", then ask me again.',
     ],
     [
       'Search for chess',
@@ -773,6 +773,475 @@ describe('embedded agent: pages it does not know', () => {
   it('"go to the admin page" on a page with a tool that opens one challenge still names the pages there are', () => {
     expect(run('go to the admin page', nextChallengesTools(demoState()))).toEqual({
       text: 'There is no admin page. You can choose challenges or settings.',
+    })
+  })
+})
+
+/*
+ * The page, not the phrasing: one table across the three demos and the Next guide's app, each page
+ * with the tools it really has (demo-tools.ts, checked against the apps by demo-mirror.test.ts). A
+ * row gives the tool and input of the first page call, or the start of the answer when nothing is
+ * called. It holds every phrasing of the first-run report ("Switch to the dark theme" on the guide's
+ * settings page, "Create a challenge called Pottery" on the Vite demo's settings page, the Inertia
+ * demo's New challenge page...).
+ */
+const viteChallenges = [...challengesTools(demoState()), ...guidesTools()]
+/** The Vite demo's settings page: the card, the navigation, and the tour runner (on every page). */
+const viteSettings = [...settingsTools(demoState()), ...guidesTools().filter((t) => t.name === 'tour.start')]
+const nextList = nextChallengesTools(demoState())
+const nextOne = nextChallengeTools(demoState(), 'c-chess')
+const nextSettings = nextSettingsTools(demoState())
+const guideHome = nextGuideHomeTools()
+const guideSettings = nextGuideSettingsTools()
+const inertiaIndex = withDemoNavigation(inertiaIndexTools())
+const inertiaNew = withDemoNavigation(inertiaCreateTools())
+const inertiaSettings = withDemoNavigation(inertiaSettingsTools())
+const dark = { theme: 'dark' }
+const light = { theme: 'light' }
+const say = (text: string) => ({ text })
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+export const PAGE_TABLE: [string, FakeTool[], string, Outcome][] = [
+  // The Next guide's app (docs/framework/next.md): settings page.
+  ['guide /settings', guideSettings, 'Switch to the dark theme', { tool: 'settings.setTheme', input: dark }],
+  [
+    'guide /settings',
+    guideSettings,
+    'Switch the colour theme of the app to dark',
+    { tool: 'settings.setTheme', input: dark },
+  ],
+  ['guide /settings', guideSettings, 'set theme dark', { tool: 'settings.setTheme', input: dark }],
+  ['guide /settings', guideSettings, 'set the theme to light', { tool: 'settings.setTheme', input: light }],
+  ['guide /settings', guideSettings, 'switch to light', { tool: 'settings.setTheme', input: light }],
+  [
+    'guide /settings',
+    guideSettings,
+    'change the colour theme to dark',
+    { tool: 'settings.setTheme', input: dark },
+  ],
+  ['guide /settings', guideSettings, 'use the dark theme', { tool: 'settings.setTheme', input: dark }],
+  ['guide /settings', guideSettings, 'dark theme please', { tool: 'settings.setTheme', input: dark }],
+  ['guide /settings', guideSettings, 'enable dark mode', { tool: 'settings.setTheme', input: dark }],
+  ['guide /settings', guideSettings, 'take me to the dark theme', { tool: 'settings.setTheme', input: dark }],
+  ['guide /settings', guideSettings, 'go home', { tool: 'app.navigate', input: { page: 'home' } }],
+  [
+    'guide /settings',
+    guideSettings,
+    'go to the admin page',
+    say('There is no admin page. You can choose home or settings.'),
+  ],
+  // The guide's home page: the navigation tool alone, which never opens a page made of the user's words.
+  ['guide /', guideHome, 'open the settings page', { tool: 'app.navigate', input: { page: 'settings' } }],
+  ['guide /', guideHome, 'go to settings', { tool: 'app.navigate', input: { page: 'settings' } }],
+  ['guide /', guideHome, 'Switch to the dark theme', say('I cannot switch to the dark theme on this page.')],
+  ['guide /', guideHome, 'set theme dark', say('I cannot set theme dark on this page.')],
+  [
+    'guide /',
+    guideHome,
+    'go to the dark theme',
+    say('There is no dark theme page. You can choose home or settings.'),
+  ],
+  ['guide /', guideHome, 'open /settings', { tool: 'app.navigate', input: { url: '/settings' } }],
+  // The Vite demo (apps/demo): the challenges page with its guides.
+  [
+    'vite challenges',
+    viteChallenges,
+    'Search for chess',
+    { tool: 'challenges.search', input: { query: 'chess' } },
+  ],
+  [
+    'vite challenges',
+    viteChallenges,
+    'Create a challenge called Robotics',
+    { tool: 'challenges.create', input: { name: 'Robotics' } },
+  ],
+  [
+    'vite challenges',
+    viteChallenges,
+    'Delete the challenge Marathon Training',
+    { tool: 'challenges.delete', input: { name: 'Marathon Training' } },
+  ],
+  [
+    'vite challenges',
+    viteChallenges,
+    'Delete the challenge Juggling',
+    { tool: 'challenges.delete', input: { name: 'Juggling' } },
+  ],
+  [
+    'vite challenges',
+    viteChallenges,
+    'What do the notes of Chess Openings say?',
+    { tool: 'challenges.notes', input: { name: 'Chess Openings' } },
+  ],
+  [
+    'vite challenges',
+    viteChallenges,
+    'Go to settings',
+    { tool: 'app.navigate', input: { page: 'settings' } },
+  ],
+  [
+    'vite challenges',
+    viteChallenges,
+    'show me how to create a challenge',
+    { tool: 'tour.start', input: { tour: 'create-challenge' } },
+  ],
+  [
+    'vite challenges',
+    viteChallenges,
+    'fill the new challenge form with name Robotics',
+    { tool: 'challengeForm.fill', input: { name: 'Robotics' } },
+  ],
+  [
+    'vite challenges',
+    viteChallenges,
+    'plan a challenge called Robotics in learning',
+    { tool: 'plan.fill', input: { values: { name: 'Robotics', category: 'learning' } } },
+  ],
+  [
+    'vite challenges',
+    viteChallenges,
+    'list the challenges',
+    { tool: 'challenges.search', input: { query: '' } },
+  ],
+  [
+    'vite challenges',
+    viteChallenges,
+    'start a challenge called Pottery',
+    { tool: 'challenges.create', input: { name: 'Pottery' } },
+  ],
+  // The Vite demo's settings page: the card, and a tour runner that is no place to create anything.
+  [
+    'vite settings',
+    viteSettings,
+    'Update my payment card to 4242 4242 4242 4242, CVC 123, expiry 12/29',
+    {
+      tool: 'settings.updateCard',
+      input: { card: { number: '4242 4242 4242 4242', cvc: '123', expiry: '12/29' } },
+    },
+  ],
+  [
+    'vite settings',
+    viteSettings,
+    'Create a challenge called Pottery',
+    say(
+      'I cannot create a challenge called Pottery on this page; the challenges page can. Say "go to challenges", then ask me again.',
+    ),
+  ],
+  [
+    'vite settings',
+    viteSettings,
+    'start a challenge called Pottery',
+    say('I cannot start a challenge called Pottery on this page; the challenges page can.'),
+  ],
+  [
+    'vite settings',
+    viteSettings,
+    'Search for chess',
+    say(
+      'I cannot search for chess on this page; the challenges page can. Say "go to challenges", then ask me again.',
+    ),
+  ],
+  [
+    'vite settings',
+    viteSettings,
+    'list the challenges',
+    { tool: 'app.navigate', input: { page: 'challenges' } },
+  ],
+  [
+    'vite settings',
+    viteSettings,
+    'what challenges are there?',
+    { tool: 'app.navigate', input: { page: 'challenges' } },
+  ],
+  [
+    'vite settings',
+    viteSettings,
+    'show me how to create a challenge',
+    { tool: 'tour.start', input: { tour: 'create-challenge' } },
+  ],
+  [
+    'vite settings',
+    viteSettings,
+    'go back to the challenges page',
+    { tool: 'app.navigate', input: { page: 'challenges' } },
+  ],
+  [
+    'vite settings',
+    viteSettings,
+    'Switch to the dark theme',
+    say('I cannot switch to the dark theme on this page.'),
+  ],
+  // The Next demo (apps/next-demo).
+  [
+    'next /challenges',
+    nextList,
+    'search for marathon',
+    { tool: 'challenges.search', input: { query: 'marathon' } },
+  ],
+  [
+    'next /challenges',
+    nextList,
+    'open Chess Openings',
+    { tool: 'challenges.open', input: { name: 'Chess Openings' } },
+  ],
+  ['next /challenges', nextList, 'go to settings', { tool: 'app.navigate', input: { page: 'settings' } }],
+  ['next /challenges', nextList, 'where am I?', { tool: 'app.whereAmI', input: {} }],
+  [
+    'next /challenges',
+    nextList,
+    'go to the admin page',
+    say('There is no admin page. You can choose challenges or settings.'),
+  ],
+  [
+    'next /challenges',
+    nextList,
+    'create a challenge called Kites',
+    { tool: 'challenges.create', input: { name: 'Kites' } },
+  ],
+  [
+    'next /challenges/[id]',
+    nextOne,
+    'rename it to Chess Masters',
+    { tool: 'challenge.rename', input: { name: 'Chess Masters' } },
+  ],
+  ['next /challenges/[id]', nextOne, 'show the challenge details', { tool: 'challenge.details', input: {} }],
+  [
+    'next /challenges/[id]',
+    nextOne,
+    'go back to the challenges page',
+    { tool: 'app.navigate', input: { page: 'challenges' } },
+  ],
+  [
+    'next /settings',
+    nextSettings,
+    'update my card to 4242 4242 4242 4242 cvc 123 expiry 12/30',
+    {
+      tool: 'settings.updateCard',
+      input: { card: { number: '4242 4242 4242 4242', cvc: '123', expiry: '12/30' } },
+    },
+  ],
+  [
+    'next /settings',
+    nextSettings,
+    'Search for chess',
+    say(
+      'I cannot search for chess on this page; the challenges page can. Say "go to challenges", then ask me again.',
+    ),
+  ],
+  [
+    'next /settings',
+    nextSettings,
+    'list the challenges',
+    { tool: 'app.navigate', input: { page: 'challenges' } },
+  ],
+  ['next /settings', nextSettings, 'set theme dark', say('I cannot set theme dark on this page.')],
+  // The Inertia demo (apps/inertia-demo), with its own navigation tool.
+  ['inertia /challenges', inertiaIndex, 'list the challenges', { tool: 'challenges.list', input: {} }],
+  [
+    'inertia /challenges',
+    inertiaIndex,
+    'create a challenge titled Robotics',
+    { tool: 'challenges.create', input: { title: 'Robotics' } },
+  ],
+  [
+    'inertia /challenges',
+    inertiaIndex,
+    'create a challenge called Kites',
+    { tool: 'challenges.create', input: { title: 'Kites' } },
+  ],
+  [
+    'inertia /challenges',
+    inertiaIndex,
+    'delete the challenge with id 2',
+    { tool: 'challenges.delete', input: { id: 2 } },
+  ],
+  [
+    'inertia /challenges',
+    inertiaIndex,
+    'open the settings page',
+    { tool: 'navigate', input: { page: 'settings' } },
+  ],
+  [
+    'inertia /challenges',
+    inertiaIndex,
+    'go to the new challenge page',
+    { tool: 'navigate', input: { page: 'new-challenge' } },
+  ],
+  [
+    'inertia /challenges',
+    inertiaIndex,
+    'turn on dark mode',
+    say(
+      'I cannot turn on dark mode on this page; the settings page can. Say "go to settings", then ask me again.',
+    ),
+  ],
+  // The New challenge page: a request naming a title fills the form before its submit.
+  [
+    'inertia /challenges/new',
+    inertiaNew,
+    'create a challenge called Kites',
+    { tool: 'challenge.fill', input: { title: 'Kites' } },
+  ],
+  [
+    'inertia /challenges/new',
+    inertiaNew,
+    'create a challenge called Pottery',
+    { tool: 'challenge.fill', input: { title: 'Pottery' } },
+  ],
+  [
+    'inertia /challenges/new',
+    inertiaNew,
+    'add a challenge named "Kite building"',
+    { tool: 'challenge.fill', input: { title: 'Kite building' } },
+  ],
+  ['inertia /challenges/new', inertiaNew, 'create a new challenge', { tool: 'challenge.submit', input: {} }],
+  ['inertia /challenges/new', inertiaNew, 'submit it', { tool: 'challenge.submit', input: {} }],
+  [
+    'inertia /challenges/new',
+    inertiaNew,
+    'fill the new challenge form with title Kites',
+    { tool: 'challenge.fill', input: { title: 'Kites' } },
+  ],
+  [
+    'inertia /challenges/new',
+    inertiaNew,
+    'list the challenges',
+    { tool: 'navigate', input: { page: 'challenges' } },
+  ],
+  [
+    'inertia /challenges/new',
+    inertiaNew,
+    'take me to the challenges list',
+    { tool: 'navigate', input: { page: 'challenges' } },
+  ],
+  ['inertia /settings', inertiaSettings, 'set the theme to dark', { tool: 'settings.theme', input: dark }],
+  ['inertia /settings', inertiaSettings, 'Switch to the dark theme', { tool: 'settings.theme', input: dark }],
+  ['inertia /settings', inertiaSettings, 'set theme light', { tool: 'settings.theme', input: light }],
+  [
+    'inertia /settings',
+    inertiaSettings,
+    'list the challenges',
+    { tool: 'navigate', input: { page: 'challenges' } },
+  ],
+  [
+    'inertia /settings',
+    inertiaSettings,
+    'what challenges are there?',
+    { tool: 'navigate', input: { page: 'challenges' } },
+  ],
+  [
+    'inertia /settings',
+    inertiaSettings,
+    'create a challenge called Pottery',
+    say('I cannot create a challenge called Pottery on this page; the challenges page can.'),
+  ],
+]
+
+describe('embedded agent: the page decides (three demos and the Next guide)', () => {
+  it('has at least 60 phrasings', () => {
+    expect(PAGE_TABLE.length).toBeGreaterThanOrEqual(60)
+  })
+
+  it.each(PAGE_TABLE.map(([page, tools, message, expected]) => ({ page, tools, message, expected })))(
+    '$page: "$message" (case $#)',
+    ({ tools, message, expected }) => {
+      const outcome = run(message, tools)
+      if ('text' in expected)
+        expect(outcome).toEqual({ text: expect.stringMatching(new RegExp(`^${literal(expected.text)}`)) })
+      else expect(outcome).toEqual(expected)
+    },
+  )
+})
+
+/** `tools` as a page that asks to confirm what changes: consequential and destructive calls wait for a card. */
+function confirming(tools: FakeTool[]): FakeTool[] {
+  return tools.map((t) =>
+    t.hints.consequential || t.hints.destructive
+      ? {
+          ...t,
+          run: (input) => ({
+            status: 'needs_confirmation',
+            confirmId: 'k1',
+            summary: t.summarize?.(input) ?? `Submit "${t.title ?? t.name}"`,
+            changes: [],
+          }),
+        }
+      : t,
+  )
+}
+
+describe('embedded agent: whole turns of the first-run report', () => {
+  it.each(['Kites', 'Pottery'])(
+    'on the New challenge page, "create a challenge called %s" fills the title, then submits, and names it',
+    async (title) => {
+      expect(await turn(`create a challenge called ${title}`, confirming(inertiaNew))).toEqual({
+        calls: [
+          { tool: 'challenge.fill', input: { title } },
+          { tool: 'challenge.submit', input: {} },
+        ],
+        answer: `A confirmation is waiting in the page to create a challenge from the New challenge form (title "${title}"). Approve or reject it there.`,
+      })
+    },
+  )
+
+  it('a submit the page accepts at once is answered with what was filled', async () => {
+    expect(await turn('create a challenge called Kites', inertiaNew)).toEqual({
+      calls: [
+        { tool: 'challenge.fill', input: { title: 'Kites' } },
+        { tool: 'challenge.submit', input: {} },
+      ],
+      answer: 'Created a challenge from the New challenge form (title "Kites").',
+    })
+  })
+
+  it('a fill the page refuses is not submitted', async () => {
+    const refusing = inertiaNew.map((t) =>
+      t.name === 'challenge.fill'
+        ? {
+            ...t,
+            run: (): ToolResult => ({ status: 'invalid', issues: [{ path: 'title', message: 'Too long' }] }),
+          }
+        : t,
+    )
+    expect(await turn('create a challenge called Kites', refusing)).toEqual({
+      calls: [{ tool: 'challenge.fill', input: { title: 'Kites' } }],
+      answer: 'The page did not accept the title: Too long.',
+    })
+  })
+
+  it('"list the challenges" elsewhere goes there', async () => {
+    expect(await turn('list the challenges', inertiaNew)).toEqual({
+      calls: [{ tool: 'navigate', input: { page: 'challenges' } }],
+      answer: 'Opened the challenges page.',
+    })
+  })
+
+  it('"Switch to the dark theme" on the guide\'s settings page asks to confirm the theme', async () => {
+    expect(await turn('Switch to the dark theme', confirming(guideSettings))).toEqual({
+      calls: [{ tool: 'settings.setTheme', input: dark }],
+      answer: 'A confirmation is waiting in the page: Switch to the dark theme. Approve or reject it there.',
+    })
+  })
+
+  it.each([
+    'Switch to the dark theme',
+    'Switch the colour theme of the app to dark',
+    'set theme dark',
+    'go to dark theme',
+  ])('on the guide\'s home page, "%s" opens no page made of its words', async (message) => {
+    const { calls, answer } = await turn(message, guideHome)
+    expect(calls).toEqual([])
+    expect(answer).not.toMatch(/Opened/)
+  })
+
+  it("an empty form submitted is answered in plain words, not the schema checker's", () => {
+    expect(
+      run('submit it', inertiaNew, [], {
+        status: 'invalid',
+        issues: [{ path: 'title', message: 'Missing required property' }],
+      }),
+    ).toEqual({
+      text: 'Nothing was saved. The page did not accept the title: it is required and was left empty.',
     })
   })
 })

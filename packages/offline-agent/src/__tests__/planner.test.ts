@@ -1,8 +1,11 @@
-import { renderManifest } from '@toolmark/protocol'
+import { PAGE_DESCRIBE_TOOL, pageCallTool, renderManifest } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
+import { MAX_MANIFEST, MAX_TEXT } from '../bounds.ts'
+import { plan, planWithin } from '../embedded.ts'
 import { extractInput, primaryText } from '../extract.ts'
 import { clauses, echo } from '../intent.ts'
 import { pastTense } from '../reply.ts'
+import type { LlmTool, ProviderRequest } from '../types.ts'
 import { chooseTool, parseManifest, stem, words } from '../words.ts'
 import { challengesTools, demoState, settingsTools } from './demo-tools.ts'
 
@@ -187,5 +190,60 @@ describe('the past tense of a confirmation summary', () => {
     ['(no verb)', '“(no verb)” went through'],
   ])('%s → %s', (summary, past) => {
     expect(pastTense(summary)).toBe(past)
+  })
+})
+
+describe('embedded planner: bounded work', () => {
+  const tools = [...challengesTools(demoState())]
+  const entries = tools.map(({ name, llmName, title, description, hints }) => ({
+    name,
+    llmName,
+    ...(title === undefined ? {} : { title }),
+    description,
+    hints,
+  }))
+  const request = (text: string, manifest = entries): ProviderRequest => ({
+    system: '',
+    messages: [{ role: 'user', text }],
+    tools: [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool],
+    manifest,
+  })
+  // Filler up to the cut, then a request the planner would act on if it read that far.
+  const filler = 'la '.repeat(Math.ceil(MAX_TEXT / 3)).slice(0, MAX_TEXT)
+  const beyond = `${filler} search for chess ${'and more '.repeat(150_000)}`
+
+  it('reads at most MAX_TEXT characters of a message: what follows changes nothing', () => {
+    expect(beyond.length).toBeGreaterThan(1_000_000)
+    const event = plan(request(beyond))
+    expect(event).toEqual(plan(request(filler)))
+    expect(event.type).toBe('text')
+    // With the cut lifted the same message finds the search: the cut is what bounds the work.
+    expect(planWithin(request(`${filler} search for chess`), Number.POSITIVE_INFINITY)).toEqual({
+      type: 'tool_call',
+      call: { id: 'embedded_1', name: 'page_describe', input: { tool: 'challenges.search' } },
+    })
+  })
+
+  it('reads at most MAX_MANIFEST characters of the rendered manifest and MAX_TEXT of one description', () => {
+    const padding = entries.map((e) => ({ ...e, description: `${e.description} ${'x'.repeat(MAX_TEXT)}` }))
+    const late = [
+      ...Array.from({ length: Math.ceil(MAX_MANIFEST / MAX_TEXT) + 1 }, (_, i) => ({
+        ...padding[0]!,
+        name: `filler${String.fromCharCode(97 + (i % 26))}${i}.noop`,
+        llmName: `f${i}`,
+        description: `Nothing ${'x'.repeat(MAX_TEXT)}`,
+        hints: {},
+      })),
+      { ...entries.find((e) => e.name === 'challenges.search')!, name: 'zzz.search' },
+    ]
+    const rendered = pageCallTool(late).description
+    expect(rendered.length).toBeGreaterThan(MAX_MANIFEST)
+    // The search sorts last in the rendered manifest, past the cut: it is never seen.
+    expect(plan(request('search for chess', late)).type).toBe('text')
+  })
+
+  it('splits a long message into its requests, commas inside quotes kept', () => {
+    const many = 'search for "a, b" and delete x, '.repeat(2000)
+    expect(clauses(many)).toHaveLength(4000)
   })
 })

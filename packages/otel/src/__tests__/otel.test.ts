@@ -229,6 +229,59 @@ describe('otel(): one span per call', () => {
     expect(everything).not.toContain(CANARY)
   })
 
+  it('a card, CVC, PIN and password reach no span attribute or event: masked at the sensitive paths when recorded, absent when not', async () => {
+    const CARD = '4242 4242 4242 4242'
+    const secrets = [CARD, '123', '4821', 'hunter2-Zq9']
+    const pay = {
+      name: 'pay',
+      description: 'Pay with a card.',
+      input: z.object({
+        card: z.object({ number: z.string(), cvc: z.string() }),
+        pin: z.string(),
+        password: z.string(),
+      }),
+      hints: { consequential: true },
+      sensitivePaths: ['card.number', 'card.cvc', 'pin', 'password'],
+      // A careless tool: its result repeats the input.
+      run: (input: { card: { number: string; cvc: string }; pin: string; password: string }) =>
+        ok({ paid: true, ...input }),
+    }
+    const input = { card: { number: CARD, cvc: '123' }, pin: '4821', password: 'hunter2-Zq9' }
+    const recorded = (): string =>
+      JSON.stringify(
+        spans().map((s) => [s.name, s.attributes, s.status, s.events.map((e) => [e.name, e.attributes])]),
+      )
+    for (const record of [false, true]) {
+      exporter.reset()
+      const { tm } = setup({ confirm: () => ({ approved: true }) }, record)
+      tm.register(pay)
+      // Inline (webmcp: the confirm handler approves) and deferred (inapp: approved afterwards, on its own span).
+      expect(await tm.call('pay', input, { caller: 'webmcp' })).toMatchObject({ status: 'ok' })
+      const deferred = await tm.call('pay', input, { caller: 'inapp' })
+      expect(deferred.status).toBe('needs_confirmation')
+      await tm.confirmPending((deferred as { confirmId: string }).confirmId, { approved: true })
+      await tick()
+      expect(spans()).toHaveLength(3)
+      const text = recorded()
+      for (const secret of secrets)
+        expect({ record, leaked: text.includes(secret) }).toEqual({ record, leaked: false })
+      if (!record) expect(text).not.toContain('gen_ai.tool.call.arguments')
+      else {
+        const masked = {
+          card: { number: '[redacted]', cvc: '[redacted]' },
+          pin: '[redacted]',
+          password: '[redacted]',
+        }
+        expect(JSON.parse(spans()[0]!.attributes['gen_ai.tool.call.arguments'] as string)).toEqual(masked)
+        for (const span of [spans()[0]!, spans()[2]!])
+          expect(JSON.parse(span.attributes['gen_ai.tool.call.result'] as string)).toEqual({
+            paid: true,
+            ...masked,
+          })
+      }
+    }
+  })
+
   it('detaching ends open spans and stops recording', async () => {
     const tm = createTestToolmark()
     tm.register({

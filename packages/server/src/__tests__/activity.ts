@@ -84,27 +84,38 @@ export class Activity {
   /** Tracks the page messages every connection of `relay` receives, and which page loads each carries. */
   relay(relay: Relay): void {
     const connect = relay.connect.bind(relay)
-    relay.connect = (userId, conversationId, send) => {
-      const conn = connect(userId, conversationId, send)
+    relay.connect = (userId, conversationId, send, moved = []) => {
+      const conn = connect(userId, conversationId, send, moved)
       const key = {}
       const carried = new Set<string>()
+      const carry = (clientId: string) => {
+        carried.add(clientId)
+        const set = this.#carriers.get(clientId) ?? new Set()
+        this.#carriers.set(clientId, set)
+        set.add(key)
+      }
+      for (const clientId of moved) carry(clientId)
+      const forget = () => {
+        for (const clientId of carried) this.#carriers.get(clientId)?.delete(key)
+        this.#generation++
+        this.#wake()
+      }
       return {
         receive: (text) => {
           const clientId = clientIdOf(text)
-          if (clientId !== undefined && !carried.has(clientId)) {
-            carried.add(clientId)
-            const set = this.#carriers.get(clientId) ?? new Set()
-            this.#carriers.set(clientId, set)
-            set.add(key)
-          }
+          if (clientId !== undefined && !carried.has(clientId)) carry(clientId)
           return this.track(conn.receive(text))
         },
+        refuse: (detail) => this.track(conn.refuse(detail)),
         close: () => {
           // The relay's own work on a close (expiring a gone page's confirmations) is made of store calls.
           conn.close()
-          for (const clientId of carried) this.#carriers.get(clientId)?.delete(key)
-          this.#generation++
-          this.#wake()
+          forget()
+        },
+        handOver: (to) => {
+          const clientIds = conn.handOver(to)
+          forget()
+          return clientIds
         },
       }
     }
@@ -138,10 +149,23 @@ export class Activity {
         inner.hold(key, value)
         void this.track(inner.ping()).catch(() => {})
       },
+      renew: (key, value) => {
+        inner.renew(key, value)
+        void this.track(inner.ping()).catch(() => {})
+      },
       release: (key) => {
         inner.release(key)
         void this.track(inner.ping()).catch(() => {})
       },
+      join: (key) => {
+        inner.join(key)
+        void this.track(inner.ping()).catch(() => {})
+      },
+      leave: (key) => {
+        inner.leave(key)
+        void this.track(inner.ping()).catch(() => {})
+      },
+      members: (key) => this.track(inner.members(key)),
       claim: (key) => this.track(inner.claim(key)),
       holder: (key) => this.track(inner.holder(key)),
       send: async (instance, message) => {
@@ -160,6 +184,7 @@ export class Activity {
       },
       publish: (conversationId: string, event: ChatEvent) => inner.publish(conversationId, event),
       onEvent: (handler) => inner.onEvent(handler),
+      settling: () => inner.settling(),
       ping: () => this.track(inner.ping()),
       ...(inner.broadcast
         ? {

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { ToolResult } from '@toolmark/core'
 // The offline demo agent drives these tests' conversations.
 import { EmbeddedProvider } from '@toolmark/offline-agent'
 import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/protocol'
+import Database from 'better-sqlite3'
 import type { EventSourceMessage } from 'eventsource-parser'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
+import { Redis } from 'ioredis'
 import pg from 'pg'
 import { inject, onTestFinished } from 'vitest'
 import WebSocket from 'ws'
@@ -20,6 +25,7 @@ import type { Rejection, Relay } from '../relay/relay.ts'
 import { createToolmarkServer, type ToolmarkServer, type ToolmarkServerOptions } from '../server.ts'
 import type { Clock } from '../shared/clock.ts'
 import { openSqliteStore } from '../sqlite.ts'
+import { createMemoryStore } from '../store/memory.ts'
 import type { Store } from '../store/store.ts'
 import { Activity } from './activity.ts'
 // Its `ProvidedContext` augmentation types `inject('sharedDeployment')`, for every project compiling this file.
@@ -37,7 +43,16 @@ export const DEPLOYMENT: 'single' | 'three' = inject('sharedDeployment') ? 'thre
 /** The server options a test may set. */
 export type Config = Pick<
   ToolmarkServerOptions,
-  'allowedOrigins' | 'callDeadlineMs' | 'maxSessions' | 'sessionSecret' | 'sessionTtlMs' | 'sseKeepAliveMs'
+  | 'allowedOrigins'
+  | 'callDeadlineMs'
+  | 'maxSessions'
+  | 'sessionSecret'
+  | 'sessionTtlMs'
+  | 'sseKeepAliveMs'
+  | 'maxPageConnectionsPerUser'
+  | 'maxChatStreamsPerUser'
+  | 'maxQueuedTurnsPerUser'
+  | 'maxConversationsPerUser'
 >
 
 /**
@@ -57,6 +72,22 @@ export interface RunningServer {
   provider: Provider
   dropBridgeStreams(): void
   close(): Promise<void>
+  /**
+   * Everything the deployment keeps once its work settled: every row of every table (PostgreSQL, or the SQLite
+   * file of `store: 'sqlite-file'`), or with `store: 'memory'` everything the store was handed and answered;
+   * with three instances also every Redis key of the deployment. Not for the default in-memory SQLite store.
+   */
+  atRest(): Promise<AtRest>
+  /** Three instances: their Redis and the prefix of every key they write. */
+  redis?: { url: string; prefix: string }
+}
+
+/** What a deployment keeps (see {@link RunningServer.atRest}). */
+export interface AtRest {
+  /** Table name → its rows (the memory store: `handed` → every call's arguments and answer). */
+  rows: Record<string, unknown[]>
+  /** Every Redis key of the deployment (three instances), with its type, time to live in ms (-1: none) and content. */
+  keys: Array<{ key: string; type: string; ttl: number; value: unknown }>
 }
 
 /** A started server on 127.0.0.1:0 with an in-memory store, plus what it logged and rejected. */
@@ -84,6 +115,11 @@ export interface TestServerOptions {
   config?: Partial<Config>
   /** The app's `authenticate` (else the demo session cookie). */
   authenticate?: Authenticate
+  /**
+   * One instance only: the store, by default SQLite in memory; `sqlite-file` a SQLite file (its rows read back
+   * by `atRest`), `memory` the in-memory store (what it was handed recorded for `atRest`).
+   */
+  store?: 'sqlite-file' | 'memory'
 }
 
 /** Starts the harness's server: one instance, or three sharing PostgreSQL and Redis (see {@link DEPLOYMENT}). */
@@ -111,9 +147,29 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   }
   let server: RunningServer
   if (DEPLOYMENT === 'single') {
-    const store = openSqliteStore(':memory:', now)
+    const dir = options.store === 'sqlite-file' ? mkdtempSync(join(tmpdir(), 'toolmark-at-rest-')) : undefined
+    const handed: unknown[] = []
+    const store =
+      options.store === 'memory'
+        ? recording(createMemoryStore(now), handed)
+        : openSqliteStore(dir ? join(dir, 'store.db') : ':memory:', now)
     const { toolmark, node } = await start(store)
     server = {
+      async atRest() {
+        if (options.store === 'memory') return { rows: { handed: structuredClone(handed) }, keys: [] }
+        if (!dir) throw new Error("atRest() reads a SQLite file: start with store: 'sqlite-file'")
+        const db = new Database(join(dir, 'store.db'), { readonly: true })
+        try {
+          const tables = db
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .all() as Array<{ name: string }>
+          const rows: AtRest['rows'] = {}
+          for (const { name } of tables) rows[name] = db.prepare(`SELECT * FROM "${name}"`).all()
+          return { rows, keys: [] }
+        } finally {
+          db.close()
+        }
+      },
       url: node.url,
       port: node.port,
       instances: [node.url],
@@ -122,7 +178,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       agent: waitingAgent([toolmark.agent], activity),
       provider,
       dropBridgeStreams: () => toolmark.dropBridgeStreams(),
-      close: () => node.close().then(() => store.close()),
+      close: () =>
+        node
+          .close()
+          .then(() => store.close())
+          .finally(() => dir && rmSync(dir, { recursive: true, force: true })),
     }
   } else {
     server = await startThree(start, activity, provider, now, log)
@@ -140,6 +200,71 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await b.createConversation() // sessions are created lazily, by the first conversation
       return b
     },
+  }
+}
+
+/** `store` with every call's arguments and answer pushed onto `handed` (as JSON values). */
+function recording(store: Store, handed: unknown[]): Store {
+  const keep = (value: unknown) => handed.push(JSON.parse(JSON.stringify(value ?? null)))
+  return new Proxy(store, {
+    get: (target, key) => {
+      const value: unknown = Reflect.get(target, key)
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        keep(args)
+        const out: unknown = (value as (...a: unknown[]) => unknown).apply(target, args)
+        if (out instanceof Promise) void out.then(keep, () => {})
+        else keep(out)
+        return out
+      }
+    },
+  })
+}
+
+/** Every row of every table in a PostgreSQL schema. */
+async function pgRows(url: string, schema: string): Promise<AtRest['rows']> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const tables = await client.query<{ table_name: string }>(
+      'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
+      [schema],
+    )
+    const rows: AtRest['rows'] = {}
+    for (const { table_name } of tables.rows)
+      rows[table_name] = (await client.query(`SELECT * FROM ${schema}."${table_name}"`)).rows
+    return rows
+  } finally {
+    await client.end()
+  }
+}
+
+/** Every Redis key under `prefix`, with its type, time to live and content. */
+async function redisKeys(url: string, prefix: string): Promise<AtRest['keys']> {
+  const redis = new Redis(url)
+  try {
+    const keys: AtRest['keys'] = []
+    for (const key of (await redis.keys(`${prefix}*`)).sort()) {
+      const type = await redis.type(key)
+      const value =
+        type === 'string'
+          ? await redis.get(key)
+          : type === 'stream'
+            ? await redis.xrange(key, '-', '+')
+            : type === 'zset'
+              ? await redis.zrange(key, '0', '-1', 'WITHSCORES')
+              : type === 'hash'
+                ? await redis.hgetall(key)
+                : type === 'set'
+                  ? await redis.smembers(key)
+                  : type === 'list'
+                    ? await redis.lrange(key, 0, -1)
+                    : null
+      keys.push({ key, type, ttl: await redis.pttl(key), value })
+    }
+    return keys
+  } finally {
+    redis.disconnect()
   }
 }
 
@@ -196,10 +321,11 @@ async function startThree(
   const stores = await Promise.all(
     [0, 1, 2].map(() => openPostgresStore({ url, now, max: 4, connectionTimeoutMs: 5000, log })),
   )
+  const prefix = `toolmark:${id}:`
   const clusters = stores.map((_, i) =>
     createRedisCluster({
       url: shared.redisUrl,
-      prefix: `toolmark:${id}:`,
+      prefix,
       instance: `${'ABC'[i]}-${id}`,
       log,
     }),
@@ -235,6 +361,11 @@ async function startThree(
     dropBridgeStreams: () => {
       for (const s of started) s.toolmark.dropBridgeStreams()
     },
+    redis: { url: shared.redisUrl, prefix },
+    atRest: async () => ({
+      rows: await pgRows(shared.postgresUrl, schema),
+      keys: await redisKeys(shared.redisUrl, prefix),
+    }),
     async close() {
       await balancer.close()
       await Promise.all(started.map((s) => s.node.close()))
@@ -398,31 +529,43 @@ export class HttpLink implements PageLink {
   #handlers: Array<(text: string) => void> = []
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>
+  /** The id of the latest event, as an `EventSource` keeps it for its `Last-Event-ID`. */
+  lastEventId: string
 
   private constructor(
     readonly url: string,
     readonly cookie: string | undefined,
-    readonly stream: string,
+    /** The page connection; a `ready` on a resumed stream (the server started a new one) replaces it. */
+    public stream: string,
     events: AsyncGenerator<EventSourceMessage>,
     readonly abort: AbortController,
+    lastEventId: string,
   ) {
     this.postTo = url
+    this.lastEventId = lastEventId
     this.ended = (async () => {
       try {
-        for await (const event of events)
-          if (event.event === undefined) for (const h of this.#handlers) h(event.data)
+        for await (const event of events) {
+          if (event.id !== undefined) this.lastEventId = event.id
+          if (event.event === 'ready') this.stream = (JSON.parse(event.data) as { stream: string }).stream
+          else if (event.event === undefined) for (const h of this.#handlers) h(event.data)
+        }
       } catch {}
     })()
   }
 
-  /** Opens the event stream; the HTTP status when the server refuses it. */
+  /**
+   * Opens the event stream; the HTTP status when the server refuses it. With `lastEventId`, resumes it as an
+   * `EventSource` does after a drop (`Last-Event-ID`).
+   */
   static async open(
     url: string,
-    options: { cookie?: string; conversation: string; origin?: string },
+    options: { cookie?: string; conversation: string; origin?: string; lastEventId?: string },
   ): Promise<HttpLink | number> {
     const headers: Record<string, string> = { accept: 'text/event-stream' }
     if (options.cookie) headers.cookie = options.cookie
     if (options.origin) headers.origin = options.origin
+    if (options.lastEventId) headers['last-event-id'] = options.lastEventId
     const abort = new AbortController()
     const response = await fetch(`${url}/toolmark/events?conversation=${options.conversation}`, {
       headers,
@@ -433,10 +576,14 @@ export class HttpLink implements PageLink {
       return response.status
     }
     const events = readEvents(response.body)
+    if (options.lastEventId) {
+      const stream = options.lastEventId.slice(0, options.lastEventId.lastIndexOf(':'))
+      return new HttpLink(url, options.cookie, stream, events, abort, options.lastEventId)
+    }
     const ready = (await events.next()).value as EventSourceMessage | undefined
     if (ready?.event !== 'ready') throw new Error('the stream did not start with a ready event')
     const { stream } = JSON.parse(ready.data) as { stream: string }
-    return new HttpLink(url, options.cookie, stream, events, abort)
+    return new HttpLink(url, options.cookie, stream, events, abort, ready.id ?? `${stream}:0`)
   }
 
   send(text: string): void {
@@ -533,11 +680,17 @@ export class FakePage {
       transport?: Transport
       /** The page load this connection carries (default a new one): a reconnect of the same page keeps it. */
       clientId?: string
+      /** HTTP transport: resume the stream after this event id (`Last-Event-ID`), as an `EventSource` does. */
+      lastEventId?: string
     } = {},
   ): Promise<FakePage> {
     let link: PageLink
     if (options.transport === 'http') {
-      const opened = await HttpLink.open(url, { cookie: browser.cookie, conversation })
+      const opened = await HttpLink.open(url, {
+        cookie: browser.cookie,
+        conversation,
+        ...(options.lastEventId ? { lastEventId: options.lastEventId } : {}),
+      })
       if (typeof opened === 'number') throw new Error(`the event stream was refused: HTTP ${opened}`)
       link = opened
     } else {

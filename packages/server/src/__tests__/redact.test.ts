@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { SECRETS } from '@toolmark/protocol'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { SYSTEM_PROMPT } from '../agent/loop.ts'
 import {
   isSensitiveKey,
   MAX_MASK_DEPTH,
@@ -238,5 +241,31 @@ describe('the text and key heuristics, over generated phrasings and spellings (p
   it('leaves ordinary keys alone', () => {
     for (const key of ['name', 'description', 'spinner', 'opinion', 'cardNumber', 'title', 'notes', 'city'])
       expect(isSensitiveKey(key), key).toBe(false)
+  })
+})
+
+/** The secret corpus of `@toolmark/protocol`, which the PHP package's MaskTest reads too. */
+describe('the shared secret corpus', () => {
+  const dir = new URL('../../../protocol/src/__fixtures__/secrets/', import.meta.url)
+  const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, dir), 'utf8'))
+  const text = read('text.json') as { name: string; in: string; out: string }[]
+  const values = read('values.json') as { name: string; in: unknown; out: unknown }[]
+  const keys = read('keys.json') as { secret: string[]; plain: string[] }
+
+  it.each(text.map((c) => [c.name, c] as const))('text: %s', (_name, c) => {
+    expect(maskText(c.in)).toBe(c.out)
+  })
+
+  it.each(values.map((c) => [c.name, c] as const))('value: %s', (_name, c) => {
+    expect(maskValue(c.in)).toEqual(c.out)
+  })
+
+  it('masks every secret key and no plain one', () => {
+    expect(keys.secret.filter((k) => !isSensitiveKey(k))).toEqual([])
+    expect(keys.plain.filter((k) => isSensitiveKey(k))).toEqual([])
+  })
+
+  it("the system prompt carries the protocol's secret rule", () => {
+    expect(SYSTEM_PROMPT.endsWith(SECRETS.SECRET_PROMPT_RULE)).toBe(true)
   })
 })

@@ -33,6 +33,19 @@ async function pair(
   }
 }
 
+/** Resolves once `check` holds (else the test times out). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+/** Every key under `prefix`, with its type and time to live in ms (-1: none). */
+async function keysOf(prefix: string): Promise<Array<{ key: string; type: string; ttl: number }>> {
+  const keys = await admin.keys(`${prefix}*`)
+  return Promise.all(
+    keys.sort().map(async (key) => ({ key, type: await admin.type(key), ttl: await admin.pttl(key) })),
+  )
+}
+
 /** Resolves once the inbox's consumer group has no entry read but not acknowledged (else the test times out). */
 async function nothingPending(inbox: string): Promise<void> {
   for (;;) {
@@ -43,7 +56,7 @@ async function nothingPending(inbox: string): Promise<void> {
 }
 
 describe('the Redis coordinator', () => {
-  it('delivers each message to its instance and acknowledges every entry it handled', async () => {
+  it('delivers each message to its instance, then acknowledges and deletes every entry it handled', async () => {
     await pair(async (a, b, prefix) => {
       const got: string[] = []
       let all: () => void = () => {}
@@ -58,10 +71,68 @@ describe('the Redis coordinator', () => {
       for (const conversationId of sent) await a.send('b', { kind: 'turn-ended', conversationId })
       await done
       expect(got).toEqual(sent)
-      // The acknowledgements leave with the reader's next read: once it is sent, nothing is pending.
+      // The acknowledgements and deletions leave with the reader's next read: then nothing is pending, and
+      // nothing of the 50 messages stays in Redis.
       const inbox = `${prefix}inbox:b`
       await nothingPending(inbox)
-      expect(await admin.xlen(inbox)).toBe(50)
+      await until(async () => (await admin.xlen(inbox)) === 0)
+      expect(await admin.xinfo('STREAM', inbox)).toContain(50) // entries-added: all 50 went through it
+    })
+  })
+
+  it('trims every stream it writes: entries older than a minute go with the next write, about maxLen stay', async () => {
+    const prefix = `test${++prefixes}:`
+    const inbox = `${prefix}inbox:gone` // an instance that died: nobody reads its inbox
+    const events = `${prefix}events`
+    const old = (conversationId: string) => JSON.stringify({ kind: 'turn-ended', conversationId })
+    await admin.xadd(inbox, '1000-0', 'm', old('old'))
+    await admin.xadd(events, '1000-0', 'i', 'x', 'b', JSON.stringify({ kind: 'page', conversationId: 'old' }))
+    const a = createRedisCluster({ url: redis.url, prefix, instance: 'a', maxLen: 100, log: () => {} })
+    try {
+      await a.send('gone', { kind: 'turn-ended', conversationId: 'new' })
+      await a.broadcast!({ kind: 'page', conversationId: 'new' })
+      const fields = async (key: string) => (await admin.xrange(key, '-', '+')).map(([, f]) => f.at(-1))
+      expect(await fields(inbox)).toEqual([old('new')])
+      expect(await fields(events)).toEqual([JSON.stringify({ kind: 'page', conversationId: 'new' })])
+      // A flood is cut to about maxLen (MAXLEN ~ trims whole nodes of 100 entries).
+      await Promise.all(
+        Array.from({ length: 1000 }, (_, i) =>
+          a.send('gone', { kind: 'turn-ended', conversationId: `c${i}` }),
+        ),
+      )
+      expect(await admin.xlen(inbox)).toBeLessThanOrEqual(300)
+      // Nobody renews a dead instance's inbox: it expires a minute after the last write.
+      const ttl = await admin.pttl(inbox)
+      expect(ttl).toBeGreaterThan(0)
+      expect(ttl).toBeLessThanOrEqual(60_000)
+    } finally {
+      await a.close()
+    }
+  })
+
+  it('gives every key it writes an expiry, and deletes the chat events an instance read', async () => {
+    await pair(async (a, b, prefix) => {
+      let events = 0
+      b.onEvent(() => events++)
+      let messages = 0
+      a.onMessage(() => {
+        messages++
+      })
+      await b.watch!('x')
+      a.hold('client:p', 'v')
+      expect(await a.claim('turn:x')).toBe(true)
+      await a.ping() // the hold is written before the ping is answered (one connection)
+      for (let i = 0; i < 20; i++) a.publish('x', { type: 'busy', busy: i % 2 === 0 })
+      await a.broadcast!({ kind: 'page', conversationId: 'x' })
+      await b.send('a', { kind: 'turn-ended', conversationId: 'x' })
+      await until(async () => events === 20 && messages === 1)
+      // B's own event stream had the 20 events: each is deleted once B read it.
+      await until(async () => (await admin.xlen(`${prefix}events:b`)) === 0)
+      const keys = await keysOf(prefix)
+      expect(keys.map((k) => k.key)).toEqual(
+        ['client:p', 'events', 'events:b', 'inbox:a', 'inbox:b', 'turn:x', 'watch:x'].map((k) => prefix + k),
+      )
+      for (const { key, ttl } of keys) expect({ key, expires: ttl > 0 }).toEqual({ key, expires: true })
     })
   })
 
@@ -159,6 +230,44 @@ describe('the Redis coordinator', () => {
       expect(got).toEqual(['x'])
     })
   }, 20_000)
+
+  it("renews a claim only while it is still this instance's: a renewal never takes it back from the instance that took it over", async () => {
+    await pair(async (a, b, prefix) => {
+      a.hold('client:x')
+      await a.ping()
+      expect((await b.holder('client:x'))?.instance).toBe('a')
+      // The page spoke on B's socket: B takes the claim over.
+      b.hold('client:x')
+      await b.ping()
+      // A's heartbeat renews what it believes it holds: the claim stays B's.
+      a.renew('client:x')
+      await a.ping()
+      expect((await a.holder('client:x'))?.instance).toBe('b')
+      // A renewal keeps its own claim alive, and makes it again once it lapsed (nobody else took it).
+      b.renew('client:x')
+      await b.ping()
+      expect(await admin.pttl(`${prefix}client:x`)).toBeGreaterThan(10_000)
+      await admin.del(`${prefix}client:x`)
+      b.renew('client:x')
+      await b.ping()
+      expect((await a.holder('client:x'))?.instance).toBe('b')
+    })
+  })
+
+  it('keeps a set of instances (the unknown page connections of a conversation): joined, left, lapsed', async () => {
+    await pair(async (a, b, prefix) => {
+      a.join('unknown:x')
+      b.join('unknown:x')
+      await Promise.all([a.ping(), b.ping()])
+      expect((await a.members('unknown:x')).sort()).toEqual(['a', 'b'])
+      b.leave('unknown:x')
+      await b.ping()
+      expect(await a.members('unknown:x')).toEqual(['a'])
+      // A member that stopped renewing lapses (its score is when it does).
+      await admin.zadd(`${prefix}unknown:x`, 1, 'a')
+      expect(await b.members('unknown:x')).toEqual([])
+    })
+  })
 
   it('closes while Redis is down, without waiting for it to come back', async () => {
     const a = createRedisCluster({

@@ -205,8 +205,18 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect((await t.server.store.getCall(call.id))!.state).toBe('pending')
     })
 
-    // The same limit over each transport, and the answer each can give: a socket closes with 1009;
-    // an HTTP page gets 413 and its page connection closes.
+    // The protocol's own limit (1048576 UTF-8 bytes) over each transport, and the answer each can give: a socket
+    // closes with 1009; an HTTP page gets 413 before the body is parsed, and its page connection closes. Either
+    // way the message is rejected as invalid (too large). The result below is over the limit in UTF-8 bytes (two
+    // per 'é') but not in UTF-16 code units: the limit counts bytes.
+    const heavy = (clientId: string, id: string) =>
+      JSON.stringify({
+        protocol: 1,
+        type: 'result',
+        clientId,
+        id,
+        result: { status: 'ok', data: 'é'.repeat(MAX_INBOUND_BYTES / 2 + 1000) },
+      })
     const oversized = {
       websocket: async () => {
         const { t, page, call } = await pendingCall()
@@ -224,17 +234,21 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         await page.flush()
         expect((await t.server.store.getCall(call.id))!.state).toBe('pending')
         const closed = new Promise<number>((resolve) => page.ws.once('close', resolve))
-        page.send(`"${'x'.repeat(MAX_INBOUND_BYTES)}"`)
+        page.send(heavy(page.clientId, call.id))
         expect(await closed).toBe(1009)
+        await t.settled()
+        expect(t.rejections).toMatchObject([{ reason: 'invalid', detail: 'too large' }])
         expect((await t.server.store.getCall(call.id))!.state).toBe('pending')
       },
       http: async () => {
         const { t, page, call } = await pendingCall()
         const link = page.link as HttpLink
-        page.send(`"${'x'.repeat(MAX_INBOUND_BYTES)}"`)
+        page.send(heavy(page.clientId, call.id))
         await page.flush()
         expect(link.statuses).toEqual([202, 413]) // the manifest, then the oversized message
         await link.ended // the server ended the stream, as a socket closes with 1009
+        await t.settled()
+        expect(t.rejections).toMatchObject([{ reason: 'invalid', detail: 'too large' }])
         page.result(call.id, { status: 'ok' })
         await page.flush()
         expect(link.statuses.at(-1)).toBe(404) // that page connection is gone
@@ -243,10 +257,24 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
     }
     it(
       transport === 'websocket'
-        ? 'ignores binary frames and closes the socket on an oversized frame'
-        : 'answers 413 to an oversized POST and closes the page connection',
+        ? 'ignores binary frames and closes the socket on a frame over 1048576 bytes'
+        : 'answers 413 to a POST over 1048576 bytes and closes the page connection',
       () => oversized[transport](),
     )
+
+    it('rejects a message nested deeper than 64 levels, and takes one 64 deep', async () => {
+      const { t, page, call } = await pendingCall()
+      const nested = (depth: number): unknown => (depth <= 1 ? {} : { a: nested(depth - 1) })
+      // The message is level 1 and its result level 2: data nested n deep makes the message n + 2 deep.
+      page.result(call.id, { status: 'ok', data: nested(63) })
+      await page.flush()
+      expect(t.rejections).toMatchObject([{ reason: 'invalid', detail: 'too_deep' }])
+      expect((await t.server.store.getCall(call.id))!.state).toBe('pending')
+      page.result(call.id, { status: 'ok', data: nested(62) })
+      await page.flush()
+      expect(t.rejections).toHaveLength(1)
+      expect((await t.server.store.getCall(call.id))!.state).toBe('answered')
+    })
   })
 
   describe('Security MUST 4: unknown and duplicate results are rejected', () => {

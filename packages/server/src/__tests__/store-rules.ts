@@ -37,6 +37,18 @@ const confirmOf = (userId: string, conversationId: string): ConfirmBinding => ({
  */
 export function storeRules(name: string, open: OpenStore): void {
   describe(`${name} store rules`, () => {
+    it("counts a user's conversations (the cap on conversations per user reads it)", async () => {
+      const s = await open()
+      const [alice, bob] = [await s.createUser(), await s.createUser()]
+      expect(await s.countConversations?.(alice.id)).toBe(0)
+      await s.createConversation(alice.id)
+      await s.createConversation(alice.id)
+      await s.createConversation(bob.id)
+      expect(await s.countConversations?.(alice.id)).toBe(2)
+      expect(await s.countConversations?.(bob.id)).toBe(1)
+      await s.close()
+    })
+
     it('settles calls and confirmations exactly once, and times out pending calls after a restart', async () => {
       const s = await open()
       const user = await s.createUser()

@@ -1,8 +1,16 @@
 import type { ToolResult } from '@toolmark/core'
-import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
+import {
+  EXPIRED_RESULT,
+  PAGE_DESCRIBE_TOOL,
+  pageCallTool,
+  SECRET_PROMPT_RULE,
+  wrapUntrusted,
+} from '@toolmark/protocol'
 import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
 import { type BoundPage, LEASE_MS, type Relay } from '../relay/relay.ts'
+import { boundContent, boundManifest, boundText } from '../shared/bounds.ts'
 import { type ChatMessage, MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
+import { LimitExceeded, MAX_QUEUED_TURNS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import {
   declaredPaths,
@@ -23,7 +31,8 @@ import type { AgentMessage, LlmTool, Provider, ToolCall } from './types.ts'
 /** The system prompt of ordinary turns. */
 export const SYSTEM_PROMPT =
   'You are the assistant of a web app; the user chats with you next to the page. Act in the page only ' +
-  'through page_call and page_describe. Keep answers short and plain. Never repeat card numbers, CVCs or other secrets.'
+  'through page_call and page_describe. Keep answers short and plain. ' +
+  SECRET_PROMPT_RULE
 
 /** The system prompt of the one follow-up turn after a `confirmed`: acknowledge, no tools. */
 export const FOLLOW_UP_PROMPT =
@@ -48,15 +57,10 @@ const turnKey = (conversationId: string) => `turn:${conversationId}`
 const MAX_DESCRIBED = 1000
 
 /**
- * What the agent records for a confirmation of a page that is gone (its confirmIds count as expired): `refused
- * confirmation_expired` with core's exact message (`REFUSED_MESSAGES.confirmation_expired`; kept
- * literal so the server loads only `@toolmark/protocol` at runtime; a test pins it to core).
+ * What the agent records for a confirmation of a page that is gone, or past its lifetime: `refused
+ * confirmation_expired` with the protocol's exact message (the same for every server).
  */
-export const EXPIRED_RESULT: ToolResult = {
-  status: 'refused',
-  code: 'confirmation_expired',
-  message: 'The confirmation expired or was already used',
-}
+export { EXPIRED_RESULT }
 
 export interface AgentOptions {
   store: Store
@@ -70,6 +74,11 @@ export interface AgentOptions {
   cluster?: Cluster
   /** Error sink (provider failures). Default `console.error`. */
   log?: (line: string) => void
+  /**
+   * Most turns of one user's messages queued or running on this instance at once; one more message is refused
+   * ({@link Agent.post} throws `LimitExceeded`, `too_many_turns`). Default {@link MAX_QUEUED_TURNS_PER_USER}.
+   */
+  maxQueuedTurnsPerUser?: number
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -85,6 +94,8 @@ export class Agent {
   readonly #o: AgentOptions
   readonly #log: (line: string) => void
   readonly #queues = new Map<string, Promise<void>>()
+  /** The turns of each user's messages queued or running here. */
+  readonly #turns: PerUser
   /** `clientId \0 tool` → the `writeOnly` paths of the tool's described input schema. */
   readonly #described = new Map<string, string[]>()
   /** Aborted by `close()`: a model request in flight does not hold up a shutdown. */
@@ -100,19 +111,38 @@ export class Agent {
   constructor(options: AgentOptions) {
     this.#o = options
     this.#log = options.log ?? ((line) => console.error(line))
+    this.#turns = new PerUser(options.maxQueuedTurnsPerUser ?? MAX_QUEUED_TURNS_PER_USER)
     options.cluster?.onMessage((message) => this.#fromCluster(message))
-    options.relay.on('confirmed', ({ binding, result }) => this.#onConfirmed(binding, result))
+    options.relay.on('confirmed', ({ binding, result, secrets }) =>
+      this.#onConfirmed(binding, result, secrets),
+    )
     options.relay.on('expired', ({ conversationId, bindings, reason }) =>
       this.#onExpired(conversationId, bindings, reason ?? 'gone'),
     )
   }
 
-  /** Stores the user's message (masked) and queues a turn that sees the text as typed. */
+  /**
+   * Stores the user's message (masked) and queues a turn that sees the text as typed. Throws `LimitExceeded`
+   * (`too_many_turns`), storing nothing, when the user already has `maxQueuedTurnsPerUser` turns queued or running.
+   */
   async post(conversation: Conversation, text: string): Promise<ChatMessage> {
-    const masked = maskText(text)
-    const stored = await this.#add(conversation.id, 'user', masked, { role: 'user', text: masked })
-    this.#enqueue(conversation.id, () => this.#turn(conversation, { id: stored.id, text }))
-    return toChat(stored)
+    const done = this.#turns.take(conversation.userId)
+    if (!done)
+      throw new LimitExceeded(
+        'too_many_turns',
+        `Too many messages waiting for the agent: at most ${this.#turns.max} per user; wait for its answers`,
+        5,
+      )
+    try {
+      const masked = maskText(text)
+      const stored = await this.#add(conversation.id, 'user', masked, { role: 'user', text: masked })
+      this.#enqueue(conversation.id, () => this.#turn(conversation, { id: stored.id, text }).finally(done))
+      if (this.#closed) done() // nothing was queued
+      return toChat(stored)
+    } catch (error) {
+      done()
+      throw error
+    }
   }
 
   /** True while a turn is queued or running for the conversation. */
@@ -188,7 +218,7 @@ export class Agent {
     this.#running.add(conversationId)
     // The instance that ran the turn before this one said not busy when it finished.
     if (waited) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
-    const renew = setInterval(() => cluster.hold(key), LEASE_MS / 3)
+    const renew = setInterval(() => cluster.renew(key), LEASE_MS / 3)
     ;(renew as { unref?: () => void }).unref?.()
     try {
       await task()
@@ -318,9 +348,9 @@ export class Agent {
     for (let step = 0; step < MAX_STEPS; step++) {
       if (this.#closed) return
       const page = await this.#o.relay.page(conversation.id)
-      const tools: LlmTool[] = followUp
-        ? []
-        : [pageCallTool(page?.tools ?? []), PAGE_DESCRIBE_TOOL as LlmTool]
+      // The page's tools that fit the manifest's share of what a provider is handed (see bounds.ts).
+      const manifest = boundManifest(page?.tools ?? [])
+      const tools: LlmTool[] = followUp ? [] : [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool]
       let text = ''
       let calls: ToolCall[] = []
       try {
@@ -329,7 +359,7 @@ export class Agent {
           messages: history,
           tools,
           signal: this.#stop.signal,
-          ...(followUp || !page ? {} : { manifest: page.tools }),
+          ...(followUp || !page ? {} : { manifest: [...manifest] }),
         })) {
           if (event.type === 'text') text += event.delta
           else calls.push(event.call)
@@ -349,6 +379,7 @@ export class Agent {
         return
       }
       if (followUp) calls = [] // no page tools in a follow-up turn: stray calls are dropped
+      text = boundText(text)
       const assistant: AgentMessage = { role: 'assistant', text, toolCalls: calls }
       history.push(assistant) // the turn itself keeps the real values, in memory only
       const kept: ToolCall[] = []
@@ -460,7 +491,11 @@ export class Agent {
     if (kind === 'describe') {
       const outcome = await this.#o.relay.request(scope, { kind, tool })
       this.#learn(outcome.clientId, tool, outcome.result)
-      return { content: JSON.stringify(outcome.result), line: toolLine('page_describe', tool, outcome), tool }
+      return {
+        content: boundContent(JSON.stringify(outcome.result)),
+        line: boundText(toolLine('page_describe', tool, outcome)),
+        tool,
+      }
     }
     const toolInput = isObject(input.input) ? input.input : {}
     // The rev of the manifest the model saw, when the call goes to that same page load.
@@ -477,11 +512,13 @@ export class Agent {
     const untrusted =
       entry?.hints?.untrustedContent === true ||
       rendered?.tools.find((t) => t.name === tool)?.hints?.untrustedContent === true
-    const content = JSON.stringify(untrusted ? wrapUntrusted(outcome.result) : outcome.result)
-    return { content, line: toolLine('page_call', tool, outcome), tool }
+    // A page's result may be 1 MiB: what is over the limit is never masked, stored or handed to the model.
+    const content = boundContent(JSON.stringify(untrusted ? wrapUntrusted(outcome.result) : outcome.result))
+    return { content, line: boundText(toolLine('page_call', tool, outcome)), tool }
   }
 
-  #onConfirmed(binding: ConfirmBinding, result: ToolResult): void {
+  /** Appends a confirmation's outcome (the call's `secrets` cut out of what is stored) and runs the follow-up turn. */
+  #onConfirmed(binding: ConfirmBinding, result: ToolResult, secrets: readonly string[]): void {
     this.#enqueue(binding.conversationId, async () => {
       const conversation = await this.#o.store.getConversation(binding.conversationId)
       if (!conversation) return
@@ -489,11 +526,13 @@ export class Agent {
         role: 'tool',
         toolCallId: binding.toolCallId,
         name: 'page_call',
-        content: JSON.stringify(wrapUntrusted(result)),
+        content: boundContent(JSON.stringify(wrapUntrusted(result))),
         confirmId: binding.confirmId,
       }
-      const line = toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary)
-      await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool })
+      const line = boundText(
+        toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary),
+      )
+      await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool }, new Set(secrets))
       await this.#turn(conversation, undefined, true)
     })
   }

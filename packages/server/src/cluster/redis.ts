@@ -12,7 +12,10 @@ export interface RedisClusterOptions {
   instance?: string
   /** Prefix of every key. Default `toolmark:`. */
   prefix?: string
-  /** Entries kept per stream (an inbox, the chat events), trimmed approximately. Default 10 000. */
+  /**
+   * Most entries kept per stream (an inbox, the chat events), trimmed approximately. Default 10 000. Entries
+   * are also deleted once handled and trimmed once older than a minute, whichever comes first.
+   */
   maxLen?: number
   /** How long a message to another instance is retried while Redis is unreachable. Default 30 000 ms. */
   deliveryTimeoutMs?: number
@@ -32,7 +35,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const RELEASE =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
 
-/** Sets a claim only when the key is free or already this instance's (renewing it then). */
+/**
+ * Sets a claim only when the key is free or already this instance's (renewing it then): compare-and-set, so a
+ * renewal never takes a claim back from the instance that took it over.
+ */
 const CLAIM =
   "local v = redis.call('get', KEYS[1]) if v == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) " +
   "return 1 elseif v == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 else return 0 end"
@@ -56,26 +62,54 @@ const WATCH =
 /**
  * Publishes a chat event: written to the event stream of each instance watching its conversation (the lapsed
  * ones dropped first), except the sender's; one command, so an instance whose watch ran before it gets it.
+ * Each stream is bounded as {@link ADD} bounds one (ARGV[7] ms, ARGV[3] entries, expiry ARGV[6] ms).
  * The per-instance streams are not declared keys: this needs one Redis, not Redis Cluster.
  */
 const PUBLISH =
   "local t = redis.call('time') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) " +
   "redis.call('zremrangebyscore', KEYS[1], '-inf', now) local n = 0 " +
+  "local minid = string.format('%d', now - tonumber(ARGV[7])) " +
   "for _, to in ipairs(redis.call('zrange', KEYS[1], 0, -1)) do if to ~= ARGV[1] then " +
-  "redis.call('xadd', ARGV[2] .. to, 'MAXLEN', '~', ARGV[3], '*', 'c', ARGV[4], 'e', ARGV[5]) " +
+  "redis.call('xadd', ARGV[2] .. to, 'MINID', minid, '*', 'c', ARGV[4], 'e', ARGV[5]) " +
+  "redis.call('xtrim', ARGV[2] .. to, 'MAXLEN', '~', ARGV[3]) " +
   "redis.call('pexpire', ARGV[2] .. to, ARGV[6]) n = n + 1 end end " +
   'return n'
 
+/** The members of a set made with JOIN whose time has not run out (Redis's clock), the lapsed ones dropped. */
+const MEMBERS =
+  "local t = redis.call('time') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) " +
+  "redis.call('zremrangebyscore', KEYS[1], '-inf', now) return redis.call('zrange', KEYS[1], 0, -1)"
+
 /** How long an inbox entry that keeps failing is retried before it is dropped (logged). */
 const GIVE_UP_MS = 60_000
+
+/**
+ * How long an entry stays in any stream at most. Every write trims the entries older than this (`MINID`),
+ * and a stream nobody writes to (nor renews) expires this long after its last write. Inbox entries are
+ * deleted as soon as they are handled, and chat events as soon as their instance read them; this bounds
+ * the rest (an instance that died, an entry that kept failing).
+ */
+export const STREAM_RETENTION_MS = GIVE_UP_MS
+
+/**
+ * Appends one entry to a stream (KEYS[1]): entries older than ARGV[1] ms by Redis's clock are trimmed first
+ * (`MINID`, exact), at most about ARGV[2] entries are kept (`MAXLEN ~`), and the stream expires ARGV[3] ms
+ * after this write. ARGV[4..] are the entry's field/value pairs. Redis's clock, not the instance's: an
+ * instance whose clock runs ahead never trims what was just written.
+ */
+const ADD =
+  "local t = redis.call('time') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) " +
+  "local id = redis.call('xadd', KEYS[1], 'MINID', string.format('%d', now - tonumber(ARGV[1])), '*', unpack(ARGV, 4)) " +
+  "redis.call('xtrim', KEYS[1], 'MAXLEN', '~', ARGV[2]) redis.call('pexpire', KEYS[1], ARGV[3]) return id"
 /** An entry read but not acknowledged this long is read again (its handler failed). */
 const RETRY_IDLE_MS = 5_000
 
 /**
  * The coordinator of several server instances on Redis (`ioredis`, an optional peer dependency; Node only).
  *
- * - Claims (which instance holds a page load's socket, or a page stream): `SET key "<instance>\n<value>" PX`,
- *   renewed by the relay's heartbeat, deleted on close only while still this instance's.
+ * - Claims (which instance holds a page load's socket, or a page stream): `SET key "<instance>\n<value>" PX`
+ *   when taken, renewed by the relay's heartbeat only while still this instance's (or free), deleted on close only
+ *   while still this instance's.
  * - Messages to one instance (a call for the page it holds, an answer for the call it waits for, a page's POST):
  *   a Redis Stream per instance, `<prefix>inbox:<instance>`, read with a consumer group (`XREADGROUP`) and
  *   acknowledged once handled (one `XACK` for the entries of a read, sent with the next read in the same write, not
@@ -91,6 +125,10 @@ const RETRY_IDLE_MS = 5_000
  *   every instance made its own again).
  *   An instance reads both streams in one `XREAD` from the last ids it saw (no group), so a reconnecting
  *   reader misses nothing, and an instance without a chat stream of a conversation never reads its events.
+ * - Bounds: every key expires. Claims live `LEASE_MS` unless renewed, watches a minute. An inbox entry is
+ *   deleted (`XDEL`) once handled, an entry of an instance's own event stream once read; every write trims
+ *   entries older than {@link STREAM_RETENTION_MS} and keeps about `maxLen`; a stream expires when nobody
+ *   writes to it or renews it for that long (two minutes for event streams).
  */
 export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const instance = options.instance ?? crypto.randomUUID()
@@ -101,6 +139,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const common = { maxRetriesPerRequest: null, enableAutoPipelining: true, lazyConnect: false } as const
   /** This instance's live claims (key → stored value), made again when Redis comes back empty. */
   const claims = new Map<string, string>()
+  /** The sets this instance is a member of (see `join`), joined again when Redis comes back empty. */
+  const joined = new Set<string>()
   /** The conversations whose chat events this instance watches, watched again on every heartbeat. */
   const watching = new Set<string>()
   // Commands answer within 2 s or reject (a caller never waits on a Redis that is down); readers block.
@@ -122,7 +162,10 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     lastProblem = ''
     // A Redis that restarted empty has lost every claim: this instance makes its own again at once.
     if (connectedBefore) {
-      for (const [key, stored] of claims) cmd.set(`${prefix}${key}`, stored, 'PX', LEASE_MS).catch(() => {})
+      // Only where the key is free (or still this instance's): another instance may have taken it meanwhile.
+      for (const [key, stored] of claims)
+        cmd.eval(CLAIM, 1, `${prefix}${key}`, stored, LEASE_MS).catch(() => {})
+      for (const key of joined) join(key).catch(() => {})
       for (const conversationId of watching) watch(conversationId).catch(() => {})
       // A Redis that restarted empty has lost the other instances' watches too, until they reconnect and make
       // them again: meanwhile this instance's chat events go to every instance, as broadcasts do.
@@ -131,14 +174,24 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     connectedBefore = true
   })
   const watchKey = (conversationId: string) => `${prefix}watch:${conversationId}`
+  // A set member is stored like a watch: scored by when it lapses, the set kept alive twice that long.
+  const join = (key: string) => cmd.eval(WATCH, 1, `${prefix}${key}`, instance, LEASE_MS)
   const watch = (conversationId: string) => cmd.eval(WATCH, 1, watchKey(conversationId), instance, WATCH_MS)
-  // Renewed with the heartbeat: the watch of an instance that died lapses WATCH_MS after its last renewal.
+  // Renewed with the heartbeat: the watch of an instance that died lapses WATCH_MS after its last renewal, and
+  // its inbox STREAM_RETENTION_MS after its last renewal or write.
   const renewWatches = setInterval(() => {
     for (const conversationId of watching) watch(conversationId).catch(() => {})
+    cmd.pexpire(inbox(instance), STREAM_RETENTION_MS).catch(() => {})
   }, LEASE_MS / 3)
   ;(renewWatches as { unref?: () => void }).unref?.()
 
   const inbox = (id: string) => `${prefix}inbox:${id}`
+  /**
+   * Appends an entry to a stream with every bound at once ({@link ADD}): older entries trimmed, about `maxLen`
+   * kept, the stream expiring `ttlMs` after this write.
+   */
+  const add = (key: string, ttlMs: number, ...fields: string[]) =>
+    cmd.eval(ADD, 1, key, STREAM_RETENTION_MS, maxLen, ttlMs, ...fields)
   const eventsKey = `${prefix}events`
   /** The stream of the chat events sent to one instance (those of the conversations it watches). */
   const eventsOf = (id: string) => `${prefix}events:${id}`
@@ -166,13 +219,18 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
    * (`XREADGROUP` or `XAUTOCLAIM`), in the same write on the same connection: no round trip of its own.
    */
   let handled: string[] = []
-  /** Queues the `XACK` of the handled entries on the reader's connection, ahead of its next command. */
+  /**
+   * Queues the `XACK` and `XDEL` of the handled entries on the reader's connection, ahead of its next command:
+   * an entry (a call's input on its way to the page among them) stays in Redis only until it is handled.
+   */
   const acknowledge = () => {
     if (handled.length === 0) return
     const ids = handled
     handled = []
-    // Not awaited: an entry whose XACK is lost is read again (XAUTOCLAIM), and a repeat changes nothing.
+    // Not awaited: an entry whose XACK is lost is read again (XAUTOCLAIM), and a repeat changes nothing; one
+    // whose XDEL is lost is trimmed after STREAM_RETENTION_MS.
     inboxReader.xack(inbox(instance), group, ...ids).catch(() => {})
+    inboxReader.xdel(inbox(instance), ...ids).catch(() => {})
   }
 
   const handle = async (id: string, fields: string[]): Promise<void> => {
@@ -198,6 +256,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     } catch (error) {
       if (!/BUSYGROUP/.test(String(error))) throw error
     }
+    // The stream the group made has no expiry yet: it gets one at once (the heartbeat renews it).
+    await whileOpen(inboxReader.pexpire(inbox(instance), STREAM_RETENTION_MS))
   }
 
   const readInbox = async () => {
@@ -281,18 +341,25 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     }
     return undefined
   })()
+  /** Entries of this instance's own event stream read but not deleted yet (deleted with the next read). */
+  const read: string[] = []
   const readEvents = async () => {
     const last = await starting
     if (!last) return
     while (!closed) {
       try {
-        const read = (await whileOpen(
+        // Only this instance reads its own stream: what it read is deleted, in the same write as the next read.
+        if (read.length > 0) eventReader.xdel(mine, ...read.splice(0)).catch(() => {})
+        const got = (await whileOpen(
           eventReader.xread('COUNT', 500, 'BLOCK', 1000, 'STREAMS', eventsKey, mine, ...last),
         )) as Array<[string, Array<[string, string[]]>]> | null
-        for (const [key, entries] of read ?? [])
+        for (const [key, entries] of got ?? [])
           for (const [id, fields] of entries) {
             if (key === eventsKey) last[0] = id
-            else last[1] = id
+            else {
+              last[1] = id
+              read.push(id)
+            }
             deliver(fields)
           }
       } catch {
@@ -318,6 +385,16 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       claims.set(key, stored)
       cmd.set(`${prefix}${key}`, stored, 'PX', LEASE_MS).catch(() => {})
     },
+    renew(key, value = '') {
+      const stored = `${instance}\n${value}`
+      cmd.eval(CLAIM, 1, `${prefix}${key}`, stored, LEASE_MS).then(
+        (won) => {
+          // Another instance took it over: it is not made again here after a Redis restart either.
+          if (won !== 1 && claims.get(key) === stored) claims.delete(key)
+        },
+        () => {},
+      )
+    },
     async claim(key) {
       const stored = `${instance}\n`
       const won = (await cmd.eval(CLAIM, 1, `${prefix}${key}`, stored, LEASE_MS)) === 1
@@ -328,6 +405,16 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       const stored = claims.get(key)
       claims.delete(key)
       if (stored !== undefined) cmd.eval(RELEASE, 1, `${prefix}${key}`, stored).catch(() => {})
+    },
+    join(key) {
+      joined.add(key)
+      join(key).catch(() => {})
+    },
+    leave(key) {
+      if (joined.delete(key)) cmd.zrem(`${prefix}${key}`, instance).catch(() => {})
+    },
+    async members(key) {
+      return (await cmd.eval(MEMBERS, 1, `${prefix}${key}`)) as string[]
     },
     async holder(key) {
       const stored = await cmd.get(`${prefix}${key}`)
@@ -340,7 +427,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       const text = JSON.stringify(message)
       for (;;) {
         try {
-          await cmd.xadd(inbox(to), 'MAXLEN', '~', maxLen, '*', 'm', text)
+          await add(inbox(to), STREAM_RETENTION_MS, 'm', text)
           return
         } catch (error) {
           // Redis unreachable: try again until the delivery deadline (a repeat is harmless at the receiver).
@@ -356,7 +443,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       const text = JSON.stringify(event)
       const written =
         Date.now() < toAllUntil
-          ? cmd.xadd(eventsKey, 'MAXLEN', '~', maxLen, '*', 'i', instance, 'c', conversationId, 'e', text)
+          ? add(eventsKey, 2 * WATCH_MS, 'i', instance, 'c', conversationId, 'e', text)
           : cmd.eval(
               PUBLISH,
               1,
@@ -367,6 +454,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
               conversationId,
               text,
               2 * WATCH_MS,
+              STREAM_RETENTION_MS,
             )
       written.catch((error: unknown) =>
         log(`[redis] chat event not fanned out: ${escapeForLog(String(error))}`),
@@ -383,10 +471,13 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     },
     async broadcast(message) {
       // On the events stream: every instance reads it, in order with the chat events.
-      await cmd.xadd(eventsKey, 'MAXLEN', '~', maxLen, '*', 'i', instance, 'b', JSON.stringify(message))
+      await add(eventsKey, 2 * WATCH_MS, 'i', instance, 'b', JSON.stringify(message))
     },
     onBroadcast(handler) {
       broadcastHandlers.push(handler)
+    },
+    settling() {
+      return Date.now() < toAllUntil
     },
     async ping() {
       await cmd.ping()
@@ -397,12 +488,17 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       giveUp()
       clearInterval(renewWatches)
       for (const conversationId of [...watching]) unwatch(conversationId)
+      for (const key of [...joined]) this.leave(key)
       await Promise.all([...claims.keys()].map((key) => this.release(key)))
       inboxReader.disconnect()
       eventReader.disconnect()
       await reading.catch(() => {})
-      // What was handled last is acknowledged before the connections close (else it would stay pending).
-      if (handled.length > 0) await cmd.xack(inbox(instance), group, ...handled).catch(() => {})
+      // What was handled last is acknowledged (and deleted) before the connections close.
+      if (handled.length > 0) {
+        await cmd.xack(inbox(instance), group, ...handled).catch(() => {})
+        await cmd.xdel(inbox(instance), ...handled).catch(() => {})
+      }
+      if (read.length > 0) await cmd.xdel(mine, ...read).catch(() => {})
       await cmd.quit().catch(() => cmd.disconnect())
     },
   }

@@ -1,13 +1,19 @@
 import { type Context, Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { streamSSE } from 'hono/streaming'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ConversationEvents } from '../agent/events.ts'
 import { type Agent, MAX_USER_TEXT, toChat } from '../agent/loop.ts'
 import type { Provider } from '../agent/types.ts'
 import type { ChatEvent, ConversationBody, CreatedBody, ErrorBody } from '../shared/contract.ts'
+import {
+  LimitExceeded,
+  MAX_CHAT_STREAMS_PER_USER,
+  MAX_CONVERSATIONS_PER_USER,
+  PerUser,
+} from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Conversation, Session, Store } from '../store/store.ts'
+import { readJson } from './body.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
 import { chatCompletions } from './openai-compat.ts'
 import { readSessionCookie, setSessionCookie } from './session.ts'
@@ -35,6 +41,10 @@ export interface HttpDeps {
   maxSessions?: number
   /** Milliseconds between SSE keep-alive comments. Default 15 000. */
   sseKeepAliveMs?: number
+  /** Most chat event streams one user holds open at once (429 `too_many_streams` past it). Default 16. */
+  maxChatStreamsPerUser?: number
+  /** Most conversations one user may have (429 `too_many_conversations` past it). Default 1000. */
+  maxConversationsPerUser?: number
   /** Time source (tests). Default `Date.now`. */
   now?: () => number
   /** Error sink. Default `console.error`. */
@@ -120,6 +130,12 @@ export function checkOrigin(
 const fail = (c: Context, status: ContentfulStatusCode, code: string, message: string) =>
   c.json({ error: { code, message } } satisfies ErrorBody, status)
 
+/** 429 for a user over one of the server's caps, with `Retry-After`. */
+const tooMany = (c: Context, error: LimitExceeded) => {
+  if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter))
+  return fail(c, 429, error.code, error.message)
+}
+
 /** The answer for a request {@link checkOrigin} refused. */
 export const ORIGIN_REFUSED: Readonly<Record<'host' | 'origin', ErrorBody['error']>> = {
   host: {
@@ -147,6 +163,16 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   const maxSessions = deps.maxSessions ?? 10_000
   const keepAliveMs = deps.sseKeepAliveMs ?? 15_000
   const now = deps.now ?? Date.now
+  const chatStreams = new PerUser(deps.maxChatStreamsPerUser ?? MAX_CHAT_STREAMS_PER_USER)
+  const maxConversations = deps.maxConversationsPerUser ?? MAX_CONVERSATIONS_PER_USER
+  /** The user's conversation, unless the user already has `maxConversations` (a store that counts them). */
+  const createConversation = async (c: Context<Env>, userId: string) => {
+    if (store.countConversations && (await store.countConversations(userId)) >= maxConversations) {
+      const message = `Too many conversations: at most ${maxConversations} per user`
+      return tooMany(c, new LimitExceeded('too_many_conversations', message))
+    }
+    return c.json({ id: (await store.createConversation(userId)).id } satisfies CreatedBody, 201)
+  }
   const app = new Hono<Env>()
 
   const issueCookie = async (c: Context, session: Session) =>
@@ -182,14 +208,6 @@ export function createApp(deps: HttpDeps): Hono<Env> {
     await next()
   })
 
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => fail(c, 413, 'body_too_large', `Request body over ${MAX_BODY_BYTES} bytes`),
-    }),
-  )
-
   // A conversation's row never changes (it is only removed, with its user, when that user's last session
   // is pruned, and then no request carries that user any more): the rows read are kept, the latest
   // CONVERSATION_CACHE_SIZE of them, so the ownership check of each chat request reads the store once.
@@ -216,7 +234,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       const userId = c.get('userId')
       if (!userId) return fail(c, 401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
       await store.ensureUser(userId)
-      return c.json({ id: (await store.createConversation(userId)).id } satisfies CreatedBody, 201)
+      return createConversation(c, userId)
     }
     let session = c.get('session')
     if (!session) {
@@ -225,7 +243,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       session = await store.createSession((await store.createUser()).id)
       await issueCookie(c, session)
     }
-    return c.json({ id: (await store.createConversation(session.userId)).id } satisfies CreatedBody, 201)
+    return createConversation(c, session.userId)
   })
 
   app.get('/api/conversations/:id', async (c) => {
@@ -241,7 +259,11 @@ export function createApp(deps: HttpDeps): Hono<Env> {
     if (!c.req.header('content-type')?.startsWith('application/json')) {
       return fail(c, 415, 'unsupported_media_type', 'Send the message as application/json')
     }
-    const body: unknown = await c.req.json().catch(() => undefined)
+    // Read up to MAX_BODY_BYTES and no further, whatever the request declares.
+    const read = await readJson(c.req.raw, MAX_BODY_BYTES)
+    if (!read.ok && read.reason === 'too_large')
+      return fail(c, 413, 'body_too_large', `Request body over ${MAX_BODY_BYTES} bytes`)
+    const body = read.ok ? read.value : undefined
     const text = typeof body === 'object' && body !== null ? (body as { text?: unknown }).text : undefined
     if (typeof text !== 'string') return fail(c, 400, 'invalid_body', 'Expected a JSON body { "text": "…" }')
     if (text.trim() === '') return fail(c, 400, 'empty_message', 'The message is empty')
@@ -253,13 +275,29 @@ export function createApp(deps: HttpDeps): Hono<Env> {
         `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
       )
     }
-    return c.json({ id: (await agent.post(conversation, text.trim())).id } satisfies CreatedBody, 202)
+    try {
+      return c.json({ id: (await agent.post(conversation, text.trim())).id } satisfies CreatedBody, 202)
+    } catch (error) {
+      if (error instanceof LimitExceeded) return tooMany(c, error)
+      throw error
+    }
   })
 
   app.get('/api/conversations/:id/events', async (c) => {
     const conversation = await own(c, c.req.param('id'))
     if (!conversation) return fail(c, 404, NOT_FOUND.code, NOT_FOUND.message)
+    const release = chatStreams.take(conversation.userId)
+    if (!release)
+      return tooMany(
+        c,
+        new LimitExceeded(
+          'too_many_streams',
+          `Too many chat streams: at most ${chatStreams.max} per user; close a tab and try again`,
+          10,
+        ),
+      )
     return streamSSE(c, async (stream) => {
+      stream.onAbort(release)
       let chain = Promise.resolve()
       const write = (data: unknown) => {
         chain = chain.then(() => stream.writeSSE({ data: JSON.stringify(data) })).catch(() => {})
@@ -284,6 +322,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
           )
       }
       unsubscribe()
+      release()
     })
   })
 

@@ -1,12 +1,15 @@
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import type { Cluster } from '../relay/cluster.ts'
-import { LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
+import { maskPost } from '../cluster/mask.ts'
+import type { Cluster, MovedStream } from '../relay/cluster.ts'
+import { bound, LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
+import { LimitExceeded } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Store } from '../store/store.ts'
 import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
+import { readLimited } from './body.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
 
 /** The page's event stream (server → page): `GET /toolmark/events?conversation=:id`. */
@@ -17,6 +20,17 @@ export const MESSAGES_PATH = '/toolmark/messages'
 export const STREAM_HEADER = 'X-Toolmark-Stream'
 /** Events kept per page connection for a resume (`Last-Event-ID`); older ones are gone for good. */
 export const REPLAY_WINDOW = 256
+/**
+ * Response header marking a refused POST the page may send again as it is (its message was not handled): set on
+ * `503 coordinator_unavailable`, when the instances could not tell where the stream is (the coordinator is
+ * unreachable, or came back and the stream's claim is not made again yet). The bridge's `httpTransport` retries
+ * such a send a few times with backoff, and never one without it.
+ */
+export const RETRYABLE_HEADER = 'X-Toolmark-Retryable'
+/** After this instance's coordinator came back, how long a POST waits for its stream's claim to be made again. */
+export const CLAIM_WAIT_MS = 6_000
+/** How long a stream resuming on another instance waits for its old instance to hand it over. */
+export const TAKE_TIMEOUT_MS = 5_000
 /** How long a page connection waits for its stream to come back before it closes like a socket would. */
 export const RESUME_GRACE_MS = 30_000
 
@@ -61,7 +75,6 @@ interface Kept {
  * sent (numbered from 1, the last {@link REPLAY_WINDOW} kept), and the stream writing them, if any.
  */
 class PageStream {
-  readonly id = crypto.randomUUID()
   readonly kept: Kept[] = []
   seq = 0
   /** The highest number no longer kept (0: nothing was evicted). */
@@ -75,6 +88,7 @@ class PageStream {
     readonly userId: string,
     readonly conversationId: string,
     readonly window: number,
+    readonly id: string = crypto.randomUUID(),
   ) {}
 
   push(text: string): void {
@@ -98,7 +112,22 @@ class PageStream {
   }
 }
 
-const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 415, code: string, message: string) =>
+/** `503 coordinator_unavailable`, marked retryable: the message was not handled, the page may send it again. */
+const retryLater = (c: Context) => {
+  c.header(RETRYABLE_HEADER, '1')
+  c.header('Retry-After', '1')
+  return fail(
+    c,
+    503,
+    'coordinator_unavailable',
+    'The server instances cannot reach each other right now; try again shortly',
+  )
+}
+
+/** Polls of a stream's claim while it is waited for (see {@link CLAIM_WAIT_MS}). */
+const CLAIM_POLL_MS = 100
+
+const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 415 | 503, code: string, message: string) =>
   c.json({ error: { code, message } } satisfies ErrorBody, status)
 
 /**
@@ -114,8 +143,9 @@ const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 415, code: strin
  *   window starts a new page connection (the old one closes, as a socket would).
  * - `POST /toolmark/messages` with `X-Toolmark-Stream: <stream>` and a JSON body: the message goes to
  *   the relay (202, accepted or rejected alike, as a socket gets no answer either); 404 for a stream
- *   that is not the user's; 415 without `application/json`; 413 for a body over 4 MiB, which also
- *   closes the page connection (a socket closes with 1009).
+ *   that is not the user's; 415 without `application/json`; 413 for a body over the protocol's
+ *   1048576 bytes, read no further and rejected (`invalid`, `too large`), which also closes the page
+ *   connection (a socket closes with 1009).
  * - A page connection whose stream dropped waits {@link RESUME_GRACE_MS} for it; until then the relay
  *   keeps sending to it (the events wait in the window), then it closes.
  */
@@ -135,25 +165,45 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   // Shared mode: this instance's streams are claimed (and the claims renewed) so other instances find them.
   const heartbeat = cluster
     ? setInterval(() => {
-        for (const stream of streams.values()) cluster.hold(streamKey(stream.id), stream.userId)
+        for (const stream of streams.values()) cluster.renew(streamKey(stream.id), stream.userId)
       }, LEASE_MS / 3)
     : undefined
   ;(heartbeat as { unref?: () => void } | undefined)?.unref?.()
   /** POSTs handed to another instance, waiting for its `posted` (by reply id). */
   const handedOn = new Map<string, (found: boolean) => void>()
+  /** Resumes waiting for the stream's old instance to hand it over (`taken`, by reply id). */
+  const taking = new Map<string, (stream: MovedStream | undefined) => void>()
+  /** Streams handed over to another instance lately: id → that instance and the stream's user. */
+  const moved = new Map<string, { instance: string; userId: string }>()
   cluster?.onMessage(async (message) => {
     if (message.kind === 'posted') {
       handedOn.get(message.id)?.(message.found)
       return
     }
+    if (message.kind === 'taken') {
+      taking.get(message.id)?.(message.stream)
+      return
+    }
+    if (message.kind === 'take') {
+      await cluster.send(message.reply.instance, { kind: 'taken', id: message.reply.id, ...give(message) })
+      return
+    }
     if (message.kind !== 'post' && message.kind !== 'end') return
+    const gone = moved.get(message.streamId)
+    // A message for a stream that moved on follows it (the instance it moved to answers the POST's reply).
+    if (gone && !streams.has(message.streamId)) return cluster.send(gone.instance, message)
     const stream = streams.get(message.streamId)
     const found = stream !== undefined && stream.userId === message.userId
     if (message.kind === 'end') {
+      // The page POSTed a message over the protocol's size limit to another instance.
+      if (found) void stream.conn.refuse('too large')
       if (found) end(stream)
       return
     }
-    if (found) await stream.conn.receive(message.body)
+    if (found)
+      await (message.refused === undefined
+        ? stream.conn.receive(message.body)
+        : stream.conn.refuse(message.refused))
     if (message.reply)
       await cluster.send(message.reply.instance, { kind: 'posted', id: message.reply.id, found })
   })
@@ -164,7 +214,10 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
    * sends its messages one at a time, each after the answer to the one before, so waiting here keeps them in
    * order whichever instance each lands on.
    */
-  const handOn = (to: string, message: { streamId: string; userId: string; body: string }) => {
+  const handOn = (
+    to: string,
+    message: { streamId: string; userId: string; body: string; refused?: string },
+  ) => {
     const c = cluster as Cluster
     const id = crypto.randomUUID()
     return new Promise<boolean>((resolve, reject) => {
@@ -185,6 +238,107 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
         },
       )
     })
+  }
+
+  /**
+   * Hands a stream of this instance over to the instance where it resumes (`take`): it leaves this instance
+   * without closing its page connection (its page loads move with it, see `PageConnection.handOver`); what still
+   * arrives here for it follows it for {@link LEASE_MS}, then this instance's old claim is given up.
+   */
+  const give = (message: {
+    streamId: string
+    userId: string
+    conversationId: string
+    reply: { instance: string }
+  }) => {
+    const stream = streams.get(message.streamId)
+    if (!stream || stream.userId !== message.userId || stream.conversationId !== message.conversationId)
+      return {}
+    const to = message.reply.instance
+    if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
+    streams.delete(stream.id)
+    stream.detach?.()
+    const clientIds = stream.conn.handOver(to)
+    moved.set(stream.id, { instance: to, userId: stream.userId })
+    const timer = clock.setTimeout(() => {
+      moved.delete(stream.id)
+      if (!streams.has(stream.id)) cluster?.release(streamKey(stream.id))
+    }, LEASE_MS)
+    ;(timer as { unref?: () => void }).unref?.()
+    const kept = stream.kept.map(({ n, text, written, requestId }) => ({
+      n,
+      text,
+      written,
+      ...(requestId === undefined ? {} : { requestId }),
+    }))
+    return { stream: { id: stream.id, seq: stream.seq, evicted: stream.evicted, kept, clientIds } }
+  }
+
+  /**
+   * Asks the instance holding a stream (another one) to hand it over for a resume here; resolves with the stream,
+   * made this instance's (its page loads claimed here) as soon as it arrives, or undefined when that instance has
+   * no such stream or does not answer within {@link TAKE_TIMEOUT_MS}.
+   */
+  const take = (from: string, userId: string, conversationId: string, streamId: string) => {
+    const c = cluster as Cluster
+    const id = crypto.randomUUID()
+    return new Promise<PageStream | undefined>((resolve) => {
+      const settle = (moved: MovedStream | undefined) => {
+        clock.clearTimeout(timer)
+        taking.delete(id)
+        // Made here at once, before any message that followed the stream here is handled.
+        resolve(moved && adopt(userId, conversationId, moved))
+      }
+      const timer = clock.setTimeout(() => settle(undefined), TAKE_TIMEOUT_MS)
+      taking.set(id, settle)
+      c.send(from, {
+        kind: 'take',
+        streamId,
+        userId,
+        conversationId,
+        reply: { instance: c.instance, id },
+      }).catch((error: unknown) => {
+        ;(deps.log ?? console.error)(
+          `[bridge-http] could not resume a stream: ${escapeForLog(String(error))}`,
+        )
+        settle(undefined)
+      })
+    })
+  }
+
+  /** A stream handed over by another instance, now this instance's: its events, numbering and page loads. */
+  const adopt = (userId: string, conversationId: string, from: MovedStream): PageStream | undefined => {
+    const page = new PageStream(userId, conversationId, window, from.id)
+    page.seq = from.seq
+    page.evicted = from.evicted
+    page.kept.push(...from.kept)
+    try {
+      page.conn = deps.relay.connect(userId, conversationId, (text) => page.push(text), from.clientIds)
+    } catch (error) {
+      // Over the user's cap here: not adopted; the request goes on as a new stream and is refused there (429).
+      if (error instanceof LimitExceeded) return undefined
+      throw error
+    }
+    streams.set(page.id, page)
+    cluster?.hold(streamKey(page.id), userId)
+    // Closes like any stream that dropped, unless the resume attaches to it first.
+    page.grace = clock.setTimeout(() => end(page), graceMs)
+    return page
+  }
+
+  /**
+   * The claim of a stream held by another instance. Right after this instance's coordinator came back, a missing
+   * claim is waited for (its instance makes it again on its own reconnect, or at its next heartbeat) up to
+   * {@link CLAIM_WAIT_MS}; `unsure` when it is still missing then. Rejects when the coordinator is unreachable.
+   */
+  const findStream = async (streamId: string) => {
+    const c = cluster as Cluster
+    for (let waited = 0; ; waited += CLAIM_POLL_MS) {
+      const found = await c.holder(streamKey(streamId))
+      if (found || !c.settling()) return { found, unsure: false }
+      if (waited >= CLAIM_WAIT_MS) return { found, unsure: true }
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS))
+    }
   }
 
   const end = (stream: PageStream): void => {
@@ -213,6 +367,12 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     const [streamId, from] = (c.req.header('last-event-id') ?? '').split(':')
     let stream = streamId ? streams.get(streamId) : undefined
     const n = Number(from)
+    // Shared mode: a stream that resumes here from another instance is handed over, with what it kept.
+    if (!stream && streamId && cluster && Number.isInteger(n)) {
+      const holder = await cluster.holder(streamKey(streamId)).catch(() => undefined)
+      if (holder && holder.value === userId && holder.instance !== cluster.instance)
+        stream = await take(holder.instance, userId, conversation.id, streamId)
+    }
     let resume =
       stream !== undefined &&
       stream.userId === userId &&
@@ -231,7 +391,13 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
           end(other)
       }
       const fresh = new PageStream(userId, conversation.id, window)
-      fresh.conn = deps.relay.connect(userId, conversation.id, (text) => fresh.push(text))
+      try {
+        fresh.conn = deps.relay.connect(userId, conversation.id, (text) => fresh.push(text))
+      } catch (error) {
+        if (!(error instanceof LimitExceeded)) throw error
+        if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter))
+        return c.json({ error: { code: error.code, message: error.message } } satisfies ErrorBody, 429)
+      }
       streams.set(fresh.id, fresh)
       cluster?.hold(streamKey(fresh.id), userId)
       stream = fresh
@@ -288,26 +454,54 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     if (typeof userId !== 'string') return userId
     const streamId = c.req.header(STREAM_HEADER) ?? ''
     const stream = streams.get(streamId)
-    // Shared mode: the stream may be another instance's (the user's own, its claim says).
-    const elsewhere =
-      !stream && cluster && streamId !== '' ? await cluster.holder(streamKey(streamId)) : undefined
+    // Shared mode: the stream may be another instance's (the user's own, its claim says), or it moved on lately.
+    const gone = stream ? undefined : moved.get(streamId)
+    let elsewhere = gone && { instance: gone.instance, value: gone.userId }
+    if (!stream && !gone && cluster && streamId !== '') {
+      // Where the stream is cannot be told now: the page may send it again (it was not handled).
+      const looked = await findStream(streamId).catch(() => undefined)
+      if (!looked || looked.unsure) return retryLater(c)
+      elsewhere = looked.found
+    }
     const remote = elsewhere && elsewhere.value === userId && elsewhere.instance !== cluster?.instance
     if ((!stream || stream.userId !== userId) && !remote)
       return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
     if (!c.req.header('content-type')?.startsWith('application/json'))
       return fail(c, 415, 'unsupported_media_type', 'Send the message as application/json')
-    const declared = Number(c.req.header('content-length'))
-    const body =
-      declared > MAX_INBOUND_BYTES + DRAIN_BYTES ? undefined : await readLimited(c.req.raw, MAX_INBOUND_BYTES)
+    // The protocol's size limit, before parsing: reading stops there (a socket closes with 1009 at the same size).
+    const body = await readLimited(c.req.raw, MAX_INBOUND_BYTES)
     if (body === undefined) {
-      if (stream) end(stream)
+      if (stream) {
+        void stream.conn.refuse('too large')
+        end(stream)
+      }
       // The stream's own instance closes it, as a socket closes with 1009 wherever it is.
       else if (elsewhere && cluster) await cluster.send(elsewhere.instance, { kind: 'end', streamId, userId })
       return fail(c, 413, 'message_too_large', `Message over ${MAX_INBOUND_BYTES} bytes`)
     }
     if (stream) await stream.conn.receive(body)
-    else if (elsewhere && !(await handOn(elsewhere.instance, { streamId, userId, body })))
-      return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
+    else if (elsewhere) {
+      // Nothing over the protocol's limits leaves this instance (nor reaches Redis): only the refusal does.
+      const checked = bound(body)
+      // What crosses Redis is masked as the database's copy is (a tool's result, a confirmation's outcome).
+      const handed = checked.ok
+        ? {
+            streamId,
+            userId,
+            body: await maskPost(body, {
+              call: async (id) => ({
+                describe: (await deps.store.getCall(id))?.kind === 'describe',
+                secrets: deps.relay.callSecrets(id),
+              }),
+              confirm: (confirmId) => ({ secrets: deps.relay.confirmSecrets(confirmId) }),
+            }),
+          }
+        : { streamId, userId, body: '', refused: checked.detail }
+      // Not delivered (the coordinator stayed unreachable while the hand-over was retried): the page may retry.
+      const found = await handOn(elsewhere.instance, handed).catch(() => undefined)
+      if (found === undefined) return retryLater(c)
+      if (!found) return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
+    }
     return c.body(null, 202)
   })
 
@@ -327,43 +521,4 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       for (const stream of [...streams.values()]) end(stream)
     },
   }
-}
-
-/**
- * How much more than the limit a refused body is still read (and dropped) before the 413 is sent: a client
- * still sending its body when the server stops reading gets a reset connection instead of the answer.
- */
-const DRAIN_BYTES = MAX_INBOUND_BYTES
-
-/**
- * The request body as UTF-8 text, or undefined once it is over `max` bytes (the rest is read and dropped,
- * up to {@link DRAIN_BYTES} more, so the client reads the answer).
- */
-async function readLimited(request: Request, max: number): Promise<string | undefined> {
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      chunks.length = 0
-      if (size > max + DRAIN_BYTES) {
-        await reader.cancel().catch(() => {})
-        return undefined
-      }
-      continue
-    }
-    chunks.push(value)
-  }
-  if (size > max) return undefined
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return new TextDecoder().decode(bytes)
 }

@@ -1,6 +1,9 @@
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from '../agent/types.ts'
+import { MAX_PROVIDER_TEXT } from '../shared/bounds.ts'
+import { MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
+import { readLimited } from './body.ts'
 
 /*
  * Any provider (the offline agent `@toolmark/offline-agent`, for one) as an OpenAI-compatible Chat Completions endpoint,
@@ -9,7 +12,11 @@ import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from '.
  * `tool_calls`, tool) and `tools` (`{ type: 'function', function: { name, description, parameters } }`).
  * Answer: with `stream: true`, `chat.completion.chunk` events (content deltas, then each tool call
  * as one delta with its index) ending in `data: [DONE]`; otherwise one `chat.completion`.
- * Malformed requests get 400 `{ error: { message, type: 'invalid_request_error' } }`.
+ * Malformed requests get 400 `{ error: { message, type: 'invalid_request_error' } }`. Limits, checked before
+ * anything reaches the provider: the body is read up to {@link MAX_CHAT_COMPLETIONS_BYTES} and no further (413,
+ * `code: 'body_too_large'`); a user message over `MAX_MESSAGE_LENGTH` (4000) characters, or any other message,
+ * tool call arguments or tool description over `MAX_PROVIDER_TEXT` (32768), is refused with 400 (`code:
+ * 'message_too_long'` / `'text_too_long'`).
  * The wire format has no field for a confirmation's outcome: a second tool message for a call whose
  * first answer was `needs_confirmation` is that outcome, and is read as the result of its confirmId.
  * It serves no data of its own and needs no session; `createToolmarkServer` mounts it (option
@@ -19,7 +26,28 @@ import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from '.
 type Json = Record<string, unknown>
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-const MAX_BODY = 4 * 1024 * 1024
+
+/** Largest request body of `POST /v1/chat/completions`, in bytes: reading stops there and the answer is 413. */
+export const MAX_CHAT_COMPLETIONS_BYTES = 1_048_576
+
+/** A request over one of the endpoint's text limits (400 with its `code`). */
+class TextLimitError extends TypeError {
+  constructor(
+    message: string,
+    readonly code: 'message_too_long' | 'text_too_long',
+  ) {
+    super(message)
+  }
+}
+
+/** `text` when it is within `max` UTF-16 code units, else a {@link TextLimitError} naming `what`. */
+function within(text: string, max: number, what: string): string {
+  if (text.length <= max) return text
+  throw new TextLimitError(
+    `${what} is ${text.length} characters long; the limit is ${max}`,
+    max === MAX_MESSAGE_LENGTH ? 'message_too_long' : 'text_too_long',
+  )
+}
 
 /** The confirmId of a tool message whose result (maybe wrapped as untrusted content) is `needs_confirmation`. */
 function pendingConfirmId(content: string): string | undefined {
@@ -50,6 +78,9 @@ export function fromChatCompletions(body: unknown): {
   for (const m of body.messages) {
     if (!isObject(m) || typeof m.role !== 'string') throw new TypeError('each message needs a role')
     const content = typeof m.content === 'string' ? m.content : ''
+    // Every text is bounded before a provider sees it (the offline planner's cost grows with the text).
+    if (m.role === 'user') within(content, MAX_MESSAGE_LENGTH, 'a user message')
+    else within(content, MAX_PROVIDER_TEXT, `a ${m.role} message`)
     if (m.role === 'system' || m.role === 'developer') system += (system ? '\n\n' : '') + content
     else if (m.role === 'user') messages.push({ role: 'user', text: content })
     else if (m.role === 'assistant') {
@@ -58,6 +89,7 @@ export function fromChatCompletions(body: unknown): {
         const id = isObject(c) && typeof c.id === 'string' ? c.id : ''
         const name = typeof fn.name === 'string' ? fn.name : ''
         let input: unknown = {}
+        if (typeof fn.arguments === 'string') within(fn.arguments, MAX_PROVIDER_TEXT, 'tool call arguments')
         try {
           input = typeof fn.arguments === 'string' && fn.arguments !== '' ? JSON.parse(fn.arguments) : {}
         } catch {
@@ -84,9 +116,10 @@ export function fromChatCompletions(body: unknown): {
   const tools: LlmTool[] = (Array.isArray(body.tools) ? body.tools : []).map((t: unknown) => {
     const fn = isObject(t) && isObject(t.function) ? t.function : undefined
     if (!fn || typeof fn.name !== 'string') throw new TypeError('each tool needs function.name')
+    const description = typeof fn.description === 'string' ? fn.description : ''
     return {
-      name: fn.name,
-      description: typeof fn.description === 'string' ? fn.description : '',
+      name: within(fn.name, MAX_PROVIDER_TEXT, 'a tool name'),
+      description: within(description, MAX_PROVIDER_TEXT, 'a tool description'),
       input_schema: isObject(fn.parameters) ? fn.parameters : {},
     }
   })
@@ -100,15 +133,20 @@ export function fromChatCompletions(body: unknown): {
 export function chatCompletions(provider: Provider): Hono {
   const app = new Hono()
   app.post('/v1/chat/completions', async (c) => {
-    const invalid = (message: string) => c.json({ error: { message, type: 'invalid_request_error' } }, 400)
-    const raw = await c.req.text()
-    if (raw.length > MAX_BODY) return invalid('request too large')
+    const invalid = (message: string, code?: string) =>
+      c.json({ error: { message, type: 'invalid_request_error', ...(code ? { code } : {}) } }, 400)
+    const raw = await readLimited(c.req.raw, MAX_CHAT_COMPLETIONS_BYTES)
+    if (raw === undefined) {
+      const message = `request body over ${MAX_CHAT_COMPLETIONS_BYTES} bytes`
+      return c.json({ error: { message, type: 'invalid_request_error', code: 'body_too_large' } }, 413)
+    }
     let body: unknown
     let request: ReturnType<typeof fromChatCompletions>
     try {
       body = JSON.parse(raw)
       request = fromChatCompletions(body)
     } catch (error) {
+      if (error instanceof TextLimitError) return invalid(error.message, error.code)
       return invalid(error instanceof TypeError ? error.message : 'body must be JSON')
     }
     const model = isObject(body) && typeof body.model === 'string' ? body.model : provider.name

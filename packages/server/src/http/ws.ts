@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
-import { MAX_INBOUND_BYTES, type Relay } from '../relay/relay.ts'
+import { MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
+import { LimitExceeded } from '../shared/limits.ts'
 import type { Conversation, Store } from '../store/store.ts'
 import { checkOrigin, type OriginProblem } from './app.ts'
 
@@ -21,6 +22,11 @@ export const WS_PATH = '/toolmark/ws'
 export const CLOSE_UNAUTHENTICATED = 4401
 /** Close code for a conversation that is not the user's, or a cross-origin socket (terminal). */
 export const CLOSE_FORBIDDEN = 4403
+/**
+ * Close code for a socket over its user's cap of page connections (`maxPageConnectionsPerUser`): the
+ * WebSocket protocol's "try again later", on which the page's transport reconnects with backoff.
+ */
+export const CLOSE_TRY_AGAIN_LATER = 1013
 
 const PING_MS = 30_000
 
@@ -39,9 +45,11 @@ export interface WsDeps {
  * Serves `GET /toolmark/ws?conversation=:id` on `server`. The upgrade is completed and then,
  * before anything is relayed, `Host` and `Origin` are checked (else closed 4403), the socket is
  * authenticated (the app's `authenticate`, else the session cookie; else closed
- * 4401) and bound to the user's own conversation (else closed 4403), so the page's transport sees
+ * 4401) and bound to the user's own conversation (else closed 4403; 1013 when the user is over
+ * `maxPageConnectionsPerUser`), so the page's transport sees
  * a terminal close code instead of retrying a refused handshake. Binary frames are ignored;
- * frames over {@link MAX_INBOUND_BYTES} close the socket (1009). Dead sockets are found by ping.
+ * a frame over {@link MAX_INBOUND_BYTES} (the protocol's 1 MiB) is rejected (`invalid`, `too large`) and
+ * closes the socket (1009), so a socket never buffers more. Dead sockets are found by ping.
  */
 export function attachWebSocket(server: Server, deps: WsDeps): { close(): void } {
   const log = deps.log ?? ((line: string) => console.warn(line))
@@ -89,16 +97,28 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
     userId: string | undefined,
     conversation: Conversation | undefined,
   ) => {
-    ws.on('error', () => {})
+    let refuse: ((detail: string) => void) | undefined
+    ws.on('error', (error: Error & { code?: string }) => {
+      // `ws` stopped reading a frame over `maxPayload` and closes the socket with 1009.
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') refuse?.('too large')
+    })
     if (problem)
       return ws.close(CLOSE_FORBIDDEN, problem === 'host' ? 'host not allowed' : 'cross-origin socket')
     if (!userId) return ws.close(CLOSE_UNAUTHENTICATED, 'no valid session')
     if (!conversation || conversation.userId !== userId) {
       return ws.close(CLOSE_FORBIDDEN, 'not your conversation')
     }
-    const conn = deps.relay.connect(userId, conversation.id, (text) => {
-      if (ws.readyState === ws.OPEN) ws.send(text)
-    })
+    let conn: PageConnection
+    try {
+      conn = deps.relay.connect(userId, conversation.id, (text) => {
+        if (ws.readyState === ws.OPEN) ws.send(text)
+      })
+    } catch (error) {
+      // Over the user's cap of page connections: try again later (the page's transport reconnects with backoff).
+      if (error instanceof LimitExceeded) return ws.close(CLOSE_TRY_AGAIN_LATER, error.code)
+      throw error
+    }
+    refuse = (detail) => void conn.refuse(detail)
     alive.set(ws, true)
     ws.on('pong', () => alive.set(ws, true))
     ws.on('message', (data, isBinary) => {

@@ -3,20 +3,58 @@ import type { ChatEvent } from '../shared/contract.ts'
 
 /** What one server instance sends another through the {@link Cluster}. */
 export type ClusterMessage =
-  /** To the instance holding the page load: write `text` (a bridge message) to its sockets. */
-  | { kind: 'send'; conversationId: string; clientId: string; text: string }
   /**
-   * To the instance waiting for a call: the page's answer, accepted (and settled) by the holder; or, with
-   * `timedOut`, the timeout another instance settled the call with (a result that arrived after the deadline).
+   * To the instance holding the page load: write `text` (a bridge message) to its sockets. A `call` carries
+   * its id and `secrets` (its input's values at the tool's sensitive paths, which `text` holds already): the
+   * holder cuts them out of the call's result before that crosses back.
+   */
+  | {
+      kind: 'send'
+      conversationId: string
+      clientId: string
+      text: string
+      call?: { id: string; secrets: readonly string[] }
+      /** Handed on by an instance that handed the page connection over (never handed on again). */
+      again?: boolean
+    }
+  /**
+   * To the instance waiting for a call: the page's answer, accepted (and settled) by the holder and masked
+   * as the database's copy is (a describe's answer excepted); or, with `timedOut`, the timeout another
+   * instance settled the call with (a result that arrived after the deadline).
    */
   | { kind: 'outcome'; callId: string; clientId: string; result: ToolResult; timedOut?: boolean }
   /**
    * To the instance holding an HTTP-transport page stream: a message the page POSTed to another instance.
-   * With `reply`, the holder answers `posted` (to `reply.instance`, under `reply.id`) once it handled it.
+   * With `reply`, the holder answers `posted` (to `reply.instance`, under `reply.id`) once it handled it. With
+   * `refused`, the receiving instance found the message over the protocol's inbound limits: `body` is empty and
+   * the holder rejects it with that detail.
    */
-  | { kind: 'post'; streamId: string; userId: string; body: string; reply?: { instance: string; id: string } }
+  | {
+      kind: 'post'
+      streamId: string
+      userId: string
+      body: string
+      refused?: string
+      reply?: { instance: string; id: string }
+    }
   /** To the instance that handed a POST on: the holder handled it (`found`), or has no such stream any more. */
   | { kind: 'posted'; id: string; found: boolean }
+  /**
+   * To the instance holding an HTTP-transport page stream that resumes on `reply.instance` (`Last-Event-ID`): hand
+   * it over, answered with `taken`.
+   */
+  | {
+      kind: 'take'
+      streamId: string
+      userId: string
+      conversationId: string
+      reply: { instance: string; id: string }
+    }
+  /**
+   * To the instance resuming a page stream: the stream as it was (its numbering, the events kept for a resume, the
+   * page loads it carried), now its own; without `stream` there was no such stream (of that user) to hand over.
+   */
+  | { kind: 'taken'; id: string; stream?: MovedStream }
   /** To the instance holding an HTTP-transport page stream: close it (the page POSTed an oversized message). */
   | { kind: 'end'; streamId: string; userId: string }
   /**
@@ -26,6 +64,19 @@ export type ClusterMessage =
   | { kind: 'watch-turn'; conversationId: string; instance: string }
   /** To an instance waiting to run a turn of the conversation: the turn it waited for ended; claim it now. */
   | { kind: 'turn-ended'; conversationId: string }
+
+/** An HTTP-transport page stream handed from one instance to another (see the `taken` message). */
+export interface MovedStream {
+  id: string
+  /** The number of its latest event. */
+  seq: number
+  /** The highest event number no longer kept. */
+  evicted: number
+  /** The events kept for a resume; `written` when a stream carried it, `requestId` of an undelivered request. */
+  kept: Array<{ n: number; text: string; written: boolean; requestId?: string }>
+  /** The page loads its connection carried. */
+  clientIds: string[]
+}
 
 /** What one server instance tells every other one through {@link Cluster.broadcast}. */
 export type BroadcastMessage =
@@ -42,17 +93,34 @@ export interface Cluster {
   readonly instance: string
   /**
    * Claims `key` (a page load, a page stream) for this instance, with `value` stored beside it; the claim
-   * lives 15 s (the relay's `LEASE_MS`) unless claimed again (the heartbeats do, every third of it).
+   * lives 15 s (the relay's `LEASE_MS`) unless renewed (the heartbeats do, every third of it, with
+   * {@link Cluster.renew}). It takes the key over from any other instance: call it when the page spoke here.
    */
   hold(key: string, value?: string): void
   /**
+   * Keeps this instance's claim on `key` alive (the heartbeats): extends it while it is still this instance's,
+   * or makes it again when it lapsed and nobody took it. Never takes it from another instance: one that took
+   * the page load over keeps it (compare-and-set).
+   */
+  renew(key: string, value?: string): void
+  /**
    * Claims `key` for this instance only when no other instance holds a live claim on it; true when this
-   * instance holds it afterwards (it may have held it already). Renewed with {@link Cluster.hold}, given up
+   * instance holds it afterwards (it may have held it already). Renewed with {@link Cluster.renew}, given up
    * with {@link Cluster.release}, like a claim made with `hold`.
    */
   claim(key: string): Promise<boolean>
   /** Gives up a claim made with {@link Cluster.hold} or {@link Cluster.claim} (only when it is still this instance's). */
   release(key: string): void
+  /**
+   * Adds this instance to the set `key` for 15 s (the relay's `LEASE_MS`), renewed by calling it again (the
+   * heartbeats do). Unlike a claim, a set has any number of members: the instances with a page connection of a
+   * conversation that has not said yet which page load it carries.
+   */
+  join(key: string): void
+  /** Takes this instance out of the set `key`. */
+  leave(key: string): void
+  /** The instances in the set `key` whose membership has not lapsed. */
+  members(key: string): Promise<string[]>
   /** The instance holding `key` (and the value it stored), if any claim is live. */
   holder(key: string): Promise<{ instance: string; value: string } | undefined>
   /** Delivers `message` to `instance` (at least once: the receiver drops repeats by their ids). */
@@ -82,6 +150,12 @@ export interface Cluster {
   broadcast?(message: BroadcastMessage): Promise<void>
   /** Adds a handler of the messages other instances broadcast (needed with {@link Cluster.broadcast}). */
   onBroadcast?(handler: (message: BroadcastMessage) => void): void
+  /**
+   * True for a while (15 s, the relay's `LEASE_MS`) after this instance's connection to the coordinator came
+   * back: a Redis that restarted empty has lost every claim, and another instance may not have made its own again
+   * yet, so a claim missing now may still come back.
+   */
+  settling(): boolean
   /** Resolves when the coordinator answers (readiness). */
   ping(): Promise<void>
 }

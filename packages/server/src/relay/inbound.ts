@@ -2,18 +2,65 @@ import type { ToolResult } from '@toolmark/core'
 import {
   boundedCopy,
   type ConfirmedMessage,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  MAX_DEPTH,
   type ManifestMessage,
   type ResultMessage,
   validateMessage,
 } from '@toolmark/protocol'
+import { boundText } from '../shared/bounds.ts'
 import type { Clock } from '../shared/clock.ts'
 import { logString } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, Store } from '../store/store.ts'
 import type { Conn, Rejection, RelayEvents, Waiter } from './types.ts'
 
-/** Largest inbound page message the relay parses, in bytes of its JSON text (4 MiB). */
-export const MAX_INBOUND_BYTES = 4 * 1_048_576
+/**
+ * Largest inbound page message, in UTF-8 bytes of its JSON text: the protocol's own limit (1 MiB). A longer
+ * message is rejected (`invalid`, `too large`) before it is parsed.
+ */
+export const MAX_INBOUND_BYTES = DEFAULT_MAX_MESSAGE_BYTES
+
+/** The UTF-8 length of `text`, counted up to `max + 1` at most (a lone surrogate counts 3, as it is encoded). */
+export function utf8Length(text: string, max = Number.POSITIVE_INFINITY): number {
+  let bytes = 0
+  for (let i = 0; i < text.length && bytes <= max; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4
+        i++
+      } else bytes += 3
+    } else bytes += 3
+  }
+  return bytes
+}
+
+/** One page message after the protocol's inbound limits: a plain copy of it, or why it was refused. */
+export type Bounded = { ok: true; value: unknown } | { ok: false; detail: string }
+
+/**
+ * The protocol's inbound limits on one page message's text: at most {@link MAX_INBOUND_BYTES} UTF-8 bytes
+ * (checked before parsing), JSON, nested at most `MAX_DEPTH` (64) deep. The value is a bounded copy, with
+ * no getters or prototypes. Every instance applies it before a message goes anywhere, another instance included.
+ */
+export function bound(text: string): Bounded {
+  // Every UTF-16 code unit is at least one UTF-8 byte, and at most three.
+  if (text.length > MAX_INBOUND_BYTES) return { ok: false, detail: 'too large' }
+  if (text.length * 3 > MAX_INBOUND_BYTES && utf8Length(text, MAX_INBOUND_BYTES) > MAX_INBOUND_BYTES)
+    return { ok: false, detail: 'too large' }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return { ok: false, detail: 'not JSON' }
+  }
+  const copy = boundedCopy(parsed, { maxBytes: MAX_INBOUND_BYTES, maxDepth: MAX_DEPTH })
+  return copy.ok ? { ok: true, value: copy.value } : { ok: false, detail: copy.reason }
+}
 
 /** What the inbound handlers need from the relay: its store and clock, its events and its bindings. */
 export interface InboundHost {
@@ -25,6 +72,12 @@ export interface InboundHost {
   emit<K extends keyof RelayEvents>(event: K, payload: RelayEvents[K]): void
   /** Removes and returns the request waiting for `callId`, if any. */
   takeWaiter(callId: string): Waiter | undefined
+  /** The call's input values at the tool's sensitive paths, when this instance knows them (else empty). */
+  callSecrets(callId: string): readonly string[]
+  /** Keeps a call's secrets for its confirmation, until it is answered or its time ran out (memory only). */
+  keepConfirmSecrets(confirmId: string, secrets: readonly string[]): void
+  /** Removes and returns the secrets kept for a confirmation (empty when none are known here). */
+  takeConfirmSecrets(confirmId: string): readonly string[]
   /** True when a socket of the conversation still carries `clientId` (here, or on another instance). */
   isOpen(conversationId: string, clientId: string): Promise<boolean>
   /** Hands an accepted result to the instance that waits for the call, when that is another one. */
@@ -75,16 +128,8 @@ function reject(
  * handler of its type. True when the message was accepted; a rejected one is logged and reported.
  */
 export async function receive(host: InboundHost, conn: Conn, text: string): Promise<boolean> {
-  if (text.length > MAX_INBOUND_BYTES)
-    return reject(host, conn, { reason: 'invalid', type: '?', detail: 'too large' })
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return reject(host, conn, { reason: 'invalid', type: '?', detail: 'not JSON' })
-  }
-  const copy = boundedCopy(parsed, { maxBytes: MAX_INBOUND_BYTES })
-  if (!copy.ok) return reject(host, conn, { reason: 'invalid', type: '?', detail: copy.reason })
+  const copy = bound(text)
+  if (!copy.ok) return refuse(host, conn, copy.detail)
   defaultChanges(copy.value)
   const checked = validateMessage(copy.value, 'toAgent')
   if (!checked.ok) return reject(host, conn, { reason: 'invalid', type: '?', detail: checked.reason })
@@ -102,6 +147,14 @@ export async function receive(host: InboundHost, conn: Conn, text: string): Prom
     case 'confirmed':
       return confirmed(host, conn, message)
   }
+}
+
+/**
+ * Rejects a page message that broke the protocol's inbound limits (`invalid`, with `detail` such as
+ * `too large`), when a transport or another instance refused it before {@link receive} saw it.
+ */
+export function refuse(host: InboundHost, conn: Conn, detail: string): false {
+  return reject(host, conn, { reason: 'invalid', type: '?', detail })
 }
 
 /** A clientId is one page load in one conversation: another user's or conversation's is refused. */
@@ -196,6 +249,8 @@ async function accept(
   const { store } = host
   conn.clientIds.add(message.clientId)
   const outcome = message.result
+  // Read before the waiter is taken: a waiter here knows them, else the call's hand-over brought them.
+  const secrets = host.callSecrets(binding.id)
   const waiter = host.takeWaiter(binding.id)
   // Only a call can create a confirmation; a describe answered needs_confirmation binds nothing.
   if (outcome.status === 'needs_confirmation' && binding.kind === 'call') {
@@ -207,14 +262,15 @@ async function accept(
       callId: binding.id,
       toolCallId: binding.toolCallId,
       tool: binding.tool,
-      // The page's summary is free text: masked (and the call's secrets cut out) before it is stored.
-      summary: maskText(scrub(outcome.summary, waiter?.secrets)),
+      // The page's summary is free text: cut to the provider's limit, masked (and the call's secrets cut out) before it is stored.
+      summary: maskText(scrub(boundText(outcome.summary), secrets)),
       createdAt: host.clock.now(),
       state: 'pending',
       ...(host.confirmTtlMs === undefined ? {} : { expiresAt: host.clock.now() + host.confirmTtlMs }),
     })
     if (!bound)
       host.log(`[relay] confirmId reused by conversation=${binding.conversationId}; first binding kept`)
+    else if (secrets.length > 0) host.keepConfirmSecrets(outcome.confirmId, secrets)
   }
   if (!waiter) {
     host.forward(binding, outcome)
@@ -254,6 +310,10 @@ async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessag
     return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
   }
   conn.clientIds.add(message.clientId)
-  host.emit('confirmed', { binding: { ...binding, state: 'used' }, result: message.result })
+  host.emit('confirmed', {
+    binding: { ...binding, state: 'used' },
+    result: message.result,
+    secrets: host.takeConfirmSecrets(binding.confirmId),
+  })
   return true
 }

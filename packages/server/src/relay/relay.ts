@@ -1,11 +1,19 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
-import { type AgentToPageMessage, PROTOCOL_VERSION } from '@toolmark/protocol'
+import {
+  type AgentToPageMessage,
+  CONFIRM_TTL_MS,
+  NO_PAGE_RESULT,
+  PROTOCOL_VERSION,
+  TIMEOUT_RESULT,
+} from '@toolmark/protocol'
+import { maskResult } from '../cluster/mask.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
+import { LimitExceeded, MAX_PAGE_CONNECTIONS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, Store } from '../store/store.ts'
 import type { BroadcastMessage, Cluster, ClusterMessage } from './cluster.ts'
-import { type InboundHost, receive } from './inbound.ts'
+import { type InboundHost, receive, refuse } from './inbound.ts'
 import type {
   BoundPage,
   Conn,
@@ -16,7 +24,7 @@ import type {
   Waiter,
 } from './types.ts'
 
-export { MAX_INBOUND_BYTES } from './inbound.ts'
+export { type Bounded, bound, MAX_INBOUND_BYTES } from './inbound.ts'
 export type {
   BoundPage,
   PageConnection,
@@ -27,16 +35,8 @@ export type {
   RequestOutcome,
 } from './types.ts'
 
-/** What the agent sees when a page does not answer before the deadline (server-side only). */
-export const TIMEOUT_RESULT: ToolResult = {
-  status: 'error',
-  message: 'Timed out: the page did not answer in time',
-}
-/** What the agent sees when the conversation has no page to call. */
-export const NO_PAGE_RESULT: ToolResult = {
-  status: 'error',
-  message: 'No page is connected to this conversation',
-}
+/** What the agent sees at a deadline, or with no page to call: one text for every server (`@toolmark/protocol`). */
+export { NO_PAGE_RESULT, TIMEOUT_RESULT }
 /** What a request resolves with when its `signal` aborts before the page answered (a `cancel` is sent). */
 export const CANCELLED_RESULT: ToolResult = { status: 'cancelled', by: 'signal' }
 /** What the agent sees when the page is on another instance and the coordinator (Redis) cannot be reached. */
@@ -64,13 +64,18 @@ export interface RelayOptions {
    * {@link CONFIRM_TTL_MS}; `Infinity` keeps only the page's own expiry.
    */
   confirmTtlMs?: number
+  /**
+   * Most page connections (sockets and HTTP page streams) one user holds on this instance at once; one more is
+   * refused ({@link Relay.connect} throws `LimitExceeded`). Default {@link MAX_PAGE_CONNECTIONS_PER_USER}.
+   */
+  maxConnectionsPerUser?: number
 }
 
 /**
- * The default lifetime of a confirmation on the server: the page's own expiry (600 000 ms, protocol v1)
- * plus a minute, so an approval the page accepted in time is never refused on its way.
+ * The default lifetime of a confirmation on the server (the protocol's `CONFIRM_TTL_MS`): the page's own
+ * expiry (600 000 ms) plus a minute, so an approval the page accepted in time is never refused on its way.
  */
-export const CONFIRM_TTL_MS = 660_000
+export { CONFIRM_TTL_MS }
 
 /**
  * What a waiting instance resolves a call with when its page answered on another instance but the answer did not
@@ -98,6 +103,11 @@ const MAX_BIND_ATTEMPTS = 3
 
 /** The coordinator key of a page load's claim. */
 const clientKey = (clientId: string) => `client:${clientId}`
+/**
+ * The coordinator set of the instances holding a page connection of the conversation that has not said yet which
+ * page load it carries (a socket or stream that reconnected: the page does not send its manifest again).
+ */
+const unknownKey = (conversationId: string) => `unknown:${conversationId}`
 
 /**
  * The server half of bridge protocol v1: it relays agent requests to the bound page and accepts
@@ -111,6 +121,8 @@ export class Relay {
   readonly #clock: Clock
   readonly #log: (line: string) => void
   readonly #conns = new Set<Conn>()
+  /** The page connections each user holds here. */
+  readonly #perUser: PerUser
   readonly #waiters = new Map<string, Waiter>()
   readonly #listeners: { [K in keyof RelayEvents]: Set<(event: RelayEvents[K]) => void> } = {
     rejected: new Set(),
@@ -126,19 +138,32 @@ export class Relay {
   readonly #heartbeat: ReturnType<typeof setInterval> | undefined
   /** Conversation → the copy of its bound page and when the read that got it started (see {@link Relay.page}). */
   readonly #pages = new Map<string, { page: BoundPage; at: number }>()
+  /** Page loads whose connection was handed over to another instance lately: clientId → that instance. */
+  readonly #moved = new Map<string, string>()
   /** Counts the changes of page bindings this instance learned of; a read notes it when it starts. */
   #epoch = 0
   /** Conversation → the {@link Relay.#epoch} of its latest change (the oldest forgotten beyond the cache size). */
   readonly #changedAt = new Map<string, number>()
   /** The latest epoch of a change forgotten from {@link Relay.#changedAt}: it counts for every conversation. */
   #forgottenAt = 0
+  /**
+   * Secrets (input values at a tool's sensitive paths) this instance keeps in memory, and until when:
+   * `call:<id>` those of a call another instance handed to a page here, until its result crossed back
+   * masked with them (or its deadline passed); `confirm:<id>` those of the call that asked for a
+   * confirmation, until the outcome the user approved was masked with them (or its lifetime ended).
+   */
+  readonly #kept = new Map<string, { secrets: readonly string[]; until: number }>()
+  /** How long a confirmation's secrets are kept at most. */
+  readonly #confirmTtlMs: number
 
   constructor(options: RelayOptions) {
     this.#store = options.store
     this.#deadlineMs = options.deadlineMs
     this.#clock = options.clock ?? systemClock
     this.#log = options.log ?? ((line) => console.warn(line))
+    this.#perUser = new PerUser(options.maxConnectionsPerUser ?? MAX_PAGE_CONNECTIONS_PER_USER)
     const ttl = options.confirmTtlMs ?? CONFIRM_TTL_MS
+    this.#confirmTtlMs = Number.isFinite(ttl) ? ttl : CONFIRM_TTL_MS
     this.#inbound = {
       store: this.#store,
       clock: this.#clock,
@@ -146,6 +171,10 @@ export class Relay {
       log: this.#log,
       emit: (event, payload) => this.#emit(event, payload),
       takeWaiter: (callId) => this.#take(callId),
+      callSecrets: (callId) => this.callSecrets(callId),
+      keepConfirmSecrets: (confirmId, secrets) =>
+        this.#keep(`confirm:${confirmId}`, secrets, this.#confirmTtlMs),
+      takeConfirmSecrets: (confirmId) => this.#secretsOf(`confirm:${confirmId}`, true),
       isOpen: (conversationId, clientId) => this.#isOpenAnywhere(conversationId, clientId),
       forward: (binding, result) => this.#forward(binding, result),
       expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
@@ -161,8 +190,10 @@ export class Relay {
       this.#cluster.onBroadcast?.((message) => this.#fromBroadcast(message))
       const cluster = this.#cluster
       this.#heartbeat = setInterval(() => {
-        for (const conn of this.#conns)
-          for (const clientId of conn.clientIds) cluster.hold(clientKey(clientId))
+        for (const conn of this.#conns) {
+          for (const clientId of conn.clientIds) cluster.renew(clientKey(clientId))
+          if (conn.clientIds.size === 0) cluster.join(unknownKey(conn.conversationId))
+        }
       }, LEASE_MS / 3)
       ;(this.#heartbeat as { unref?: () => void }).unref?.()
       return
@@ -180,16 +211,52 @@ export class Relay {
     return this.#cluster?.instance
   }
 
+  /**
+   * The input values at the tool's sensitive paths of a call this instance knows (it waits for the call, or
+   * handed it to a page here); empty for any other. What crosses to another instance is masked with them.
+   */
+  callSecrets(callId: string): readonly string[] {
+    return this.#waiters.get(callId)?.secrets ?? this.#secretsOf(`call:${callId}`)
+  }
+
+  /** The secrets of the call that asked for a confirmation still open, when this instance knows them. */
+  confirmSecrets(confirmId: string): readonly string[] {
+    return this.#secretsOf(`confirm:${confirmId}`)
+  }
+
   /** Subscribe to relay events; returns the unsubscribe function. */
   on<K extends keyof RelayEvents>(event: K, listener: (event: RelayEvents[K]) => void): () => void {
     this.#listeners[event].add(listener)
     return () => this.#listeners[event].delete(listener)
   }
 
-  /** Attach an authenticated socket bound to `(userId, conversationId)`. */
-  connect(userId: string, conversationId: string, send: (text: string) => void): PageConnection {
-    const conn: Conn = { userId, conversationId, send, clientIds: new Set(), open: true }
+  /**
+   * Attach an authenticated socket bound to `(userId, conversationId)`. `carried`: the page loads it carries
+   * already (a page connection handed over by another instance, see {@link PageConnection.handOver}), claimed
+   * for this instance at once. Throws `LimitExceeded` (`too_many_connections`) when the user already holds
+   * `maxConnectionsPerUser` page connections here.
+   */
+  connect(
+    userId: string,
+    conversationId: string,
+    send: (text: string) => void,
+    carried: readonly string[] = [],
+  ): PageConnection {
+    const release = this.#perUser.take(userId)
+    if (!release)
+      throw new LimitExceeded(
+        'too_many_connections',
+        `Too many page connections: at most ${this.#perUser.max} per user; close a tab and try again`,
+        10,
+      )
+    const conn: Conn = { userId, conversationId, send, clientIds: new Set(carried), open: true }
     this.#conns.add(conn)
+    // Shared mode: the connection is findable at once, before the page says which page load it carries.
+    if (carried.length === 0) this.#cluster?.join(unknownKey(conversationId))
+    for (const clientId of carried) {
+      this.#moved.delete(clientId)
+      this.#cluster?.hold(clientKey(clientId))
+    }
     // One socket's messages are handled one after the other, in the order they arrived.
     let queue: Promise<unknown> = Promise.resolve()
     const serial = <T>(task: () => Promise<T>, otherwise: T): Promise<T> => {
@@ -202,8 +269,9 @@ export class Relay {
     }
     const claim = (before: number) => {
       // Shared mode: a page load this socket carries from now on is claimed for this instance at once.
-      if (this.#cluster && conn.clientIds.size > before)
-        for (const clientId of conn.clientIds) this.#cluster.hold(clientKey(clientId))
+      if (!this.#cluster || conn.clientIds.size <= before) return
+      for (const clientId of conn.clientIds) this.#cluster.hold(clientKey(clientId))
+      if (before === 0) this.#leaveUnknown(conversationId)
     }
     return {
       receive: (text) => {
@@ -215,13 +283,42 @@ export class Relay {
           return accepted
         }, false)
       },
+      handOver: (to) => {
+        if (!conn.open) return []
+        conn.open = false
+        this.#conns.delete(conn)
+        release()
+        const cluster = this.#cluster
+        if (!cluster) return [...conn.clientIds]
+        if (conn.clientIds.size === 0) this.#leaveUnknown(conversationId)
+        for (const clientId of conn.clientIds) {
+          if (this.#isOpen(conversationId, clientId)) continue
+          // What still comes here for the page load goes on to `to` (which claims it at once), for a while;
+          // then this instance's old claim is given up, unless `to` has it by then.
+          this.#moved.set(clientId, to)
+          const timer = this.#clock.setTimeout(() => {
+            if (this.#moved.get(clientId) !== to) return
+            this.#moved.delete(clientId)
+            if (!this.#isOpen(conversationId, clientId)) cluster.release(clientKey(clientId))
+          }, LEASE_MS)
+          ;(timer as { unref?: () => void }).unref?.()
+        }
+        return [...conn.clientIds]
+      },
+      refuse: (detail) => {
+        if (!conn.open) return Promise.resolve(false)
+        return serial(async () => refuse(this.#inbound, conn, detail), false)
+      },
       close: () => {
         if (!conn.open) return
         conn.open = false
         this.#conns.delete(conn)
-        if (this.#cluster)
+        release()
+        if (this.#cluster) {
           for (const clientId of conn.clientIds)
             if (!this.#isOpen(conversationId, clientId)) this.#cluster.release(clientKey(clientId))
+          if (conn.clientIds.size === 0) this.#leaveUnknown(conversationId)
+        }
         // A page rebound away whose last socket closed is gone: its confirmIds are expired (docs/protocol/v1.md, Navigation and full reloads).
         void serial(async () => {
           const active = await this.#store.getActiveClient(conversationId)
@@ -327,15 +424,16 @@ export class Relay {
       this.#forgetPage(scope.conversationId)
       return this.#store.getActiveClient(scope.conversationId)
     }
-    let holder: string | undefined
+    let holders: string[] | undefined
     let binding: CallBinding
     for (let attempt = 1; ; attempt++) {
       if (request.signal?.aborted) return { callId, clientId, result: CANCELLED_RESULT, timedOut: false }
       if (!clientId) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
-      // The page load's sockets are here, or (shared mode) on the instance that claims it.
-      holder = undefined
-      const here = this.#targets(scope.conversationId, clientId).length > 0
-      if (!here && !this.#cluster) {
+      // The page load's sockets are here, or (shared mode) on the instance that claims it. A socket of another
+      // page load of the conversation (an old tab) never counts: the call goes to the bound page load.
+      holders = undefined
+      const here = this.#carriers(scope.conversationId, clientId).length > 0
+      if (!here && !this.#cluster && this.#unknown(scope.conversationId).length === 0) {
         if (!guessed) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
         clientId = await reread()
         continue
@@ -357,28 +455,25 @@ export class Relay {
       }
       if (!this.#store.bindCall) {
         if (cluster) {
-          try {
-            holder = (await cluster.holder(clientKey(clientId)))?.instance
-          } catch (error) {
-            this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(error)}`)
+          const looked = await this.#lookUp(scope.conversationId, clientId)
+          if ('error' in looked) {
+            this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(looked.error)}`)
             return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
           }
-          if (!holder) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+          if (!looked.found) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+          holders = looked.found
         }
         await this.#store.insertCall(binding)
         break
       }
       // The claim is looked up while the store binds the call: two round trips at once.
-      const claim = cluster?.holder(clientKey(clientId)).then(
-        (found) => ({ found }),
-        (error: unknown) => ({ error }),
-      )
+      const claim = cluster ? this.#lookUp(scope.conversationId, clientId) : undefined
       // The store binds the call only while the conversation is still bound to this page load.
       if (await this.#store.bindCall(binding)) {
         if (!claim) break
         const looked = await claim
         if ('found' in looked && looked.found) {
-          holder = looked.found.instance
+          holders = looked.found
           break
         }
         // Bound, but no instance can be reached for the page load: the binding is withdrawn, nothing was sent.
@@ -428,7 +523,7 @@ export class Relay {
         timer,
         secrets: request.kind === 'call' ? (request.secrets ?? []) : [],
       })
-      this.#sendTo(binding.conversationId, clientId, message, holder)
+      this.#sendTo(binding.conversationId, clientId, message, holders, this.callSecrets(callId))
     })
   }
 
@@ -497,11 +592,56 @@ export class Relay {
     return false
   }
 
-  /** Sockets of the conversation known to carry `clientId`, else all of the conversation's sockets. */
+  /** Sockets of the conversation known to carry `clientId`. */
+  #carriers(conversationId: string, clientId: string): Conn[] {
+    return [...this.#conns].filter((c) => c.conversationId === conversationId && c.clientIds.has(clientId))
+  }
+
+  /** Sockets of the conversation that have not said yet which page load they carry (reconnected ones). */
+  #unknown(conversationId: string): Conn[] {
+    return [...this.#conns].filter((c) => c.conversationId === conversationId && c.clientIds.size === 0)
+  }
+
+  /**
+   * Where a message for `clientId` goes here: the sockets known to carry it, else the conversation's sockets that
+   * have not said which page load they carry (the page ignores a message for another page load). Never a socket
+   * known to carry another page load: after a reload, the old tab's socket is not the way to the new one.
+   */
   #targets(conversationId: string, clientId: string): Conn[] {
-    const all = [...this.#conns].filter((c) => c.conversationId === conversationId)
-    const known = all.filter((c) => c.clientIds.has(clientId))
-    return known.length > 0 ? known : all
+    const known = this.#carriers(conversationId, clientId)
+    return known.length > 0 ? known : this.#unknown(conversationId)
+  }
+
+  /** Takes this instance out of the conversation's set of unknown page connections once none is left here. */
+  #leaveUnknown(conversationId: string): void {
+    if (this.#unknown(conversationId).length === 0) this.#cluster?.leave(unknownKey(conversationId))
+  }
+
+  /**
+   * Shared mode: the other instances a message for `clientId` goes to: the one claiming the page load, and those
+   * holding a page connection of the conversation that has not said which page load it carries (it may be this
+   * one, reconnected there). `found` is undefined when there is none, here or elsewhere.
+   */
+  async #lookUp(
+    conversationId: string,
+    clientId: string,
+  ): Promise<{ found: string[] | undefined } | { error: unknown }> {
+    const cluster = this.#cluster as Cluster
+    try {
+      const [claim, unknown] = await Promise.all([
+        cluster.holder(clientKey(clientId)),
+        cluster.members(unknownKey(conversationId)),
+      ])
+      const instances = new Set(unknown)
+      if (claim) instances.add(claim.instance)
+      const moved = this.#moved.get(clientId)
+      if (moved) instances.add(moved)
+      instances.delete(cluster.instance)
+      const here = this.#targets(conversationId, clientId).length > 0
+      return { found: instances.size > 0 || here ? [...instances] : undefined }
+    } catch (error) {
+      return { error }
+    }
   }
 
   /** True when a socket here carries `clientId`, or (shared mode) another instance claims it. */
@@ -517,19 +657,35 @@ export class Relay {
   }
 
   /**
-   * Writes `message` to the page load's sockets here; in shared mode, when none is here, hands it to the
-   * instance that claims the page load (`holder`, else looked up).
+   * Writes `message` to the page load's sockets here; in shared mode, when no socket here is known to carry it,
+   * hands it to the other instances that may hold it (`holders`, else looked up: see {@link Relay.#lookUp}), a
+   * call with its `secrets`.
    */
-  #sendTo(conversationId: string, clientId: string, message: AgentToPageMessage, holder?: string): void {
+  #sendTo(
+    conversationId: string,
+    clientId: string,
+    message: AgentToPageMessage,
+    holders?: string[],
+    secrets: readonly string[] = [],
+  ): void {
     const text = JSON.stringify(message)
     const targets = this.#targets(conversationId, clientId)
     for (const conn of targets) conn.send(text)
     const cluster = this.#cluster
-    if (targets.length > 0 || !cluster) return
+    if (!cluster || this.#carriers(conversationId, clientId).length > 0) return
     void (async () => {
-      const to = holder ?? (await cluster.holder(clientKey(clientId)))?.instance
-      if (to && to !== cluster.instance)
-        await cluster.send(to, { kind: 'send', conversationId, clientId, text })
+      let to = holders
+      if (!to) {
+        const looked = await this.#lookUp(conversationId, clientId)
+        if ('error' in looked) throw looked.error
+        to = looked.found ?? []
+      }
+      const call = message.type === 'call' && secrets.length > 0 ? { id: message.id, secrets } : undefined
+      await Promise.all(
+        to.map((instance) =>
+          cluster.send(instance, { kind: 'send', conversationId, clientId, text, ...(call ? { call } : {}) }),
+        ),
+      )
     })().catch((error: unknown) =>
       this.#log(`[relay] could not hand a message to the page's instance: ${escapeForLog(error)}`),
     )
@@ -542,12 +698,14 @@ export class Relay {
   #forward(binding: CallBinding, result: ToolResult, timedOut = false): void {
     const cluster = this.#cluster
     if (!cluster || !binding.instance || binding.instance === cluster.instance) return
+    const secrets = this.#secretsOf(`call:${binding.id}`, true)
     void cluster
       .send(binding.instance, {
         kind: 'outcome',
         callId: binding.id,
         clientId: binding.clientId,
-        result,
+        // Masked before it rests in Redis; a describe's answer is the tool's definition, read as it is.
+        result: binding.kind === 'describe' ? result : maskResult(result, secrets),
         ...(timedOut ? { timedOut } : {}),
       })
       .catch((error: unknown) =>
@@ -557,9 +715,16 @@ export class Relay {
 
   async #fromCluster(message: ClusterMessage): Promise<void> {
     if (message.kind === 'send') {
-      // Only to sockets here: a message is handed on at most once, never back and forth.
+      if (message.call)
+        this.#keep(`call:${message.call.id}`, message.call.secrets, this.#deadlineMs + LOST_ANSWER_GRACE_MS)
+      // Only to sockets here, or to the instance the page connection was handed over to: a message is handed on
+      // at most twice, never back and forth.
       const text = message.text
-      for (const conn of this.#targets(message.conversationId, message.clientId)) conn.send(text)
+      const targets = this.#targets(message.conversationId, message.clientId)
+      for (const conn of targets) conn.send(text)
+      const moved = this.#moved.get(message.clientId)
+      if (targets.length === 0 && moved && !message.again && this.#cluster)
+        await this.#cluster.send(moved, { ...message, again: true })
       return
     }
     if (message.kind !== 'outcome') return
@@ -568,6 +733,8 @@ export class Relay {
     if (!waiter) return
     const result = message.result
     if (result.status === 'needs_confirmation' && waiter.secrets.length > 0) {
+      // Its answer may be POSTed here: masked with them before it crosses to the page's instance.
+      this.#keep(`confirm:${result.confirmId}`, waiter.secrets, this.#confirmTtlMs)
       // The holder had not the call's secrets: they are cut out of the stored summary here.
       const binding = await this.#store.getConfirm(result.confirmId).catch(() => undefined)
       const summary = binding && maskText(scrub(binding.summary, waiter.secrets))
@@ -580,6 +747,23 @@ export class Relay {
       result,
       timedOut: message.timedOut === true,
     })
+  }
+
+  /** Keeps `secrets` under `key` for `ms` (see {@link Relay.#kept}); the oldest go first once out of time or past 10 000. */
+  #keep(key: string, secrets: readonly string[], ms: number): void {
+    const now = this.#clock.now()
+    for (const [old, kept] of this.#kept) {
+      if (kept.until > now && this.#kept.size < 10_000) break
+      this.#kept.delete(old)
+    }
+    this.#kept.set(key, { secrets, until: now + ms })
+  }
+
+  /** The secrets kept under `key` while their time lasts (else none); `take` forgets them. */
+  #secretsOf(key: string, take = false): readonly string[] {
+    const kept = this.#kept.get(key)
+    if (take) this.#kept.delete(key)
+    return kept && kept.until > this.#clock.now() ? kept.secrets : []
   }
 
   async #expire(conversationId: string, clientId: string): Promise<void> {

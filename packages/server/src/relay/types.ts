@@ -56,7 +56,11 @@ export interface BoundPage {
 /** What `relay.on(event, listener)` reports. */
 export interface RelayEvents {
   rejected: Rejection
-  confirmed: { binding: ConfirmBinding; result: ToolResult }
+  /**
+   * A confirmation was answered. `secrets` are the input values at the tool's sensitive paths of the call
+   * that asked for it, when this instance knows them: cut out of what is stored of the outcome.
+   */
+  confirmed: { binding: ConfirmBinding; result: ToolResult; secrets: readonly string[] }
   /** Confirmations that can no longer be approved: their page is gone, or (`lifetime`) their time ran out. */
   expired: { conversationId: string; bindings: ConfirmBinding[]; reason?: 'gone' | 'lifetime' }
   rebound: { conversationId: string; from: string | undefined; to: string }
@@ -69,6 +73,17 @@ export interface PageConnection {
    * false when rejected (and logged) or when the store failed (logged too).
    */
   receive(text: string): Promise<boolean>
+  /**
+   * The page connection moved to instance `to` (a stream resumed there): it is closed here without giving up
+   * its page loads, whose claims `to` takes; what still arrives here for them goes on to `to` for a while.
+   * Returns the page loads it carried.
+   */
+  handOver(to: string): string[]
+  /**
+   * A message the transport (or the instance it reached) refused before parsing it, for breaking the protocol's
+   * inbound limits: rejected as `invalid` with `detail` (`too large`, `too_deep`, …), in order with the others.
+   */
+  refuse(detail: string): Promise<boolean>
   /** The socket closed. */
   close(): void
 }

@@ -13,52 +13,87 @@
  *   CVC- or password-like keys in any spelling become `[redacted]`, card-number-like JSON numbers
  *   are masked, and anything nested deeper than {@link MAX_MASK_DEPTH} is `[redacted]` whole
  *   ({@link maskValue}).
+ *
+ * The rules themselves (patterns, word lists, limits) are data in `@toolmark/protocol`, shared with
+ * the PHP package.
  */
 
+import {
+  CARD_KEY_JOINED_SOURCE,
+  CARD_KEY_MIN_DIGITS,
+  CARD_MASK_PREFIX,
+  CARD_NUMBER_DIGITS,
+  CARD_NUMBER_SOURCE,
+  CODE_MASK,
+  CODE_SOURCE,
+  KEY_SPLIT_SOURCE,
+  KEY_WORD_STEPS,
+  MASKED as MASKED_,
+  MAX_MASK_DEPTH as MAX_MASK_DEPTH_,
+  MIN_SECRET_LENGTH,
+  PASSWORD_SOURCE,
+  SECRET_KEY_JOINED_SOURCE,
+  SECRET_KEY_WORDS,
+} from '@toolmark/protocol'
+
 /** The placeholder for a masked value (the page's own placeholder, `REDACTED` in core). */
-export const MASKED = '[redacted]'
+export const MASKED = MASKED_
 
 /** Values nested deeper than this are replaced by {@link MASKED} as a whole (fail closed). */
-export const MAX_MASK_DEPTH = 64
+export const MAX_MASK_DEPTH = MAX_MASK_DEPTH_
 
-/** 13–19 digits, optionally grouped by spaces or dashes, not glued to other word characters. */
-const CARD_NUMBER = /(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/g
-const CVC_WORD =
-  '(?:cvc2?|cvv2?|csc|cid|cvn|security[\\s_-]*code|card[\\s_-]*verification(?:[\\s_-]*(?:code|value|number))?|verification[\\s_-]*code)'
-/** A CVC keyword, then connecting words or punctuation ("my CVC is 123", "cvv2: 123", "security code = 1234"). */
-const CVC_CODE = new RegExp(
-  `\\b(${CVC_WORD})((?:\\W{0,3}(?:is|was|=|:|#|no|num|number|code|of))*\\W{0,3})(\\d{3,4})(?!\\d)`,
-  'gi',
-)
+const CARD_NUMBER = new RegExp(CARD_NUMBER_SOURCE, 'g')
+const CODE = new RegExp(CODE_SOURCE, 'gi')
+const PASSWORD = new RegExp(PASSWORD_SOURCE, 'gi')
+const KEY_STEPS = KEY_WORD_STEPS.map(([source, to]) => [new RegExp(source, 'g'), to] as const)
+const KEY_SPLIT = new RegExp(KEY_SPLIT_SOURCE)
+const SECRET_WORDS = new Set(SECRET_KEY_WORDS)
+const SECRET_JOINED = new RegExp(SECRET_KEY_JOINED_SOURCE)
+const CARD_JOINED = new RegExp(CARD_KEY_JOINED_SOURCE)
+const { min: CARD_MIN, max: CARD_MAX } = CARD_NUMBER_DIGITS
 
-/** Masks card-number-like and CVC-like sequences in free text. */
+/** `**** ` and the last 4 digits. */
+const lastFour = (digits: string) => `${CARD_MASK_PREFIX}${digits.slice(-4)}`
+
+/**
+ * Masks card-number-like sequences, codes after a CVC or PIN keyword, and passwords written as
+ * assignments in free text (the rules of `@toolmark/protocol`'s secrets).
+ */
 export function maskText(text: string): string {
   return text
-    .replace(CARD_NUMBER, (match) => `**** ${match.replace(/\D/g, '').slice(-4)}`)
-    .replace(CVC_CODE, (_match, keyword: string, gap: string) => `${keyword}${gap}***`)
+    .replace(CARD_NUMBER, (match) => lastFour(match.replace(/\D/g, '')))
+    .replace(CODE, (_match, keyword: string, gap: string) => `${keyword}${gap}${CODE_MASK}`)
+    .replace(PASSWORD, (_match, keyword: string) => `${keyword}${CODE_MASK}`)
 }
 
 /** Splits a key in any spelling (`cardCvc`, `CARD_CVC`, `card-cvc`, `SecurityCode`) into lowercase words. */
 function keyWords(key: string): string[] {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
+  let spaced = key
+  for (const [pattern, to] of KEY_STEPS) spaced = spaced.replace(pattern, to)
+  return spaced.toLowerCase().split(KEY_SPLIT).filter(Boolean)
 }
 
-const SECRET_WORDS = new Set(['csc', 'cid', 'cvn', 'pin'])
-const SECRET_JOINED = /cvc|cvv|securitycode|cardverification|verificationcode|password|passwd|passcode/
-
 /**
- * True for keys that name a card security code or a password in any spelling: `cvc`, `cardCvc`,
- * `CVV2`, `security_code`, `securityCode`, `card-verification-value`, `csc`, `cid`, `pin`,
- * `password`, `newPassword`…
+ * True for keys that name a card security code, a PIN or a password in any spelling: `cvc`,
+ * `cardCvc`, `CVV2`, `security_code`, `securityCode`, `card-verification-value`, `csc`, `cid`,
+ * `pin`, `password`, `newPassword`…
  */
 export function isSensitiveKey(key: string): boolean {
   const words = keyWords(key)
   return words.some((w) => SECRET_WORDS.has(w)) || SECRET_JOINED.test(words.join(''))
+}
+
+/** True for keys that name a card number (`cardNumber`, `card_number`, `pan`). */
+function isCardKey(key: string): boolean {
+  return CARD_JOINED.test(keyWords(key).join(''))
+}
+
+/** A card number under a card-number key, Luhn or not: `**** 4242`; undefined for anything else. */
+function maskCardField(value: unknown): string | undefined {
+  const text = typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? String(value) : value
+  if (typeof text !== 'string' || !/^[\d -]+$/.test(text)) return undefined
+  const digits = text.replace(/\D/g, '')
+  return digits.length >= CARD_KEY_MIN_DIGITS && digits.length <= CARD_MAX ? lastFour(digits) : undefined
 }
 
 /** True when the digits pass the Luhn check (every real card number does). */
@@ -91,15 +126,16 @@ export function maskValue(value: unknown, options: MaskOptions = {}, depth = 0):
   if (typeof value === 'string') return maskText(scrub(value, options.secrets))
   if (typeof value === 'number') {
     const digits = Number.isInteger(value) && value > 0 ? String(value) : ''
-    return /^\d{13,19}$/.test(digits) && luhn(digits) ? `**** ${digits.slice(-4)}` : value
+    const card = /^\d+$/.test(digits) && digits.length >= CARD_MIN && digits.length <= CARD_MAX
+    return card && luhn(digits) ? lastFour(digits) : value
   }
   if (value === null || typeof value !== 'object') return value
   if (depth >= MAX_MASK_DEPTH) return MASKED
   if (Array.isArray(value)) return value.map((v) => maskValue(v, options, depth + 1))
   const out: Record<string, unknown> = {}
   for (const [key, v] of Object.entries(value)) {
-    out[key] =
-      isSensitiveKey(key) && v !== null && v !== undefined ? MASKED : maskValue(v, options, depth + 1)
+    if (v !== null && v !== undefined && isSensitiveKey(key)) out[key] = MASKED
+    else out[key] = (isCardKey(key) ? maskCardField(v) : undefined) ?? maskValue(v, options, depth + 1)
   }
   return out
 }
@@ -162,14 +198,14 @@ function collect(value: unknown, path: readonly string[], at: number, depth: num
 export function secretsAt(value: unknown, paths: readonly string[]): string[] {
   const out: string[] = []
   for (const path of paths) collect(value, segments(path), 0, 0, out)
-  return [...new Set(out.map((s) => s.trim()).filter((s) => s.length >= 3))]
+  return [...new Set(out.map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET_LENGTH))]
 }
 
 /** `text` with every occurrence of each secret (3 characters or more) replaced by `[redacted]`. */
 export function scrub(text: string, secrets: readonly string[] = []): string {
   let out = text
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= 3) out = out.split(secret).join(MASKED)
+    if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join(MASKED)
   }
   return out
 }
@@ -181,10 +217,10 @@ export function scrub(text: string, secrets: readonly string[] = []): string {
 export function secretForms(secrets: Iterable<string>): string[] {
   const out = new Set<string>()
   for (const secret of secrets) {
-    if (secret.length < 3) continue
+    if (secret.length < MIN_SECRET_LENGTH) continue
     out.add(secret)
     const masked = maskText(secret)
-    if (masked !== secret && masked.length >= 3) out.add(masked)
+    if (masked !== secret && masked.length >= MIN_SECRET_LENGTH) out.add(masked)
   }
   return [...out]
 }

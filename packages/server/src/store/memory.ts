@@ -85,6 +85,11 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       return removed
     },
     countSessions: async () => sessions.size,
+    async countConversations(userId) {
+      let n = 0
+      for (const conversation of conversations.values()) if (conversation.userId === userId) n++
+      return n
+    },
     async createConversation(userId) {
       if (!users.has(userId)) throw new Error(`No such user: ${userId}`)
       const conversation = { id: crypto.randomUUID(), userId, createdAt: now() }

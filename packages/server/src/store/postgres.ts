@@ -147,6 +147,7 @@ const STATEMENTS = {
   sessionGet: 'SELECT id, user_id, created_at, last_seen_at FROM toolmark_sessions WHERE id = $1',
   sessionTouch: 'UPDATE toolmark_sessions SET last_seen_at = $1 WHERE id = $2',
   sessionCount: 'SELECT COUNT(*) AS n FROM toolmark_sessions',
+  conversationCount: 'SELECT COUNT(*) AS n FROM toolmark_conversations WHERE user_id = $1',
   conversationInsert: 'INSERT INTO toolmark_conversations (id, user_id, created_at) VALUES ($1, $2, $3)',
   conversationGet: 'SELECT id, user_id, created_at FROM toolmark_conversations WHERE id = $1',
   activeClientSet: 'UPDATE toolmark_conversations SET active_client_id = $1 WHERE id = $2',
@@ -339,6 +340,7 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
       }
     },
     countSessions: async () => num((await query('sessionCount')).rows[0]!.n),
+    countConversations: async (userId) => num((await query('conversationCount', [userId])).rows[0]!.n),
     async createConversation(userId) {
       const conversation = { id: crypto.randomUUID(), userId, createdAt: now() }
       await query('conversationInsert', [conversation.id, userId, conversation.createdAt])

@@ -74,6 +74,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     },
     pruneSessions: async (idleBefore, keep) => pruneSessions(idleBefore, keep),
     countSessions: async () => q.countSessions.get()!.n,
+    countConversations: async (userId) => q.countConversations.get(userId)!.n,
     async createConversation(userId) {
       const conversation = { id: randomUUID(), userId, createdAt: now() }
       q.insertConversation.run(conversation.id, userId, conversation.createdAt)

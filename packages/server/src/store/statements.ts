@@ -29,6 +29,9 @@ export function prepareStatements(db: Database.Database) {
       'DELETE FROM users WHERE id NOT IN (SELECT user_id FROM sessions)',
     ].map((sql) => db.prepare(sql)),
     countSessions: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM sessions'),
+    countConversations: db.prepare<[string], { n: number }>(
+      'SELECT COUNT(*) AS n FROM conversations WHERE user_id = ?',
+    ),
     insertConversation: db.prepare('INSERT INTO conversations (id, user_id, created_at) VALUES (?, ?, ?)'),
     getConversation: db.prepare<[string], ConversationRow>(
       'SELECT id, user_id, created_at FROM conversations WHERE id = ?',

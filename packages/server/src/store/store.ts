@@ -102,6 +102,11 @@ export interface Store {
    */
   pruneSessions(idleBefore: number, keep: number): Promise<number>
   countSessions(): Promise<number>
+  /**
+   * How many conversations `userId` has. Optional: without it the server's `maxConversationsPerUser` cap is not
+   * enforced.
+   */
+  countConversations?(userId: string): Promise<number>
   createConversation(userId: string): Promise<Conversation>
   getConversation(id: string): Promise<Conversation | undefined>
   /** The page load the conversation's future calls go to (a full reload or new tab rebinds it). */

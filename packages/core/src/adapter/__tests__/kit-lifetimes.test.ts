@@ -8,6 +8,7 @@ import {
   attachConsumers,
   claimToolName,
   createScopeBinding,
+  NAVIGATION_NOT_A_PATH,
   NAVIGATION_NOT_ALLOWED,
   publishRoute,
   ROUTES_STATUS,
@@ -158,7 +159,18 @@ describe('resolveNavigation', () => {
 
   it('resolves a page name or a same-origin url to the absolute URL to visit', () => {
     expect(String(resolveNavigation({ page: 'settings' }, { pages }, base))).toBe('https://app.test/settings')
-    expect(String(resolveNavigation({ url: '3?tab=notes' }, {}, base))).toBe('https://app.test/3?tab=notes')
+    expect(String(resolveNavigation({ url: '/challenges/3?tab=notes' }, {}, base))).toBe(
+      'https://app.test/challenges/3?tab=notes',
+    )
+    expect(String(resolveNavigation({ url: '?tab=notes' }, {}, base))).toBe('https://app.test/challenges?tab=notes')
+    expect(String(resolveNavigation({ url: 'https://app.test/x' }, {}, base))).toBe('https://app.test/x')
+  })
+
+  it('answers invalid for a bare word instead of opening a page named after it', () => {
+    const notAPath = { status: 'invalid', issues: [{ path: 'url', message: NAVIGATION_NOT_A_PATH }] }
+    expect(resolveNavigation({ url: 'dark theme' }, {}, base)).toEqual(notAPath)
+    expect(resolveNavigation({ url: 'settings' }, { pages }, base)).toEqual(notAPath)
+    expect(resolveNavigation({ url: '3?tab=notes' }, {}, base)).toEqual(notAPath)
   })
 
   it('answers invalid for both or neither of page and url', () => {

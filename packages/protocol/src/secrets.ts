@@ -1,0 +1,81 @@
+/**
+ * The secret rules every Toolmark server applies before it stores, queues, broadcasts, logs or
+ * sends anything to a model, as data: regular expression sources (valid in JavaScript and in
+ * PCRE), word lists and limits. `@toolmark/server` builds its masking from them, and the PHP
+ * package reads the same values from its generated `Wire.php`. The corpus in
+ * `src/__fixtures__/secrets/` says what each server must mask and what must stay.
+ */
+
+/** The placeholder for a masked value (the page's own placeholder, `REDACTED` in core). */
+export const MASKED = '[redacted]'
+
+/** Values nested deeper than this are replaced by {@link MASKED} as a whole (fail closed). */
+export const MAX_MASK_DEPTH = 64
+
+/** What a masked card number keeps: this prefix, then its last 4 digits. */
+export const CARD_MASK_PREFIX = '**** '
+
+/** What replaces a code after its keyword in text (`cvc ***`). */
+export const CODE_MASK = '***'
+
+/**
+ * A card number in text: 13–19 digits, optionally grouped by spaces or dashes, not glued to other
+ * word characters. Flags `g`.
+ */
+export const CARD_NUMBER_SOURCE = '(?<![\\w-])\\d(?:[ -]?\\d){12,18}(?![\\w-])'
+
+/** The keywords of a card security code or a PIN in text (group-free). */
+export const CODE_WORD_SOURCE =
+  '(?:cvc2?|cvv2?|csc|cid|cvn|security[\\s_-]*code|card[\\s_-]*verification(?:[\\s_-]*(?:code|value|number))?|verification[\\s_-]*code|pin(?:[\\s_-]*(?:code|number))?)'
+
+/**
+ * A code after its keyword in text, with connecting words or punctuation between them ("my CVC is
+ * 123", "cvv2: 123", "security code = 1234", "PIN 0000"). Groups: 1 the keyword, 2 the gap, 3 the
+ * digits; the digits become {@link CODE_MASK}. Flags `gi`.
+ */
+export const CODE_SOURCE = `\\b(${CODE_WORD_SOURCE})((?:\\W{0,3}(?:is|was|=|:|#|no|num|number|code|of))*\\W{0,3})(\\d{3,6})(?!\\d)`
+
+/**
+ * A password written as an assignment in text ("password: hunter2", "passcode=1234"). Groups: 1 the
+ * keyword and its sign, 2 the value; the value becomes {@link CODE_MASK}. "Password is too short"
+ * stays (no sign). Flags `gi`.
+ */
+export const PASSWORD_SOURCE = '\\b((?:password|passwd|passcode)\\s*[:=]\\s*)([^\\s,;]+)'
+
+/**
+ * Key names are split into lowercase words (`cardCvc` → card, cvc; `CARD_CVC`, `card-cvc` alike):
+ * these replacements run in order, then the text is lowercased and split on {@link KEY_SPLIT_SOURCE}.
+ */
+export const KEY_WORD_STEPS: readonly (readonly [pattern: string, replacement: string])[] = [
+  ['([a-z0-9])([A-Z])', '$1 $2'],
+  ['([A-Z]+)([A-Z][a-z])', '$1 $2'],
+]
+
+/** Splits a lowercased key into words. */
+export const KEY_SPLIT_SOURCE = '[^a-z0-9]+'
+
+/** A key holding one of these words is secret (`pin`, `card_pin`, `csc`). */
+export const SECRET_KEY_WORDS: readonly string[] = ['csc', 'cid', 'cvn', 'pin']
+
+/** A key whose words, joined, contain a match of this is secret (`cvv2`, `securityCode`, `newPassword`). */
+export const SECRET_KEY_JOINED_SOURCE =
+  'cvc|cvv|securitycode|cardverification|verificationcode|password|passwd|passcode'
+
+/**
+ * A key whose words, joined, match this names a card number (`cardNumber`, `cc_number`, `pan`): a
+ * string or number value there with {@link CARD_KEY_MIN_DIGITS} or more digits (spaces and dashes
+ * aside) keeps only its last 4, Luhn or not.
+ */
+export const CARD_KEY_JOINED_SOURCE = '^(?:card(?:number|no|num)|ccnumber|ccnum|creditcard(?:number)?|pan)$'
+
+/** Fewest digits a value under a card-number key has to be masked. */
+export const CARD_KEY_MIN_DIGITS = 8
+
+/** Digits of a card number sent as a JSON number (masked when it also passes the Luhn check). */
+export const CARD_NUMBER_DIGITS = { min: 13, max: 19 } as const
+
+/** The sentence of every server's system prompt about secrets. */
+export const SECRET_PROMPT_RULE = 'Never repeat card numbers, CVCs or other secrets.'
+
+/** Known secrets shorter than this are never cut out of text (too many false hits). */
+export const MIN_SECRET_LENGTH = 3
