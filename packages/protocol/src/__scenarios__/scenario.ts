@@ -10,6 +10,8 @@
  * `$c1` an id bound by a `receive` step (`bind: "c1"`), `$new:k1` a fresh UUID v4 bound as `k1` (later `$k1`).
  */
 
+import type { REJECT_REASONS } from '../wire.ts'
+
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
@@ -24,17 +26,8 @@ export interface ScenarioTool {
   [extra: string]: Json | undefined
 }
 
-/** Why a server rejected a page message: the reasons both servers log. */
-export type RejectReason =
-  | 'invalid'
-  | 'unknown_id'
-  | 'mismatch'
-  | 'duplicate'
-  | 'late'
-  | 'unknown_confirm'
-  | 'duplicate_confirm'
-  | 'expired_confirm'
-  | 'old_rev'
+/** Why a server rejected a page message: the reasons every server logs. */
+export type RejectReason = keyof typeof REJECT_REASONS
 
 /** A page load opens (a new clientId) and, with `manifest`, sends its first manifest. */
 export interface OpenStep {

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
+import { REJECT_REASONS } from '@toolmark/protocol'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { resultFor } from '../model.ts'
@@ -68,5 +69,15 @@ describe('scenario.schema.json', () => {
     expect(validate({ ...base, steps: [{ say: 'hi', shout: true }] })).toBe(false)
     expect(validate({ ...base, steps: [{ rejected: 'forbidden' }] })).toBe(false)
     expect(validate({ ...base, steps: [{ say: 'hi' }] })).toBe(true)
+  })
+})
+
+describe('the scenario type', () => {
+  it('names the reasons @toolmark/protocol says servers reject with', () => {
+    const schema = JSON.parse(readFileSync(new URL('scenario.schema.json', SCENARIOS), 'utf8')) as {
+      properties: { steps: { items: { oneOf: Array<{ properties: { rejected?: { enum: string[] } } }> } } }
+    }
+    const step = schema.properties.steps.items.oneOf.find((s) => s.properties.rejected)
+    expect(step?.properties.rejected?.enum.sort()).toEqual(Object.keys(REJECT_REASONS).sort())
   })
 })
