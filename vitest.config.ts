@@ -8,6 +8,8 @@ export default defineConfig({
       'packages/server/vitest.shared.config.ts',
       'apps/*/vitest.config.ts',
       'docs/vitest.config.ts',
+      // The conformance runner's own checks (the suite itself runs as `pnpm run conformance`).
+      'tests/conformance/vitest.config.ts',
     ],
   },
 })

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `pnpm check`: every check in order (lint, typecheck, unit and integration tests, the Laravel package's
-# PHPUnit tests, build, package checks, bundle budgets, browser end-to-end suites), stopping at the first
+# PHPUnit tests, the bridge protocol's conformance suite against both servers, build, package checks, bundle
+# budgets, browser end-to-end suites), stopping at the first
 # failure, with how long each step took (the CI log then tells where its time goes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-steps=(lint typecheck test test:php build test:build size test:e2e)
+steps=(lint typecheck test test:php conformance build test:build size test:e2e)
 took=()
 for step in "${steps[@]}"; do
   start=$SECONDS
