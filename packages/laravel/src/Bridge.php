@@ -193,7 +193,7 @@ class Bridge
         }
         $masked = $outcome[2];
         if ($binding->origin === 'agent') {
-            ContinueAgentTurn::dispatch((int) $conversation->id, $binding->tool_call_id, $binding->tool, $masked, $binding->kind, (bool) $binding->untrusted);
+            ContinueAgentTurn::dispatch((int) $conversation->id, $binding->tool_call_id, $binding->tool, $masked, $binding->kind, (bool) $binding->untrusted || self::untrustedNow($binding->client_id, $binding->tool));
         }
         if ($masked['status'] === 'needs_confirmation') {
             $this->toolmark->notify(new ConfirmationRequested((int) $conversation->id, $binding->id, $masked['confirmId'], $binding->tool, $masked['summary']));
@@ -395,6 +395,19 @@ class Bridge
         }
 
         return count($expired);
+    }
+
+    /** Whether the page load's current manifest marks the tool untrustedContent (the hint at call time counts too). */
+    private static function untrustedNow(string $clientId, string $tool): bool
+    {
+        $tools = json_decode((string) DB::table('toolmark_pages')->where('client_id', $clientId)->value('tools'), true);
+        foreach (is_array($tools) ? $tools : [] as $entry) {
+            if (is_array($entry) && ($entry['name'] ?? null) === $tool) {
+                return ($entry['hints']['untrustedContent'] ?? false) === true;
+            }
+        }
+
+        return false;
     }
 
     private function reject(Conversation $conversation, string $reason, ?string $id, ?string $detail = null): string
