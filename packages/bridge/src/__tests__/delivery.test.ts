@@ -56,7 +56,14 @@ describe('per-clientId delivery state', () => {
     const seen: Msg[] = []
     first.agent.onMessage((m) => seen.push(m as Msg))
     const off = tm.use(bridge({ transport: first.transport, clientId: 'kept' }))
-    first.agent.send({ protocol: 1, clientId: 'kept', type: 'call', id: 'c1', tool: 'create', input: { name: 'a' } })
+    first.agent.send({
+      protocol: 1,
+      clientId: 'kept',
+      type: 'call',
+      id: 'c1',
+      tool: 'create',
+      input: { name: 'a' },
+    })
     await tick()
     const { confirmId } = seen.find((m) => m.type === 'result')!.result as { confirmId: string }
     off()
