@@ -6,6 +6,77 @@ export interface DomOverlayOptions {
   container?: HTMLElement
   /** Button and status labels (app-localized). */
   labels?: Partial<typeof LABELS>
+  /**
+   * What the dialog must never cover, such as the chat input: elements, or a selector read each time
+   * the dialog is placed (so elements rendered later count too). The dialog takes the first corner
+   * of the window (bottom right, bottom left, top right, top left) that overlaps none of them, and
+   * among those one that leaves the highlighted anchor free. It is placed again on each step, on
+   * scroll and resize, and when elements are added to or removed from the page. Default none: bottom right.
+   */
+  avoid?: readonly Element[] | string
+}
+
+/** A box in window coordinates (`getBoundingClientRect`). */
+export interface Box {
+  left: number
+  top: number
+  width: number
+  height: number
+}
+
+/** A corner of the window the dialog can sit in. */
+export type Corner = 'bottom-right' | 'bottom-left' | 'top-right' | 'top-left'
+
+/** The corners in the order they are tried. */
+export const CORNERS: readonly Corner[] = ['bottom-right', 'bottom-left', 'top-right', 'top-left']
+
+/** The dialog's distance from the window's edges, in CSS pixels (1rem). */
+export const MARGIN = 16
+
+/** The box of a `size` dialog in `corner` of a `view` window, `MARGIN` from its edges. */
+export function cornerBox(
+  corner: Corner,
+  size: { width: number; height: number },
+  view: { width: number; height: number },
+): Box {
+  return {
+    left: corner.endsWith('left') ? MARGIN : view.width - MARGIN - size.width,
+    top: corner.startsWith('top') ? MARGIN : view.height - MARGIN - size.height,
+    width: size.width,
+    height: size.height,
+  }
+}
+
+/** The area two boxes share (0 when they only touch). */
+export function overlap(a: Box, b: Box): number {
+  const w = Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left)
+  const h = Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top)
+  return w > 0 && h > 0 ? w * h : 0
+}
+
+/**
+ * Where the dialog goes: the first corner (in {@link CORNERS} order) whose box covers none of
+ * `avoid` and, if one does, none of `spare` either (the highlighted anchor). When every corner
+ * covers something to avoid, the one covering the least of it.
+ */
+export function placeDialog(
+  size: { width: number; height: number },
+  view: { width: number; height: number },
+  avoid: readonly Box[],
+  spare: readonly Box[] = [],
+): Corner {
+  const cost = (boxes: readonly Box[], box: Box): number => boxes.reduce((sum, b) => sum + overlap(box, b), 0)
+  let best: Corner = CORNERS[0]!
+  let bestCost = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY]
+  for (const corner of CORNERS) {
+    const box = cornerBox(corner, size, view)
+    const c = [cost(avoid, box), cost(spare, box)]
+    if (c[0]! < bestCost[0]! || (c[0] === bestCost[0] && c[1]! < bestCost[1]!)) {
+      best = corner
+      bestCost = c
+    }
+  }
+  return best
 }
 
 let overlays = 0
@@ -57,11 +128,22 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
   let view: TourView | undefined
   let anchor: Element | null = null
   let frame = 0
+  /** With `avoid`: places the dialog again when the page's elements change (an avoided one appears). */
+  let watcher: MutationObserver | undefined
   let focusKey = ''
 
+  /** The boxes of the elements to avoid that are on the page and take up room. */
+  const avoided = (): Box[] => {
+    const avoid = options.avoid
+    const els = typeof avoid === 'string' ? [...document.querySelectorAll(avoid)] : (avoid ?? [])
+    return els
+      .filter((e) => e.isConnected)
+      .map((e) => e.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.height > 0)
+  }
   const place = (): void => {
     frame = 0
-    if (!highlight) return
+    if (!highlight || !root) return
     const r = anchor?.getBoundingClientRect()
     highlight.hidden = !r
     if (r) {
@@ -70,6 +152,17 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
       highlight.style.width = `${r.width}px`
       highlight.style.height = `${r.height}px`
     }
+    if (options.avoid === undefined) return
+    const size = root.getBoundingClientRect()
+    const view = {
+      width: document.documentElement.clientWidth,
+      height: document.documentElement.clientHeight,
+    }
+    const corner = placeDialog(size, view, avoided(), r ? [r] : [])
+    const [y, x] = corner.split('-') as ['top' | 'bottom', 'left' | 'right']
+    root.style.top = root.style.bottom = root.style.left = root.style.right = ''
+    root.style[y] = root.style[x] = `${MARGIN}px`
+    root.setAttribute('data-toolmark-tour-corner', corner)
   }
   const schedule = (): void => {
     if (!frame) frame = requestAnimationFrame(place)
@@ -90,7 +183,8 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
       'aria-labelledby': `${id}-title`,
       'aria-describedby': `${id}-text`,
       'data-toolmark-tour': '',
-      style: 'position:fixed;z-index:2147483647;bottom:1rem;right:1rem',
+      'data-toolmark-tour-corner': 'bottom-right',
+      style: `position:fixed;z-index:2147483647;bottom:${MARGIN}px;right:${MARGIN}px`,
     })
     highlight = el('div', {
       'data-toolmark-tour-highlight': '',
@@ -103,6 +197,10 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
     const container = options.container ?? doc.body
     container.append(highlight, root)
     doc.addEventListener('keydown', onKey, true)
+    if (options.avoid !== undefined && typeof MutationObserver === 'function') {
+      watcher = new MutationObserver(schedule)
+      watcher.observe(doc.body, { childList: true, subtree: true })
+    }
     addEventListener('scroll', schedule, true)
     addEventListener('resize', schedule)
   }
@@ -157,6 +255,8 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
       document.removeEventListener('keydown', onKey, true)
       removeEventListener('scroll', schedule, true)
       removeEventListener('resize', schedule)
+      watcher?.disconnect()
+      watcher = undefined
       if (frame) cancelAnimationFrame(frame)
       root.remove()
       highlight?.remove()
