@@ -106,7 +106,9 @@ const budgets = [
     code: "export * from '@toolmark/tour'; export * from '@toolmark/core'",
     dir: 'packages/tour',
     base: "export * from '@toolmark/core'",
-    max: 2.5 * KiB,
+    // 2.26 → 2.70 KiB esbuild (2.60 rolldown): domOverlay's `avoid` (the dialog takes the first corner
+    // that covers nothing to avoid, placed again when the page changes).
+    max: 2.75 * KiB,
   },
   {
     name: '@toolmark/protocol',

@@ -16,7 +16,7 @@ export interface DomOverlayOptions {
   avoid?: readonly Element[] | string
 }
 
-/** A box in window coordinates (`getBoundingClientRect`). */
+/** A box in window coordinates, as `getBoundingClientRect` gives it. */
 export interface Box {
   left: number
   top: number
@@ -24,13 +24,13 @@ export interface Box {
   height: number
 }
 
+/** The corners of the window the dialog can sit in, in the order they are tried. */
+export const CORNERS = ['bottom-right', 'bottom-left', 'top-right', 'top-left'] as const
+
 /** A corner of the window the dialog can sit in. */
-export type Corner = 'bottom-right' | 'bottom-left' | 'top-right' | 'top-left'
+export type Corner = (typeof CORNERS)[number]
 
-/** The corners in the order they are tried. */
-export const CORNERS: readonly Corner[] = ['bottom-right', 'bottom-left', 'top-right', 'top-left']
-
-/** The dialog's distance from the window's edges, in CSS pixels (1rem). */
+/** The dialog's distance from the window's edges, in CSS pixels. */
 export const MARGIN = 16
 
 /** The box of a `size` dialog in `corner` of a `view` window, `MARGIN` from its edges. */
@@ -55,9 +55,8 @@ export function overlap(a: Box, b: Box): number {
 }
 
 /**
- * Where the dialog goes: the first corner (in {@link CORNERS} order) whose box covers none of
- * `avoid` and, if one does, none of `spare` either (the highlighted anchor). When every corner
- * covers something to avoid, the one covering the least of it.
+ * Where the dialog goes: the first corner (in {@link CORNERS} order) whose box covers the least
+ * of `avoid` (none, when one can), and among those the least of `spare` (the highlighted anchor).
  */
 export function placeDialog(
   size: { width: number; height: number },
@@ -65,18 +64,13 @@ export function placeDialog(
   avoid: readonly Box[],
   spare: readonly Box[] = [],
 ): Corner {
-  const cost = (boxes: readonly Box[], box: Box): number => boxes.reduce((sum, b) => sum + overlap(box, b), 0)
-  let best: Corner = CORNERS[0]!
-  let bestCost = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY]
-  for (const corner of CORNERS) {
+  const scored = CORNERS.map((corner) => {
     const box = cornerBox(corner, size, view)
-    const c = [cost(avoid, box), cost(spare, box)]
-    if (c[0]! < bestCost[0]! || (c[0] === bestCost[0] && c[1]! < bestCost[1]!)) {
-      best = corner
-      bestCost = c
-    }
-  }
-  return best
+    const cover = (boxes: readonly Box[]) => boxes.reduce((sum, b) => sum + overlap(box, b), 0)
+    return { corner, avoid: cover(avoid), spare: cover(spare) }
+  })
+  // A stable sort: among equal costs the earlier corner stays first.
+  return scored.sort((a, b) => a.avoid - b.avoid || a.spare - b.spare)[0]!.corner
 }
 
 let overlays = 0
@@ -132,15 +126,6 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
   let watcher: MutationObserver | undefined
   let focusKey = ''
 
-  /** The boxes of the elements to avoid that are on the page and take up room. */
-  const avoided = (): Box[] => {
-    const avoid = options.avoid
-    const els = typeof avoid === 'string' ? [...document.querySelectorAll(avoid)] : (avoid ?? [])
-    return els
-      .filter((e) => e.isConnected)
-      .map((e) => e.getBoundingClientRect())
-      .filter((r) => r.width > 0 && r.height > 0)
-  }
   const place = (): void => {
     frame = 0
     if (!highlight || !root) return
@@ -152,16 +137,19 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
       highlight.style.width = `${r.width}px`
       highlight.style.height = `${r.height}px`
     }
-    if (options.avoid === undefined) return
-    const size = root.getBoundingClientRect()
-    const view = {
-      width: document.documentElement.clientWidth,
-      height: document.documentElement.clientHeight,
-    }
-    const corner = placeDialog(size, view, avoided(), r ? [r] : [])
-    const [y, x] = corner.split('-') as ['top' | 'bottom', 'left' | 'right']
-    root.style.top = root.style.bottom = root.style.left = root.style.right = ''
-    root.style[y] = root.style[x] = `${MARGIN}px`
+    const avoid = options.avoid
+    if (avoid === undefined) return
+    // Elements not on the page (or hidden) have an empty box and cover nothing.
+    const boxes = [...(typeof avoid === 'string' ? document.querySelectorAll(avoid) : avoid)].map((e) =>
+      e.getBoundingClientRect(),
+    )
+    const page = document.documentElement
+    const view = { width: page.clientWidth, height: page.clientHeight }
+    const corner = placeDialog(root.getBoundingClientRect(), view, boxes, r ? [r] : [])
+    // `inset` is top, right, bottom, left.
+    root.style.inset = ['top', 'right', 'bottom', 'left']
+      .map((side) => (corner.includes(side) ? `${MARGIN}px` : 'auto'))
+      .join(' ')
     root.setAttribute('data-toolmark-tour-corner', corner)
   }
   const schedule = (): void => {
