@@ -66,8 +66,12 @@ set -m # the server gets its own process group: Ctrl+C goes to this script, whic
 (cd apps/agent-server && HOST=127.0.0.1 PORT="$PORT" exec node --conditions=@toolmark/source --import tsx src/main.ts) &
 SERVER_PID=$!
 set +m
-stop() { kill -TERM "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; }
-trap 'stop; exit 0' INT TERM
+# The signal that stops this script is the one the server gets, so its last line names it (Ctrl+C: SIGINT).
+# Under `npm run demo` or `pnpm demo` a second signal may follow (the runner passes its own on); the server
+# stops once and names the first.
+stop() { kill -"${1:-TERM}" "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; }
+trap 'stop INT; exit 0' INT
+trap 'stop TERM; exit 0' TERM
 
 node -e '
   const [url, pid] = [process.argv[1], Number(process.argv[2])]

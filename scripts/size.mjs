@@ -68,6 +68,7 @@ const budgets = [
     code: "export * from '@toolmark/bridge'",
     dir: 'packages/bridge',
     // 5.46 → 5.51 KiB: the bridge publishes its connection state and clientId for the devtools.
+    // 5.52 → 5.58 (5.41 → 5.46 rolldown): a clientId's delivery state is dropped, with its listener, once empty.
     max: 5.6 * KiB,
   },
   {
@@ -106,7 +107,9 @@ const budgets = [
     code: "export * from '@toolmark/tour'; export * from '@toolmark/core'",
     dir: 'packages/tour',
     base: "export * from '@toolmark/core'",
-    max: 2.5 * KiB,
+    // 2.26 → 2.70 KiB esbuild (2.60 rolldown): domOverlay's `avoid` (the dialog takes the first corner
+    // that covers nothing to avoid, placed again when the page changes).
+    max: 2.75 * KiB,
   },
   {
     name: '@toolmark/protocol',

@@ -137,6 +137,9 @@ describe('forms and tours in the demo', () => {
       'Challenges live on the Challenges page.',
     )
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-action'))).toBe('run')
+    // The dialog never covers the chat's input (domOverlay's avoid), on every step.
+    const chatInput = page.locator('.chat-form')
+    expect(overlap(await box(chatInput), await box(dialog))).toBe(false)
     await dialog.locator('[data-action=run]').click()
     // A client-side navigation: the form's tools arrive with the challenges page, step 2 runs itself.
     await page.waitForFunction(() =>
@@ -144,6 +147,7 @@ describe('forms and tours in the demo', () => {
     )
     expect(await page.getByTestId('create-name').inputValue()).toBe('Robotics')
     expect(await dialog.textContent()).toContain('name: Robotics')
+    expect(overlap(await box(chatInput), await box(dialog))).toBe(false)
     await dialog.locator('[data-action=run]').click()
     const inline = page.getByTestId('guides').getByTestId('confirm-card')
     await inline.waitFor()

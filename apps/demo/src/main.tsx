@@ -40,8 +40,10 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
         })
   const consumers = [bridge({ transport }), ...external.consumers, devtools({ production: true })]
   // `?devtools=webmcp`: the devtools also answer the browser's developer tools, as a WebMCP tool
-  // marked debugging (it records calls while attached, so only when asked).
-  if (new URLSearchParams(location.search).get('devtools') === 'webmcp') consumers.push(devtoolsWebMcp())
+  // marked debugging (it records calls while attached, so only when asked). The demo is a production
+  // build, so it turns the tool on explicitly (the console says so).
+  if (new URLSearchParams(location.search).get('devtools') === 'webmcp')
+    consumers.push(devtoolsWebMcp({ production: true }))
   const model = {
     router: createRouter(),
     challenges: createChallengeStore(),

@@ -7,12 +7,18 @@ const MAX_UNDELIVERED = 100
 /**
  * Deferred confirmations outlive a bridge attach (a provider remount, HMR): per registry and
  * clientId we remember which confirmIds our results carried, and keep outcomes that settle while
- * no bridge is attached (the newest 100) to send on the next attach.
+ * no bridge is attached (the newest 100) to send on the next attach. A clientId's state and its
+ * listener live only while a bridge is attached or it holds something: an open confirmation or an
+ * outcome to send. Then it is dropped, so bridges that come and go leave nothing on the registry.
  */
 interface ClientState {
   readonly ours: Set<string>
   readonly undelivered: Map<string, ToolResult>
   deliver: ((confirmId: string, result: ToolResult) => void) | undefined
+  /** How many attaches of this clientId are live. */
+  attached: number
+  /** Drops the state and its listener when nothing holds it. */
+  release(): void
 }
 const clientStates = new WeakMap<object, Map<string, ClientState>>()
 
@@ -22,21 +28,33 @@ function clientState(tm: ConsumerHost, clientId: string): ClientState {
     byClient = new Map()
     clientStates.set(tm, byClient)
   }
-  let state = byClient.get(clientId)
-  if (!state) {
-    const st: ClientState = { ours: new Set(), undelivered: new Map(), deliver: undefined }
-    state = st
-    byClient.set(clientId, st)
-    tm.events.on('confirm', (event) => {
-      if (event.phase !== 'settled' || event.mode !== 'deferred' || event.result === undefined) return
-      if (!st.ours.delete(event.confirmId)) return
-      if (st.deliver) return st.deliver(event.confirmId, event.result)
+  const all = byClient
+  const found = all.get(clientId)
+  if (found) return found
+  const st: ClientState = {
+    ours: new Set(),
+    undelivered: new Map(),
+    deliver: undefined,
+    attached: 0,
+    release() {
+      if (st.attached > 0 || st.ours.size > 0 || st.undelivered.size > 0) return
+      off()
+      if (all.get(clientId) === st) all.delete(clientId)
+    },
+  }
+  all.set(clientId, st)
+  const off = tm.events.on('confirm', (event) => {
+    if (event.phase !== 'settled' || event.mode !== 'deferred' || event.result === undefined) return
+    if (!st.ours.delete(event.confirmId)) return
+    if (st.deliver) st.deliver(event.confirmId, event.result)
+    else {
       st.undelivered.set(event.confirmId, event.result)
       if (st.undelivered.size > MAX_UNDELIVERED)
         st.undelivered.delete(st.undelivered.keys().next().value as string)
-    })
-  }
-  return state
+    }
+    st.release()
+  })
+  return st
 }
 
 /**
@@ -62,6 +80,7 @@ export interface Delivery {
 /** The delivery of `confirmed` for one attach of `clientId`'s bridge; keeps early settlements from now on. */
 export function delivery(tm: ConsumerHost, clientId: string, out: Outbound): Delivery {
   const state = clientState(tm, clientId)
+  state.attached++
   const pending = new Set<string>()
   /** Settlements that arrived before their needs_confirmation result went out, by callId. */
   const early = new Map<string, ToolResult>()
@@ -86,6 +105,8 @@ export function delivery(tm: ConsumerHost, clientId: string, out: Outbound): Del
     stop() {
       if (state.deliver === out.confirmed) state.deliver = undefined
       offConfirm()
+      state.attached--
+      state.release()
     },
   }
 }

@@ -12,6 +12,7 @@ import {
   routeOf,
   runAs,
   type Session,
+  type ToolRow,
 } from './recorder.ts'
 
 const TABS = [
@@ -56,9 +57,45 @@ textarea { width: 100%; box-sizing: border-box; min-height: 120px; }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 `
 
-const esc = (v: unknown): string => String(v).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-const json = (v: unknown): string => `<pre>${esc(JSON.stringify(v, null, 2) ?? 'undefined')}</pre>`
-const time = (at: number): string => new Date(at).toISOString().slice(11, 23)
+/** A child of {@link h}: a node, text (numbers too), or nothing (`false`, `null`, `undefined`, `''`). */
+type Child = Node | string | number | false | null | undefined
+/** Attributes of {@link h}: `undefined` and `false` leave one out, `true` sets it empty. */
+type Attrs = Record<string, string | number | boolean | undefined>
+
+/**
+ * An element with attributes and children. Recorded and imported data only ever becomes text
+ * nodes and attribute values here, never markup: a session file cannot run script in the page.
+ */
+function h(tag: string, attrs?: Attrs | null, ...children: (Child | readonly Child[])[]): HTMLElement {
+  const node = document.createElement(tag)
+  for (const [k, v] of Object.entries(attrs ?? {}))
+    if (v !== undefined && v !== false) node.setAttribute(k, v === true ? '' : String(v))
+  node.append(...nodes(children))
+  return node
+}
+
+/** The nodes of `children`, flattened; text stays text. */
+function nodes(children: readonly (Child | readonly Child[])[]): (Node | string)[] {
+  const out: (Node | string)[] = []
+  for (const c of children.flat())
+    if (c !== false && c !== null && c !== undefined && c !== '')
+      out.push(typeof c === 'number' ? String(c) : c)
+  return out
+}
+
+/** The value as text (anything an imported file holds, whatever its type). */
+const str = (v: unknown): string => (typeof v === 'string' ? v : String(JSON.stringify(v) ?? v))
+const json = (v: unknown): HTMLElement => h('pre', null, JSON.stringify(v, null, 2) ?? 'undefined')
+/** `HH:MM:SS.mmm` of an epoch time; `?` for what is not a time (an imported file). */
+const time = (at: unknown): string => {
+  const d = new Date(typeof at === 'number' ? at : Number.NaN)
+  return Number.isNaN(d.getTime()) ? '?' : d.toISOString().slice(11, 23)
+}
+/** Milliseconds with one decimal; `?` for what is not a number. */
+const ms = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(1) : '?')
+/** The list, or none for what is not one (an imported file). */
+const list = <T>(v: readonly T[] | undefined): readonly T[] => (Array.isArray(v) ? v : [])
+const muted = (text: string): HTMLElement => h('p', { class: 'muted' }, text)
 
 /** The panel element (`<toolmark-devtools>`). */
 export class ToolmarkDevtoolsElement extends HTMLElement {
@@ -199,7 +236,10 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     const banner = this.#root.querySelector<HTMLElement>('[data-slot=banner]')!
     banner.hidden = !this.#imported
     if (this.#imported)
-      banner.innerHTML = `Viewing the imported session ${esc(this.#imported.name)} (read-only). <button type="button" data-act="live">Back to live</button>`
+      banner.replaceChildren(
+        `Viewing the imported session ${this.#imported.name} (read-only). `,
+        h('button', { type: 'button', 'data-act': 'live' }, 'Back to live'),
+      )
     this.#renderRegistry()
     this.#renderCalls()
     this.#renderPending()
@@ -207,8 +247,8 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     this.#refreshPlaygroundTools()
   }
 
-  /** Re-renders a panel, keeping focus on the element with the same `data-key`. */
-  #fill(id: Tab, html: string): void {
+  /** Re-renders a panel with `children`, keeping focus on the element with the same `data-key`. */
+  #fill(id: Tab, ...children: (Child | readonly Child[])[]): void {
     const panel = this.#panel(id)
     // Focus inside a shadow root shows as its host element in the document.
     const active = (
@@ -216,7 +256,7 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     ) as HTMLElement | null
     const inside = active !== null && active !== panel && panel.contains(active)
     const key = active?.dataset?.key
-    panel.innerHTML = html
+    panel.replaceChildren(...nodes(children))
     if (!inside) return
     // Focus stays on the same control; when it is gone (an answered confirmation), on the panel.
     const again = key ? panel.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`) : null
@@ -224,161 +264,275 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
   }
 
   #renderRegistry(): void {
-    const revs = this.#session.revisions
+    const revs = list(this.#session.revisions)
     const now = revs[revs.length - 1]
-    if (!now) return this.#fill('registry', '<p class="muted">No revision recorded yet.</p>')
-    const head = `<tr><th scope="col">Tool</th><th scope="col">Scope</th><th scope="col">Hints</th><th scope="col">Confirms</th>${CALLERS.map((c) => `<th scope="col">${c}</th>`).join('')}</tr>`
+    if (!now) return this.#fill('registry', muted('No revision recorded yet.'))
+    const tools = list(now.tools)
+    const head = h(
+      'tr',
+      null,
+      ['Tool', 'Scope', 'Hints', 'Confirms', ...CALLERS].map((c) => h('th', { scope: 'col' }, c)),
+    )
     // Grouped by scope (the root first), each group sorted by name as the manifest is.
-    const byScope = new Map<string, typeof now.tools>()
-    for (const t of [...now.tools].sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0)))
+    const byScope = new Map<string, ToolRow[]>()
+    for (const t of [...tools].sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0)))
       byScope.set(t.scope, [...(byScope.get(t.scope) ?? []), t])
-    const route = (scope: string): string => {
-      const owner = routeOf(this.#session.consumers, scope)
-      return owner === undefined ? '' : ` <span data-slot="route">(route ${esc(owner)})</span>`
+    const route = (scope: unknown): Child[] => {
+      const owner = typeof scope === 'string' ? routeOf(this.#session.consumers, scope) : undefined
+      return owner === undefined ? [] : [' ', h('span', { 'data-slot': 'route' }, `(route ${owner})`)]
     }
-    const row = (t: (typeof now.tools)[number]): string => {
-      const hints = Object.entries(t.hints)
+    const row = (t: ToolRow): HTMLElement => {
+      const hints = Object.entries(t.hints ?? {})
         .filter(([, v]) => v)
         .map(([k]) => k)
         .join(', ')
       const cells = CALLERS.map((c) =>
-        t.callers.includes(c)
-          ? '<td><span aria-hidden="true">✓</span><span class="sr">sees it</span></td>'
-          : '<td><span aria-hidden="true">–</span><span class="sr">does not see it</span></td>',
-      ).join('')
-      return `<tr data-tool="${esc(t.name)}"><th scope="row">${esc(t.name)}</th><td>${esc(t.scope || '(root)')}${route(t.scope)}</td><td>${esc(hints || 'unannotated')}</td><td>${t.needsConfirmation ? 'yes' : 'no'}</td>${cells}</tr>`
-    }
-    const rows = [...byScope]
-      .map(
-        ([scope, tools]) =>
-          `<tbody data-scope="${esc(scope)}"><tr><th scope="rowgroup" colspan="${4 + CALLERS.length}">Scope ${esc(scope || '(root)')}</th></tr>${tools.map(row).join('')}</tbody>`,
+        list(t.callers).includes(c)
+          ? h('td', null, h('span', { 'aria-hidden': 'true' }, '✓'), h('span', { class: 'sr' }, 'sees it'))
+          : h(
+              'td',
+              null,
+              h('span', { 'aria-hidden': 'true' }, '–'),
+              h('span', { class: 'sr' }, 'does not see it'),
+            ),
       )
-      .join('')
-    const history = [...revs]
-      .reverse()
-      .map((r) => {
-        const parts = [
-          ...r.diff.added.map((n) => `added ${esc(n)}`),
-          ...r.diff.removed.map((n) => `removed ${esc(n)}`),
-          ...r.diff.changed.map((c) => `changed ${esc(c.name)} (${esc(c.fields.join(', '))})`),
-        ]
-        return `<li data-rev="${r.rev}">rev ${r.rev} at ${time(r.at)}: ${parts.join('; ') || 'no tool changed (visibility only)'}</li>`
-      })
-      .join('')
+      return h(
+        'tr',
+        { 'data-tool': str(t.name) },
+        h('th', { scope: 'row' }, str(t.name)),
+        h('td', null, str(t.scope || '(root)'), ...route(t.scope)),
+        h('td', null, hints || 'unannotated'),
+        h('td', null, t.needsConfirmation ? 'yes' : 'no'),
+        cells,
+      )
+    }
+    const groups = [...byScope].map(([scope, rows]) =>
+      h(
+        'tbody',
+        { 'data-scope': str(scope) },
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'rowgroup', colspan: 4 + CALLERS.length }, `Scope ${str(scope || '(root)')}`),
+        ),
+        rows.map(row),
+      ),
+    )
+    const history = [...revs].reverse().map((r) => {
+      const diff = r.diff ?? { added: [], removed: [], changed: [] }
+      const parts = [
+        ...list(diff.added).map((n) => `added ${str(n)}`),
+        ...list(diff.removed).map((n) => `removed ${str(n)}`),
+        ...list(diff.changed).map((c) => `changed ${str(c.name)} (${list(c.fields).map(str).join(', ')})`),
+      ]
+      return h(
+        'li',
+        { 'data-rev': str(r.rev) },
+        `rev ${str(r.rev)} at ${time(r.at)}: ${parts.join('; ') || 'no tool changed (visibility only)'}`,
+      )
+    })
     // The page on screen, when a route-aware adapter says (`@toolmark/inertia`: its component).
     const page = (this.#session.consumers?.routes as { page?: unknown } | undefined)?.page
-    const onScreen =
-      typeof page === 'string' ? `<p>Page on screen: <strong data-slot="page">${esc(page)}</strong></p>` : ''
     this.#fill(
       'registry',
-      `<p>Current revision: <strong data-slot="rev">${now.rev}</strong>, ${now.tools.length} visible tools. A ✓ means the policy lets that caller see the tool (it is in <code>tm.manifest({ caller })</code>).</p>${onScreen}
-<table><caption class="sr">Tools by caller</caption><thead>${head}</thead>${rows}</table>
-<h3>Revisions</h3><ol reversed>${history}</ol>`,
+      h(
+        'p',
+        null,
+        'Current revision: ',
+        h('strong', { 'data-slot': 'rev' }, str(now.rev)),
+        `, ${tools.length} visible tools. A ✓ means the policy lets that caller see the tool (it is in `,
+        h('code', null, 'tm.manifest({ caller })'),
+        ').',
+      ),
+      typeof page === 'string' &&
+        h('p', null, 'Page on screen: ', h('strong', { 'data-slot': 'page' }, page)),
+      h('table', null, h('caption', { class: 'sr' }, 'Tools by caller'), h('thead', null, head), groups),
+      h('h3', null, 'Revisions'),
+      h('ol', { reversed: true }, history),
     )
   }
 
   #renderCalls(): void {
-    const calls = [...this.#session.calls].reverse()
+    const calls = [...list(this.#session.calls)].reverse()
     if (calls.length === 0)
       return this.#fill(
         'calls',
-        '<p class="muted">No call yet. Calls of every caller appear here while the panel is open.</p>',
+        muted('No call yet. Calls of every caller appear here while the panel is open.'),
       )
     this.#fill(
       'calls',
-      `<p>${calls.length} calls, newest first.</p>${calls.map((c) => this.#call(c)).join('')}`,
+      h('p', null, `${calls.length} calls, newest first.`),
+      calls.map((c) => this.#call(c)),
     )
   }
 
-  #call(c: CallEntry): string {
-    const confirmations = c.confirmations
-      .map(
-        (x) =>
-          `<li>${x.mode} confirmation: card ${x.mode === 'inline' ? 'shown' : 'offered'} at ${time(x.requestedAt)}, ${
-            x.outcome ? `${x.outcome} after ${x.waitMs} ms` : `open, expires ${time(x.expiresAt)}`
-          }. ${esc(x.why)} <span class="muted">Summary: ${esc(x.summary)}</span></li>`,
-      )
-      .join('')
-    const issues = c.issues?.length
-      ? `<h3>Validation issues</h3><ul>${c.issues.map((i) => `<li><code>${esc(i.path || '(root)')}</code>: ${esc(i.message)}</li>`).join('')}</ul>`
-      : ''
-    return `<details data-call="${esc(c.callId)}" ${this.#open.has(c.callId) ? 'open' : ''}>
-<summary data-key="call-${esc(c.callId)}">${time(c.startedAt)} <strong>${esc(c.tool)}</strong> by ${esc(c.caller)}: <span class="k-${c.decision.kind}">${c.decision.kind}${c.decision.code ? ` (${esc(c.decision.code)})` : ''}</span>${c.durationMs === undefined ? '' : ` in ${c.durationMs.toFixed(1)} ms`}</summary>
-<p data-slot="decision">Policy decision: ${esc(c.decision.reason)}</p>
-<h3>Input (redacted)</h3>${c.input === undefined ? '<p class="muted">Not shown: the tool is not known, so its sensitive paths are not either.</p>' : json(c.input)}
-${issues}
-${confirmations ? `<h3>Confirmation</h3><ul>${confirmations}</ul>` : ''}
-<h3>Result</h3>${c.result ? json(c.result) : '<p class="muted">Not answered yet.</p>'}
-<p class="muted">Call id ${esc(c.callId)}${c.traceId ? `, trace id <code>${esc(c.traceId)}</code>` : ', no trace id'}.${c.queuedMs === undefined ? '' : ` Queue wait ${c.queuedMs.toFixed(1)} ms.`}</p>
-</details>`
+  #call(c: CallEntry): HTMLElement {
+    const confirmations = list(c.confirmations).map((x) =>
+      h(
+        'li',
+        null,
+        `${str(x.mode)} confirmation: card ${x.mode === 'inline' ? 'shown' : 'offered'} at ${time(x.requestedAt)}, ${
+          x.outcome ? `${str(x.outcome)} after ${str(x.waitMs)} ms` : `open, expires ${time(x.expiresAt)}`
+        }. ${str(x.why)} `,
+        h('span', { class: 'muted' }, `Summary: ${str(x.summary)}`),
+      ),
+    )
+    const issues = list(c.issues)
+    const decision = c.decision ?? { kind: 'error', reason: '' }
+    const callId = str(c.callId)
+    return h(
+      'details',
+      { 'data-call': callId, open: this.#open.has(callId) },
+      h(
+        'summary',
+        { 'data-key': `call-${callId}` },
+        `${time(c.startedAt)} `,
+        h('strong', null, str(c.tool)),
+        ` by ${str(c.caller)}: `,
+        h(
+          'span',
+          { class: `k-${str(decision.kind)}` },
+          `${str(decision.kind)}${decision.code ? ` (${str(decision.code)})` : ''}`,
+        ),
+        c.durationMs === undefined ? '' : ` in ${ms(c.durationMs)} ms`,
+      ),
+      h('p', { 'data-slot': 'decision' }, `Policy decision: ${str(decision.reason)}`),
+      h('h3', null, 'Input (redacted)'),
+      c.input === undefined
+        ? muted('Not shown: the tool is not known, so its sensitive paths are not either.')
+        : json(c.input),
+      issues.length > 0 && [
+        h('h3', null, 'Validation issues'),
+        h(
+          'ul',
+          null,
+          issues.map((i) => h('li', null, h('code', null, str(i.path || '(root)')), `: ${str(i.message)}`)),
+        ),
+      ],
+      confirmations.length > 0 && [h('h3', null, 'Confirmation'), h('ul', null, confirmations)],
+      h('h3', null, 'Result'),
+      c.result ? json(c.result) : muted('Not answered yet.'),
+      h(
+        'p',
+        { class: 'muted' },
+        `Call id ${callId}`,
+        c.traceId ? [', trace id ', h('code', null, str(c.traceId))] : ', no trace id',
+        `.${c.queuedMs === undefined ? '' : ` Queue wait ${ms(c.queuedMs)} ms.`}`,
+      ),
+    )
   }
 
   #renderPending(): void {
-    if (this.#imported)
-      return this.#fill('pending', '<p class="muted">Pending confirmations are live only.</p>')
+    if (this.#imported) return this.#fill('pending', muted('Pending confirmations are live only.'))
     const pending = this.#host!.pendingConfirmations()
     const inline = this.#session.calls.flatMap((c) =>
       c.confirmations.filter((x) => x.mode === 'inline' && !x.outcome).map((x) => ({ c, x })),
     )
     const now = Date.now()
-    const card = (p: PendingConfirmation): string => {
+    const card = (p: PendingConfirmation): HTMLElement => {
       const left = Math.max(0, Math.round((p.expiresAt - now) / 1000))
-      return `<li data-confirm="${esc(p.confirmId)}"><strong>${esc(p.title ?? p.tool)}</strong> asked by ${esc(p.caller)}: ${esc(p.summary)}
-<p><span role="timer" aria-live="off">${left} s left</span>. Deferred: the caller cannot wait in the page, so the call answered needs_confirmation and this waits for the user.</p>
-${json(p.input)}
-<button type="button" data-act="approve" data-id="${esc(p.confirmId)}" data-key="approve-${esc(p.confirmId)}">${p.destructive ? 'Delete' : 'Approve'}</button>
-<button type="button" data-act="reject" data-id="${esc(p.confirmId)}" data-key="reject-${esc(p.confirmId)}">Reject</button></li>`
-    }
-    const inlineHtml = inline
-      .map(
-        ({ c, x }) =>
-          `<li><strong>${esc(c.tool)}</strong> asked by ${esc(c.caller)}: ${esc(x.summary)}. ${esc(x.why)} Answer it in the page's card.</li>`,
+      return h(
+        'li',
+        { 'data-confirm': p.confirmId },
+        h('strong', null, p.title ?? p.tool),
+        ` asked by ${p.caller}: ${p.summary}`,
+        h(
+          'p',
+          null,
+          h('span', { role: 'timer', 'aria-live': 'off' }, `${left} s left`),
+          '. Deferred: the caller cannot wait in the page, so the call answered needs_confirmation and this waits for the user.',
+        ),
+        json(p.input),
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-act': 'approve',
+            'data-id': p.confirmId,
+            'data-key': `approve-${p.confirmId}`,
+          },
+          p.destructive ? 'Delete' : 'Approve',
+        ),
+        ' ',
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-act': 'reject',
+            'data-id': p.confirmId,
+            'data-key': `reject-${p.confirmId}`,
+          },
+          'Reject',
+        ),
       )
-      .join('')
+    }
+    const inlineItems = inline.map(({ c, x }) =>
+      h(
+        'li',
+        null,
+        h('strong', null, c.tool),
+        ` asked by ${c.caller}: ${x.summary}. ${x.why} Answer it in the page's card.`,
+      ),
+    )
     this.#fill(
       'pending',
-      `<h3>Deferred (${pending.length})</h3>${pending.length ? `<ul>${pending.map(card).join('')}</ul>` : '<p class="muted">None.</p>'}
-<h3>Inline (${inline.length})</h3>${inline.length ? `<ul>${inlineHtml}</ul>` : '<p class="muted">None.</p>'}`,
+      h('h3', null, `Deferred (${pending.length})`),
+      pending.length ? h('ul', null, pending.map(card)) : muted('None.'),
+      h('h3', null, `Inline (${inline.length})`),
+      inline.length ? h('ul', null, inlineItems) : muted('None.'),
     )
   }
 
   #renderConsumers(): void {
     const statuses = Object.entries(this.#session.consumers ?? {})
-    const detail = (v: unknown): string =>
+    const detail = (v: unknown): Child[] =>
       Array.isArray(v)
         ? v.length
-          ? v.map((x) => `<code>${esc(x)}</code>`).join(', ')
-          : 'none'
-        : v !== null && typeof v === 'object'
-          ? esc(JSON.stringify(v))
-          : esc(v)
-    const status = ([name, s]: [string, { state: string; [k: string]: unknown }]): string =>
-      `<li data-consumer="${esc(name)}"><strong>${esc(name)}</strong>: <span data-slot="state">${esc(s.state)}</span>${Object.entries(
-        s,
+          ? v.flatMap((x, i) => [i > 0 && ', ', h('code', null, str(x))])
+          : ['none']
+        : [str(v)]
+    const status = ([name, s]: [string, { state: string; [k: string]: unknown }]): HTMLElement =>
+      h(
+        'li',
+        { 'data-consumer': name },
+        h('strong', null, name),
+        ': ',
+        h('span', { 'data-slot': 'state' }, str(s?.state)),
+        Object.entries(s ?? {})
+          .filter(([k]) => k !== 'state')
+          .flatMap(([k, v]) => [`; ${k}: `, ...detail(v)]),
       )
-        .filter(([k]) => k !== 'state')
-        .map(([k, v]) => `; ${esc(k)}: ${detail(v)}`)
-        .join('')}</li>`
     const seen = new Map<Caller, number>()
-    for (const c of this.#session.calls) seen.set(c.caller, (seen.get(c.caller) ?? 0) + 1)
-    const errors = [...this.#session.errors].reverse().slice(0, 50)
+    for (const c of list(this.#session.calls)) seen.set(c.caller, (seen.get(c.caller) ?? 0) + 1)
+    const errors = [...list(this.#session.errors)].reverse().slice(0, 50)
     this.#fill(
       'consumers',
-      `<h3>Consumers</h3>${
-        statuses.length
-          ? `<ul>${statuses.map(status).join('')}</ul>`
-          : '<p class="muted">No consumer has published a status.</p>'
-      }
-<h3>Callers seen</h3>${
-        seen.size
-          ? `<ul>${[...seen].map(([c, n]) => `<li>${esc(c)}: ${n} calls</li>`).join('')}</ul>`
-          : '<p class="muted">No call yet.</p>'
-      }
-<h3>Errors and warnings</h3>${
-        errors.length
-          ? `<ul>${errors.map((e) => `<li>${time(e.at)} ${esc(e.level)} <code>${esc(e.code)}</code>: ${esc(e.message)}${e.tool ? ` (${esc(e.tool)})` : ''}</li>`).join('')}</ul>`
-          : '<p class="muted">None.</p>'
-      }`,
+      h('h3', null, 'Consumers'),
+      statuses.length ? h('ul', null, statuses.map(status)) : muted('No consumer has published a status.'),
+      h('h3', null, 'Callers seen'),
+      seen.size
+        ? h(
+            'ul',
+            null,
+            [...seen].map(([c, n]) => h('li', null, `${str(c)}: ${n} calls`)),
+          )
+        : muted('No call yet.'),
+      h('h3', null, 'Errors and warnings'),
+      errors.length
+        ? h(
+            'ul',
+            null,
+            errors.map((e) =>
+              h(
+                'li',
+                null,
+                `${time(e.at)} ${str(e.level)} `,
+                h('code', null, str(e.code)),
+                `: ${str(e.message)}${e.tool ? ` (${str(e.tool)})` : ''}`,
+              ),
+            ),
+          )
+        : muted('None.'),
     )
   }
 
@@ -397,7 +551,7 @@ ${json(p.input)}
     const names = this.#host!.manifest().tools.map((t) => t.name)
     if ([...select.options].map((o) => o.value).join() === names.join()) return
     const current = select.value
-    select.innerHTML = names.map((n) => `<option>${esc(n)}</option>`).join('')
+    select.replaceChildren(...names.map((n) => h('option', null, n)))
     select.value = names.includes(current) ? current : (names[0] ?? '')
   }
 
@@ -408,18 +562,18 @@ ${json(p.input)}
     try {
       input = JSON.parse(q<HTMLTextAreaElement>('pg-input').value || 'null')
     } catch {
-      out.innerHTML = '<p role="alert">The input is not valid JSON.</p>'
+      out.replaceChildren(h('p', { role: 'alert' }, 'The input is not valid JSON.'))
       return
     }
     const tool = q<HTMLSelectElement>('pg-tool').value
     const caller = q<HTMLSelectElement>('pg-caller').value as Caller
-    out.innerHTML = '<p>Running…</p>'
+    out.replaceChildren(h('p', null, 'Running…'))
     const result = await runAs(this.#host!, tool, input, caller)
     const shown =
       result.status === 'ok' && 'data' in result
         ? { ...result, data: this.#host!.redact(tool, result.data) }
         : result
-    out.innerHTML = `<h3>Result as ${esc(caller)}</h3>${json(shown)}`
+    out.replaceChildren(h('h3', null, `Result as ${caller}`), json(shown))
   }
 
   #click(e: Event): void {
@@ -467,15 +621,27 @@ ${json(p.input)}
     input.value = ''
   }
 
-  /** Shows an exported session read-only; a bad file shows why in an alert and keeps the current view. */
+  /**
+   * Shows an exported session read-only, as text only: nothing in the file becomes markup. A bad
+   * file (not a session, or parts of the wrong shape) shows why in an alert and keeps the current view.
+   */
   import(text: string, name = 'session'): void {
+    let session: Session
     try {
-      this.#imported = { name, session: importSession(text) }
-      this.#alert(undefined)
+      session = importSession(text)
     } catch (err) {
-      this.#alert((err as Error).message)
+      return this.#alert((err as Error).message)
     }
-    this.#render()
+    const before = this.#imported
+    this.#imported = { name, session }
+    try {
+      this.#render()
+      this.#alert(undefined)
+    } catch {
+      this.#imported = before
+      this.#render()
+      this.#alert('Not a Toolmark devtools session: a part of it has the wrong shape')
+    }
   }
 
   #toggled(e: Event): void {

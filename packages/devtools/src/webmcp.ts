@@ -5,6 +5,8 @@
 import type { ConsumerHost, ToolmarkConsumer } from '@toolmark/core'
 import { CALLERS, createRecorder } from './recorder.ts'
 
+declare const process: { env: { NODE_ENV?: string } }
+
 /** The part of `document.modelContext` this uses (the draft's `registerTool(tool, { signal })`). */
 export interface DebugModelContext {
   registerTool(
@@ -32,7 +34,16 @@ export interface DevtoolsWebMcpOptions {
   name?: string
   /** How many recent calls the answer lists. Default 10. */
   calls?: number
+  /**
+   * Publish the tool in a production build too (`process.env.NODE_ENV === 'production'`), with a
+   * console warning. Default false: in production it does nothing.
+   */
+  production?: boolean
 }
+
+/** The console warning of a production build that turns the tool on with `production: true`. */
+export const PRODUCTION_WARNING =
+  '[toolmark] devtoolsWebMcp({ production: true }): the devtools WebMCP tool is published in a production build. It tells any WebMCP agent on the page which tools exist, who may call them and the recent calls. Remove it before you ship.'
 
 /** What the tool answers: the panel's view of the registry, as JSON (inputs and results left out). */
 export interface DevtoolsReport {
@@ -52,16 +63,19 @@ export interface DevtoolsReport {
  * Publishes the devtools as one read-only WebMCP tool with `annotations.debugging: true`:
  * `tm.use(devtoolsWebMcp())`. It answers a {@link DevtoolsReport}. While attached it records calls
  * (what the panel records while open), so attach it in development only. Inert where the browser
- * has no WebMCP.
+ * has no WebMCP, and in a production build unless `production: true` (which warns on the console).
  */
 export function devtoolsWebMcp(options: DevtoolsWebMcpOptions = {}): ToolmarkConsumer {
   return (host) => {
+    const production = process.env.NODE_ENV === 'production'
+    if (production && !options.production) return undefined
     const mc =
       options.modelContext ??
       (typeof document === 'undefined'
         ? undefined
         : (document as { modelContext?: DebugModelContext }).modelContext)
     if (!mc || typeof mc.registerTool !== 'function') return undefined
+    if (production) console.warn(PRODUCTION_WARNING)
     const recorder = createRecorder(host, { limit: 50 })
     const controller = new AbortController()
     const keep = options.calls ?? 10

@@ -19,7 +19,7 @@ export type {
 export { type Authenticate, checkOrigin, isLoopbackName, type OriginProblem } from './http/app.ts'
 export { EVENTS_PATH, MESSAGES_PATH, STREAM_HEADER } from './http/bridge-http.ts'
 export { HEALTH_PATH, READY_PATH, STORE_UNAVAILABLE } from './http/health.ts'
-export { SESSION_COOKIE } from './http/session.ts'
+export { SESSION_COOKIE, type SessionCookieOptions } from './http/session.ts'
 export type { BroadcastMessage, Cluster, ClusterMessage } from './relay/cluster.ts'
 export {
   COORDINATOR_UNAVAILABLE_RESULT,

@@ -4,7 +4,7 @@ import type { Provider } from './agent/types.ts'
 import { type Authenticate, createApp, userOf } from './http/app.ts'
 import { bridgeHttp, EVENTS_PATH, MESSAGES_PATH } from './http/bridge-http.ts'
 import { health, type Readiness } from './http/health.ts'
-import { sessionIdFromHeader } from './http/session.ts'
+import { type SessionCookieOptions, sessionIdFromHeader } from './http/session.ts'
 import type { Cluster } from './relay/cluster.ts'
 import { Relay } from './relay/relay.ts'
 import type { Clock } from './shared/clock.ts'
@@ -53,6 +53,12 @@ export interface ToolmarkServerOptions {
   confirmationTtlMs?: number
   /** A demo session unused this long expires, with its conversations. Default 7 days. */
   sessionTtlMs?: number
+  /**
+   * When the demo session cookie gets `Secure`: by default when the request came over HTTPS (its URL's
+   * scheme). Behind a proxy that ends TLS, pass `{ trustProxy: true }` to read `X-Forwarded-Proto`
+   * (only if the proxy sets it and drops the client's own), or `{ secure: true }` to always set it.
+   */
+  sessionCookie?: SessionCookieOptions
   /** Most demo sessions kept; one more removes the least recently used. Default 10 000. */
   maxSessions?: number
   /** Milliseconds between keep-alive comments on event streams. Default 15 000. */
@@ -200,6 +206,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     chatCompletions: options.chatCompletions,
     allowedOrigins,
     sessionTtlMs: ttl,
+    sessionCookie: options.sessionCookie,
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
     ...(options.sseKeepAliveMs !== undefined ? { sseKeepAliveMs: options.sseKeepAliveMs } : {}),
     ...(options.maxChatStreamsPerUser !== undefined

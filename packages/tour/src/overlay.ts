@@ -6,6 +6,71 @@ export interface DomOverlayOptions {
   container?: HTMLElement
   /** Button and status labels (app-localized). */
   labels?: Partial<typeof LABELS>
+  /**
+   * What the dialog must never cover, such as the chat input: elements, or a selector read each time
+   * the dialog is placed (so elements rendered later count too). The dialog takes the first corner
+   * of the window (bottom right, bottom left, top right, top left) that overlaps none of them, and
+   * among those one that leaves the highlighted anchor free. It is placed again on each step, on
+   * scroll and resize, and when elements are added to or removed from the page. Default none: bottom right.
+   */
+  avoid?: readonly Element[] | string
+}
+
+/** A box in window coordinates, as `getBoundingClientRect` gives it. */
+export interface Box {
+  left: number
+  top: number
+  width: number
+  height: number
+}
+
+/** The corners of the window the dialog can sit in, in the order they are tried. */
+export const CORNERS = ['bottom-right', 'bottom-left', 'top-right', 'top-left'] as const
+
+/** A corner of the window the dialog can sit in. */
+export type Corner = (typeof CORNERS)[number]
+
+/** The dialog's distance from the window's edges, in CSS pixels. */
+export const MARGIN = 16
+
+/** The box of a `size` dialog in `corner` of a `view` window, `MARGIN` from its edges. */
+export function cornerBox(
+  corner: Corner,
+  size: { width: number; height: number },
+  view: { width: number; height: number },
+): Box {
+  return {
+    left: corner.endsWith('left') ? MARGIN : view.width - MARGIN - size.width,
+    top: corner.startsWith('top') ? MARGIN : view.height - MARGIN - size.height,
+    width: size.width,
+    height: size.height,
+  }
+}
+
+/** The area two boxes share (0 when they only touch). */
+export function overlap(a: Box, b: Box): number {
+  const w = Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left)
+  const h = Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top)
+  return w > 0 && h > 0 ? w * h : 0
+}
+
+/**
+ * Where the dialog goes: the first corner (in {@link CORNERS} order) whose box covers the least
+ * of `avoid` (none, when one can), and among those the least of `spare` (the highlighted anchor).
+ */
+export function placeDialog(
+  size: { width: number; height: number },
+  view: { width: number; height: number },
+  avoid: readonly Box[],
+  spare: readonly Box[] = [],
+): Corner {
+  const scored = CORNERS.map((corner) => {
+    const box = cornerBox(corner, size, view)
+    const cover = (boxes: readonly Box[]) => boxes.reduce((sum, b) => sum + overlap(box, b), 0)
+    return { corner, avoid: cover(avoid), spare: cover(spare) }
+  })
+  // A stable sort: among equal costs the earlier corner stays first.
+  return scored.sort((a, b) => a.avoid - b.avoid || a.spare - b.spare)[0]!.corner
 }
 
 let overlays = 0
@@ -57,11 +122,13 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
   let view: TourView | undefined
   let anchor: Element | null = null
   let frame = 0
+  /** With `avoid`: places the dialog again when the page's elements change (an avoided one appears). */
+  let watcher: MutationObserver | undefined
   let focusKey = ''
 
   const place = (): void => {
     frame = 0
-    if (!highlight) return
+    if (!highlight || !root) return
     const r = anchor?.getBoundingClientRect()
     highlight.hidden = !r
     if (r) {
@@ -70,6 +137,20 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
       highlight.style.width = `${r.width}px`
       highlight.style.height = `${r.height}px`
     }
+    const avoid = options.avoid
+    if (avoid === undefined) return
+    // Elements not on the page (or hidden) have an empty box and cover nothing.
+    const boxes = [...(typeof avoid === 'string' ? document.querySelectorAll(avoid) : avoid)].map((e) =>
+      e.getBoundingClientRect(),
+    )
+    const page = document.documentElement
+    const view = { width: page.clientWidth, height: page.clientHeight }
+    const corner = placeDialog(root.getBoundingClientRect(), view, boxes, r ? [r] : [])
+    // `inset` is top, right, bottom, left.
+    root.style.inset = ['top', 'right', 'bottom', 'left']
+      .map((side) => (corner.includes(side) ? `${MARGIN}px` : 'auto'))
+      .join(' ')
+    root.setAttribute('data-toolmark-tour-corner', corner)
   }
   const schedule = (): void => {
     if (!frame) frame = requestAnimationFrame(place)
@@ -90,7 +171,8 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
       'aria-labelledby': `${id}-title`,
       'aria-describedby': `${id}-text`,
       'data-toolmark-tour': '',
-      style: 'position:fixed;z-index:2147483647;bottom:1rem;right:1rem',
+      'data-toolmark-tour-corner': 'bottom-right',
+      style: `position:fixed;z-index:2147483647;bottom:${MARGIN}px;right:${MARGIN}px`,
     })
     highlight = el('div', {
       'data-toolmark-tour-highlight': '',
@@ -103,6 +185,10 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
     const container = options.container ?? doc.body
     container.append(highlight, root)
     doc.addEventListener('keydown', onKey, true)
+    if (options.avoid !== undefined && typeof MutationObserver === 'function') {
+      watcher = new MutationObserver(schedule)
+      watcher.observe(doc.body, { childList: true, subtree: true })
+    }
     addEventListener('scroll', schedule, true)
     addEventListener('resize', schedule)
   }
@@ -157,6 +243,8 @@ export function domOverlay(options: DomOverlayOptions = {}): TourOverlay {
       document.removeEventListener('keydown', onKey, true)
       removeEventListener('scroll', schedule, true)
       removeEventListener('resize', schedule)
+      watcher?.disconnect()
+      watcher = undefined
       if (frame) cancelAnimationFrame(frame)
       root.remove()
       highlight?.remove()

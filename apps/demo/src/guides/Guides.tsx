@@ -38,7 +38,10 @@ export function Guides({ page }: { page: Page }): ReactNode {
   const inline = useConfirmQueue(inlineConfirms)
 
   useEffect(() => {
-    const tours = createTourRunner(tm, { tours: [CREATE_TOUR], overlay: domOverlay() })
+    // The tour's dialog never covers the chat's input, nor the card a tour step waits for (it moves
+    // to another corner of the window).
+    const overlay = domOverlay({ avoid: '.chat-form, [data-testid="guides"] [data-testid="confirm-card"]' })
+    const tours = createTourRunner(tm, { tours: [CREATE_TOUR], overlay })
     setRunner(tours)
     return () => tours.dispose()
   }, [tm])
@@ -70,7 +73,7 @@ export function Guides({ page }: { page: Page }): ReactNode {
           <PlanWizard />
         </>
       )}
-      {/* At the top of the pane: the tour's dialog sits at the bottom of the window and must not cover it. */}
+      {/* At the top of the pane; the tour's dialog is told to avoid it (and the chat input). */}
       {tourCards.map((item) => (
         <ConfirmCard key={item.confirmId} confirmation={item} scrollIntoView="start" />
       ))}

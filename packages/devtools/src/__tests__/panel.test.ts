@@ -152,6 +152,30 @@ describe('panel', () => {
     expect(text('#panel-registry')).toContain('No revision recorded yet.')
   })
 
+  it('a session file with parts of the wrong shape says so and keeps the current view', async () => {
+    const { host } = setup()
+    const el = openPanel(host, () => {}) as ToolmarkDevtoolsElement
+    await tick()
+    const session = { format: 'toolmark-devtools-session', version: 1, calls: [], errors: [] }
+    const broken = { rev: 1, at: 0, tools: [null], diff: { added: [], removed: [], changed: [] } }
+    el.import(JSON.stringify({ ...session, revisions: [broken] }), 'broken.json')
+    expect(text('[data-slot=alert]')).toBe(
+      'Not a Toolmark devtools session: a part of it has the wrong shape',
+    )
+    expect(root().querySelector<HTMLElement>('[data-slot=banner]')!.hidden).toBe(true)
+    expect(text('#panel-registry')).toContain('notes.list')
+    // Values of the wrong type are shown as text, not trusted as numbers or dates.
+    el.import(
+      JSON.stringify({
+        ...session,
+        revisions: [{ rev: 'r', at: 'then', tools: [], diff: { added: [], removed: [], changed: [] } }],
+      }),
+      'odd.json',
+    )
+    expect(root().querySelector<HTMLElement>('[data-slot=alert]')!.hidden).toBe(true)
+    expect(text('#panel-registry')).toContain('rev r at ?: no tool changed')
+  })
+
   it('the entry hook opens the panel with Alt+Shift+D and closes it again', async () => {
     const tm = createToolmark({ dev: true })
     const dispose = tm.use(devtools())

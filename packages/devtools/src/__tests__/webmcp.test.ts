@@ -1,6 +1,6 @@
 import { type ConsumerHost, createToolmark, ok } from '@toolmark/core'
-import { describe, expect, it } from 'vitest'
-import { type DebugModelContext, type DevtoolsReport, devtoolsWebMcp } from '../webmcp.ts'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { type DebugModelContext, type DevtoolsReport, devtoolsWebMcp, PRODUCTION_WARNING } from '../webmcp.ts'
 
 /**
  * A stand-in for the browser's `document.modelContext` (registerTool with a signal): Chromium's own
@@ -60,5 +60,45 @@ describe('devtoolsWebMcp', () => {
   it('is inert where the browser has no WebMCP', () => {
     const tm = createToolmark({ dev: true })
     expect(() => tm.use(devtoolsWebMcp())()).not.toThrow()
+  })
+
+  describe('in a production build', () => {
+    const env = process.env.NODE_ENV
+    afterEach(() => {
+      process.env.NODE_ENV = env
+      vi.restoreAllMocks()
+    })
+
+    it('publishes nothing unless the app turns it on', () => {
+      process.env.NODE_ENV = 'production'
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      const mc = new StandInModelContext()
+      const tm = createToolmark()
+      const off = tm.use(devtoolsWebMcp({ modelContext: mc }))
+      expect(mc.tools.size).toBe(0)
+      expect(warn).not.toHaveBeenCalled()
+      off()
+    })
+
+    it('publishes with production: true, and warns on the console', () => {
+      process.env.NODE_ENV = 'production'
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      const mc = new StandInModelContext()
+      const tm = createToolmark()
+      const off = tm.use(devtoolsWebMcp({ modelContext: mc, production: true }))
+      expect([...mc.tools.keys()]).toEqual(['toolmark_devtools'])
+      expect(warn.mock.calls).toEqual([[PRODUCTION_WARNING]])
+      off()
+      expect(mc.tools.size).toBe(0)
+    })
+
+    it('warns nowhere else: a development build publishes it without a warning', () => {
+      process.env.NODE_ENV = 'development'
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      const mc = new StandInModelContext()
+      createToolmark().use(devtoolsWebMcp({ modelContext: mc }))
+      expect(mc.tools.size).toBe(1)
+      expect(warn).not.toHaveBeenCalled()
+    })
   })
 })

@@ -16,7 +16,7 @@ import type { Conversation, Session, Store } from '../store/store.ts'
 import { readJson } from './body.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
 import { chatCompletions } from './openai-compat.ts'
-import { readSessionCookie, setSessionCookie } from './session.ts'
+import { readSessionCookie, type SessionCookieOptions, setSessionCookie } from './session.ts'
 
 export interface HttpDeps {
   store: Store
@@ -37,6 +37,8 @@ export interface HttpDeps {
   allowedOrigins?: readonly string[]
   /** Sliding session lifetime in milliseconds. Default 7 days. */
   sessionTtlMs?: number
+  /** When the session cookie is `Secure`. Default: when the request came over HTTPS. */
+  sessionCookie?: SessionCookieOptions | undefined
   /** Most sessions kept. Default 10 000. */
   maxSessions?: number
   /** Milliseconds between SSE keep-alive comments. Default 15 000. */
@@ -176,7 +178,7 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   const app = new Hono<Env>()
 
   const issueCookie = async (c: Context, session: Session) =>
-    setSessionCookie(c, session.id, await secret(), Math.floor(ttl / 1000))
+    setSessionCookie(c, session.id, await secret(), Math.floor(ttl / 1000), deps.sessionCookie)
 
   // Every route, the OpenAI-compatible one included, sits behind the Host/Origin check.
   app.use('*', async (c, next) => {

@@ -117,4 +117,41 @@ describe('tour runner in Chromium', () => {
     ])
     expect(await page.$('[data-toolmark-tour]')).toBeNull()
   })
+
+  it('the dialog never covers an element it is told to avoid (a chat input at the bottom right)', async () => {
+    const { page } = b
+    await page.setViewportSize({ width: 1024, height: 700 })
+    await page.evaluate(() => {
+      const chat = document.getElementById('chat')!
+      chat.style.cssText = 'position:fixed;right:8px;bottom:8px;width:360px;height:40px'
+    })
+    const box = (selector: string) => page.locator(selector).boundingBox()
+    const covers = async () => {
+      const [d, c] = [(await box('[data-toolmark-tour]'))!, (await box('#chat'))!]
+      return d.x < c.x + c.width && c.x < d.x + d.width && d.y < c.y + c.height && c.y < d.y + d.height
+    }
+    // Not marked: the dialog sits at the bottom right, over the input.
+    await page.evaluate(() => {
+      void (window as unknown as W).start('create-challenge')
+    })
+    await page.waitForSelector('[data-toolmark-tour]')
+    expect(await covers()).toBe(true)
+    await page.keyboard.press('Escape')
+    await page.waitForSelector('[data-toolmark-tour]', { state: 'detached' })
+    // Marked: every step, and after a resize, it sits where the input stays free.
+    await page.evaluate(() => document.getElementById('chat')!.setAttribute('data-avoid', ''))
+    await page.evaluate(() => {
+      void (window as unknown as W).start('create-challenge')
+    })
+    await page.waitForSelector('[data-toolmark-tour]')
+    expect(await covers()).toBe(false)
+    expect(await page.getAttribute('[data-toolmark-tour]', 'data-toolmark-tour-corner')).toBe('bottom-left')
+    await page.click('[data-toolmark-tour] [data-action=run]')
+    // Steps 2 (filled by itself) and 3, on the next page.
+    await expect.poll(live).toContain('Submit it')
+    expect(await covers()).toBe(false)
+    await page.setViewportSize({ width: 420, height: 700 })
+    await expect.poll(covers).toBe(false)
+    await page.setViewportSize({ width: 1024, height: 700 })
+  })
 })
