@@ -7,6 +7,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolManifest } from '@toolmark/core'
+import type { PairingClient } from '../protocol/messages.ts'
+import { canElicit } from './elicit.ts'
 import type { Pairing } from './pairing.ts'
 import { errorText } from './results.ts'
 import type { Tab, Tabs } from './tabs.ts'
@@ -33,8 +35,11 @@ export function createMcpServer(
     },
   )
   let initialized = false
+  /** Who calls: the client's declared name and version, and whether it can confirm in its own UI. */
+  let who: { client: PairingClient | undefined; elicit: boolean } = { client: undefined, elicit: false }
   server.oninitialized = () => {
     initialized = true
+    who = { client: declaredClient(server), elicit: canElicit(server.getClientCapabilities()) }
   }
   const listChanged = (): void => {
     if (!initialized) return
@@ -55,7 +60,7 @@ export function createMcpServer(
     const args = request.params.arguments ?? {}
     if (name === PAIR_TOOL) return pairing.pair(args)
     const found = tabs.find(name)
-    if (found) return tabs.call(found.tab, found.tool, args, request.params._meta, extra.signal)
+    if (found) return tabs.call(found.tab, found.tool, args, request.params._meta, extra.signal, who)
     const tabId = /^(t\d+)__/.exec(name)?.[1]
     if (tabId && tabs.gone.has(tabId)) {
       return errorText(`The page of tab ${tabId} is closed or no longer paired: list the tools again.`)
@@ -64,6 +69,20 @@ export function createMcpServer(
   })
 
   return { server, listChanged }
+}
+
+/**
+ * The client's declared name and version (`clientInfo` of initialize), single-line and at most 256
+ * characters each: a claim the client makes, never an authentication.
+ */
+export function declaredClient(server: Server): PairingClient | undefined {
+  const info = server.getClientVersion()
+  const clean = (v: unknown): string =>
+    typeof v === 'string' ? [...v.replace(/\p{Cc}+/gu, ' ').trim()].slice(0, 256).join('') : ''
+  const name = clean(info?.title) || clean(info?.name)
+  if (name === '') return undefined
+  const version = clean(info?.version)
+  return version === '' ? { name } : { name, version }
 }
 
 function pairTool(): Tool {

@@ -3,7 +3,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolManifest } from '@toolmark/core'
 import { llmName } from '@toolmark/core/adapter'
 import type { WebSocket } from 'ws'
-import type { PairingManifestMessage, PairingResultMessage, RelayToPage } from '../protocol/messages.ts'
+import type {
+  PairingClient,
+  PairingConfirmedMessage,
+  PairingConfirmMessage,
+  PairingManifestMessage,
+  PairingResultMessage,
+  RelayToPage,
+} from '../protocol/messages.ts'
 import { errorText, mcpResult } from './results.ts'
 
 const MAX_TOOLS_PER_TAB = 500
@@ -20,8 +27,13 @@ export interface Tab {
   rev: number
   /** MCP tool name → page tool. */
   tools: Map<string, ToolManifest>
-  /** In-flight calls: how to answer each, and whether its tool's results are untrusted. */
-  calls: Map<string, { answer: (result: CallToolResult) => void; untrusted: boolean }>
+  /** In-flight calls: how to answer each, whether its tool's results are untrusted, its abort signal. */
+  calls: Map<
+    string,
+    { answer: (result: CallToolResult) => void; untrusted: boolean; signal: AbortSignal; elicit: boolean }
+  >
+  /** Confirmations the client is being asked for (their ids): each is asked once at a time. */
+  asking: Set<string>
 }
 
 /**
@@ -35,7 +47,14 @@ export class Tabs {
   readonly gone = new Set<string>()
   #next = 1
 
-  constructor(private readonly options: { callTimeoutMs: number; onChange: () => void }) {}
+  constructor(
+    private readonly options: {
+      callTimeoutMs: number
+      onChange: () => void
+      /** Asks the MCP client to confirm (when a call said it can): resolves the answer for the page. */
+      confirm: (tab: Tab, msg: PairingConfirmMessage, signal: AbortSignal) => Promise<PairingConfirmedMessage>
+    },
+  ) {}
 
   /** A fresh tab id (`t1`, `t2`, … in order). */
   nextId(): string {
@@ -44,7 +63,16 @@ export class Tabs {
 
   /** Adds a tab, not paired yet, for `ws`. */
   add(id: string, origin: string, ws: WebSocket): Tab {
-    const tab: Tab = { id, origin, ws, paired: false, rev: 0, tools: new Map(), calls: new Map() }
+    const tab: Tab = {
+      id,
+      origin,
+      ws,
+      paired: false,
+      rev: 0,
+      tools: new Map(),
+      calls: new Map(),
+      asking: new Set(),
+    }
     this.all.add(tab)
     return tab
   }
@@ -82,6 +110,20 @@ export class Tabs {
   }
 
   /**
+   * The page asks the client to confirm a call of its own still in flight: once per confirmation at
+   * a time; the answer goes back as `confirmed`. Anything else is ignored.
+   */
+  confirm(tab: Tab, msg: PairingConfirmMessage): void {
+    const call = tab.calls.get(msg.id)
+    if (!call?.elicit || tab.asking.has(msg.confirmId)) return
+    tab.asking.add(msg.confirmId)
+    void this.options.confirm(tab, msg, call.signal).then((answer) => {
+      tab.asking.delete(msg.confirmId)
+      this.send(tab, answer)
+    })
+  }
+
+  /**
    * Relays one call to the page and resolves its answer as MCP content. The client's abort and the
    * call timeout send the page a cancel and answer an error; so does the page closing first.
    */
@@ -91,6 +133,7 @@ export class Tabs {
     args: Record<string, unknown>,
     meta: Record<string, unknown> | undefined,
     signal: AbortSignal,
+    who: { client: PairingClient | undefined; elicit: boolean },
   ): Promise<CallToolResult> {
     const { callTimeoutMs } = this.options
     return new Promise<CallToolResult>((resolve) => {
@@ -115,7 +158,12 @@ export class Tabs {
         this.send(tab, { type: 'cancel', id })
         done(errorText(`The page did not answer within ${callTimeoutMs} ms.`))
       }, callTimeoutMs)
-      tab.calls.set(id, { answer: done, untrusted: tool.hints?.untrustedContent === true })
+      tab.calls.set(id, {
+        answer: done,
+        untrusted: tool.hints?.untrustedContent === true,
+        signal,
+        elicit: who.elicit,
+      })
       if (signal.aborted) return onAbort()
       signal.addEventListener('abort', onAbort, { once: true })
       this.send(tab, {
@@ -125,6 +173,8 @@ export class Tabs {
         input: args,
         rev: tab.rev,
         ...(Object.keys(trace).length > 0 ? { meta: trace } : {}),
+        ...(who.client ? { client: who.client } : {}),
+        ...(who.elicit ? { elicit: true as const } : {}),
       })
     })
   }

@@ -1,0 +1,229 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js'
+import {
+  type CallMeta,
+  type ConfirmRequest,
+  createConfirmQueue,
+  createToolmark,
+  ok,
+  type Toolmark,
+} from '@toolmark/core'
+import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
+import {
+  type McpConfirmRequest,
+  type McpPairingOptions,
+  mcpPairing,
+  type PairingStatus,
+} from '../page/index.ts'
+import { type Relay, startRelay } from '../relay.ts'
+
+/*
+ * Desktop agents as callers, in process: the real SDK Client (1.32) on an in-memory transport to the
+ * relay, and pages in Node (`ws`, sending the page's Origin) with a real registry and mcpPairing().
+ */
+
+const ORIGIN = 'http://127.0.0.1:5173'
+const tick = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms))
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+
+/** ws in Node, sending the page's Origin as a browser would. */
+class PageSocket extends WebSocket {
+  constructor(url: string) {
+    super(url, { origin: ORIGIN })
+  }
+}
+
+type Elicit = (params: { message: string; requestedSchema: unknown }) => Promise<ElicitResult> | ElicitResult
+
+async function startClient(relay: Relay, elicit?: Elicit, name = 'Claude Desktop'): Promise<Client> {
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair()
+  await relay.server.connect(serverEnd)
+  const client = new Client(
+    { name, version: '1.2.3' },
+    elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+  )
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params as never))
+  await client.connect(clientEnd)
+  cleanups.push(() => client.close())
+  return client
+}
+
+interface Page {
+  tm: Toolmark
+  runs: string[]
+  cards: McpConfirmRequest[]
+  metas: Array<CallMeta | undefined>
+  queue: ReturnType<typeof createConfirmQueue>
+  status: () => PairingStatus
+}
+
+/** A page with a destructive `challenge.delete`, an expiry of `expiryMs`, paired through `client`. */
+async function openPage(
+  relay: Relay,
+  client: Client,
+  options: { expiryMs?: number; confirmInClient?: McpPairingOptions['confirmInClient'] } = {},
+): Promise<Page> {
+  const queue = createConfirmQueue()
+  const cards: McpConfirmRequest[] = []
+  const pairing = mcpPairing({
+    url: `ws://127.0.0.1:${relay.port}`,
+    storage: null,
+    WebSocket: PageSocket as unknown as new (url: string) => globalThis.WebSocket,
+    onStatus: (s) => {
+      status = s
+    },
+    ...(options.confirmInClient === undefined ? {} : { confirmInClient: options.confirmInClient }),
+  })
+  const tm = createToolmark({
+    dev: false,
+    live: true,
+    confirm: pairing.confirm((request) => {
+      cards.push(request)
+      return queue.handler(request as ConfirmRequest)
+    }),
+    ...(options.expiryMs ? { confirmExpiryMs: options.expiryMs } : {}),
+  })
+  const runs: string[] = []
+  tm.register({
+    name: 'challenge.delete',
+    title: 'Delete challenge',
+    description: 'Delete a challenge.',
+    summary: (input) => `Delete challenge ${(input as { id: number }).id}`,
+    jsonSchema: {
+      type: 'object',
+      properties: { id: { type: 'number', maximum: 100 }, name: { type: 'string' } },
+      required: ['id'],
+    },
+    hints: { destructive: true },
+    run: (input) => {
+      runs.push(`delete:${(input as { id: number }).id}`)
+      return ok({ deleted: (input as { id: number }).id })
+    },
+  })
+  const metas: Array<CallMeta | undefined> = []
+  tm.use((host) => host.observe({ call: (_e, meta) => void metas.push(meta) }))
+  let status: PairingStatus = { state: 'connecting' }
+  const dispose = tm.use(pairing)
+  cleanups.push(dispose)
+  const page = { tm, runs, cards, metas, queue, status: () => status }
+  for (let s = status; s.state !== 'pairing'; s = status) await tick()
+  const code = (status as { code: string }).code
+  await client.callTool({ name: 'toolmark_pair', arguments: { code } })
+  for (let s = status; s.state !== 'paired'; s = status) await tick()
+  const tab = (status as { tab: string }).tab
+  while (!(await client.listTools()).tools.some((t) => t.name.startsWith(`${tab}__`))) await tick()
+  return page
+}
+
+async function relayWith(): Promise<Relay> {
+  const relay = await startRelay({ allowedOrigins: [ORIGIN], port: 0, log: () => {} })
+  cleanups.push(() => relay.close())
+  return relay
+}
+
+const result = (r: CallToolResult): { status: string; [k: string]: unknown } =>
+  JSON.parse((r.content[0] as { text: string }).text)
+const call = (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+  client.callTool({ name, arguments: args }, undefined, { timeout: 10_000 }) as Promise<CallToolResult>
+
+describe('confirmation in the MCP client (elicitation)', () => {
+  it('accept runs the call once, asked with the card’s content; no in-page card', async () => {
+    const relay = await relayWith()
+    const asked: Array<{ message: string; requestedSchema: unknown }> = []
+    const client = await startClient(relay, (params) => {
+      asked.push(params)
+      return { action: 'accept', content: {} }
+    })
+    const page = await openPage(relay, client)
+    const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
+    expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 3 } })
+    expect(page.runs).toEqual(['delete:3'])
+    expect(page.cards).toEqual([])
+    expect(asked).toHaveLength(1)
+    expect(asked[0]!.message).toContain('Delete challenge 3')
+    expect(asked[0]!.message).toContain('Target: Kites')
+    expect(asked[0]!.message).toContain('This action cannot be undone.')
+    expect(asked[0]!.requestedSchema).toMatchObject({
+      properties: { id: { type: 'integer', default: 3 }, name: { type: 'string', default: 'Kites' } },
+    })
+  })
+
+  it('an edit in the client is validated again by the page: an invalid one is asked again, a valid one runs', async () => {
+    const relay = await relayWith()
+    const asked: string[] = []
+    const client = await startClient(relay, (params) => {
+      asked.push(params.message)
+      return { action: 'accept', content: { id: asked.length === 1 ? 1000 : 7, name: 'Kites' } }
+    })
+    const page = await openPage(relay, client)
+    const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
+    expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 7 } })
+    expect(page.runs).toEqual(['delete:7'])
+    expect(asked).toHaveLength(2)
+    expect(asked[1]).toMatch(/Fix id: /)
+  })
+
+  it('decline runs nothing: cancelled by the operator', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, () => ({ action: 'decline' }))
+    const page = await openPage(relay, client)
+    const r = await call(client, 't1__challenge__delete', { id: 3 })
+    expect(result(r)).toMatchObject({ status: 'cancelled', by: 'operator' })
+    expect(page.runs).toEqual([])
+  })
+
+  it('an answer after the confirmation expired is refused and nothing runs', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, async () => {
+      await tick(400)
+      return { action: 'accept', content: {} }
+    })
+    const page = await openPage(relay, client, { expiryMs: 150 })
+    const r = await call(client, 't1__challenge__delete', { id: 3 })
+    expect(result(r)).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
+    await tick(400)
+    expect(page.runs).toEqual([])
+  })
+
+  it('a client without elicitation gets the in-page card, with who asked', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay)
+    const page = await openPage(relay, client)
+    const pending = call(client, 't1__challenge__delete', { id: 3 })
+    while (page.queue.getPending().length === 0) await tick()
+    expect(page.cards[0]).toMatchObject({
+      summary: 'Claude Desktop wants to: Delete challenge 3',
+      mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } },
+    })
+    page.queue.approve(page.queue.getPending()[0]!.confirmId)
+    expect(result(await pending)).toMatchObject({ status: 'ok' })
+    expect(page.runs).toEqual(['delete:3'])
+  })
+
+  it('a tool the page keeps to its own card is never asked in the client', async () => {
+    const relay = await relayWith()
+    let asked = 0
+    const client = await startClient(relay, () => {
+      asked++
+      return { action: 'accept', content: {} }
+    })
+    const page = await openPage(relay, client, {
+      confirmInClient: ({ tool }) => tool !== 'challenge.delete',
+    })
+    const pending = call(client, 't1__challenge__delete', { id: 3 })
+    while (page.queue.getPending().length === 0) await tick()
+    page.queue.reject(page.queue.getPending()[0]!.confirmId)
+    expect(result(await pending)).toMatchObject({ status: 'cancelled', by: 'operator' })
+    expect(asked).toBe(0)
+    expect(page.runs).toEqual([])
+  })
+})
