@@ -227,3 +227,27 @@ describe('confirmation in the MCP client (elicitation)', () => {
     expect(page.runs).toEqual([])
   })
 })
+
+describe('caller identity', () => {
+  it('every call carries the client’s declared name and version and its tab in the call meta', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, () => ({ action: 'accept', content: {} }))
+    const page = await openPage(relay, client)
+    await call(client, 't1__challenge__delete', { id: 3 })
+    expect(page.metas).toEqual([{ mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } } }])
+  })
+
+  it('a declared name is one line of at most 256 characters', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, undefined, `Evil\n\u0007Agent${'x'.repeat(400)}`)
+    const page = await openPage(relay, client)
+    const pending = call(client, 't1__challenge__delete', { id: 3 })
+    while (page.queue.getPending().length === 0) await tick()
+    const name = (page.metas[0]?.mcp as { client: { name: string } }).client.name
+    expect(name.startsWith('Evil Agent')).toBe(true)
+    expect([...name]).toHaveLength(256)
+    expect(page.cards[0]!.summary).toBe(`${name} wants to: Delete challenge 3`)
+    page.queue.reject(page.queue.getPending()[0]!.confirmId)
+    await pending
+  })
+})
