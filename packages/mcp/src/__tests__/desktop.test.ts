@@ -64,13 +64,18 @@ interface Page {
   metas: Array<CallMeta | undefined>
   queue: ReturnType<typeof createConfirmQueue>
   status: () => PairingStatus
+  dispose: () => void
 }
 
 /** A page with a destructive `challenge.delete`, an expiry of `expiryMs`, paired through `client`. */
 async function openPage(
   relay: Relay,
   client: Client,
-  options: { expiryMs?: number; confirmInClient?: McpPairingOptions['confirmInClient'] } = {},
+  options: {
+    expiryMs?: number
+    confirmInClient?: McpPairingOptions['confirmInClient']
+    title?: string
+  } = {},
 ): Promise<Page> {
   const queue = createConfirmQueue()
   const cards: McpConfirmRequest[] = []
@@ -82,6 +87,7 @@ async function openPage(
       status = s
     },
     ...(options.confirmInClient === undefined ? {} : { confirmInClient: options.confirmInClient }),
+    ...(options.title === undefined ? {} : { title: () => options.title as string }),
   })
   const tm = createToolmark({
     dev: false,
@@ -114,12 +120,13 @@ async function openPage(
   let status: PairingStatus = { state: 'connecting' }
   const dispose = tm.use(pairing)
   cleanups.push(dispose)
-  const page = { tm, runs, cards, metas, queue, status: () => status }
-  for (let s = status; s.state !== 'pairing'; s = status) await tick()
-  const code = (status as { code: string }).code
-  await client.callTool({ name: 'toolmark_pair', arguments: { code } })
-  for (let s = status; s.state !== 'paired'; s = status) await tick()
-  const tab = (status as { tab: string }).tab
+  const current = (): PairingStatus => status
+  const page = { tm, runs, cards, metas, queue, status: current, dispose }
+  let s = current()
+  while (s.state !== 'pairing') [, s] = [await tick(), current()]
+  await client.callTool({ name: 'toolmark_pair', arguments: { code: s.code } })
+  while (s.state !== 'paired') [, s] = [await tick(), current()]
+  const tab = s.tab
   while (!(await client.listTools()).tools.some((t) => t.name.startsWith(`${tab}__`))) await tick()
   return page
 }
@@ -249,5 +256,50 @@ describe('caller identity', () => {
     expect(page.cards[0]!.summary).toBe(`${name} wants to: Delete challenge 3`)
     page.queue.reject(page.queue.getPending()[0]!.confirmId)
     await pending
+  })
+})
+
+describe('tabs', () => {
+  it('lists every paired tab with its title and origin; a name without its tab never runs; a closed tab fails clearly', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, () => ({ action: 'accept', content: {} }))
+    const one = await openPage(relay, client, { title: 'Challenges' })
+    const two = await openPage(relay, client, { title: 'Admin' })
+    const listed = (await call(client, 'toolmark_tabs', {})) as CallToolResult & {
+      structuredContent: unknown
+    }
+    expect(listed.structuredContent).toEqual({
+      tabs: [
+        { tab: 't1', title: 'Challenges', origin: ORIGIN, tools: 1 },
+        { tab: 't2', title: 'Admin', origin: ORIGIN, tools: 1 },
+      ],
+    })
+    expect((listed.content[0] as { text: string }).text).toContain(
+      't2: "Admin", http://127.0.0.1:5173, 1 tools',
+    )
+
+    const bare = await call(client, 'challenge__delete', { id: 3 })
+    expect(bare.isError).toBe(true)
+    expect((bare.content[0] as { text: string }).text).toBe(
+      'Name the tab: challenge__delete is a tool of t1__challenge__delete ("Challenges", http://127.0.0.1:5173), t2__challenge__delete ("Admin", http://127.0.0.1:5173).',
+    )
+    expect([...one.runs, ...two.runs]).toEqual([])
+
+    one.dispose()
+    while ((await client.listTools()).tools.some((t) => t.name.startsWith('t1__'))) await tick()
+    const closed = await call(client, 't1__challenge__delete', { id: 3 })
+    expect((closed.content[0] as { text: string }).text).toBe(
+      'The page of tab t1 is closed or no longer paired: list the tools again.',
+    )
+    // With one tab left, a name without its tab still does not run there.
+    expect((await call(client, 'challenge__delete', { id: 3 })).isError).toBe(true)
+    expect(two.runs).toEqual([])
+    expect(result(await call(client, 't2__challenge__delete', { id: 4 }))).toMatchObject({ status: 'ok' })
+    expect(two.runs).toEqual(['delete:4'])
+    expect(
+      ((await call(client, 'toolmark_tabs', {})) as { structuredContent: unknown }).structuredContent,
+    ).toEqual({
+      tabs: [{ tab: 't2', title: 'Admin', origin: ORIGIN, tools: 1 }],
+    })
   })
 })

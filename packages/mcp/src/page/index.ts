@@ -49,6 +49,11 @@ export interface McpPairingOptions {
    * check and edit validation apply either way.
    */
   confirmInClient?: boolean | ((about: { tool: string; client: PairingClient | undefined }) => boolean)
+  /**
+   * The page's title the client lists for this tab (`toolmark_tabs`), read with every manifest and
+   * cut to 256 characters. Default `document.title`.
+   */
+  title?: () => string
 }
 
 /** Who asked, in the meta of every call the pairing runs (observers, devtools and audit see it). */
@@ -202,9 +207,14 @@ export function mcpPairing(options: McpPairingOptions): McpPairing {
           setToken(msg.resume)
           tab = msg.tab
           status({ state: 'paired', tab: msg.tab })
-          offWatch ??= host.watch({ caller: 'mcp', detail: 'full' }, ({ rev, tools }) =>
-            send({ type: 'manifest', rev, tools }),
-          )
+          offWatch ??= host.watch({ caller: 'mcp', detail: 'full' }, ({ rev, tools }) => {
+            const title = pageTitle(options.title)
+            send(
+              title === undefined
+                ? { type: 'manifest', rev, tools }
+                : { type: 'manifest', rev, tools, title },
+            )
+          })
           return
         case 'call':
           return call(msg)
@@ -395,6 +405,16 @@ function parse(data: unknown): RelayToPage | string {
   const frame = readFrame(data)
   if (!frame.ok) return frame.reason
   return toPageProblem(frame.value) ?? (frame.value as RelayToPage)
+}
+
+/** The page's title for the client, at most 256 characters; undefined when there is none or it throws. */
+function pageTitle(read: McpPairingOptions['title']): string | undefined {
+  try {
+    const title = read ? read() : typeof document === 'undefined' ? undefined : document.title
+    return typeof title === 'string' && title !== '' ? [...title].slice(0, 256).join('') : undefined
+  } catch {
+    return undefined
+  }
 }
 
 type Store = McpPairingOptions['storage']

@@ -24,6 +24,8 @@ export interface PairingManifestMessage {
   type: 'manifest'
   rev: number
   tools: ToolManifest[]
+  /** The page's title when it was sent (at most 256 characters): how the user tells tabs apart. */
+  title?: string
 }
 
 /** Page → relay: the one answer to a `call`. */

@@ -46,7 +46,11 @@ const pageToRelay: JsonSchema = {
     HelloMessage: message('hello', { v: { const: 1 }, resume: token }, ['v']),
     ManifestMessage: message(
       'manifest',
-      { rev: count, tools: { type: 'array', items: { $ref: '#/$defs/ToolManifest' } } },
+      {
+        rev: count,
+        tools: { type: 'array', items: { $ref: '#/$defs/ToolManifest' } },
+        title: { type: 'string', maxLength: 256 },
+      },
       ['rev', 'tools'],
     ),
     ResultMessage: message('result', { id: token, result: { $ref: '#/$defs/ToolResult' } }, ['id', 'result']),

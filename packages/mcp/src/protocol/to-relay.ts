@@ -1,5 +1,14 @@
 import { validateMessage } from '@toolmark/protocol'
-import { isCount, isFields, isObject, isToken, isToolName, typeProblem, unknownKey } from './checks.ts'
+import {
+  isCount,
+  isFields,
+  isObject,
+  isText,
+  isToken,
+  isToolName,
+  typeProblem,
+  unknownKey,
+} from './checks.ts'
 import { PAIRING_PROTOCOL } from './messages.ts'
 
 /*
@@ -27,8 +36,10 @@ export function toRelayProblem(value: unknown): string | undefined {
       return undefined
     }
     case 'manifest': {
-      const extra = unknownKey(value, ['type', 'rev', 'tools'])
+      const extra = unknownKey(value, ['type', 'rev', 'tools', 'title'])
       if (extra !== undefined) return `manifest: unknown property ${extra}`
+      if (value.title !== undefined && !isText(value.title, 0, 256))
+        return 'manifest: title must be a string of at most 256 characters'
       if (!isCount(value.rev)) return 'manifest: rev must be an integer >= 0'
       if (!Array.isArray(value.tools)) return 'manifest: tools must be an array'
       for (const tool of value.tools) {

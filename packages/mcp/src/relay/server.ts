@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -15,6 +16,9 @@ import type { Tab, Tabs } from './tabs.ts'
 
 /** The MCP tool that completes a pairing: the user reads the code in the page and gives it here. */
 export const PAIR_TOOL = 'toolmark_pair'
+
+/** The read-only MCP tool that lists the paired tabs: id, title and origin. */
+export const TABS_TOOL = 'toolmark_tabs'
 
 /**
  * The MCP server the desktop client talks to: `tools/list` is `toolmark_pair` and the paired tabs'
@@ -47,7 +51,7 @@ export function createMcpServer(
   }
 
   server.setRequestHandler(ListToolsRequestSchema, () => {
-    const list: Tool[] = [pairTool()]
+    const list: Tool[] = [pairTool(), tabsTool()]
     for (const tab of tabs.all) {
       if (!tab.paired) continue
       for (const [name, tool] of tab.tools) list.push(mcpTool(name, tool, tab))
@@ -61,10 +65,17 @@ export function createMcpServer(
     if (name === PAIR_TOOL) return pairing.pair(args)
     const found = tabs.find(name)
     if (found) return tabs.call(found.tab, found.tool, args, request.params._meta, extra.signal, who)
+    if (name === TABS_TOOL) return listTabs(tabs)
     const tabId = /^(t\d+)__/.exec(name)?.[1]
     if (tabId && tabs.gone.has(tabId)) {
       return errorText(`The page of tab ${tabId} is closed or no longer paired: list the tools again.`)
     }
+    // A name without its tab never runs: not even when one tab offers it (it may not be the tab meant).
+    const offering = tabId ? [] : tabs.offering(name)
+    if (offering.length > 0)
+      return errorText(
+        `Name the tab: ${name} is a tool of ${offering.map(({ tab, listed }) => `${listed} (${describeTab(tab)})`).join(', ')}.`,
+      )
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`)
   })
 
@@ -83,6 +94,59 @@ export function declaredClient(server: Server): PairingClient | undefined {
   if (name === '') return undefined
   const version = clean(info?.version)
   return version === '' ? { name } : { name, version }
+}
+
+/** `toolmark_tabs`: the paired tabs as text and as structured content. */
+function listTabs(tabs: Tabs): CallToolResult {
+  const list = tabs.paired().map((t) => ({
+    tab: t.id,
+    ...(t.title === undefined ? {} : { title: t.title }),
+    origin: t.origin,
+    tools: t.tools.size,
+  }))
+  const text =
+    list.length === 0
+      ? 'No tab is paired.'
+      : tabs
+          .paired()
+          .map((t) => `${t.id}: ${describeTab(t)}, ${t.tools.size} tools (prefix ${t.id}__)`)
+          .join('\n')
+  return { content: [{ type: 'text', text }], structuredContent: { tabs: list } }
+}
+
+/** A tab as the user knows it: its title (quoted) and origin. */
+function describeTab(tab: Tab): string {
+  return tab.title === undefined ? tab.origin : `${JSON.stringify(tab.title)}, ${tab.origin}`
+}
+
+function tabsTool(): Tool {
+  return {
+    name: TABS_TOOL,
+    title: 'List paired browser tabs',
+    description:
+      'The browser tabs paired with this server: each tab id (the prefix of its tool names, e.g. t1__), page title and origin. A tool name always names its tab; a name without one is never run.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        tabs: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              tab: { type: 'string' },
+              title: { type: 'string' },
+              origin: { type: 'string' },
+              tools: { type: 'integer' },
+            },
+            required: ['tab', 'origin', 'tools'],
+          },
+        },
+      },
+      required: ['tabs'],
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  }
 }
 
 function pairTool(): Tool {

@@ -25,6 +25,8 @@ export interface Tab {
   codeExpiresAt?: number
   codeTimer?: NodeJS.Timeout
   rev: number
+  /** The page's title, as its last manifest said. */
+  title?: string
   /** MCP tool name → page tool. */
   tools: Map<string, ToolManifest>
   /** In-flight calls: how to answer each, whether its tool's results are untrusted, its abort signal. */
@@ -96,9 +98,24 @@ export class Tabs {
     return undefined
   }
 
+  /** The paired tabs, in pairing order. */
+  paired(): Tab[] {
+    return [...this.all].filter((t) => t.paired).sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)))
+  }
+
+  /** The paired tabs offering a tool listed as `<tab>__<name>`, for a request that named no tab. */
+  offering(name: string): Array<{ tab: Tab; listed: string }> {
+    const out: Array<{ tab: Tab; listed: string }> = []
+    for (const tab of this.paired())
+      if (tab.tools.has(`${tab.id}__${name}`)) out.push({ tab, listed: `${tab.id}__${name}` })
+    return out
+  }
+
   /** The page's new manifest: its tools (at most 500) under `<tab>__` names. */
   manifest(tab: Tab, msg: PairingManifestMessage): void {
     tab.rev = msg.rev
+    if (msg.title === undefined) delete tab.title
+    else tab.title = msg.title
     tab.tools = new Map(msg.tools.slice(0, MAX_TOOLS_PER_TAB).map((t) => [llmName(`${tab.id}.${t.name}`), t]))
     this.changed()
   }
