@@ -15,6 +15,7 @@ import {
 } from '@toolmark/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
+import * as z from 'zod'
 import {
   type McpConfirmRequest,
   type McpPairingOptions,
@@ -301,5 +302,42 @@ describe('tabs', () => {
     ).toEqual({
       tabs: [{ tab: 't2', title: 'Admin', origin: ORIGIN, tools: 1 }],
     })
+  })
+})
+
+describe('structured results', () => {
+  it('a tool with an output schema is listed with it and answers its data as structuredContent plus text', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay)
+    const page = await openPage(relay, client)
+    page.tm.register({
+      name: 'stats',
+      description: 'Counts challenges.',
+      input: z.object({ bad: z.boolean().optional() }),
+      output: z.object({ count: z.number() }),
+      hints: { readOnly: true },
+      run: (input) => ok(input.bad ? { count: 'many' as unknown as number } : { count: 3 }),
+    })
+    let listed = (await client.listTools()).tools.find((t) => t.name === 't1__stats')
+    while (!listed)
+      [, listed] = [await tick(), (await client.listTools()).tools.find((t) => t.name === 't1__stats')]
+    expect(listed.outputSchema).toMatchObject({ type: 'object', properties: { count: { type: 'number' } } })
+
+    const good = await call(client, 't1__stats', {})
+    expect(good.isError).toBe(false)
+    expect(good.structuredContent).toEqual({ count: 3 })
+    expect(JSON.parse((good.content[0] as { text: string }).text)).toEqual({ count: 3 })
+
+    // Data that does not conform never reaches the client as structured content: an error says why.
+    const bad = await call(client, 't1__stats', { bad: true })
+    expect(bad.isError).toBe(true)
+    expect(bad.structuredContent).toBeUndefined()
+    expect((bad.content[0] as { text: string }).text).toMatch(
+      /^The page's result does not match the tool's output schema: /,
+    )
+    // A result that is not ok is an error, with the ToolResult as text.
+    const invalid = await call(client, 't1__stats', { bad: 'yes' })
+    expect(invalid.isError).toBe(true)
+    expect(result(invalid)).toMatchObject({ status: 'invalid' })
   })
 })

@@ -11,7 +11,7 @@ import type { ToolManifest } from '@toolmark/core'
 import type { PairingClient } from '../protocol/messages.ts'
 import { canElicit } from './elicit.ts'
 import type { Pairing } from './pairing.ts'
-import { errorText } from './results.ts'
+import { errorText, listedOutputSchema } from './results.ts'
 import type { Tab, Tabs } from './tabs.ts'
 
 /** The MCP tool that completes a pairing: the user reads the code in the page and gives it here. */
@@ -186,6 +186,8 @@ function mcpTool(name: string, tool: ToolManifest, tab: Tab): Tool {
       openWorldHint: false,
     },
   }
+  const output = listedOutputSchema(tool)
+  if (output) out.outputSchema = output as Tool['outputSchema']
   if (tool.title !== undefined) {
     out.title = tool.title
     out.annotations!.title = tool.title

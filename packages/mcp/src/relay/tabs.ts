@@ -11,7 +11,7 @@ import type {
   PairingResultMessage,
   RelayToPage,
 } from '../protocol/messages.ts'
-import { errorText, mcpResult } from './results.ts'
+import { errorText, mcpResult, type OutputCheck, outputCheck } from './results.ts'
 
 const MAX_TOOLS_PER_TAB = 500
 
@@ -32,7 +32,14 @@ export interface Tab {
   /** In-flight calls: how to answer each, whether its tool's results are untrusted, its abort signal. */
   calls: Map<
     string,
-    { answer: (result: CallToolResult) => void; untrusted: boolean; signal: AbortSignal; elicit: boolean }
+    {
+      answer: (result: CallToolResult) => void
+      untrusted: boolean
+      /** The check of `ok` data against the tool's listed output schema, when it has one. */
+      output: OutputCheck | undefined
+      signal: AbortSignal
+      elicit: boolean
+    }
   >
   /** Confirmations the client is being asked for (their ids): each is asked once at a time. */
   asking: Set<string>
@@ -123,7 +130,7 @@ export class Tabs {
   /** The page's answer to a call in flight (an unknown id is ignored). */
   result(tab: Tab, msg: PairingResultMessage): void {
     const call = tab.calls.get(msg.id)
-    call?.answer(mcpResult(msg.result, call.untrusted))
+    call?.answer(mcpResult(msg.result, call.untrusted, call.output))
   }
 
   /**
@@ -178,6 +185,7 @@ export class Tabs {
       tab.calls.set(id, {
         answer: done,
         untrusted: tool.hints?.untrustedContent === true,
+        output: outputCheck(tool),
         signal,
         elicit: who.elicit,
       })
