@@ -4,6 +4,7 @@ import {
   type CallToolResult,
   ElicitRequestSchema,
   type ElicitResult,
+  ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import {
   type CallMeta,
@@ -339,5 +340,57 @@ describe('structured results', () => {
     const invalid = await call(client, 't1__stats', { bad: 'yes' })
     expect(invalid.isError).toBe(true)
     expect(result(invalid)).toMatchObject({ status: 'invalid' })
+  })
+})
+
+describe('tool-definition drift', () => {
+  it('a call against a definition changed since the client listed it is refused stale until it lists again', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay)
+    let changes = 0
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++
+    })
+    const page = await openPage(relay, client)
+    const note = (description: string, extra: Record<string, unknown> = {}) =>
+      page.tm.register({
+        name: 'note',
+        description,
+        jsonSchema: { type: 'object', properties: { text: { type: 'string' }, ...extra } },
+        hints: { readOnly: true },
+        run: (input) => {
+          page.runs.push(`note:${description}`)
+          return ok(input)
+        },
+      })
+    const waitChange = async (): Promise<void> => {
+      const before = changes
+      while (changes === before) await tick()
+    }
+    let handle = note('Adds a note.')
+    await waitChange()
+    await client.listTools()
+    expect(result(await call(client, 't1__note', { text: 'a' }))).toMatchObject({ status: 'ok' })
+
+    // Another tool changing leaves this one's definition, and its calls, alone.
+    page.tm.register({ name: 'other', description: 'x', hints: { readOnly: true }, run: () => ok(1) })
+    await waitChange()
+    expect(result(await call(client, 't1__note', { text: 'b' }))).toMatchObject({ status: 'ok' })
+
+    handle.dispose()
+    handle = note('Adds a note, now with a colour.', { colour: { type: 'string' } })
+    await waitChange()
+    const stale = await call(client, 't1__note', { text: 'c' })
+    expect(stale.isError).toBe(true)
+    expect(result(stale)).toEqual({
+      status: 'refused',
+      code: 'stale',
+      message: 'The tool changed since you listed the tools: list the tools again, then call it.',
+    })
+    expect(page.runs).toEqual(['note:Adds a note.', 'note:Adds a note.'])
+
+    await client.listTools()
+    expect(result(await call(client, 't1__note', { text: 'd' }))).toMatchObject({ status: 'ok' })
+    expect(page.runs.at(-1)).toBe('note:Adds a note, now with a colour.')
   })
 })

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   CallToolRequestSchema,
@@ -11,11 +12,32 @@ import type { ToolManifest } from '@toolmark/core'
 import type { PairingClient } from '../protocol/messages.ts'
 import { canElicit } from './elicit.ts'
 import type { Pairing } from './pairing.ts'
-import { errorText, listedOutputSchema } from './results.ts'
+import { errorText, listedOutputSchema, mcpResult, outputCheck } from './results.ts'
 import type { Tab, Tabs } from './tabs.ts'
 
 /** The MCP tool that completes a pairing: the user reads the code in the page and gives it here. */
 export const PAIR_TOOL = 'toolmark_pair'
+
+/** Why a call against a tool definition the client has not listed is refused `stale`. */
+export const STALE_MESSAGE =
+  'The tool changed since you listed the tools: list the tools again, then call it.'
+
+/** Each manifest entry as listed (its MCP tool and that definition's fingerprint), made once per entry. */
+const listedTools = new WeakMap<ToolManifest, { tool: Tool; fingerprint: string }>()
+
+/**
+ * A page tool as the client lists it, and the fingerprint of that definition: a SHA-256 of everything
+ * listed (name, title, description, input and output schemas, hint annotations).
+ */
+function listedTool(name: string, tool: ToolManifest, tab: Tab): { tool: Tool; fingerprint: string } {
+  let listed = listedTools.get(tool)
+  if (listed?.tool.name !== name) {
+    const out = mcpTool(name, tool, tab)
+    listed = { tool: out, fingerprint: createHash('sha256').update(JSON.stringify(out)).digest('base64url') }
+    listedTools.set(tool, listed)
+  }
+  return listed
+}
 
 /** The read-only MCP tool that lists the paired tabs: id, title and origin. */
 export const TABS_TOOL = 'toolmark_tabs'
@@ -50,11 +72,18 @@ export function createMcpServer(
     server.sendToolListChanged().catch((err: unknown) => log(`list_changed failed: ${String(err)}`))
   }
 
+  /** What the client saw in its last `tools/list`: each page tool's name → the fingerprint of its definition. */
+  const seen = new Map<string, string>()
   server.setRequestHandler(ListToolsRequestSchema, () => {
     const list: Tool[] = [pairTool(), tabsTool()]
+    seen.clear()
     for (const tab of tabs.all) {
       if (!tab.paired) continue
-      for (const [name, tool] of tab.tools) list.push(mcpTool(name, tool, tab))
+      for (const [name, tool] of tab.tools) {
+        const listed = listedTool(name, tool, tab)
+        seen.set(name, listed.fingerprint)
+        list.push(listed.tool)
+      }
     }
     return { tools: list }
   })
@@ -64,7 +93,16 @@ export function createMcpServer(
     const args = request.params.arguments ?? {}
     if (name === PAIR_TOOL) return pairing.pair(args)
     const found = tabs.find(name)
-    if (found) return tabs.call(found.tab, found.tool, args, request.params._meta, extra.signal, who)
+    if (found) {
+      // A definition the client has not seen (changed or added since its last tools/list) never runs.
+      if (seen.get(name) !== listedTool(name, found.tool, found.tab).fingerprint)
+        return mcpResult(
+          { status: 'refused', code: 'stale', message: STALE_MESSAGE },
+          false,
+          outputCheck(found.tool),
+        )
+      return tabs.call(found.tab, found.tool, args, request.params._meta, extra.signal, who)
+    }
     if (name === TABS_TOOL) return listTabs(tabs)
     const tabId = /^(t\d+)__/.exec(name)?.[1]
     if (tabId && tabs.gone.has(tabId)) {
