@@ -252,7 +252,7 @@ describe('caller identity', () => {
     const page = await openPage(relay, client)
     const pending = call(client, 't1__challenge__delete', { id: 3 })
     while (page.queue.getPending().length === 0) await tick()
-    const name = (page.metas[0]?.mcp as { client: { name: string } }).client.name
+    const name = (page.metas[0]!.mcp as { client: { name: string } }).client.name
     expect(name.startsWith('Evil Agent')).toBe(true)
     expect([...name]).toHaveLength(256)
     expect(page.cards[0]!.summary).toBe(`${name} wants to: Delete challenge 3`)
