@@ -203,6 +203,30 @@ describe('confirmation in the MCP client (elicitation)', () => {
     expect(page.runs).toEqual([])
   })
 
+  it('a tool removed while the client is asked answers stale and nothing runs', async () => {
+    const relay = await relayWith()
+    let dispose = (): void => {}
+    const client = await startClient(relay, () => {
+      dispose()
+      return { action: 'accept', content: {} }
+    })
+    const page = await openPage(relay, client)
+    const handle = page.tm.register({
+      name: 'archive',
+      description: 'Archive everything.',
+      hints: { destructive: true },
+      run: () => {
+        page.runs.push('archive')
+        return ok(true)
+      },
+    })
+    dispose = () => handle.dispose()
+    while (!(await client.listTools()).tools.some((t) => t.name === 't1__archive')) await tick()
+    const r = await call(client, 't1__archive', {})
+    expect(result(r)).toMatchObject({ status: 'refused', code: 'stale' })
+    expect(page.runs).toEqual([])
+  })
+
   it('a client without elicitation gets the in-page card, with who asked', async () => {
     const relay = await relayWith()
     const client = await startClient(relay)
