@@ -247,7 +247,7 @@ const searchTool = {
     }
     await tick()
   }
-  while ((await client.listTools()).tools.length < 2) await tick()
+  while (!(await client.listTools()).tools.some((t) => t.name === 't1__search')) await tick()
 
   const page: number[] = []
   const round: number[] = []

@@ -249,7 +249,7 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
       'pairing code',
     )
     expect(code).toMatch(/^\d{4}-\d{4}$/)
-    expect(await toolNames()).toEqual(['toolmark_pair'])
+    expect(await toolNames()).toEqual(['toolmark_pair', 'toolmark_tabs'])
     const wrong = await call('toolmark_pair', { code: code === '0000-0000' ? '1111-1111' : '0000-0000' })
     expect(wrong.isError).toBe(true)
     expect(text(wrong)).toBe('Wrong or expired pairing code.')
@@ -316,7 +316,11 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
   it('passes the client’s trace context (_meta.traceparent) to the page’s call', async () => {
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
     await client.callTool({ name: `${tab1}__search`, arguments: { query: 'traced' }, _meta: { traceparent } })
-    expect((await app(first, (a) => a.metas())).at(-1)).toEqual({ traceparent })
+    // Next to the trace context: who called (over stdio too) and through which tab.
+    expect((await app(first, (a) => a.metas())).at(-1)).toEqual({
+      traceparent,
+      mcp: { tab: tab1, client: { name: 'relay-test', version: '1.0.0' } },
+    })
   })
 
   it('a destructive call waits for the user’s approval in the page; rejected, it never runs', async () => {

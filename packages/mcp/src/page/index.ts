@@ -1,12 +1,15 @@
 // "@toolmark/mcp/page": pairs the page with the desktop MCP relay (`npx @toolmark/mcp`). Browser-safe:
 // it stands on @toolmark/core's public consumer API and the pairing protocol, never on Node.
 
-import type { ToolmarkConsumer } from '@toolmark/core'
+import type { CallMeta, ConfirmOutcome, ConfirmRequest, ToolmarkConsumer } from '@toolmark/core'
 import { toJsonSafeResult } from '@toolmark/core/adapter'
 import {
   PAIRING_PROTOCOL,
   type PageToRelay,
   type PairingCallMessage,
+  type PairingClient,
+  type PairingConfirmedMessage,
+  type PairingConfirmMessage,
   type RelayToPage,
 } from '../protocol/messages.ts'
 import { readFrame } from '../protocol/read.ts'
@@ -39,6 +42,48 @@ export interface McpPairingOptions {
   WebSocket?: new (
     url: string,
   ) => WebSocket
+  /**
+   * Whether a call's confirmation may be asked in the MCP client itself (when the client declared
+   * form elicitation), per tool and per client. Default `true`; `false` (or a function answering
+   * false) keeps the in-page card for that tool or client. The page's expiry, single use, revision
+   * check and edit validation apply either way.
+   */
+  confirmInClient?: boolean | ((about: { tool: string; client: PairingClient | undefined }) => boolean)
+  /**
+   * The page's title the client lists for this tab (`toolmark_tabs`), read with every manifest and
+   * cut to 256 characters. Default `document.title`.
+   */
+  title?: () => string
+}
+
+/** Who asked, in the meta of every call the pairing runs (observers, devtools and audit see it). */
+export interface McpCallMeta {
+  /** The tab id the call came through (`t1`, …): the pairing. */
+  tab: string
+  /** The MCP client's declared name and version: a claim, never an authentication. */
+  client?: PairingClient
+}
+
+/** The confirm request `mcpPairing(...).confirm(fallback)` hands the in-page card for an MCP call. */
+export interface McpConfirmRequest extends ConfirmRequest {
+  /**
+   * Present for calls that came through the pairing: who asked. `summary` then starts with the
+   * client's declared name ("Claude Desktop wants to: …").
+   */
+  mcp?: McpCallMeta
+}
+
+/** The in-page confirmation (the app's card) used when the client does not confirm itself. */
+export type McpConfirmFallback = (request: McpConfirmRequest) => ConfirmOutcome | Promise<ConfirmOutcome>
+
+/** `mcpPairing(...)`: the consumer to `tm.use`, and the confirm handler that routes MCP confirmations. */
+export interface McpPairing extends ToolmarkConsumer {
+  /**
+   * The registry's confirm handler (`createToolmark({ confirm })`): a confirmation of an MCP call is
+   * asked in the MCP client when it can (`elicitation/create`) and `confirmInClient` allows it, else
+   * `fallback` (the in-page card) gets it with who asked. Other callers go to `fallback` unchanged.
+   */
+  confirm(fallback: McpConfirmFallback): (request: ConfirmRequest) => Promise<ConfirmOutcome>
 }
 
 /**
@@ -55,14 +100,16 @@ const STORAGE_KEY = RESUME_STORAGE_KEY
  * user allowed to resume re-pairs after a reload without a new code. Disposal closes the socket and
  * cancels running calls.
  */
-export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
+export function mcpPairing(options: McpPairingOptions): McpPairing {
   // The relay runs on this machine: a page never pairs with a remote server, whatever built the URL.
   if (
     typeof options?.url !== 'string' ||
     !/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(options.url)
   )
     throw new TypeError('mcpPairing() needs a loopback { url: "ws://127.0.0.1:<port>" }')
-  return (host) => {
+  /** The attached pairing's confirmation routes (one attachment at a time). */
+  let live: Routes | undefined
+  const consumer: ToolmarkConsumer = (host) => {
     const Socket = options.WebSocket ?? (typeof WebSocket === 'undefined' ? undefined : WebSocket)
     if (!Socket) return undefined
     const storage =
@@ -82,6 +129,19 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
     const inflight = new Map<string, AbortController>()
     let offWatch: (() => void) | undefined
     let closed = false
+    /** The tab id the relay gave this page once paired. */
+    let tab: string | undefined
+    const routes = new Routes((message) => send(message))
+    live = routes
+    // Which confirmation belongs to which relayed call: the registry announces each with its call's meta.
+    const offObserve = host.observe({
+      confirm: (event, meta) => {
+        if (event.phase === 'requested') {
+          const call = meta && routes.calls.get(meta)
+          if (call) routes.byConfirm.set(event.request.confirmId, call)
+        } else routes.settled(event.confirmId)
+      },
+    })
 
     status({ state: 'connecting' })
     let ws: WebSocket
@@ -145,16 +205,24 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
           return status({ state: 'pairing', code: msg.code, expiresAt: msg.expiresAt })
         case 'paired':
           setToken(msg.resume)
+          tab = msg.tab
           status({ state: 'paired', tab: msg.tab })
-          offWatch ??= host.watch({ caller: 'mcp', detail: 'full' }, ({ rev, tools }) =>
-            send({ type: 'manifest', rev, tools }),
-          )
+          offWatch ??= host.watch({ caller: 'mcp', detail: 'full' }, ({ rev, tools }) => {
+            const title = pageTitle(options.title)
+            send(
+              title === undefined
+                ? { type: 'manifest', rev, tools }
+                : { type: 'manifest', rev, tools, title },
+            )
+          })
           return
         case 'call':
           return call(msg)
         case 'cancel':
           inflight.get(msg.id)?.abort()
           return
+        case 'confirmed':
+          return routes.answer(msg)
         case 'error':
           // The relay refused this page (expired code, too many wrong codes): start afresh next time.
           setToken(undefined)
@@ -163,15 +231,18 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
     })
 
     const call = (msg: PairingCallMessage): void => {
-      if (offWatch === undefined || inflight.has(msg.id)) return
+      if (offWatch === undefined || tab === undefined || inflight.has(msg.id)) return
       const token = new AbortController()
       inflight.set(msg.id, token)
+      const mcp: McpCallMeta = msg.client ? { tab, client: msg.client } : { tab }
+      const meta: CallMeta = { ...msg.meta, mcp }
+      routes.calls.set(meta, { msg, mcp })
       host
         .run(msg.tool, msg.input, {
           caller: 'mcp',
           signal: token.signal,
           ...(msg.rev === undefined ? {} : { rev: msg.rev }),
-          ...(msg.meta === undefined ? {} : { meta: msg.meta }),
+          meta,
         })
         .then((result) => {
           inflight.delete(msg.id)
@@ -189,6 +260,8 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
       if (closed) return
       closed = true
       offWatch?.()
+      offObserve()
+      routes.close()
       for (const token of inflight.values()) token.abort()
       inflight.clear()
       status(reason === undefined ? { state: 'closed' } : { state: 'closed', reason })
@@ -201,6 +274,7 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
       setToken(undefined)
       finish('disposed')
       host.status('mcp', undefined)
+      if (live === routes) live = undefined
       try {
         ws.close(1000, 'disposed')
       } catch {
@@ -208,6 +282,122 @@ export function mcpPairing(options: McpPairingOptions): ToolmarkConsumer {
       }
     }
   }
+  const inClient = options.confirmInClient ?? true
+  return Object.assign(consumer, {
+    confirm:
+      (fallback: McpConfirmFallback) =>
+      async (request: ConfirmRequest): Promise<ConfirmOutcome> => {
+        const call = request.caller === 'mcp' ? live?.byConfirm.get(request.confirmId) : undefined
+        if (!call || !live) return fallback(request)
+        const { client } = call.mcp
+        const shown: McpConfirmRequest = {
+          ...request,
+          summary: client ? `${client.name} wants to: ${request.summary}` : request.summary,
+          mcp: call.mcp,
+        }
+        const allowed = typeof inClient === 'function' ? inClient({ tool: request.tool, client }) : inClient
+        if (call.msg.elicit !== true || allowed !== true) return fallback(shown)
+        const answer = await live.ask(request, call.msg.id)
+        // The client could not ask: the in-page card does.
+        if (answer.reason === 'unavailable') return fallback(shown)
+        if (!answer.approved) return { approved: false, reason: answer.reason ?? 'declined' }
+        if (answer.input === undefined) return { approved: true }
+        // The edited fields over the shown input: the registry restores redacted values and validates.
+        return { approved: true, input: { ...(request.input as object), ...answer.input } }
+      },
+  })
+}
+
+/** A relayed call: its message and who asked. */
+interface RoutedCall {
+  msg: PairingCallMessage
+  mcp: McpCallMeta
+}
+
+/**
+ * The confirmations of relayed calls: which call each belongs to, and the ones the MCP client is
+ * asked for. Each answer is taken once; an unknown or second one is ignored.
+ */
+class Routes {
+  /** The meta of each relayed call in flight → the call (the registry hands observers that meta). */
+  readonly calls = new WeakMap<CallMeta, RoutedCall>()
+  /** Open confirmation id → its relayed call. */
+  readonly byConfirm = new Map<string, RoutedCall>()
+  readonly #waiting = new Map<string, (answer: PairingConfirmedMessage) => void>()
+
+  constructor(private readonly send: (message: PageToRelay) => void) {}
+
+  /** Sends the card's content to the relay and waits for the client's answer (or the request's end). */
+  ask(request: ConfirmRequest, callId: string): Promise<PairingConfirmedMessage> {
+    const { confirmId } = request
+    return new Promise((resolve) => {
+      const done = (answer: PairingConfirmedMessage): void => {
+        request.signal.removeEventListener('abort', onAbort)
+        if (this.#waiting.get(confirmId) === done) this.#waiting.delete(confirmId)
+        resolve(answer)
+      }
+      const onAbort = (): void => done({ type: 'confirmed', confirmId, approved: false, reason: 'cancelled' })
+      if (request.signal.aborted) return onAbort()
+      request.signal.addEventListener('abort', onAbort, { once: true })
+      this.#waiting.set(confirmId, done)
+      const message: PairingConfirmMessage = {
+        type: 'confirm',
+        id: callId,
+        confirmId,
+        tool: request.tool,
+        summary: request.summary,
+        destructive: request.destructive,
+        changes: request.changes,
+        expiresAt: request.expiresAt,
+      }
+      if (request.title !== undefined) message.title = request.title
+      if (request.target !== undefined) message.target = request.target
+      if (request.undoable) message.undoable = true
+      const fields = editable(request.input)
+      if (fields) message.fields = fields
+      if (request.issues) message.issues = request.issues
+      this.send(message)
+    })
+  }
+
+  /** The relay's `confirmed`: answers the waiting confirmation once. */
+  answer(msg: PairingConfirmedMessage): void {
+    this.#waiting.get(msg.confirmId)?.(msg)
+  }
+
+  /** The registry settled a confirmation: it routes nothing any more. */
+  settled(confirmId: string): void {
+    this.byConfirm.delete(confirmId)
+  }
+
+  /** The pairing closed: every waiting confirmation ends as cancelled. */
+  close(): void {
+    for (const [confirmId, done] of [...this.#waiting])
+      done({ type: 'confirmed', confirmId, approved: false, reason: 'cancelled' })
+    this.byConfirm.clear()
+  }
+}
+
+/**
+ * The input's top-level strings, finite numbers and booleans the client's form may edit: never a
+ * redacted one, at most 64, names as the pairing protocol allows. Undefined when there are none.
+ */
+function editable(input: unknown): PairingConfirmMessage['fields'] {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined
+  const fields: NonNullable<PairingConfirmMessage['fields']> = {}
+  let n = 0
+  for (const [name, value] of Object.entries(input)) {
+    if (n >= 64 || !/^[A-Za-z0-9_.-]{1,64}$/.test(name) || value === '[redacted]') continue
+    if (
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value))
+    ) {
+      fields[name] = value
+      n++
+    }
+  }
+  return n > 0 ? fields : undefined
 }
 
 /** A relay message, or why it is not one (bounded: the relay is loopback, yet still checked). */
@@ -215,6 +405,16 @@ function parse(data: unknown): RelayToPage | string {
   const frame = readFrame(data)
   if (!frame.ok) return frame.reason
   return toPageProblem(frame.value) ?? (frame.value as RelayToPage)
+}
+
+/** The page's title for the client, at most 256 characters; undefined when there is none or it throws. */
+function pageTitle(read: McpPairingOptions['title']): string | undefined {
+  try {
+    const title = read ? read() : typeof document === 'undefined' ? undefined : document.title
+    return typeof title === 'string' && title !== '' ? [...title].slice(0, 256).join('') : undefined
+  } catch {
+    return undefined
+  }
 }
 
 type Store = McpPairingOptions['storage']

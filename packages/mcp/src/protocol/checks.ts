@@ -42,3 +42,28 @@ export function typeProblem(type: unknown, other: readonly string[], otherName: 
   if (typeof type !== 'string') return 'missing or non-string type'
   return other.includes(type) ? `wrong direction: a ${otherName} message` : 'unknown message type'
 }
+
+/** Most fields a confirmation may offer for editing. */
+export const MAX_CONFIRM_FIELDS = 64
+
+/**
+ * A confirmation's editable fields: at most 64 names matching `^[A-Za-z0-9_.-]{1,64}$`, each a
+ * string, a number or a boolean.
+ */
+export function isFields(value: unknown): boolean {
+  if (!isObject(value)) return false
+  const keys = Object.keys(value)
+  return (
+    keys.length <= MAX_CONFIRM_FIELDS &&
+    keys.every(
+      (k) => /^[A-Za-z0-9_.-]{1,64}$/.test(k) && ['string', 'number', 'boolean'].includes(typeof value[k]),
+    )
+  )
+}
+
+/** A string of `min` to `max` Unicode code points (what JSON Schema's minLength/maxLength count). */
+export function isText(value: unknown, min: number, max: number): boolean {
+  if (typeof value !== 'string') return false
+  const n = [...value].length
+  return n >= min && n <= max
+}

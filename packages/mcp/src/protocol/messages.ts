@@ -1,4 +1,4 @@
-import type { ToolManifest, ToolResult } from '@toolmark/protocol'
+import type { FieldChange, Issue, ToolManifest, ToolResult } from '@toolmark/protocol'
 
 /** Version of the page ↔ relay pairing messages: the page's `hello` carries it as `v`. */
 export const PAIRING_PROTOCOL = 1 as const
@@ -24,6 +24,8 @@ export interface PairingManifestMessage {
   type: 'manifest'
   rev: number
   tools: ToolManifest[]
+  /** The page's title when it was sent (at most 256 characters): how the user tells tabs apart. */
+  title?: string
 }
 
 /** Page → relay: the one answer to a `call`. */
@@ -51,6 +53,55 @@ export interface PairedMessage {
   resume?: string
 }
 
+/**
+ * Page → relay: ask the MCP client to confirm a call in flight (`id`), when the relay said the client
+ * can (`call.elicit`). The content is the card's. The relay answers once with `confirmed`.
+ */
+export interface PairingConfirmMessage {
+  type: 'confirm'
+  /** The call's id. */
+  id: string
+  /** The confirmation's id: the `confirmed` answer names it. */
+  confirmId: string
+  /** Full tool name. */
+  tool: string
+  title?: string
+  summary: string
+  /** What the action targets (the call's string `name` argument). */
+  target?: string
+  /** True for destructive tools: the prompt says "This action cannot be undone." unless `undoable`. */
+  destructive: boolean
+  undoable?: true
+  /** Redacted field changes. */
+  changes: FieldChange[]
+  /** Epoch milliseconds after which the page refuses an approval. */
+  expiresAt: number
+  /** Top-level input values the user may edit in the prompt (never a sensitive one). */
+  fields?: { [key: string]: string | number | boolean }
+  /** What to fix in the previous edit: the page asks again with these. */
+  issues?: Issue[]
+}
+
+/** Relay → page: the MCP client's answer to a `confirm`, sent once. */
+export interface PairingConfirmedMessage {
+  type: 'confirmed'
+  confirmId: string
+  approved: boolean
+  /** The fields the user changed (only when approved). */
+  input?: { [key: string]: string | number | boolean }
+  /**
+   * Why not approved: `declined` or `cancelled` by the user, `expired` (no answer in time) or
+   * `unavailable` (the client could not ask: the page shows its own card instead).
+   */
+  reason?: 'declined' | 'cancelled' | 'expired' | 'unavailable'
+}
+
+/** The MCP client as it declared itself in `initialize`: a claim, never an authentication. */
+export interface PairingClient {
+  name: string
+  version?: string
+}
+
 /** Relay → page: run a tool as caller `mcp`. */
 export interface PairingCallMessage {
   type: 'call'
@@ -63,6 +114,10 @@ export interface PairingCallMessage {
   rev?: number
   /** The client's trace context, passed to the call's `meta`. */
   meta?: { traceparent?: string; tracestate?: string }
+  /** The MCP client that asked (its declared name and version). */
+  client?: PairingClient
+  /** Present when the client can confirm in its own UI: the page may send `confirm` for this call. */
+  elicit?: true
 }
 
 /** Relay → page: abort the in-flight call with this id. Never answered itself. */
@@ -78,7 +133,7 @@ export interface PairingErrorMessage {
 }
 
 /** Every message a page sends to the relay. */
-export type PageToRelay = HelloMessage | PairingManifestMessage | PairingResultMessage
+export type PageToRelay = HelloMessage | PairingManifestMessage | PairingResultMessage | PairingConfirmMessage
 
 /** Every message the relay sends to a page. */
 export type RelayToPage =
@@ -87,6 +142,7 @@ export type RelayToPage =
   | PairingCallMessage
   | PairingCancelMessage
   | PairingErrorMessage
+  | PairingConfirmedMessage
 
 /** Which way a pairing message travels: `'toRelay'` (page → relay) or `'toPage'` (relay → page). */
 export type PairingDirection = 'toRelay' | 'toPage'

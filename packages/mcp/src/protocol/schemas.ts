@@ -14,6 +14,12 @@ const DRAFT = 'https://json-schema.org/draft/2020-12/schema'
 const token = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,256}$' }
 const count = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }
 const toolName = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,128}$' }
+const fields = {
+  type: 'object',
+  maxProperties: 64,
+  propertyNames: { pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+  additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+}
 
 function message(type: string, properties: Record<string, unknown>, required: string[]): JsonSchema {
   return {
@@ -34,15 +40,38 @@ const pageToRelay: JsonSchema = {
     { $ref: '#/$defs/HelloMessage' },
     { $ref: '#/$defs/ManifestMessage' },
     { $ref: '#/$defs/ResultMessage' },
+    { $ref: '#/$defs/ConfirmMessage' },
   ],
   $defs: {
     HelloMessage: message('hello', { v: { const: 1 }, resume: token }, ['v']),
     ManifestMessage: message(
       'manifest',
-      { rev: count, tools: { type: 'array', items: { $ref: '#/$defs/ToolManifest' } } },
+      {
+        rev: count,
+        tools: { type: 'array', items: { $ref: '#/$defs/ToolManifest' } },
+        title: { type: 'string', maxLength: 256 },
+      },
       ['rev', 'tools'],
     ),
     ResultMessage: message('result', { id: token, result: { $ref: '#/$defs/ToolResult' } }, ['id', 'result']),
+    ConfirmMessage: message(
+      'confirm',
+      {
+        id: token,
+        confirmId: token,
+        tool: toolName,
+        title: { type: 'string' },
+        summary: { type: 'string' },
+        target: { type: 'string' },
+        destructive: { type: 'boolean' },
+        undoable: { const: true },
+        changes: { type: 'array', items: { $ref: '#/$defs/FieldChange' } },
+        expiresAt: count,
+        fields,
+        issues: { type: 'array', items: { $ref: '#/$defs/Issue' } },
+      },
+      ['id', 'confirmId', 'tool', 'summary', 'destructive', 'changes', 'expiresAt'],
+    ),
     ToolManifest: {
       description: 'One full manifest entry. Unknown properties are accepted for forward compatibility.',
       type: 'object',
@@ -76,6 +105,7 @@ const relayToPage: JsonSchema = {
     { $ref: '#/$defs/CallMessage' },
     { $ref: '#/$defs/CancelMessage' },
     { $ref: '#/$defs/ErrorMessage' },
+    { $ref: '#/$defs/ConfirmedMessage' },
   ],
   $defs: {
     PairingMessage: message(
@@ -98,11 +128,31 @@ const relayToPage: JsonSchema = {
           properties: { traceparent: { type: 'string' }, tracestate: { type: 'string' } },
           additionalProperties: false,
         },
+        client: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 256 },
+            version: { type: 'string', maxLength: 256 },
+          },
+          required: ['name'],
+          additionalProperties: false,
+        },
+        elicit: { const: true },
       },
       ['id', 'tool', 'input'],
     ),
     CancelMessage: message('cancel', { id: token }, ['id']),
     ErrorMessage: message('error', { message: { type: 'string' } }, ['message']),
+    ConfirmedMessage: message(
+      'confirmed',
+      {
+        confirmId: token,
+        approved: { type: 'boolean' },
+        input: fields,
+        reason: { enum: ['declined', 'cancelled', 'expired', 'unavailable'] },
+      },
+      ['confirmId', 'approved'],
+    ),
   },
 }
 

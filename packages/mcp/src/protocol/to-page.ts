@@ -1,11 +1,21 @@
-import { isCount, isObject, isToken, isToolName, typeProblem, unknownKey } from './checks.ts'
+import {
+  isCount,
+  isFields,
+  isObject,
+  isText,
+  isToken,
+  isToolName,
+  typeProblem,
+  unknownKey,
+} from './checks.ts'
 
 /*
  * Relay → page messages, checked strictly: no unknown property at the top level (nor in `meta`).
  * The page imports only this file of the validator, so the relay's checks stay out of its bundle.
  */
 
-const PAGE_TO_RELAY = ['hello', 'manifest', 'result'] as const
+const PAGE_TO_RELAY = ['hello', 'manifest', 'result', 'confirm'] as const
+const REASONS = ['declined', 'cancelled', 'expired', 'unavailable']
 
 /** Why `value` is not a relay → page message, or undefined when it is one. */
 export function toPageProblem(value: unknown): string | undefined {
@@ -29,7 +39,7 @@ export function toPageProblem(value: unknown): string | undefined {
       return undefined
     }
     case 'call': {
-      const extra = unknownKey(value, ['type', 'id', 'tool', 'input', 'rev', 'meta'])
+      const extra = unknownKey(value, ['type', 'id', 'tool', 'input', 'rev', 'meta', 'client', 'elicit'])
       if (extra !== undefined) return `call: unknown property ${extra}`
       if (!isToken(value.id)) return 'call: id must match ^[A-Za-z0-9_-]{1,256}$'
       if (!isToolName(value.tool)) return 'call: tool must match ^[A-Za-z0-9_.-]{1,128}$'
@@ -46,6 +56,27 @@ export function toPageProblem(value: unknown): string | undefined {
         )
           return 'call: meta.traceparent and meta.tracestate must be strings'
       }
+      if (value.client !== undefined) {
+        const client = value.client
+        if (!isObject(client)) return 'call: client must be an object'
+        const key = unknownKey(client, ['name', 'version'])
+        if (key !== undefined) return `call: unknown client property ${key}`
+        if (!isText(client.name, 1, 256)) return 'call: client.name must be a string of 1 to 256 characters'
+        if (client.version !== undefined && !isText(client.version, 0, 256))
+          return 'call: client.version must be a string of at most 256 characters'
+      }
+      if (value.elicit !== undefined && value.elicit !== true) return 'call: elicit must be true when present'
+      return undefined
+    }
+    case 'confirmed': {
+      const extra = unknownKey(value, ['type', 'confirmId', 'approved', 'input', 'reason'])
+      if (extra !== undefined) return `confirmed: unknown property ${extra}`
+      if (!isToken(value.confirmId)) return 'confirmed: confirmId must match ^[A-Za-z0-9_-]{1,256}$'
+      if (typeof value.approved !== 'boolean') return 'confirmed: approved must be a boolean'
+      if (value.input !== undefined && !isFields(value.input))
+        return 'confirmed: input must map at most 64 field names to strings, numbers or booleans'
+      if (value.reason !== undefined && !REASONS.includes(value.reason as string))
+        return 'confirmed: reason must be declined, cancelled, expired or unavailable'
       return undefined
     }
     case 'cancel': {

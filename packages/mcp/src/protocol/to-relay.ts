@@ -1,5 +1,14 @@
 import { validateMessage } from '@toolmark/protocol'
-import { isCount, isObject, isToken, isToolName, typeProblem, unknownKey } from './checks.ts'
+import {
+  isCount,
+  isFields,
+  isObject,
+  isText,
+  isToken,
+  isToolName,
+  typeProblem,
+  unknownKey,
+} from './checks.ts'
 import { PAIRING_PROTOCOL } from './messages.ts'
 
 /*
@@ -8,7 +17,7 @@ import { PAIRING_PROTOCOL } from './messages.ts'
  * bridge protocol v1's strict rules, checked by its own validator.
  */
 
-const RELAY_TO_PAGE = ['pairing', 'paired', 'call', 'cancel', 'error'] as const
+const RELAY_TO_PAGE = ['pairing', 'paired', 'call', 'cancel', 'error', 'confirmed'] as const
 
 /** The `reason` of a `hello` whose `v` is present but not this protocol's version. */
 export const UNSUPPORTED_PAIRING_PROTOCOL = 'unsupported pairing protocol'
@@ -27,8 +36,10 @@ export function toRelayProblem(value: unknown): string | undefined {
       return undefined
     }
     case 'manifest': {
-      const extra = unknownKey(value, ['type', 'rev', 'tools'])
+      const extra = unknownKey(value, ['type', 'rev', 'tools', 'title'])
       if (extra !== undefined) return `manifest: unknown property ${extra}`
+      if (value.title !== undefined && !isText(value.title, 0, 256))
+        return 'manifest: title must be a string of at most 256 characters'
       if (!isCount(value.rev)) return 'manifest: rev must be an integer >= 0'
       if (!Array.isArray(value.tools)) return 'manifest: tools must be an array'
       for (const tool of value.tools) {
@@ -48,6 +59,8 @@ export function toRelayProblem(value: unknown): string | undefined {
       )
       return checked.ok ? undefined : checked.reason
     }
+    case 'confirm':
+      return confirmProblem(value)
     default:
       return typeProblem(value.type, RELAY_TO_PAGE, 'relay→page')
   }
@@ -71,5 +84,65 @@ function toolProblem(tool: unknown): string | undefined {
   const paths = tool.sensitivePaths
   if (paths !== undefined && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string')))
     return 'sensitivePaths must be an array of strings'
+  return undefined
+}
+
+const CONFIRM_KEYS = [
+  'type',
+  'id',
+  'confirmId',
+  'tool',
+  'title',
+  'summary',
+  'target',
+  'destructive',
+  'undoable',
+  'changes',
+  'expiresAt',
+  'fields',
+  'issues',
+]
+
+/** A `confirm`: strict; its changes and issues follow bridge protocol v1's rules (checked by its validator). */
+function confirmProblem(value: Record<string, unknown>): string | undefined {
+  const extra = unknownKey(value, CONFIRM_KEYS)
+  if (extra !== undefined) return `confirm: unknown property ${extra}`
+  if (!isToken(value.id)) return 'confirm: id must match ^[A-Za-z0-9_-]{1,256}$'
+  if (!isToken(value.confirmId)) return 'confirm: confirmId must match ^[A-Za-z0-9_-]{1,256}$'
+  if (!isToolName(value.tool)) return 'confirm: tool must match ^[A-Za-z0-9_.-]{1,128}$'
+  for (const key of ['title', 'target'])
+    if (value[key] !== undefined && typeof value[key] !== 'string') return `confirm: ${key} must be a string`
+  if (typeof value.summary !== 'string') return 'confirm: summary must be a string'
+  if (typeof value.destructive !== 'boolean') return 'confirm: destructive must be a boolean'
+  if (value.undoable !== undefined && value.undoable !== true)
+    return 'confirm: undoable must be true when present'
+  if (!isCount(value.expiresAt)) return 'confirm: expiresAt must be an integer >= 0 (epoch ms)'
+  if (value.fields !== undefined && !isFields(value.fields))
+    return 'confirm: fields must map at most 64 field names to strings, numbers or booleans'
+  // Changes and issues are bridge protocol v1's FieldChange and Issue: checked in a v1 result.
+  const changes = validateMessage(
+    {
+      protocol: 1,
+      type: 'result',
+      clientId: 'relay',
+      id: 'relay',
+      result: { status: 'needs_confirmation', confirmId: 'relay', summary: '', changes: value.changes },
+    },
+    'toAgent',
+  )
+  if (!changes.ok) return `confirm: changes: ${changes.reason}`
+  if (value.issues !== undefined) {
+    const issues = validateMessage(
+      {
+        protocol: 1,
+        type: 'result',
+        clientId: 'relay',
+        id: 'relay',
+        result: { status: 'invalid', issues: value.issues },
+      },
+      'toAgent',
+    )
+    if (!issues.ok) return `confirm: issues: ${issues.reason}`
+  }
   return undefined
 }

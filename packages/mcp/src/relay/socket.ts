@@ -81,6 +81,7 @@ export async function openSocket(options: {
       if (!tab.paired) return // nothing but hello before the pairing
       if (msg.type === 'manifest') tabs.manifest(tab, msg)
       else if (msg.type === 'result') tabs.result(tab, msg)
+      else if (msg.type === 'confirm') tabs.confirm(tab, msg)
     })
     ws.on('close', () => {
       clearTimeout(helloTimer)

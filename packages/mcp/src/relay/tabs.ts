@@ -3,8 +3,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolManifest } from '@toolmark/core'
 import { llmName } from '@toolmark/core/adapter'
 import type { WebSocket } from 'ws'
-import type { PairingManifestMessage, PairingResultMessage, RelayToPage } from '../protocol/messages.ts'
-import { errorText, mcpResult } from './results.ts'
+import type {
+  PairingClient,
+  PairingConfirmedMessage,
+  PairingConfirmMessage,
+  PairingManifestMessage,
+  PairingResultMessage,
+  RelayToPage,
+} from '../protocol/messages.ts'
+import { errorText, mcpResult, type OutputCheck, outputCheck } from './results.ts'
 
 const MAX_TOOLS_PER_TAB = 500
 
@@ -18,10 +25,24 @@ export interface Tab {
   codeExpiresAt?: number
   codeTimer?: NodeJS.Timeout
   rev: number
+  /** The page's title, as its last manifest said. */
+  title?: string
   /** MCP tool name → page tool. */
   tools: Map<string, ToolManifest>
-  /** In-flight calls: how to answer each, and whether its tool's results are untrusted. */
-  calls: Map<string, { answer: (result: CallToolResult) => void; untrusted: boolean }>
+  /** In-flight calls: how to answer each, whether its tool's results are untrusted, its abort signal. */
+  calls: Map<
+    string,
+    {
+      answer: (result: CallToolResult) => void
+      untrusted: boolean
+      /** The check of `ok` data against the tool's listed output schema, when it has one. */
+      output: OutputCheck | undefined
+      signal: AbortSignal
+      elicit: boolean
+    }
+  >
+  /** Confirmations the client is being asked for (their ids): each is asked once at a time. */
+  asking: Set<string>
 }
 
 /**
@@ -35,7 +56,14 @@ export class Tabs {
   readonly gone = new Set<string>()
   #next = 1
 
-  constructor(private readonly options: { callTimeoutMs: number; onChange: () => void }) {}
+  constructor(
+    private readonly options: {
+      callTimeoutMs: number
+      onChange: () => void
+      /** Asks the MCP client to confirm (when a call said it can): resolves the answer for the page. */
+      confirm: (tab: Tab, msg: PairingConfirmMessage, signal: AbortSignal) => Promise<PairingConfirmedMessage>
+    },
+  ) {}
 
   /** A fresh tab id (`t1`, `t2`, … in order). */
   nextId(): string {
@@ -44,7 +72,16 @@ export class Tabs {
 
   /** Adds a tab, not paired yet, for `ws`. */
   add(id: string, origin: string, ws: WebSocket): Tab {
-    const tab: Tab = { id, origin, ws, paired: false, rev: 0, tools: new Map(), calls: new Map() }
+    const tab: Tab = {
+      id,
+      origin,
+      ws,
+      paired: false,
+      rev: 0,
+      tools: new Map(),
+      calls: new Map(),
+      asking: new Set(),
+    }
     this.all.add(tab)
     return tab
   }
@@ -68,9 +105,24 @@ export class Tabs {
     return undefined
   }
 
+  /** The paired tabs, in pairing order. */
+  paired(): Tab[] {
+    return [...this.all].filter((t) => t.paired).sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)))
+  }
+
+  /** The paired tabs offering a tool listed as `<tab>__<name>`, for a request that named no tab. */
+  offering(name: string): Array<{ tab: Tab; listed: string }> {
+    const out: Array<{ tab: Tab; listed: string }> = []
+    for (const tab of this.paired())
+      if (tab.tools.has(`${tab.id}__${name}`)) out.push({ tab, listed: `${tab.id}__${name}` })
+    return out
+  }
+
   /** The page's new manifest: its tools (at most 500) under `<tab>__` names. */
   manifest(tab: Tab, msg: PairingManifestMessage): void {
     tab.rev = msg.rev
+    if (msg.title === undefined) delete tab.title
+    else tab.title = msg.title
     tab.tools = new Map(msg.tools.slice(0, MAX_TOOLS_PER_TAB).map((t) => [llmName(`${tab.id}.${t.name}`), t]))
     this.changed()
   }
@@ -78,7 +130,21 @@ export class Tabs {
   /** The page's answer to a call in flight (an unknown id is ignored). */
   result(tab: Tab, msg: PairingResultMessage): void {
     const call = tab.calls.get(msg.id)
-    call?.answer(mcpResult(msg.result, call.untrusted))
+    call?.answer(mcpResult(msg.result, call.untrusted, call.output))
+  }
+
+  /**
+   * The page asks the client to confirm a call of its own still in flight: once per confirmation at
+   * a time; the answer goes back as `confirmed`. Anything else is ignored.
+   */
+  confirm(tab: Tab, msg: PairingConfirmMessage): void {
+    const call = tab.calls.get(msg.id)
+    if (!call?.elicit || tab.asking.has(msg.confirmId)) return
+    tab.asking.add(msg.confirmId)
+    void this.options.confirm(tab, msg, call.signal).then((answer) => {
+      tab.asking.delete(msg.confirmId)
+      this.send(tab, answer)
+    })
   }
 
   /**
@@ -91,6 +157,7 @@ export class Tabs {
     args: Record<string, unknown>,
     meta: Record<string, unknown> | undefined,
     signal: AbortSignal,
+    who: { client: PairingClient | undefined; elicit: boolean },
   ): Promise<CallToolResult> {
     const { callTimeoutMs } = this.options
     return new Promise<CallToolResult>((resolve) => {
@@ -115,7 +182,13 @@ export class Tabs {
         this.send(tab, { type: 'cancel', id })
         done(errorText(`The page did not answer within ${callTimeoutMs} ms.`))
       }, callTimeoutMs)
-      tab.calls.set(id, { answer: done, untrusted: tool.hints?.untrustedContent === true })
+      tab.calls.set(id, {
+        answer: done,
+        untrusted: tool.hints?.untrustedContent === true,
+        output: outputCheck(tool),
+        signal,
+        elicit: who.elicit,
+      })
       if (signal.aborted) return onAbort()
       signal.addEventListener('abort', onAbort, { once: true })
       this.send(tab, {
@@ -125,6 +198,8 @@ export class Tabs {
         input: args,
         rev: tab.rev,
         ...(Object.keys(trace).length > 0 ? { meta: trace } : {}),
+        ...(who.client ? { client: who.client } : {}),
+        ...(who.elicit ? { elicit: true as const } : {}),
       })
     })
   }

@@ -19,8 +19,11 @@ describe('mcpPairing()', () => {
 
   it('validatePairingMessage narrows to the direction’s messages', () => {
     const r = validatePairingMessage({}, 'toPage')
-    if (r.ok) expectTypeOf(r.message.type).toEqualTypeOf<'pairing' | 'paired' | 'call' | 'cancel' | 'error'>()
+    if (r.ok)
+      expectTypeOf(r.message.type).toEqualTypeOf<
+        'pairing' | 'paired' | 'call' | 'cancel' | 'error' | 'confirmed'
+      >()
     const q = validatePairingMessage({}, 'toRelay')
-    if (q.ok) expectTypeOf(q.message.type).toEqualTypeOf<'hello' | 'manifest' | 'result'>()
+    if (q.ok) expectTypeOf(q.message.type).toEqualTypeOf<'hello' | 'manifest' | 'result' | 'confirm'>()
   })
 })

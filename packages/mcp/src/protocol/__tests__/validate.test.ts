@@ -42,11 +42,13 @@ describe('pairing fixture corpus', () => {
       [
         ...new Set(fixtures.filter((f) => f.expected === expected && f.direction === direction).map(typeOf)),
       ].sort()
-    expect(types('accept', 'toRelay')).toEqual(['hello', 'manifest', 'result'])
-    expect(types('reject', 'toRelay')).toEqual(expect.arrayContaining(['hello', 'manifest', 'result']))
-    expect(types('accept', 'toPage')).toEqual(['call', 'cancel', 'error', 'paired', 'pairing'])
+    expect(types('accept', 'toRelay')).toEqual(['confirm', 'hello', 'manifest', 'result'])
+    expect(types('reject', 'toRelay')).toEqual(
+      expect.arrayContaining(['confirm', 'hello', 'manifest', 'result']),
+    )
+    expect(types('accept', 'toPage')).toEqual(['call', 'cancel', 'confirmed', 'error', 'paired', 'pairing'])
     expect(types('reject', 'toPage')).toEqual(
-      expect.arrayContaining(['call', 'cancel', 'error', 'paired', 'pairing']),
+      expect.arrayContaining(['call', 'cancel', 'confirmed', 'error', 'paired', 'pairing']),
     )
   })
 

@@ -1,0 +1,420 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  type ElicitResult,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js'
+import {
+  type CallMeta,
+  type ConfirmRequest,
+  createConfirmQueue,
+  createToolmark,
+  ok,
+  type Toolmark,
+} from '@toolmark/core'
+import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
+import * as z from 'zod'
+import {
+  type McpConfirmRequest,
+  type McpPairingOptions,
+  mcpPairing,
+  type PairingStatus,
+} from '../page/index.ts'
+import { type Relay, startRelay } from '../relay.ts'
+
+/*
+ * Desktop agents as callers, in process: the real SDK Client (1.32) on an in-memory transport to the
+ * relay, and pages in Node (`ws`, sending the page's Origin) with a real registry and mcpPairing().
+ */
+
+const ORIGIN = 'http://127.0.0.1:5173'
+const tick = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms))
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+
+/** ws in Node, sending the page's Origin as a browser would. */
+class PageSocket extends WebSocket {
+  constructor(url: string) {
+    super(url, { origin: ORIGIN })
+  }
+}
+
+type Elicit = (params: { message: string; requestedSchema: unknown }) => Promise<ElicitResult> | ElicitResult
+
+async function startClient(relay: Relay, elicit?: Elicit, name = 'Claude Desktop'): Promise<Client> {
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair()
+  await relay.server.connect(serverEnd)
+  const client = new Client(
+    { name, version: '1.2.3' },
+    elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+  )
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params as never))
+  await client.connect(clientEnd)
+  cleanups.push(() => client.close())
+  return client
+}
+
+interface Page {
+  tm: Toolmark
+  runs: string[]
+  cards: McpConfirmRequest[]
+  metas: Array<CallMeta | undefined>
+  queue: ReturnType<typeof createConfirmQueue>
+  status: () => PairingStatus
+  dispose: () => void
+}
+
+/** A page with a destructive `challenge.delete`, an expiry of `expiryMs`, paired through `client`. */
+async function openPage(
+  relay: Relay,
+  client: Client,
+  options: {
+    expiryMs?: number
+    confirmInClient?: McpPairingOptions['confirmInClient']
+    title?: string
+  } = {},
+): Promise<Page> {
+  const queue = createConfirmQueue()
+  const cards: McpConfirmRequest[] = []
+  const pairing = mcpPairing({
+    url: `ws://127.0.0.1:${relay.port}`,
+    storage: null,
+    WebSocket: PageSocket as unknown as new (url: string) => globalThis.WebSocket,
+    onStatus: (s) => {
+      status = s
+    },
+    ...(options.confirmInClient === undefined ? {} : { confirmInClient: options.confirmInClient }),
+    ...(options.title === undefined ? {} : { title: () => options.title as string }),
+  })
+  const tm = createToolmark({
+    dev: false,
+    live: true,
+    confirm: pairing.confirm((request) => {
+      cards.push(request)
+      return queue.handler(request as ConfirmRequest)
+    }),
+    ...(options.expiryMs ? { confirmExpiryMs: options.expiryMs } : {}),
+  })
+  const runs: string[] = []
+  tm.register({
+    name: 'challenge.delete',
+    title: 'Delete challenge',
+    description: 'Delete a challenge.',
+    summary: (input) => `Delete challenge ${(input as { id: number }).id}`,
+    jsonSchema: {
+      type: 'object',
+      properties: { id: { type: 'number', maximum: 100 }, name: { type: 'string' } },
+      required: ['id'],
+    },
+    hints: { destructive: true },
+    run: (input) => {
+      runs.push(`delete:${(input as { id: number }).id}`)
+      return ok({ deleted: (input as { id: number }).id })
+    },
+  })
+  const metas: Array<CallMeta | undefined> = []
+  tm.use((host) => host.observe({ call: (_e, meta) => void metas.push(meta) }))
+  let status: PairingStatus = { state: 'connecting' }
+  const dispose = tm.use(pairing)
+  cleanups.push(dispose)
+  const current = (): PairingStatus => status
+  const page = { tm, runs, cards, metas, queue, status: current, dispose }
+  let s = current()
+  while (s.state !== 'pairing') [, s] = [await tick(), current()]
+  await client.callTool({ name: 'toolmark_pair', arguments: { code: s.code } })
+  while (s.state !== 'paired') [, s] = [await tick(), current()]
+  const tab = s.tab
+  while (!(await client.listTools()).tools.some((t) => t.name.startsWith(`${tab}__`))) await tick()
+  return page
+}
+
+async function relayWith(): Promise<Relay> {
+  const relay = await startRelay({ allowedOrigins: [ORIGIN], port: 0, log: () => {} })
+  cleanups.push(() => relay.close())
+  return relay
+}
+
+const result = (r: CallToolResult): { status: string; [k: string]: unknown } =>
+  JSON.parse((r.content[0] as { text: string }).text)
+const call = (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+  client.callTool({ name, arguments: args }, undefined, { timeout: 10_000 }) as Promise<CallToolResult>
+
+describe('confirmation in the MCP client (elicitation)', () => {
+  it('accept runs the call once, asked with the card’s content; no in-page card', async () => {
+    const relay = await relayWith()
+    const asked: Array<{ message: string; requestedSchema: unknown }> = []
+    const client = await startClient(relay, (params) => {
+      asked.push(params)
+      return { action: 'accept', content: {} }
+    })
+    const page = await openPage(relay, client)
+    const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
+    expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 3 } })
+    expect(page.runs).toEqual(['delete:3'])
+    expect(page.cards).toEqual([])
+    expect(asked).toHaveLength(1)
+    expect(asked[0]!.message).toContain('Delete challenge 3')
+    expect(asked[0]!.message).toContain('Target: Kites')
+    expect(asked[0]!.message).toContain('This action cannot be undone.')
+    expect(asked[0]!.requestedSchema).toMatchObject({
+      properties: { id: { type: 'integer', default: 3 }, name: { type: 'string', default: 'Kites' } },
+    })
+  })
+
+  it('an edit in the client is validated again by the page: an invalid one is asked again, a valid one runs', async () => {
+    const relay = await relayWith()
+    const asked: string[] = []
+    const client = await startClient(relay, (params) => {
+      asked.push(params.message)
+      return { action: 'accept', content: { id: asked.length === 1 ? 1000 : 7, name: 'Kites' } }
+    })
+    const page = await openPage(relay, client)
+    const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
+    expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 7 } })
+    expect(page.runs).toEqual(['delete:7'])
+    expect(asked).toHaveLength(2)
+    expect(asked[1]).toMatch(/Fix id: /)
+  })
+
+  it('decline runs nothing: cancelled by the operator', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, () => ({ action: 'decline' }))
+    const page = await openPage(relay, client)
+    const r = await call(client, 't1__challenge__delete', { id: 3 })
+    expect(result(r)).toMatchObject({ status: 'cancelled', by: 'operator' })
+    expect(page.runs).toEqual([])
+  })
+
+  it('an answer after the confirmation expired is refused and nothing runs', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, async () => {
+      await tick(400)
+      return { action: 'accept', content: {} }
+    })
+    const page = await openPage(relay, client, { expiryMs: 150 })
+    const r = await call(client, 't1__challenge__delete', { id: 3 })
+    expect(result(r)).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
+    await tick(400)
+    expect(page.runs).toEqual([])
+  })
+
+  it('a tool removed while the client is asked answers stale and nothing runs', async () => {
+    const relay = await relayWith()
+    let dispose = (): void => {}
+    const client = await startClient(relay, () => {
+      dispose()
+      return { action: 'accept', content: {} }
+    })
+    const page = await openPage(relay, client)
+    const handle = page.tm.register({
+      name: 'archive',
+      description: 'Archive everything.',
+      hints: { destructive: true },
+      run: () => {
+        page.runs.push('archive')
+        return ok(true)
+      },
+    })
+    dispose = () => handle.dispose()
+    while (!(await client.listTools()).tools.some((t) => t.name === 't1__archive')) await tick()
+    const r = await call(client, 't1__archive', {})
+    expect(result(r)).toMatchObject({ status: 'refused', code: 'stale' })
+    expect(page.runs).toEqual([])
+  })
+
+  it('a client without elicitation gets the in-page card, with who asked', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay)
+    const page = await openPage(relay, client)
+    const pending = call(client, 't1__challenge__delete', { id: 3 })
+    while (page.queue.getPending().length === 0) await tick()
+    expect(page.cards[0]).toMatchObject({
+      summary: 'Claude Desktop wants to: Delete challenge 3',
+      mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } },
+    })
+    page.queue.approve(page.queue.getPending()[0]!.confirmId)
+    expect(result(await pending)).toMatchObject({ status: 'ok' })
+    expect(page.runs).toEqual(['delete:3'])
+  })
+
+  it('a tool the page keeps to its own card is never asked in the client', async () => {
+    const relay = await relayWith()
+    let asked = 0
+    const client = await startClient(relay, () => {
+      asked++
+      return { action: 'accept', content: {} }
+    })
+    const page = await openPage(relay, client, {
+      confirmInClient: ({ tool }) => tool !== 'challenge.delete',
+    })
+    const pending = call(client, 't1__challenge__delete', { id: 3 })
+    while (page.queue.getPending().length === 0) await tick()
+    page.queue.reject(page.queue.getPending()[0]!.confirmId)
+    expect(result(await pending)).toMatchObject({ status: 'cancelled', by: 'operator' })
+    expect(asked).toBe(0)
+    expect(page.runs).toEqual([])
+  })
+})
+
+describe('caller identity', () => {
+  it('every call carries the client’s declared name and version and its tab in the call meta', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, () => ({ action: 'accept', content: {} }))
+    const page = await openPage(relay, client)
+    await call(client, 't1__challenge__delete', { id: 3 })
+    expect(page.metas).toEqual([{ mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } } }])
+  })
+
+  it('a declared name is one line of at most 256 characters', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, undefined, `Evil\n\u0007Agent${'x'.repeat(400)}`)
+    const page = await openPage(relay, client)
+    const pending = call(client, 't1__challenge__delete', { id: 3 })
+    while (page.queue.getPending().length === 0) await tick()
+    const name = (page.metas[0]!.mcp as { client: { name: string } }).client.name
+    expect(name.startsWith('Evil Agent')).toBe(true)
+    expect([...name]).toHaveLength(256)
+    expect(page.cards[0]!.summary).toBe(`${name} wants to: Delete challenge 3`)
+    page.queue.reject(page.queue.getPending()[0]!.confirmId)
+    await pending
+  })
+})
+
+describe('tabs', () => {
+  it('lists every paired tab with its title and origin; a name without its tab never runs; a closed tab fails clearly', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, () => ({ action: 'accept', content: {} }))
+    const one = await openPage(relay, client, { title: 'Challenges' })
+    const two = await openPage(relay, client, { title: 'Admin' })
+    const listed = (await call(client, 'toolmark_tabs', {})) as CallToolResult & {
+      structuredContent: unknown
+    }
+    expect(listed.structuredContent).toEqual({
+      tabs: [
+        { tab: 't1', title: 'Challenges', origin: ORIGIN, tools: 1 },
+        { tab: 't2', title: 'Admin', origin: ORIGIN, tools: 1 },
+      ],
+    })
+    expect((listed.content[0] as { text: string }).text).toContain(
+      't2: "Admin", http://127.0.0.1:5173, 1 tools',
+    )
+
+    const bare = await call(client, 'challenge__delete', { id: 3 })
+    expect(bare.isError).toBe(true)
+    expect((bare.content[0] as { text: string }).text).toBe(
+      'Name the tab: challenge__delete is a tool of t1__challenge__delete ("Challenges", http://127.0.0.1:5173), t2__challenge__delete ("Admin", http://127.0.0.1:5173).',
+    )
+    expect([...one.runs, ...two.runs]).toEqual([])
+
+    one.dispose()
+    while ((await client.listTools()).tools.some((t) => t.name.startsWith('t1__'))) await tick()
+    const closed = await call(client, 't1__challenge__delete', { id: 3 })
+    expect((closed.content[0] as { text: string }).text).toBe(
+      'The page of tab t1 is closed or no longer paired: list the tools again.',
+    )
+    // With one tab left, a name without its tab still does not run there.
+    expect((await call(client, 'challenge__delete', { id: 3 })).isError).toBe(true)
+    expect(two.runs).toEqual([])
+    expect(result(await call(client, 't2__challenge__delete', { id: 4 }))).toMatchObject({ status: 'ok' })
+    expect(two.runs).toEqual(['delete:4'])
+    expect(
+      ((await call(client, 'toolmark_tabs', {})) as { structuredContent: unknown }).structuredContent,
+    ).toEqual({
+      tabs: [{ tab: 't2', title: 'Admin', origin: ORIGIN, tools: 1 }],
+    })
+  })
+})
+
+describe('structured results', () => {
+  it('a tool with an output schema is listed with it and answers its data as structuredContent plus text', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay)
+    const page = await openPage(relay, client)
+    page.tm.register({
+      name: 'stats',
+      description: 'Counts challenges.',
+      input: z.object({ bad: z.boolean().optional() }),
+      output: z.object({ count: z.number() }),
+      hints: { readOnly: true },
+      run: (input) => ok(input.bad ? { count: 'many' as unknown as number } : { count: 3 }),
+    })
+    let listed = (await client.listTools()).tools.find((t) => t.name === 't1__stats')
+    while (!listed)
+      [, listed] = [await tick(), (await client.listTools()).tools.find((t) => t.name === 't1__stats')]
+    expect(listed.outputSchema).toMatchObject({ type: 'object', properties: { count: { type: 'number' } } })
+
+    const good = await call(client, 't1__stats', {})
+    expect(good.isError).toBe(false)
+    expect(good.structuredContent).toEqual({ count: 3 })
+    expect(JSON.parse((good.content[0] as { text: string }).text)).toEqual({ count: 3 })
+
+    // Data that does not conform never reaches the client as structured content: an error says why.
+    const bad = await call(client, 't1__stats', { bad: true })
+    expect(bad.isError).toBe(true)
+    expect(bad.structuredContent).toBeUndefined()
+    expect((bad.content[0] as { text: string }).text).toMatch(
+      /^The page's result does not match the tool's output schema: /,
+    )
+    // A result that is not ok is an error, with the ToolResult as text.
+    const invalid = await call(client, 't1__stats', { bad: 'yes' })
+    expect(invalid.isError).toBe(true)
+    expect(result(invalid)).toMatchObject({ status: 'invalid' })
+  })
+})
+
+describe('tool-definition drift', () => {
+  it('a call against a definition changed since the client listed it is refused stale until it lists again', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay)
+    let changes = 0
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++
+    })
+    const page = await openPage(relay, client)
+    const note = (description: string, extra: Record<string, unknown> = {}) =>
+      page.tm.register({
+        name: 'note',
+        description,
+        jsonSchema: { type: 'object', properties: { text: { type: 'string' }, ...extra } },
+        hints: { readOnly: true },
+        run: (input) => {
+          page.runs.push(`note:${description}`)
+          return ok(input)
+        },
+      })
+    const waitChange = async (): Promise<void> => {
+      const before = changes
+      while (changes === before) await tick()
+    }
+    let handle = note('Adds a note.')
+    await waitChange()
+    await client.listTools()
+    expect(result(await call(client, 't1__note', { text: 'a' }))).toMatchObject({ status: 'ok' })
+
+    // Another tool changing leaves this one's definition, and its calls, alone.
+    page.tm.register({ name: 'other', description: 'x', hints: { readOnly: true }, run: () => ok(1) })
+    await waitChange()
+    expect(result(await call(client, 't1__note', { text: 'b' }))).toMatchObject({ status: 'ok' })
+
+    handle.dispose()
+    handle = note('Adds a note, now with a colour.', { colour: { type: 'string' } })
+    await waitChange()
+    const stale = await call(client, 't1__note', { text: 'c' })
+    expect(stale.isError).toBe(true)
+    expect(result(stale)).toEqual({
+      status: 'refused',
+      code: 'stale',
+      message: 'The tool changed since you listed the tools: list the tools again, then call it.',
+    })
+    expect(page.runs).toEqual(['note:Adds a note.', 'note:Adds a note.'])
+
+    await client.listTools()
+    expect(result(await call(client, 't1__note', { text: 'd' }))).toMatchObject({ status: 'ok' })
+    expect(page.runs.at(-1)).toBe('note:Adds a note, now with a colour.')
+  })
+})
