@@ -115,7 +115,10 @@ const budgets = [
     name: '@toolmark/protocol',
     code: "export * from '@toolmark/protocol'",
     dir: 'packages/protocol',
-    max: 6 * KiB,
+    // Everything a server imports, for servers only (a page's bundle takes the few names core uses). The
+    // secret rules and the wire constants both servers read (the PHP package through its generated Wire.php)
+    // took it from under 6 to 6.70 KiB esbuild (6.65 rolldown).
+    max: 7 * KiB,
   },
   { name: '@toolmark/core/webmcp', code: "export * from '@toolmark/core/webmcp'", max: 2 * KiB },
   {
@@ -131,8 +134,8 @@ const budgets = [
     // 2.08 KiB as @toolmark/core/mcp → 2.65 KiB: the page now checks every relay message strictly
     // (the pairing protocol's validator, a reason per rule). → 3.93 KiB (esbuild; rolldown 3.86):
     // confirmations routed to the MCP client (confirm/confirmed, the editable fields), who called in
-    // the call meta and the card, the page's title, and their strict checks.
-    max: 4 * KiB,
+    // the call meta and the card, the page's title, and their strict checks (4.01 esbuild on main with the rest).
+    max: 4.1 * KiB,
   },
   {
     name: '@toolmark/react minimal (provider + useTool), on top of core',
@@ -218,11 +221,12 @@ const budgets = [
     // 30.25 KiB (esbuild; 29.26 rolldown); the limits one user is held to (bodies read up to their limit, page
     // messages bounded at the edge, texts bounded before a provider, caps per user) 30.17 KiB on their own;
     // results masked before they cross Redis, and a call's secrets kept for its result and its confirmation's
-    // outcome, 29.62 on their own. All three: see the figure `pnpm size` prints.
+    // outcome, 29.62 on their own. All three, with the wire constants read from @toolmark/protocol: 32.54 KiB
+    // (esbuild; 31.21 rolldown).
     name: '@toolmark/server (createToolmarkServer, Web-standard, with Hono)',
     code: "export { createToolmarkServer } from '@toolmark/server'",
     dir: 'packages/server',
-    max: 31.5 * KiB,
+    max: 33 * KiB,
   },
   {
     name: '@toolmark/server/contract (the chat API types and limit, for the browser)',
