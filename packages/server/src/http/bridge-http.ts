@@ -4,9 +4,8 @@ import type { Cluster } from '../relay/cluster.ts'
 import { LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
-import { escapeForLog } from '../shared/log.ts'
 import type { Store } from '../store/store.ts'
-import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
+import { checkOrigin, failureForLog, hostOf, internalError, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
 
 /** The page's event stream (server → page): `GET /toolmark/events?conversation=:id`. */
@@ -312,9 +311,9 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   })
 
   app.onError((error, c) => {
-    ;(deps.log ?? console.error)(`[bridge-http] ${c.req.method} failed: ${escapeForLog(String(error))}`)
+    ;(deps.log ?? console.error)(`[bridge-http] ${c.req.method} failed: ${failureForLog(error)}`)
     if (isStoreUnavailable(error)) return storeUnavailable()
-    return c.json({ error: { code: 'internal', message: 'Internal server error' } } satisfies ErrorBody, 500)
+    return c.json(internalError(error), 500)
   })
 
   return {
