@@ -88,12 +88,15 @@ describe('tarball install lines', () => {
     expect(shown.map((command) => tarballsOf(command).names.sort())).toContainEqual(printed.names)
   })
 
-  it.each(installLines('/somewhere/packs', packages))('pack:packages prints $label with its closure', (line) => {
-    const { names, unknown } = tarballsOf(line.command)
-    expect(unknown).toEqual([])
-    expect(names.length).toBeGreaterThan(0)
-    expect(names.sort()).toEqual(withDependencies(names, packages))
-  })
+  it.each(installLines('/somewhere/packs', packages))(
+    'pack:packages prints $label with its closure',
+    (line) => {
+      const { names, unknown } = tarballsOf(line.command)
+      expect(unknown).toEqual([])
+      expect(names.length).toBeGreaterThan(0)
+      expect(names.sort()).toEqual(withDependencies(names, packages))
+    },
+  )
 
   it('the closure follows dependencies and required peers (@toolmark/next needs forms and protocol)', () => {
     expect(withDependencies(['@toolmark/next'], packages)).toEqual([
