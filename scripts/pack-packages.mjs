@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // `npm run pack:packages`: the @toolmark/* packages as npm tarballs, from a clone. They are not on the npm
 // registry yet, so `npm install @toolmark/core` answers 404; this builds every public package, packs each
-// into <clone>/packs/ (workspace dependencies become their version, as on publish) and prints the
-// `npm install` line that installs them into another project from those files.
+// into <clone>/packs/ (workspace dependencies become their version, as on publish) and prints
+// `npm install` lines that install them into another project from those files: each line lists the
+// tarballs of every @toolmark package the ones it installs depend on, since npm cannot fetch those.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { installLines, publicPackages, tarballName, withDependencies } from './workspace-packages.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const turbo = join(root, 'node_modules', '.bin', 'turbo')
@@ -14,11 +16,7 @@ if (!existsSync(turbo)) {
   process.stderr.write('The workspace is not installed: run `npm run setup` in the clone first.\n')
   process.exit(1)
 }
-const dirs = readdirSync(join(root, 'packages'))
-  .map((name) => join(root, 'packages', name))
-  .filter((dir) => existsSync(join(dir, 'package.json')))
-const manifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
-const packages = dirs.filter((dir) => !manifest(dir).private)
+const packages = publicPackages(root)
 
 function run(command, args, cwd) {
   try {
@@ -35,24 +33,25 @@ function run(command, args, cwd) {
 
 run(
   turbo,
-  ['run', 'build', ...packages.map((dir) => `--filter=${manifest(dir).name}`), '--output-logs=errors-only'],
+  ['run', 'build', ...[...packages.keys()].map((name) => `--filter=${name}`), '--output-logs=errors-only'],
   root,
 )
 const out = join(root, 'packs')
 rmSync(out, { recursive: true, force: true })
 mkdirSync(out)
-for (const dir of packages) run('pnpm', ['pack', '--pack-destination', out], dir)
+for (const { dir } of packages.values()) run('pnpm', ['pack', '--pack-destination', out], dir)
 
-const tarballs = readdirSync(out)
-  .filter((f) => f.endsWith('.tgz'))
-  .sort()
-console.log(
-  `\nPacked ${tarballs.length} packages into ${out}. In your project, install the ones you use, e.g.:\n`,
-)
-console.log(
-  `  npm install ${join(out, tarballs.find((f) => f.startsWith('toolmark-core-')) ?? tarballs[0])} zod`,
-)
-console.log(
-  '\nAn adapter needs @toolmark/core beside it (and @toolmark/next needs @toolmark/react): list their',
-)
-console.log('tarballs in the same `npm install`, since npm cannot fetch them from the registry.')
+const tarballs = readdirSync(out).filter((f) => f.endsWith('.tgz'))
+const missing = [...packages.values()].map(tarballName).filter((file) => !tarballs.includes(file))
+if (missing.length > 0) {
+  process.stderr.write(`pnpm pack wrote no ${missing.join(', ')} in ${out}.\n`)
+  process.exit(1)
+}
+console.log(`\nPacked ${tarballs.length} packages into ${out}. In your project, install the ones you use:\n`)
+for (const { label, command } of installLines(out, packages)) console.log(`${label}:\n  ${command}\n`)
+console.log('npm cannot fetch a @toolmark package from the registry yet, so list the tarball of each one a')
+console.log('package needs in the same `npm install`:')
+for (const name of packages.keys()) {
+  const needs = withDependencies([name], packages).filter((other) => other !== name)
+  console.log(`  ${name}: ${needs.length > 0 ? needs.join(', ') : 'nothing else'}`)
+}

@@ -16,7 +16,13 @@ export type {
   ProviderRequest,
   ToolCall,
 } from './agent/types.ts'
-export { type Authenticate, checkOrigin, isLoopbackName, type OriginProblem } from './http/app.ts'
+export {
+  AUTHENTICATE_FAILED,
+  type Authenticate,
+  checkOrigin,
+  isLoopbackName,
+  type OriginProblem,
+} from './http/app.ts'
 export { EVENTS_PATH, MESSAGES_PATH, STREAM_HEADER } from './http/bridge-http.ts'
 export { HEALTH_PATH, READY_PATH, STORE_UNAVAILABLE } from './http/health.ts'
 export { SESSION_COOKIE, type SessionCookieOptions } from './http/session.ts'

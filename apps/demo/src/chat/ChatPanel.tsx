@@ -1,4 +1,5 @@
 import { usePendingConfirmations } from '@toolmark/react'
+import { mergeMessage, useAgentChat } from '@toolmark/react/chat'
 import {
   type FormEvent,
   type ReactNode,
@@ -8,13 +9,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react'
-import {
-  type ChatMessage,
-  fetchConversation,
-  MAX_MESSAGE_LENGTH,
-  sendMessage,
-  subscribeToConversation,
-} from './api.ts'
+import { type ChatMessage, demoConversation, MAX_MESSAGE_LENGTH } from './api.ts'
 import { ChatComposer } from './ChatComposer.tsx'
 import { ConfirmCard } from './ConfirmCard.tsx'
 import type { PageNotes } from './notes.ts'
@@ -37,12 +32,6 @@ const subscribeNone = (): (() => void) => () => {}
 /** A line the page added itself (`PageNotes`), not one the server sent. */
 const fromPage = (message: ChatMessage): boolean => message.id.startsWith('page-')
 
-/** Adds `message` unless a message with its id is already there; keeps time order. */
-function merge(messages: ChatMessage[], message: ChatMessage): ChatMessage[] {
-  if (messages.some((m) => m.id === message.id)) return messages
-  return [...messages, message].sort((a, b) => a.at - b.at)
-}
-
 /**
  * The chat with the server's agent: history from GET, new messages and the busy flag from the event
  * stream, the page's own lines (`notes`, e.g. an undo from the page) in time order among them, and the
@@ -55,47 +44,24 @@ export function ChatPanel(props: {
   notes?: PageNotes
 }): ReactNode {
   const { conversationId, notes } = props
-  const [received, setMessages] = useState<ChatMessage[]>(() => [...props.initialMessages])
+  // History, the event stream (with a catch-up after each reconnection), busy, sending: the library's hook.
+  const chat = useAgentChat(demoConversation, {
+    initial: useMemo(
+      () => ({ id: conversationId, messages: [...props.initialMessages] }),
+      [conversationId, props.initialMessages],
+    ),
+  })
+  const received = chat.messages
   const pageNotes = useSyncExternalStore(
     notes?.subscribe ?? subscribeNone,
     notes?.getNotes ?? noNotes,
     notes?.getNotes ?? noNotes,
   )
-  const messages = useMemo(() => pageNotes.reduce(merge, received), [received, pageNotes])
-  const [busy, setBusy] = useState(false)
+  const messages = useMemo(() => pageNotes.reduce(mergeMessage, received), [received, pageNotes])
   const [text, setText] = useState('')
-  const [error, setError] = useState<string>()
-  // When the user last sent a message from this tab: a card created after it answers that message, so it
-  // takes focus (on Reject); other cards (another tab, a reload) leave focus where it is.
-  const [sentAt, setSentAt] = useState<number>()
   const pending = usePendingConfirmations().items
   const logRef = useRef<HTMLOListElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
-
-  useEffect(() => {
-    let live = true
-    const catchUp = (): void => {
-      fetchConversation(conversationId).then(
-        (conversation) => {
-          if (!live || !conversation) return
-          setMessages((current) => conversation.messages.reduce(merge, current))
-        },
-        () => {},
-      )
-    }
-    const close = subscribeToConversation(
-      conversationId,
-      (event) => {
-        if (event.type === 'busy') setBusy(event.busy)
-        else setMessages((current) => merge(current, event.message))
-      },
-      catchUp,
-    )
-    return () => {
-      live = false
-      close()
-    }
-  }, [conversationId])
 
   const entries = messages.length + pending.length
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the number of entries changes.
@@ -108,16 +74,9 @@ export function ChatPanel(props: {
     const trimmed = value.trim()
     if (!trimmed) return
     setText('')
-    setSentAt(Date.now())
     // Keep typing where you were: Send (or a suggestion) is disabled or gone once the text is sent.
     inputRef.current?.focus()
-    try {
-      await sendMessage(conversationId, trimmed)
-      setError(undefined)
-    } catch (cause) {
-      setError(cause instanceof Error ? cause.message : 'Message not sent')
-      setText(trimmed)
-    }
+    if (!(await chat.send(trimmed))) setText(trimmed)
   }
 
   return (
@@ -138,7 +97,10 @@ export function ChatPanel(props: {
         ))}
         {pending.map((entry) => (
           <li key={entry.confirmId} className="chat-card">
-            <ConfirmCard confirmation={entry} autoFocus={sentAt !== undefined && entry.createdAt >= sentAt} />
+            <ConfirmCard
+              confirmation={entry}
+              autoFocus={chat.sentAt !== undefined && entry.createdAt >= chat.sentAt}
+            />
           </li>
         ))}
         {messages.length === 0 && pending.length === 0 && (
@@ -159,14 +121,14 @@ export function ChatPanel(props: {
           </li>
         )}
       </ol>
-      {busy && (
+      {chat.busy && (
         <p className="busy" data-testid="chat-busy">
           The agent is working…
         </p>
       )}
-      {error && (
+      {chat.error && (
         <p className="form-error" role="alert">
-          {error}
+          {chat.error}
         </p>
       )}
       <ChatComposer

@@ -2,11 +2,15 @@
 import { bridge } from '@toolmark/bridge'
 import { httpTransport } from '@toolmark/bridge/http'
 import { RouteScope, ToolmarkProvider, useNavigationTool } from '@toolmark/next'
+import { AgentChat, agentConversation } from '@toolmark/react/chat'
 import { type ReactNode, Suspense } from 'react'
 
-// Runs in an effect, once per tab, never on the server: a conversation, then the bridge over SSE + POST.
+// The tab's conversation with the agent, shared by the bridge and the chat (nothing is sent until opened).
+const conversation = agentConversation()
+
+// Runs in an effect, once per tab, never on the server: the conversation, then the bridge over SSE + POST.
 async function connect() {
-  const { id } = (await (await fetch('/api/conversations', { method: 'POST' })).json()) as { id: string }
+  const { id } = await conversation.open()
   const streamUrl = `/toolmark/events?conversation=${encodeURIComponent(id)}`
   return [bridge({ transport: httpTransport({ streamUrl, postUrl: '/toolmark/messages' }) })]
 }
@@ -25,6 +29,7 @@ export function Providers({ children }: { children: ReactNode }) {
         </RouteScope>
       </Suspense>
       {children}
+      <AgentChat conversation={conversation} />
     </ToolmarkProvider>
   )
 }

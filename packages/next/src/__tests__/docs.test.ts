@@ -15,9 +15,9 @@ function blocks(markdown: string): Map<string, string> {
 describe.each(['../../README.md', '../../../../docs/framework/next.md'])('%s', (doc) => {
   const shown = blocks(read(doc))
 
-  it('shows the root layout, the provider file and a page, each at most 30 lines', () => {
+  it('shows the root layout, the provider file and a page, each at most 36 lines', () => {
     expect([...shown.keys()].sort()).toEqual(['app/layout.tsx', 'app/providers.tsx', 'app/settings/page.tsx'])
-    for (const code of shown.values()) expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(30)
+    for (const code of shown.values()) expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(36)
   })
 
   it('shows exactly the example files that typecheck compiles', () => {

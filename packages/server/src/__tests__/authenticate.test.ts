@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Authenticate } from '../index.ts'
+import { AUTHENTICATE_FAILED, type Authenticate, createToolmarkServer } from '../index.ts'
 import {
   Browser,
   FakePage,
@@ -132,8 +132,49 @@ describe('authenticate', () => {
       await browser.fetch('/toolmark/events?conversation=c1'),
     ]) {
       expect(response.status).toBe(500)
-      expect(await response.json()).toEqual({ error: { code: 'internal', message: 'Internal server error' } })
+      expect(await response.json()).toEqual({ error: { code: 'internal', message: AUTHENTICATE_FAILED } })
     }
-    expect(t.logs.filter((line) => line.includes('session backend down'))).toHaveLength(2)
+    expect(t.logs.filter((line) => line.includes('It threw: Error: session backend down'))).toHaveLength(2)
+  })
+})
+
+describe('an authenticate that throws', () => {
+  // The guide's first draft called a `currentUser` the app had not written yet: a ReferenceError.
+  const broken: Authenticate = () => {
+    throw new ReferenceError('currentUser is not defined')
+  }
+
+  it('answers 500 internal saying what authenticate must return, and logs the same with the cause', async () => {
+    const lines: string[] = []
+    const toolmark = createToolmarkServer({
+      provider: new ScriptedProvider([]),
+      authenticate: broken,
+      log: (line) => lines.push(line),
+    })
+    try {
+      for (const path of ['/api/conversations', '/toolmark/messages']) {
+        const response = await toolmark.fetch(
+          new Request(`http://localhost:3000${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          }),
+        )
+        expect(response.status).toBe(500)
+        expect(await response.json()).toEqual({ error: { code: 'internal', message: AUTHENTICATE_FAILED } })
+      }
+      expect(lines).toHaveLength(2)
+      for (const line of lines) {
+        expect(line).toContain(AUTHENTICATE_FAILED)
+        expect(line).toContain('ReferenceError: currentUser is not defined')
+      }
+    } finally {
+      await toolmark.close()
+    }
+  })
+
+  it('says what to write: a user id or undefined, or no authenticate for the cookie session', () => {
+    expect(AUTHENTICATE_FAILED).toMatch(/must return the signed-in user's id/)
+    expect(AUTHENTICATE_FAILED).toMatch(/leave `authenticate` out/)
   })
 })

@@ -64,10 +64,48 @@ type Env = { Variables: { session: Session | undefined; userId: string | undefin
 /** The answer for a request without a user (no valid session, or `authenticate` found nobody). */
 export const UNAUTHENTICATED = { code: 'unauthenticated', message: 'No valid session' } as const
 
+/**
+ * What the 500 answer and the log line say when the app's `authenticate` throws (a `currentUser` that
+ * was never written, a session store that is down): what it must return, and the development default.
+ */
+export const AUTHENTICATE_FAILED =
+  "The server's `authenticate(request)` option threw. It must return the signed-in user's id (a " +
+  'non-empty string), or undefined when nobody is signed in: write it with your own sign-in (a session ' +
+  'cookie, Auth.js). For a first run, leave `authenticate` out: the server then gives each browser its ' +
+  'own signed cookie session.'
+
+/** The app's `authenticate` threw: the request's user cannot be known. Its message says what to fix. */
+export class AuthenticateFailed extends Error {
+  constructor(cause: unknown) {
+    super(AUTHENTICATE_FAILED, { cause })
+    this.name = 'AuthenticateFailed'
+  }
+}
+
 /** The user id `authenticate` returned, when it is a non-empty string; anything else is nobody. */
 export async function userOf(authenticate: Authenticate, request: Request): Promise<string | undefined> {
-  const id = await authenticate(request)
+  let id: string | undefined
+  try {
+    id = await authenticate(request)
+  } catch (error) {
+    throw new AuthenticateFailed(error)
+  }
   return typeof id === 'string' && id !== '' ? id : undefined
+}
+
+/**
+ * What a log line says about an error that failed a request: made safe for one line, and for a throwing
+ * `authenticate`, {@link AUTHENTICATE_FAILED} in full followed by what it threw.
+ */
+export function failureForLog(error: unknown): string {
+  if (!(error instanceof AuthenticateFailed)) return escapeForLog(String(error))
+  return `${AUTHENTICATE_FAILED} It threw: ${escapeForLog(String(error.cause))}`
+}
+
+/** The JSON body of a 500: `internal`, with what to fix when the app's `authenticate` threw. */
+export function internalError(error: unknown): ErrorBody {
+  const message = error instanceof AuthenticateFailed ? AUTHENTICATE_FAILED : 'Internal server error'
+  return { error: { code: 'internal', message } }
 }
 
 /** Largest request body accepted on the API, in bytes (a message is at most 4000 characters). */
@@ -334,9 +372,9 @@ export function createApp(deps: HttpDeps): Hono<Env> {
   app.all('*', (c) => (deps.fallback ? deps.fallback(c.req.raw) : fail(c, 404, 'not_found', 'Not found')))
   app.notFound((c) => fail(c, 404, 'not_found', 'Not found'))
   app.onError((error, c) => {
-    ;(deps.log ?? console.error)(`[http] ${c.req.method} failed: ${escapeForLog(String(error))}`)
+    ;(deps.log ?? console.error)(`[http] ${c.req.method} failed: ${failureForLog(error)}`)
     if (isStoreUnavailable(error)) return storeUnavailable()
-    return c.json({ error: { code: 'internal', message: 'Internal server error' } }, 500)
+    return c.json(internalError(error), 500)
   })
   return app
 }

@@ -8,7 +8,7 @@ import type { ErrorBody } from '../shared/contract.ts'
 import { LimitExceeded } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { Store } from '../store/store.ts'
-import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
+import { checkOrigin, failureForLog, hostOf, internalError, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
 import { readLimited } from './body.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
 
@@ -506,9 +506,9 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   })
 
   app.onError((error, c) => {
-    ;(deps.log ?? console.error)(`[bridge-http] ${c.req.method} failed: ${escapeForLog(String(error))}`)
+    ;(deps.log ?? console.error)(`[bridge-http] ${c.req.method} failed: ${failureForLog(error)}`)
     if (isStoreUnavailable(error)) return storeUnavailable()
-    return c.json({ error: { code: 'internal', message: 'Internal server error' } } satisfies ErrorBody, 500)
+    return c.json(internalError(error), 500)
   })
 
   return {

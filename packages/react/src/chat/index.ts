@@ -1,0 +1,15 @@
+'use client'
+// "@toolmark/react/chat": a chat with the agent of a `@toolmark/server`, for pages whose bridge talks to it.
+export { AgentChat, type AgentChatProps } from './AgentChat.tsx'
+export {
+  type AgentConversation,
+  type AgentConversationOptions,
+  agentConversation,
+  type ChatEvent,
+  type ChatMessage,
+  type ConversationBody,
+  DEFAULT_CONVERSATION_KEY,
+  MAX_MESSAGE_LENGTH,
+  refusalReason,
+} from './conversation.ts'
+export { type AgentChatState, mergeMessage, type UseAgentChatOptions, useAgentChat } from './useAgentChat.ts'
