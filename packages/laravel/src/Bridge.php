@@ -66,6 +66,12 @@ class Bridge
         };
     }
 
+    /** Logs a page message refused unread for its size: rejected as `invalid` (too large). */
+    public function tooLarge(Conversation $conversation): void
+    {
+        $this->reject($conversation, 'invalid', null, 'too large');
+    }
+
     /**
      * A needs_confirmation result without `changes` gets `changes: []` before validation, as in
      * @toolmark/server: the deferred flow writes `changes?`, so such a page must not wait out its deadline.

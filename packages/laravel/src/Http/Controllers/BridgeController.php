@@ -2,26 +2,54 @@
 
 namespace Toolmark\Laravel\Http\Controllers;
 
+use Illuminate\Http\JsonResponse;
 use Illuminate\Http\Request;
 use Illuminate\Http\Response;
 use Toolmark\Laravel\Bridge;
+use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Models\Conversation;
 
 /**
  * `POST {toolmark.routes.bridge}`: the page's results, manifests and confirmations. The route's
  * middleware gives the session, CSRF and auth checks; only the conversation's owner gets past this
  * controller (others get 403). Accepted and rejected messages are both answered 204, so a forging
- * page learns nothing; rejections are logged with their reason.
+ * page learns nothing; rejections are logged with their reason. A body over the protocol's limit
+ * (1048576 bytes) is answered 413 `message_too_large`, as @toolmark/server does, and never parsed.
  */
 final class BridgeController
 {
-    /** 403 unless the user owns the conversation; otherwise 204, accepted or rejected. */
-    public function __invoke(Request $request, Conversation $conversation, Bridge $bridge): Response
+    /** 403 unless the user owns the conversation; 413 over the size limit; otherwise 204, accepted or rejected. */
+    public function __invoke(Request $request, Conversation $conversation, Bridge $bridge): Response|JsonResponse
     {
         $user = $request->user();
         abort_unless($user !== null && $conversation->isOwnedBy($user->getAuthIdentifier()), 403);
-        $bridge->handle($conversation, (int) $user->getAuthIdentifier(), (string) $request->getContent());
+        $raw = self::read($request, Wire::MAX_MESSAGE_BYTES);
+        if ($raw === null) {
+            $bridge->tooLarge($conversation);
+
+            return response()->json(['error' => [
+                'code' => 'message_too_large',
+                'message' => 'Message over '.Wire::MAX_MESSAGE_BYTES.' bytes',
+            ]], 413);
+        }
+        $bridge->handle($conversation, (int) $user->getAuthIdentifier(), $raw);
 
         return response()->noContent();
+    }
+
+    /**
+     * The body, or null when it is over `$max` bytes. A declared `Content-Length` over it is refused
+     * before anything is read; otherwise at most `$max + 1` bytes are read.
+     */
+    private static function read(Request $request, int $max): ?string
+    {
+        $declared = $request->header('Content-Length');
+        if (is_numeric($declared) && (int) $declared > $max) {
+            return null;
+        }
+        $stream = $request->getContent(true);
+        $raw = is_resource($stream) ? (string) stream_get_contents($stream, $max + 1) : '';
+
+        return strlen($raw) > $max ? null : $raw;
     }
 }
