@@ -78,13 +78,59 @@ final class SharedPropsTest extends TestCase
         $post = fn ($user, array $body) => $this->actingAs($user)->withSession(['_token' => 't'])
             ->postJson("/toolmark/conversations/{$chat->id}/messages", $body, ['X-CSRF-TOKEN' => 't']);
         $post($bob, ['text' => 'hi'])->assertForbidden();
-        $post($ada, ['text' => str_repeat('x', 4001)])->assertStatus(413)->assertJsonPath('error.code', 'message_too_long');
+        // 400, as @toolmark/server answers an over-long chat message.
+        $post($ada, ['text' => str_repeat('x', 4001)])->assertStatus(400)->assertExactJson(['error' => [
+            'code' => 'message_too_long', 'message' => 'The message is 4001 characters long; the limit is 4000',
+        ]]);
         // UTF-16 code units, as a page's maxlength counts: 2000 emoji are 4000 units.
-        $post($ada, ['text' => str_repeat("\u{1F600}", 2001)])->assertStatus(413);
+        $post($ada, ['text' => str_repeat("\u{1F600}", 2001)])->assertStatus(400);
         config(['toolmark.limits.message_bytes' => 1000]);
         $post($ada, ['text' => str_repeat('x', 1001)])->assertStatus(413)->assertJsonPath('error.code', 'body_too_large');
         config(['toolmark.limits.message_bytes' => 65536]);
         $post($ada, [])->assertStatus(422);
+        $this->assertSame(0, $chat->messages()->count());
+    }
+
+    public function test_a_user_with_the_configured_number_of_turns_queued_is_refused_429_too_many_turns(): void
+    {
+        \Illuminate\Support\Facades\Bus::fake(); // the turns stay queued
+        $this->assertSame(8, config('toolmark.limits.turns_per_user'));
+        config(['toolmark.limits.turns_per_user' => 2]);
+        $ada = $this->user('ada');
+        $bob = $this->user('bob');
+        $first = Toolmark::startConversation($ada);
+        $second = Toolmark::startConversation($ada);
+        $bobs = Toolmark::startConversation($bob);
+        $post = fn ($user, $chat) => $this->actingAs($user)->withSession(['_token' => 't'])
+            ->postJson("/toolmark/conversations/{$chat->id}/messages", ['text' => 'hi'], ['X-CSRF-TOKEN' => 't']);
+        $post($ada, $first)->assertStatus(202);
+        $post($ada, $second)->assertStatus(202);
+        // The cap counts the user's turns in all their conversations.
+        $post($ada, $first)->assertStatus(429)->assertHeader('Retry-After', '5')->assertExactJson(['error' => [
+            'code' => 'too_many_turns',
+            'message' => 'Too many messages waiting for the agent: at most 2 per user; wait for its answers',
+        ]]);
+        $this->assertSame(1, $first->messages()->count(), 'the refused message is not stored');
+        $post($bob, $bobs)->assertStatus(202); // another user is not affected
+        // A turn that ended no longer counts.
+        $first->messages()->update(['secret_text' => null]);
+        $post($ada, $first)->assertStatus(202);
+        // Nor does one that died without ending, after TURN_COUNTS_FOR_MINUTES.
+        \Illuminate\Support\Carbon::setTestNow(now()->addMinutes(16));
+        $post($ada, $first)->assertStatus(202);
+        \Illuminate\Support\Carbon::setTestNow();
+    }
+
+    public function test_a_message_body_declared_over_the_limit_is_refused_before_it_is_read(): void
+    {
+        $ada = $this->user('ada');
+        $chat = Toolmark::startConversation($ada);
+        $this->actingAs($ada)->withSession(['_token' => 't'])
+            ->call('POST', "/toolmark/conversations/{$chat->id}/messages", [], [], [], [
+                'HTTP_X_CSRF_TOKEN' => 't', 'CONTENT_TYPE' => 'application/json', 'HTTP_ACCEPT' => 'application/json',
+                'CONTENT_LENGTH' => '65537',
+            ], json_encode(['text' => 'hi']))
+            ->assertStatus(413)->assertJsonPath('error.code', 'body_too_large');
         $this->assertSame(0, $chat->messages()->count());
     }
 
