@@ -22,9 +22,9 @@ return [
         // that has not ended after 15 minutes stops counting): one more message is refused with 429
         // `too_many_turns`, `Retry-After: 5`, and not stored. Null: no cap.
         'turns_per_user' => 8,
-        // Conversations kept per user: starting one more deletes the user's oldest ones (with their
-        // messages, calls and confirmations). Null: no cap.
-        'conversations_per_user' => 50,
+        // Conversations per user, as @toolmark/server's maxConversationsPerUser: starting one more
+        // throws LimitExceeded (429 `too_many_conversations`) and nothing is deleted. Null: no cap.
+        'conversations_per_user' => 1000,
     ],
 
     // `php artisan toolmark:prune` deletes answered or timed-out calls older than this.

@@ -134,8 +134,9 @@ final class SharedPropsTest extends TestCase
         $this->assertSame(0, $chat->messages()->count());
     }
 
-    public function test_a_user_keeps_at_most_the_configured_number_of_conversations(): void
+    public function test_a_user_at_the_configured_number_of_conversations_is_refused_a_new_one(): void
     {
+        $this->assertSame(1000, config('toolmark.limits.conversations_per_user'));
         config(['toolmark.limits.conversations_per_user' => 2]);
         $ada = $this->user('ada');
         $bob = $this->user('bob');
@@ -143,9 +144,29 @@ final class SharedPropsTest extends TestCase
         $first = Toolmark::startConversation($ada);
         $first->messages()->create(['role' => 'user', 'text' => 'hi']);
         $second = Toolmark::startConversation($ada);
-        $third = Toolmark::startConversation($ada);
-        $this->assertSame([$second->id, $third->id], \Toolmark\Laravel\Models\Conversation::query()->where('user_id', $ada->id)->orderBy('id')->pluck('id')->all());
-        $this->assertSame(0, \Illuminate\Support\Facades\DB::table('conversation_messages')->where('conversation_id', $first->id)->count());
-        $this->assertNotNull($bobs->fresh(), "another user's conversations are not counted");
+        try {
+            Toolmark::startConversation($ada);
+            $this->fail('a third conversation was started');
+        } catch (\Toolmark\Laravel\LimitExceeded $refused) {
+            $this->assertSame('too_many_conversations', $refused->limit);
+            $response = $refused->render();
+            $this->assertSame(429, $response->getStatusCode());
+            $this->assertFalse($response->headers->has('Retry-After'), 'waiting does not help');
+            $this->assertSame(['error' => ['code' => 'too_many_conversations', 'message' => 'Too many conversations: at most 2 per user']], $response->getData(true));
+        }
+        // Nothing was created and nothing deleted.
+        $this->assertSame([$first->id, $second->id], \Toolmark\Laravel\Models\Conversation::query()->where('user_id', $ada->id)->orderBy('id')->pluck('id')->all());
+        $this->assertSame(1, $first->messages()->count());
+        // Another user's conversations are not counted.
+        $this->assertNotNull(Toolmark::startConversation($bob)->id);
+        $this->assertNotNull($bobs->fresh());
+    }
+
+    public function test_a_limit_exceeded_thrown_in_a_request_is_answered_429_with_its_code(): void
+    {
+        config(['toolmark.limits.conversations_per_user' => 0]);
+        $ada = $this->user('ada');
+        \Illuminate\Support\Facades\Route::middleware('web')->get('/start', fn () => Toolmark::startConversation($ada));
+        $this->get('/start')->assertStatus(429)->assertJsonPath('error.code', 'too_many_conversations');
     }
 }
