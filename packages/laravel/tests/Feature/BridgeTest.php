@@ -353,6 +353,21 @@ final class BridgeTest extends TestCase
         $this->assertStringContainsString('"detail":"too large"', (string) file_get_contents(storage_path('logs/laravel.log')));
     }
 
+    public function test_an_oversize_bridge_body_is_refused_before_the_csrf_check_reads_it(): void
+    {
+        // No CSRF token: the size limit answers first (the CSRF check would decode the whole JSON body).
+        $this->actingAs($this->ada)
+            ->call('POST', "/toolmark/bridge/{$this->chat->id}", [], [], [], [
+                'CONTENT_TYPE' => 'application/json', 'HTTP_ACCEPT' => 'application/json',
+            ], '"'.str_repeat('x', Wire::MAX_MESSAGE_BYTES).'"')
+            ->assertStatus(413)->assertExactJson(['error' => ['code' => 'message_too_large', 'message' => 'Message over 1048576 bytes']]);
+        $this->assertSame(['invalid'], $this->rejections());
+        // Within the limit, the CSRF check still applies.
+        $this->actingAs($this->ada)
+            ->call('POST', "/toolmark/bridge/{$this->chat->id}", [], [], [], ['CONTENT_TYPE' => 'application/json', 'HTTP_ACCEPT' => 'application/json'], '{}')
+            ->assertStatus(419);
+    }
+
     public function test_a_changed_from_another_users_or_conversations_page_load_is_a_mismatch(): void
     {
         $changed = fn (string $clientId): array => ['protocol' => 1, 'type' => 'changed', 'clientId' => $clientId, 'rev' => 2];

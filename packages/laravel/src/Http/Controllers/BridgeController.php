@@ -7,6 +7,7 @@ use Illuminate\Http\Request;
 use Illuminate\Http\Response;
 use Toolmark\Laravel\Bridge;
 use Toolmark\Laravel\Generated\Wire;
+use Toolmark\Laravel\Http\Middleware\LimitBody;
 use Toolmark\Laravel\Models\Conversation;
 
 /**
@@ -23,8 +24,8 @@ final class BridgeController
     {
         $user = $request->user();
         abort_unless($user !== null && $conversation->isOwnedBy($user->getAuthIdentifier()), 403);
-        $raw = self::read($request, Wire::MAX_MESSAGE_BYTES);
-        if ($raw === null) {
+        // Also checked here for routes placed with Route::toolmark() without LimitBody in front.
+        if (! LimitBody::within($request, Wire::MAX_MESSAGE_BYTES)) {
             $bridge->tooLarge($conversation);
 
             return response()->json(['error' => [
@@ -32,24 +33,8 @@ final class BridgeController
                 'message' => 'Message over '.Wire::MAX_MESSAGE_BYTES.' bytes',
             ]], 413);
         }
-        $bridge->handle($conversation, (int) $user->getAuthIdentifier(), $raw);
+        $bridge->handle($conversation, (int) $user->getAuthIdentifier(), (string) $request->getContent());
 
         return response()->noContent();
-    }
-
-    /**
-     * The body, or null when it is over `$max` bytes. A declared `Content-Length` over it is refused
-     * before anything is read; otherwise at most `$max + 1` bytes are read.
-     */
-    private static function read(Request $request, int $max): ?string
-    {
-        $declared = $request->header('Content-Length');
-        if (is_numeric($declared) && (int) $declared > $max) {
-            return null;
-        }
-        $stream = $request->getContent(true);
-        $raw = is_resource($stream) ? (string) stream_get_contents($stream, $max + 1) : '';
-
-        return strlen($raw) > $max ? null : $raw;
     }
 }

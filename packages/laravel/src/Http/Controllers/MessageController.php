@@ -6,6 +6,7 @@ use Illuminate\Http\JsonResponse;
 use Illuminate\Http\Request;
 use Illuminate\Support\Carbon;
 use Toolmark\Laravel\Agent\AgentLoop;
+use Toolmark\Laravel\Http\Middleware\LimitBody;
 use Toolmark\Laravel\LimitExceeded;
 use Toolmark\Laravel\Mask;
 use Toolmark\Laravel\Models\Conversation;
@@ -33,7 +34,7 @@ final class MessageController
         $user = $request->user();
         abort_unless($user !== null && $conversation->isOwnedBy($user->getAuthIdentifier()), 403);
         $maxBytes = (int) config('toolmark.limits.message_bytes', 65536);
-        if (! self::within($request, $maxBytes)) {
+        if (! LimitBody::within($request, $maxBytes)) { // also checked here for routes placed with Route::toolmark()
             return self::fail(413, 'body_too_large', "Request body over {$maxBytes} bytes");
         }
         $text = (string) $request->validate(['text' => ['required', 'string']])['text'];
@@ -55,21 +56,6 @@ final class MessageController
         dispatch(fn () => $loop->step($conversation))->afterResponse();
 
         return response()->json(['id' => $message->id], 202);
-    }
-
-    /**
-     * Whether the body is at most `$max` bytes: a declared `Content-Length` over it is refused before
-     * anything is read; otherwise at most `$max + 1` bytes are read.
-     */
-    private static function within(Request $request, int $max): bool
-    {
-        $declared = $request->header('Content-Length');
-        if (is_numeric($declared) && (int) $declared > $max) {
-            return false;
-        }
-        $stream = $request->getContent(true);
-
-        return ! is_resource($stream) || strlen((string) stream_get_contents($stream, $max + 1)) <= $max;
     }
 
     /**
