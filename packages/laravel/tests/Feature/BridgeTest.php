@@ -362,6 +362,8 @@ final class BridgeTest extends TestCase
             ], '"'.str_repeat('x', Wire::MAX_MESSAGE_BYTES).'"')
             ->assertStatus(413)->assertExactJson(['error' => ['code' => 'message_too_large', 'message' => 'Message over 1048576 bytes']]);
         $this->assertSame(['invalid'], $this->rejections());
+        // Logged as the bridge logs a rejection (the conversation's id as a number).
+        $this->assertStringContainsString('{"reason":"invalid","conversation":'.$this->chat->id.',"detail":"too large"}', (string) file_get_contents(storage_path('logs/laravel.log')));
         // Within the limit, the CSRF check still applies.
         $this->actingAs($this->ada)
             ->call('POST', "/toolmark/bridge/{$this->chat->id}", [], [], [], ['CONTENT_TYPE' => 'application/json', 'HTTP_ACCEPT' => 'application/json'], '{}')

@@ -32,7 +32,7 @@ final class LimitBody
                 $conversation = $request->route('conversation');
                 Log::warning('toolmark: rejected page message', [
                     'reason' => Wire::REJECT_REASONS['invalid'],
-                    'conversation' => is_object($conversation) ? $conversation->getKey() : (is_scalar($conversation) ? (string) $conversation : null),
+                    'conversation' => is_object($conversation) ? $conversation->getKey() : (is_numeric($conversation) ? (int) $conversation : null),
                     'detail' => 'too large',
                 ]);
             }
