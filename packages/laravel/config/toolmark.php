@@ -16,11 +16,15 @@ return [
         // The chat message route: a larger request body is refused with 413 `body_too_large`.
         'message_bytes' => 65536,
         // The chat message route: a longer text (UTF-16 code units, as a page's `maxlength`) is
-        // refused with 413 `message_too_long`.
+        // refused with 400 `message_too_long`, as @toolmark/server.
         'message_length' => 4000,
-        // Conversations kept per user: starting one more deletes the user's oldest ones (with their
-        // messages, calls and confirmations). Null: no cap.
-        'conversations_per_user' => 50,
+        // Agent turns of one user's messages queued or running, in all their conversations (a turn
+        // that has not ended after 15 minutes stops counting): one more message is refused with 429
+        // `too_many_turns`, `Retry-After: 5`, and not stored. Null: no cap.
+        'turns_per_user' => 8,
+        // Conversations per user, as @toolmark/server's maxConversationsPerUser: starting one more
+        // throws LimitExceeded (429 `too_many_conversations`) and nothing is deleted. Null: no cap.
+        'conversations_per_user' => 1000,
     ],
 
     // `php artisan toolmark:prune` deletes answered or timed-out calls older than this.

@@ -66,6 +66,12 @@ class Bridge
         };
     }
 
+    /** Logs a page message refused unread for its size: rejected as `invalid` (too large). */
+    public function tooLarge(Conversation $conversation): void
+    {
+        $this->reject($conversation, 'invalid', null, 'too large');
+    }
+
     /**
      * A needs_confirmation result without `changes` gets `changes: []` before validation, as in
      * @toolmark/server: the deferred flow writes `changes?`, so such a page must not wait out its deadline.
@@ -160,6 +166,10 @@ class Bridge
             DB::table('toolmark_calls')->where('id', $binding->id)->update(['state' => 'answered', 'updated_at' => now()]);
             $forms = Mask::secretForms(self::secretsOf($binding));
             $result = $message['result'];
+            if ($result['status'] === 'needs_confirmation') {
+                // The summary reaches the chat, the store and the model: cut to Wire::MAX_PROVIDER_TEXT first.
+                $result['summary'] = Llm::cut($result['summary']);
+            }
             if ($binding->kind === 'call' && $result['status'] === 'needs_confirmation') {
                 DB::table('toolmark_confirmations')->insertOrIgnore([
                     'confirm_id' => $result['confirmId'],
@@ -308,13 +318,13 @@ class Bridge
                 // The outcome joins the history as a tool result for the original call: wrapped, never a system message.
                 $conversation->messages()->create([
                     'role' => 'tool',
-                    'text' => Mask::text("confirmed {$binding->tool} ({$binding->summary}) → {$message['result']['status']}"),
+                    'text' => Mask::text(Llm::cut("confirmed {$binding->tool} ({$binding->summary}) → {$message['result']['status']}")),
                     'agent' => [
                         'role' => 'tool',
                         'toolCallId' => $binding->tool_call_id,
                         'name' => 'page_call',
                         'confirmId' => $binding->confirm_id,
-                        'content' => Llm::json(Llm::wrapUntrusted(Mask::value($message['result']))),
+                        'content' => Llm::boundContent(Llm::json(Llm::wrapUntrusted(Mask::value($message['result'])))),
                     ],
                 ]);
             }

@@ -58,7 +58,7 @@ final class Llm
     {
         return [
             'name' => 'page_call',
-            'description' => self::PAGE_CALL_PREAMBLE . "\n\n" . self::renderManifest($tools),
+            'description' => self::PAGE_CALL_PREAMBLE . "\n\n" . self::renderManifest(self::boundManifest($tools)),
             'input_schema' => [
                 'type' => 'object',
                 'properties' => [
@@ -97,6 +97,76 @@ final class Llm
     public static function wrapUntrusted(array $result): array
     {
         return ['untrustedContent' => true, 'note' => self::UNTRUSTED_NOTE, 'result' => $result];
+    }
+
+    /** The length of a text in UTF-16 code units, as JavaScript's `length` and a page's `maxlength` count. */
+    public static function units(string $text): int
+    {
+        return intdiv(strlen((string) mb_convert_encoding($text, 'UTF-16LE', 'UTF-8')), 2);
+    }
+
+    /** A text (assistant text, a chat line, a confirmation's summary) cut to Wire::MAX_PROVIDER_TEXT code units, whole characters only. */
+    public static function cut(string $text): string
+    {
+        $max = Wire::MAX_PROVIDER_TEXT;
+        if (strlen($text) <= $max || self::units($text) <= $max) {
+            return $text;
+        }
+        $cut = mb_substr($text, 0, $max);
+        while (($units = self::units($cut)) > $max) {
+            // Each character left out is one or two code units.
+            $cut = mb_substr($cut, 0, mb_strlen($cut) - intdiv($units - $max + 1, 2));
+        }
+
+        return $cut;
+    }
+
+    /**
+     * A tool result's JSON as the model gets it and the conversation stores it: as is up to
+     * Wire::MAX_PROVIDER_TEXT code units, else an error result that says so (a cut JSON text would not parse).
+     */
+    public static function boundContent(string $content): string
+    {
+        $max = Wire::MAX_PROVIDER_TEXT;
+        if (strlen($content) <= $max || ($units = self::units($content)) <= $max) {
+            return $content;
+        }
+
+        return self::json(['status' => 'error', 'message' => "The page's result is too large for the model ({$units} characters; the limit is {$max})"]);
+    }
+
+    /**
+     * The page's tools that fit Wire::MAX_MANIFEST_CHARS, in the page's order (all of them when they
+     * fit): each counts its name, description, title and llmName plus 64; one too long for what is
+     * left is skipped, and smaller ones after it may still fit.
+     *
+     * @param list<array<string, mixed>> $tools
+     * @return list<array<string, mixed>>
+     */
+    public static function boundManifest(array $tools): array
+    {
+        $chars = array_map(fn (array $tool): int => self::units(self::text($tool['name'] ?? ''))
+            + self::units(self::text($tool['description'] ?? '')) + self::units(self::text($tool['title'] ?? ''))
+            + self::units(self::text($tool['llmName'] ?? '')) + 64, $tools);
+        if (array_sum($chars) <= Wire::MAX_MANIFEST_CHARS) {
+            return $tools;
+        }
+        $kept = [];
+        $left = Wire::MAX_MANIFEST_CHARS;
+        foreach ($tools as $i => $tool) {
+            if ($chars[$i] <= $left) {
+                $kept[] = $tool;
+                $left -= $chars[$i];
+            }
+        }
+
+        return $kept;
+    }
+
+    /** A manifest field as text (a page may send anything in a summary entry). */
+    private static function text(mixed $value): string
+    {
+        return is_scalar($value) ? (string) $value : '';
     }
 
     /** JSON for prompts and provider requests: slashes and Unicode as-is, like JSON.stringify. */

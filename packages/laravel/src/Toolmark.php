@@ -215,28 +215,22 @@ class Toolmark
     }
 
     /**
-     * Starts a new conversation for the user and makes it the session's current one. A user keeps
-     * at most `toolmark.limits.conversations_per_user`: the oldest ones beyond it are deleted, with
-     * their messages, calls, confirmations and page loads.
+     * Starts a new conversation for the user and makes it the session's current one. A user has
+     * at most `toolmark.limits.conversations_per_user` (default 1000, as @toolmark/server): one more
+     * throws LimitExceeded `too_many_conversations` (rendered 429, no `Retry-After`) and creates
+     * nothing; the user's existing conversations are kept.
+     *
+     * @throws LimitExceeded over the cap
      */
     public function startConversation(Authenticatable $user, ?Request $request = null): Conversation
     {
+        $cap = config('toolmark.limits.conversations_per_user', 1000);
+        if ($cap !== null && Conversation::query()->where('user_id', $user->getAuthIdentifier())->count() >= (int) $cap) {
+            throw new LimitExceeded('too_many_conversations', "Too many conversations: at most {$cap} per user");
+        }
         $conversation = new Conversation();
         $conversation->user_id = $user->getAuthIdentifier();
         $conversation->save();
-        $cap = config('toolmark.limits.conversations_per_user');
-        if ($cap !== null) {
-            $old = Conversation::query()->where('user_id', $conversation->user_id)
-                ->orderByDesc('id')->skip(max(1, (int) $cap))->take(PHP_INT_MAX)->pluck('id');
-            if ($old->isNotEmpty()) {
-                DB::transaction(function () use ($old): void {
-                    foreach (['conversation_messages', 'toolmark_confirmations', 'toolmark_calls', 'toolmark_pages'] as $table) {
-                        DB::table($table)->whereIn('conversation_id', $old)->delete();
-                    }
-                    Conversation::query()->whereIn('id', $old)->delete();
-                });
-            }
-        }
         if ($request !== null && $request->hasSession()) {
             $request->session()->put((string) config('toolmark.session_key'), $conversation->id);
         }

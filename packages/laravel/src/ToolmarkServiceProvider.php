@@ -17,6 +17,7 @@ use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Http\Controllers\BridgeController;
 use Toolmark\Laravel\Http\Controllers\MessageController;
 use Toolmark\Laravel\Http\Controllers\PageGoneController;
+use Toolmark\Laravel\Http\Middleware\LimitBody;
 use Toolmark\Laravel\Models\Conversation;
 use Toolmark\Laravel\Models\ConversationMessage;
 
@@ -61,7 +62,8 @@ class ToolmarkServiceProvider extends ServiceProvider
         if (config('toolmark.routes.enabled', true)) {
             $this->app->booted(function (): void {
                 if (! $this->app->routesAreCached()) {
-                    Route::middleware((array) config('toolmark.routes.middleware', ['web', 'auth']))->group(fn () => self::routes());
+                    // The body limit first: the middleware after it (the CSRF check) may read the whole body.
+                    Route::middleware([LimitBody::class, ...(array) config('toolmark.routes.middleware', ['web', 'auth'])])->group(fn () => self::routes());
                 }
             });
         }

@@ -23,6 +23,23 @@ export const WIRE_LIMITS = {
   maxLlmName: 64,
 } as const
 
+/**
+ * Limits on what a server hands a model provider, in UTF-16 code units: a page controls up to 1048576 bytes per
+ * message, and a model's cost grows with the text it reads.
+ */
+export const PROVIDER_LIMITS = {
+  /**
+   * Longest text of one message other than the user's (a tool result's JSON, assistant text, a chat line, a
+   * confirmation's summary): a longer tool result is replaced by an error result that says so, other texts are cut.
+   */
+  maxProviderText: 32_768,
+  /**
+   * Most characters of the page's manifest (names, titles and descriptions, plus 64 per tool) a turn offers: the
+   * tools that fit, in the page's order; the others are left out of that turn.
+   */
+  maxManifestChars: 24_576,
+} as const
+
 /** Names the Laravel transport uses: the private channel prefix and the broadcast event names. */
 export const WIRE_NAMES = {
   /** Private channel `toolmark.{user}.{conversation}`. */

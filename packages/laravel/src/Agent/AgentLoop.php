@@ -71,10 +71,11 @@ class AgentLoop
             $kept[] = $this->maskCall($conversation, $call, $secrets);
         }
         $forms = Mask::secretForms($secrets);
+        $text = Mask::text(Mask::scrub(Llm::cut($reply['text']), $forms));
         $conversation->messages()->create([
             'role' => 'assistant',
-            'text' => Mask::text(Mask::scrub($reply['text'], $forms)),
-            'agent' => ['role' => 'assistant', 'text' => Mask::text(Mask::scrub($reply['text'], $forms)), 'toolCalls' => Mask::value($kept, $forms)],
+            'text' => $text,
+            'agent' => ['role' => 'assistant', 'text' => $text, 'toolCalls' => Mask::value($kept, $forms)],
         ]);
         if (count($secrets) > count($known)) {
             $this->forget($conversation, $forms);
@@ -191,7 +192,8 @@ class AgentLoop
 
     /**
      * Appends one tool result to the history (masked again); wrapped as untrusted page data when the
-     * tool was untrustedContent when the call was made. A describe is labelled `page_describe`.
+     * tool was untrustedContent when the call was made. A describe is labelled `page_describe`. A
+     * result whose JSON is over Wire::MAX_PROVIDER_TEXT code units is replaced by an error that says so.
      *
      * @param array<string, mixed> $result
      * @param 'call'|'describe' $kind
@@ -202,12 +204,13 @@ class AgentLoop
         $result = Mask::result($result, $kind);
         $conversation->messages()->create([
             'role' => 'tool',
-            'text' => Mask::text("{$name} {$tool} → {$result['status']}"),
+            'text' => Mask::text(Llm::cut("{$name} {$tool} → {$result['status']}")),
             'agent' => [
                 'role' => 'tool',
                 'toolCallId' => $toolCallId,
                 'name' => $name,
-                'content' => Llm::json($untrusted ? Llm::wrapUntrusted($result) : $result),
+                // Over Wire::MAX_PROVIDER_TEXT: an error result the model can read, stored as such.
+                'content' => Llm::boundContent(Llm::json($untrusted ? Llm::wrapUntrusted($result) : $result)),
             ],
         ]);
     }

@@ -23,6 +23,12 @@ final class Wire
     /** Longest clientId, id or confirmId, in code points. */
     public const MAX_ID_LENGTH = 256;
 
+    /** Longest text handed a model other than the user's, in UTF-16 code units: a longer tool result is replaced by an error, other texts are cut. */
+    public const MAX_PROVIDER_TEXT = 32768;
+
+    /** Most characters of the page's manifest a turn offers (its tools that fit, in the page's order). */
+    public const MAX_MANIFEST_CHARS = 24576;
+
     /** Channel prefix and broadcast event names. */
     public const NAMES = [
         'channelPrefix' => 'toolmark',

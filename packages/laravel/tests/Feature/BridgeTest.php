@@ -261,10 +261,10 @@ final class BridgeTest extends TestCase
             ['protocol' => 1, 'type' => 'manifest', 'clientId' => 'page-1', 'rev' => -1, 'tools' => []],
             ['protocol' => 1, 'type' => 'manifest', 'clientId' => 'page-1', 'rev' => 1, 'tools' => ['a' => 1]],
             ['protocol' => 1, 'type' => 'hello', 'clientId' => 'page-1'],
-            '"'.str_repeat('x', 1048577).'"',
         ] as $message) {
             $this->bridge($this->ada, $this->chat, $message)->assertNoContent();
         }
+        $this->bridge($this->ada, $this->chat, '"'.str_repeat('x', 1048577).'"')->assertStatus(413);
         $this->assertSame(array_fill(0, 8, 'invalid'), $this->rejections());
     }
 
@@ -318,11 +318,13 @@ final class BridgeTest extends TestCase
     public function test_the_size_limit_is_1048576_bytes_of_json_and_the_depth_limit_64(): void
     {
         $id = $this->sendCall();
-        // Exactly at the size limit: accepted. One byte more: invalid.
+        // Exactly at the size limit: accepted. One byte more: 413 message_too_large, as @toolmark/server, and invalid.
         $message = json_encode($this->result($id, ['status' => 'ok', 'data' => '']));
         $padded = str_replace('"data":""', '"data":"'.str_repeat('x', Wire::MAX_MESSAGE_BYTES - strlen($message)).'"', $message);
         $this->assertSame(Wire::MAX_MESSAGE_BYTES, strlen($padded));
-        $this->bridge($this->ada, $this->chat, str_replace('"data":"', '"data":"y', $padded))->assertNoContent();
+        $this->bridge($this->ada, $this->chat, str_replace('"data":"', '"data":"y', $padded))
+            ->assertStatus(413)
+            ->assertExactJson(['error' => ['code' => 'message_too_large', 'message' => 'Message over 1048576 bytes']]);
         // 64 levels (message, result and 62 levels of data) pass; 65 do not.
         $second = $this->sendCall();
         $this->bridge($this->ada, $this->chat, $this->result($second, ['status' => 'ok', 'data' => self::nested(62)]))->assertNoContent();
@@ -332,6 +334,40 @@ final class BridgeTest extends TestCase
         $this->bridge($this->ada, $this->chat, $padded)->assertNoContent();
         $this->assertSame('answered', DB::table('toolmark_calls')->where('id', $id)->value('state'));
         $this->assertSame(['invalid', 'invalid'], $this->rejections());
+    }
+
+    public function test_a_bridge_body_declared_over_the_limit_is_refused_before_it_is_read(): void
+    {
+        $id = $this->sendCall();
+        $response = $this->actingAs($this->ada)
+            ->withSession(['_token' => 'csrf-token'])
+            ->call('POST', "/toolmark/bridge/{$this->chat->id}", [], [], [], [
+                'HTTP_X_CSRF_TOKEN' => 'csrf-token',
+                'CONTENT_TYPE' => 'application/json',
+                'HTTP_ACCEPT' => 'application/json',
+                'CONTENT_LENGTH' => (string) (Wire::MAX_MESSAGE_BYTES + 1),
+            ], json_encode($this->result($id)));
+        $response->assertStatus(413)->assertJsonPath('error.code', 'message_too_large');
+        $this->assertSame('pending', DB::table('toolmark_calls')->where('id', $id)->value('state'));
+        $this->assertSame(['invalid'], $this->rejections());
+        $this->assertStringContainsString('"detail":"too large"', (string) file_get_contents(storage_path('logs/laravel.log')));
+    }
+
+    public function test_an_oversize_bridge_body_is_refused_before_the_csrf_check_reads_it(): void
+    {
+        // No CSRF token: the size limit answers first (the CSRF check would decode the whole JSON body).
+        $this->actingAs($this->ada)
+            ->call('POST', "/toolmark/bridge/{$this->chat->id}", [], [], [], [
+                'CONTENT_TYPE' => 'application/json', 'HTTP_ACCEPT' => 'application/json',
+            ], '"'.str_repeat('x', Wire::MAX_MESSAGE_BYTES).'"')
+            ->assertStatus(413)->assertExactJson(['error' => ['code' => 'message_too_large', 'message' => 'Message over 1048576 bytes']]);
+        $this->assertSame(['invalid'], $this->rejections());
+        // Logged as the bridge logs a rejection (the conversation's id as a number).
+        $this->assertStringContainsString('{"reason":"invalid","conversation":'.$this->chat->id.',"detail":"too large"}', (string) file_get_contents(storage_path('logs/laravel.log')));
+        // Within the limit, the CSRF check still applies.
+        $this->actingAs($this->ada)
+            ->call('POST', "/toolmark/bridge/{$this->chat->id}", [], [], [], ['CONTENT_TYPE' => 'application/json', 'HTTP_ACCEPT' => 'application/json'], '{}')
+            ->assertStatus(419);
     }
 
     public function test_a_changed_from_another_users_or_conversations_page_load_is_a_mismatch(): void

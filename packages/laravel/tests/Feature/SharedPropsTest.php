@@ -78,9 +78,12 @@ final class SharedPropsTest extends TestCase
         $post = fn ($user, array $body) => $this->actingAs($user)->withSession(['_token' => 't'])
             ->postJson("/toolmark/conversations/{$chat->id}/messages", $body, ['X-CSRF-TOKEN' => 't']);
         $post($bob, ['text' => 'hi'])->assertForbidden();
-        $post($ada, ['text' => str_repeat('x', 4001)])->assertStatus(413)->assertJsonPath('error.code', 'message_too_long');
+        // 400, as @toolmark/server answers an over-long chat message.
+        $post($ada, ['text' => str_repeat('x', 4001)])->assertStatus(400)->assertExactJson(['error' => [
+            'code' => 'message_too_long', 'message' => 'The message is 4001 characters long; the limit is 4000',
+        ]]);
         // UTF-16 code units, as a page's maxlength counts: 2000 emoji are 4000 units.
-        $post($ada, ['text' => str_repeat("\u{1F600}", 2001)])->assertStatus(413);
+        $post($ada, ['text' => str_repeat("\u{1F600}", 2001)])->assertStatus(400);
         config(['toolmark.limits.message_bytes' => 1000]);
         $post($ada, ['text' => str_repeat('x', 1001)])->assertStatus(413)->assertJsonPath('error.code', 'body_too_large');
         config(['toolmark.limits.message_bytes' => 65536]);
@@ -88,8 +91,52 @@ final class SharedPropsTest extends TestCase
         $this->assertSame(0, $chat->messages()->count());
     }
 
-    public function test_a_user_keeps_at_most_the_configured_number_of_conversations(): void
+    public function test_a_user_with_the_configured_number_of_turns_queued_is_refused_429_too_many_turns(): void
     {
+        \Illuminate\Support\Facades\Bus::fake(); // the turns stay queued
+        $this->assertSame(8, config('toolmark.limits.turns_per_user'));
+        config(['toolmark.limits.turns_per_user' => 2]);
+        $ada = $this->user('ada');
+        $bob = $this->user('bob');
+        $first = Toolmark::startConversation($ada);
+        $second = Toolmark::startConversation($ada);
+        $bobs = Toolmark::startConversation($bob);
+        $post = fn ($user, $chat) => $this->actingAs($user)->withSession(['_token' => 't'])
+            ->postJson("/toolmark/conversations/{$chat->id}/messages", ['text' => 'hi'], ['X-CSRF-TOKEN' => 't']);
+        $post($ada, $first)->assertStatus(202);
+        $post($ada, $second)->assertStatus(202);
+        // The cap counts the user's turns in all their conversations.
+        $post($ada, $first)->assertStatus(429)->assertHeader('Retry-After', '5')->assertExactJson(['error' => [
+            'code' => 'too_many_turns',
+            'message' => 'Too many messages waiting for the agent: at most 2 per user; wait for its answers',
+        ]]);
+        $this->assertSame(1, $first->messages()->count(), 'the refused message is not stored');
+        $post($bob, $bobs)->assertStatus(202); // another user is not affected
+        // A turn that ended no longer counts.
+        $first->messages()->update(['secret_text' => null]);
+        $post($ada, $first)->assertStatus(202);
+        // Nor does one that died without ending, after TURN_COUNTS_FOR_MINUTES.
+        \Illuminate\Support\Carbon::setTestNow(now()->addMinutes(16));
+        $post($ada, $first)->assertStatus(202);
+        \Illuminate\Support\Carbon::setTestNow();
+    }
+
+    public function test_a_message_body_declared_over_the_limit_is_refused_before_it_is_read(): void
+    {
+        $ada = $this->user('ada');
+        $chat = Toolmark::startConversation($ada);
+        $this->actingAs($ada)->withSession(['_token' => 't'])
+            ->call('POST', "/toolmark/conversations/{$chat->id}/messages", [], [], [], [
+                'HTTP_X_CSRF_TOKEN' => 't', 'CONTENT_TYPE' => 'application/json', 'HTTP_ACCEPT' => 'application/json',
+                'CONTENT_LENGTH' => '65537',
+            ], json_encode(['text' => 'hi']))
+            ->assertStatus(413)->assertJsonPath('error.code', 'body_too_large');
+        $this->assertSame(0, $chat->messages()->count());
+    }
+
+    public function test_a_user_at_the_configured_number_of_conversations_is_refused_a_new_one(): void
+    {
+        $this->assertSame(1000, config('toolmark.limits.conversations_per_user'));
         config(['toolmark.limits.conversations_per_user' => 2]);
         $ada = $this->user('ada');
         $bob = $this->user('bob');
@@ -97,9 +144,29 @@ final class SharedPropsTest extends TestCase
         $first = Toolmark::startConversation($ada);
         $first->messages()->create(['role' => 'user', 'text' => 'hi']);
         $second = Toolmark::startConversation($ada);
-        $third = Toolmark::startConversation($ada);
-        $this->assertSame([$second->id, $third->id], \Toolmark\Laravel\Models\Conversation::query()->where('user_id', $ada->id)->orderBy('id')->pluck('id')->all());
-        $this->assertSame(0, \Illuminate\Support\Facades\DB::table('conversation_messages')->where('conversation_id', $first->id)->count());
-        $this->assertNotNull($bobs->fresh(), "another user's conversations are not counted");
+        try {
+            Toolmark::startConversation($ada);
+            $this->fail('a third conversation was started');
+        } catch (\Toolmark\Laravel\LimitExceeded $refused) {
+            $this->assertSame('too_many_conversations', $refused->limit);
+            $response = $refused->render();
+            $this->assertSame(429, $response->getStatusCode());
+            $this->assertFalse($response->headers->has('Retry-After'), 'waiting does not help');
+            $this->assertSame(['error' => ['code' => 'too_many_conversations', 'message' => 'Too many conversations: at most 2 per user']], $response->getData(true));
+        }
+        // Nothing was created and nothing deleted.
+        $this->assertSame([$first->id, $second->id], \Toolmark\Laravel\Models\Conversation::query()->where('user_id', $ada->id)->orderBy('id')->pluck('id')->all());
+        $this->assertSame(1, $first->messages()->count());
+        // Another user's conversations are not counted.
+        $this->assertNotNull(Toolmark::startConversation($bob)->id);
+        $this->assertNotNull($bobs->fresh());
+    }
+
+    public function test_a_limit_exceeded_thrown_in_a_request_is_answered_429_with_its_code(): void
+    {
+        config(['toolmark.limits.conversations_per_user' => 0]);
+        $ada = $this->user('ada');
+        \Illuminate\Support\Facades\Route::middleware('web')->get('/start', fn () => Toolmark::startConversation($ada));
+        $this->get('/start')->assertStatus(429)->assertJsonPath('error.code', 'too_many_conversations');
     }
 }
