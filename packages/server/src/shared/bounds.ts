@@ -1,4 +1,4 @@
-import type { ToolManifestSummary } from '@toolmark/protocol'
+import { PROVIDER_LIMITS, type ToolManifestSummary } from '@toolmark/protocol'
 
 /*
  * What a provider is handed is bounded, whichever provider it is: a page controls up to 1048576 bytes per message
@@ -11,14 +11,14 @@ import type { ToolManifestSummary } from '@toolmark/protocol'
  * tool description a provider is handed, in UTF-16 code units. The user's own text is limited to
  * `MAX_MESSAGE_LENGTH` (4000) when it is posted.
  */
-export const MAX_PROVIDER_TEXT = 32_768
+export const MAX_PROVIDER_TEXT = PROVIDER_LIMITS.maxProviderText
 
 /**
  * How many UTF-16 code units of the page's manifest (names, titles and descriptions of its tools) a turn hands
  * the model: the tools that fit, in the page's order; the rest are left out of that turn. It keeps `page_call`'s
  * description (the fixed preamble plus the rendered manifest) within {@link MAX_PROVIDER_TEXT}.
  */
-export const MAX_MANIFEST_CHARS = 24_576
+export const MAX_MANIFEST_CHARS = PROVIDER_LIMITS.maxManifestChars
 
 /** What one tool adds to a rendered manifest, about: its texts and the line's fixed parts. */
 const toolChars = (tool: ToolManifestSummary): number =>
