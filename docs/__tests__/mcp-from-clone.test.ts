@@ -29,7 +29,7 @@ afterEach(async () => {
 // Runs what the guide says, as a desktop client does (from another folder, stdio only). In a fresh clone
 // (CI runs the unit tests before `pnpm build`) this also proves the script builds @toolmark/core and
 // @toolmark/mcp itself.
-it('the relay starts from a clone with the documented config and lists its pairing tool over stdio', async () => {
+it('the relay starts from a clone with the documented config and lists its pairing and tabs tools over stdio', async () => {
   const { command, args } = cloneConfig()
   expect(args).toContain('--silent') // npm's own lines would otherwise reach stdout, which is JSON-RPC only
   const transport = new StdioClientTransport({
@@ -44,6 +44,6 @@ it('the relay starts from a clone with the documented config and lists its pairi
   client = new Client({ name: 'docs-test', version: '1.0.0' })
   await client.connect(transport)
   const { tools } = await client.listTools()
-  expect(tools.map((t) => t.name)).toEqual(['toolmark_pair'])
+  expect(tools.map((t) => t.name)).toEqual(['toolmark_pair', 'toolmark_tabs'])
   expect(errors).toEqual([]) // every stdout line was JSON-RPC
 })
