@@ -564,10 +564,7 @@ describe('the New challenge form: Inertia useForm as challenge.fill / challenge.
       (c) => c.length === 5,
       'follow-up turn',
     )
-    // Known regression (see the closing note of 2026-12-06): through the Laravel package the follow-up reply
-    // names the form's summary, not the filled title; @toolmark/server's follow-up names the title. The
-    // challenge itself was created with the filled title (checked above).
-    expect(replies.at(-1)).toBe('Submitted "New challenge".')
+    expect(replies.at(-1)).toBe('Created a challenge from the New challenge form (title "Kite building").')
   })
 
   it("Laravel's validation error comes back at the field: the form shows it and nothing is created twice", async () => {

@@ -353,7 +353,12 @@ export function followUpText(messages: readonly AgentMessage[]): string {
     if (r?.status === 'needs_confirmation' && r.confirmId === outcome.confirmId) summary = r.summary
   }
   const tool = callOf(messages, outcome.toolCallId)?.tool
-  const entry = tool === undefined ? undefined : describedEntry(messages, tool)
+  // A form's submit shares its title and purpose with its fill, which is what the planner describes first.
+  const entry =
+    tool === undefined
+      ? undefined
+      : (describedEntry(messages, tool) ??
+        describedEntry(messages, `${tool.slice(0, tool.lastIndexOf('.'))}.fill`))
   const title = typeof entry?.title === 'string' ? entry.title : undefined
   if (summary !== undefined && tool !== undefined && internal(summary, tool, title)) summary = undefined
   const what = summary ? ` (${summary})` : ''
