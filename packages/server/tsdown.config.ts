@@ -12,6 +12,7 @@ export default defineConfig({
     'openai-compat': 'src/openai-compat.ts',
     contract: 'src/contract.ts',
     'ai-sdk': 'src/ai-sdk.ts',
+    'ui-stream': 'src/ui-stream.ts',
   },
   format: 'esm',
   platform: 'neutral',

@@ -116,6 +116,8 @@ export interface ToolmarkServer {
   readonly relay: Relay
   /** The agent loop (`agent.idle(conversationId)` waits for a conversation's turns). */
   readonly agent: Agent
+  /** The chat events of every conversation (what the chat stream and the protocol adapters listen to). */
+  readonly events: ConversationEvents
   /** The model behind the agent loop. */
   readonly provider: Provider
   /** Ends every live bridge event stream from the server side; their pages resume (tests, e2e). */
@@ -259,6 +261,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     store,
     relay,
     agent,
+    events,
     provider,
     dropBridgeStreams: () => http.dropStreams(),
     drain,

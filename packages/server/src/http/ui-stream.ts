@@ -1,0 +1,441 @@
+import type { ToolResult } from '@toolmark/core'
+import { EXPIRED_RESULT } from '@toolmark/protocol'
+import { MAX_USER_TEXT } from '../agent/loop.ts'
+import type { ToolmarkServer } from '../server.ts'
+import { LimitExceeded } from '../shared/limits.ts'
+import type { StoredMessage } from '../store/store.ts'
+import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
+import { readJson } from './body.ts'
+
+/** The headers of an AI SDK UI message stream (`x-vercel-ai-ui-message-stream: v1` marks the protocol). */
+export const UI_MESSAGE_STREAM_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-vercel-ai-ui-message-stream': 'v1',
+  'x-accel-buffering': 'no',
+} as const
+
+/** One chunk of the UI message stream, as this route writes it (a subset of the AI SDK's `UIMessageChunk`). */
+export type UiChunk = { type: string } & Record<string, unknown>
+
+/** Options of {@link uiMessageStreamHandler}. */
+export interface UiMessageStreamOptions {
+  /** Largest request body read, in bytes (`useChat` sends the whole history). Default 1 MiB. */
+  maxBodyBytes?: number
+  /**
+   * How long a re-POST after an approval waits for the page's outcome of that confirmation before the stream
+   * ends without it. Default 30 000 ms.
+   */
+  approvalWaitMs?: number
+  /** Milliseconds between keep-alive comments. Default 15 000. */
+  keepAliveMs?: number
+}
+
+/** The server parts the route reads. */
+export type UiStreamServer = Pick<
+  ToolmarkServer,
+  'fetch' | 'userOf' | 'allowedOrigins' | 'store' | 'agent' | 'events'
+>
+
+const json = (status: number, code: string, message: string) =>
+  Response.json({ error: { code, message } }, { status })
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** A stored tool result, unwrapped from the untrusted-content envelope; undefined when it is not JSON. */
+function resultOf(content: string): ToolResult | undefined {
+  try {
+    const value: unknown = JSON.parse(content)
+    const result = isObject(value) && value.untrustedContent === true ? value.result : value
+    return isObject(result) && typeof result.status === 'string'
+      ? (result as unknown as ToolResult)
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The text a failed result shows in the chat (`tool-output-error`): the seed's code and message. */
+export function errorTextOf(result: ToolResult): string {
+  switch (result.status) {
+    case 'refused':
+      return `${result.code}: ${result.message}`
+    case 'invalid':
+      return `invalid: ${result.issues.map((i) => `${i.path || 'input'} ${i.message}`).join('; ')}`
+    case 'cancelled':
+      return `cancelled by ${result.by}`
+    case 'error':
+      return `error: ${result.message}`
+    default:
+      return result.status
+  }
+}
+
+/** The ids of the approvals answered in the last assistant message of a `useChat` history. */
+function answeredApprovals(message: Record<string, unknown>): string[] {
+  const parts = Array.isArray(message.parts) ? message.parts : []
+  const ids: string[] = []
+  for (const part of parts) {
+    if (!isObject(part) || part.state !== 'approval-responded' || !isObject(part.approval)) continue
+    if (typeof part.approval.id === 'string') ids.push(part.approval.id)
+  }
+  return ids
+}
+
+/** The text of a `useChat` user message: its text parts, joined. */
+function textOf(message: Record<string, unknown>): string {
+  const parts = Array.isArray(message.parts) ? message.parts : []
+  return parts
+    .filter(
+      (p): p is { type: 'text'; text: string } =>
+        isObject(p) && p.type === 'text' && typeof p.text === 'string',
+    )
+    .map((p) => p.text)
+    .join('')
+}
+
+/**
+ * Turns a conversation's stored messages into UI message stream chunks, each once. Text of assistant messages
+ * becomes text parts; `page_call` calls become typed tool parts (`tool-<page tool name>`) with their input and
+ * output; `needs_confirmation` becomes `tool-approval-request` whose `approvalId` is the confirmId; a
+ * confirmation's outcome answers that part (`tool-output-available`, `-denied` for a rejection, `-error`).
+ * Streamed `text-delta` and `tool` chat events, when the server sends them, are written as they come.
+ */
+class ChunkWriter {
+  readonly #write: (chunk: UiChunk) => void
+  readonly #done = new Set<string>()
+  /** Tool call ids whose part this stream (or the history it continues) holds: only they get outputs. */
+  readonly known = new Set<string>()
+  readonly #inputSent = new Set<string>()
+  readonly #approvalSent = new Set<string>()
+  readonly #streamedText = new Set<string>()
+
+  constructor(write: (chunk: UiChunk) => void) {
+    this.#write = write
+  }
+
+  /** A streamed text delta of an assistant message (ended by that message's own event). */
+  delta(messageId: string, delta: string): void {
+    if (this.#done.has(messageId)) return
+    if (!this.#streamedText.has(messageId)) {
+      this.#streamedText.add(messageId)
+      this.#write({ type: 'text-start', id: messageId })
+    }
+    this.#write({ type: 'text-delta', id: messageId, delta })
+  }
+
+  /** A tool part's progress event: the input as it starts, the approval request while it waits. */
+  tool(part: Record<string, unknown>): void {
+    const callId = part.callId
+    const tool = part.tool
+    if (typeof callId !== 'string' || typeof tool !== 'string') return
+    this.#input(callId, tool, part.input, typeof part.title === 'string' ? part.title : undefined)
+    if (part.state === 'waiting' && typeof part.confirmId === 'string')
+      this.#approval(callId, part.confirmId, typeof part.summary === 'string' ? part.summary : undefined)
+  }
+
+  #input(callId: string, tool: string, input: unknown, title?: string): void {
+    this.known.add(callId)
+    if (this.#inputSent.has(callId)) return
+    this.#inputSent.add(callId)
+    this.#write({
+      type: 'tool-input-available',
+      toolCallId: callId,
+      toolName: tool,
+      input: input ?? {},
+      ...(title ? { title } : {}),
+    })
+  }
+
+  #approval(callId: string, confirmId: string, summary?: string): void {
+    if (this.#approvalSent.has(callId)) return
+    this.#approvalSent.add(callId)
+    this.#write({
+      type: 'tool-approval-request',
+      approvalId: confirmId,
+      toolCallId: callId,
+      ...(summary ? { reason: summary } : {}),
+    })
+  }
+
+  /** The result of a tool part (a call's own, or a confirmation's outcome). */
+  #output(callId: string, result: ToolResult | undefined, confirmation: boolean): void {
+    if (!this.known.has(callId)) return
+    if (!result)
+      this.#write({ type: 'tool-output-error', toolCallId: callId, errorText: 'error: unreadable result' })
+    else if (result.status === 'ok')
+      this.#write({ type: 'tool-output-available', toolCallId: callId, output: result.data ?? null })
+    else if (confirmation && result.status === 'cancelled' && result.by === 'operator')
+      this.#write({ type: 'tool-output-denied', toolCallId: callId })
+    else this.#write({ type: 'tool-output-error', toolCallId: callId, errorText: errorTextOf(result) })
+  }
+
+  /** A stored message, with the conversation's messages to find a tool result's call in. */
+  message(m: StoredMessage, all: readonly StoredMessage[]): void {
+    if (this.#done.has(m.id)) return
+    this.#done.add(m.id)
+    if (m.role === 'assistant' && m.visible && m.text.trim() !== '') {
+      if (!this.#streamedText.has(m.id)) {
+        this.#write({ type: 'text-start', id: m.id })
+        this.#write({ type: 'text-delta', id: m.id, delta: m.text })
+      }
+      this.#write({ type: 'text-end', id: m.id })
+      return
+    }
+    const agent = m.agent
+    if (m.role !== 'tool' || agent?.role !== 'tool' || agent.name !== 'page_call') return
+    const result = resultOf(agent.content)
+    if (agent.confirmId !== undefined) {
+      this.#output(agent.toolCallId, result, true)
+      return
+    }
+    const call = all
+      .flatMap((s) => (s.agent?.role === 'assistant' ? s.agent.toolCalls : []))
+      .find((c) => c.id === agent.toolCallId)
+    const input = isObject(call?.input) ? call.input : {}
+    const tool = typeof input.tool === 'string' ? input.tool : (m.tool ?? 'page_call')
+    this.#input(agent.toolCallId, tool, isObject(input.input) ? input.input : {})
+    if (result?.status === 'needs_confirmation')
+      this.#approval(agent.toolCallId, result.confirmId, result.summary)
+    else this.#output(agent.toolCallId, result, false)
+  }
+}
+
+/**
+ * A route handler that speaks the AI SDK 7 UI message stream to an unchanged `useChat`: `POST` with
+ * `{ id, messages, trigger, messageId }`, where `id` is a Toolmark conversation id of the signed-in user (create
+ * it with `POST /api/conversations`). The last message decides: a user message starts a turn with its text; an
+ * assistant message whose tool parts hold answered approvals (the re-POST of `sendAutomaticallyWhen:
+ * lastAssistantMessageIsCompleteWithApprovalResponses`) streams the outcome of those confirmations, as the page
+ * reported it, and the follow-up turn after it. The approval itself is never read from the request: the page
+ * applies it (`tm.confirmPending`, see `useChatApprovals` in `@toolmark/react/chat`), so single use, expiry and
+ * the revision check stay the page's and the server's. Host, origin and user are checked as on the chat API.
+ */
+export function uiMessageStreamHandler(
+  server: UiStreamServer,
+  options: UiMessageStreamOptions = {},
+): (request: Request) => Promise<Response> {
+  const maxBody = options.maxBodyBytes ?? 1_048_576
+  const approvalWaitMs = options.approvalWaitMs ?? 30_000
+  const keepAliveMs = options.keepAliveMs ?? 15_000
+  const { store, agent, events } = server
+
+  return async (request) => {
+    const problem = checkOrigin(
+      hostOf(request),
+      request.headers.get('origin') ?? undefined,
+      server.allowedOrigins,
+    )
+    if (problem) return json(403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
+    if (request.method !== 'POST') return json(405, 'method_not_allowed', 'POST the useChat request')
+    const userId = await server.userOf(request)
+    if (!userId) return json(401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
+    const read = await readJson(request, maxBody)
+    if (!read.ok && read.reason === 'too_large')
+      return json(413, 'body_too_large', `Request body over ${maxBody} bytes`)
+    const body = read.ok && isObject(read.value) ? read.value : undefined
+    const messages = body && Array.isArray(body.messages) ? body.messages : undefined
+    const last = messages?.[messages.length - 1]
+    if (!body || typeof body.id !== 'string' || !isObject(last))
+      return json(400, 'invalid_body', 'Expected the useChat body { id, messages, trigger }')
+    if (body.trigger !== undefined && body.trigger !== 'submit-message')
+      return json(
+        400,
+        'unsupported_trigger',
+        'Only submit-message is supported: the conversation lives on the server',
+      )
+    const conversation = await store.getConversation(body.id)
+    if (!conversation || conversation.userId !== userId) return json(404, 'not_found', 'No such conversation')
+
+    let text: string | undefined
+    let awaited: string[] = []
+    if (last.role === 'user') {
+      text = textOf(last).trim()
+      if (text === '') return json(400, 'empty_message', 'The message is empty')
+      if (text.length > MAX_USER_TEXT)
+        return json(
+          400,
+          'message_too_long',
+          `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
+        )
+    } else {
+      awaited = answeredApprovals(last)
+      if (awaited.length === 0)
+        return json(400, 'nothing_to_continue', 'The last message holds no answered approval')
+    }
+
+    const encoder = new TextEncoder()
+    let controller!: ReadableStreamDefaultController<Uint8Array>
+    let closed = false
+    const cleanups: (() => void)[] = []
+    const close = () => {
+      if (closed) return
+      closed = true
+      for (const cleanup of cleanups) cleanup()
+      try {
+        controller.enqueue(encoder.encode('data: [DONE]\n\n'))
+        controller.close()
+      } catch {}
+    }
+    const write = (chunk: UiChunk) => {
+      if (!closed) controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`))
+    }
+    const writer = new ChunkWriter(write)
+    // The confirmations this re-POST continues: their parts are in the client's message already.
+    const bindings = await Promise.all(awaited.map((id) => store.getConfirm(id)))
+    const waiting = new Set<string>()
+    for (const [i, id] of awaited.entries()) {
+      const binding = bindings[i]
+      if (binding && binding.conversationId === conversation.id && binding.userId === userId) {
+        writer.known.add(binding.toolCallId)
+        waiting.add(id)
+      } else {
+        // An approval the server never bound to this conversation: the seed's answer for an unknown confirmId.
+        const toolCallId = toolCallOf(last, id)
+        if (toolCallId) {
+          writer.known.add(toolCallId)
+          queueMicrotask(() =>
+            write({
+              type: 'tool-output-error',
+              toolCallId,
+              errorText: errorTextOf(EXPIRED_RESULT as ToolResult),
+            }),
+          )
+        }
+      }
+    }
+
+    // Everything runs in order on one chain: store reads, event handling and the end.
+    let chain = Promise.resolve()
+    const run = (task: () => void | Promise<void>) => {
+      chain = chain.then(task).catch(() => close())
+    }
+    /** The id of the stored message after which this stream writes (a new turn: the user's message). */
+    let after: string | undefined
+    let started = last.role !== 'user' && waiting.size === 0
+    const sync = async () => {
+      const all = await store.listMessages(conversation.id)
+      if (started && after === undefined) {
+        // A continuation with no outcome to wait for writes only what comes next.
+        after = all[all.length - 1]?.id ?? ''
+        return
+      }
+      let from = after === undefined ? -1 : all.findIndex((m) => m.id === after)
+      if (!started) {
+        // A continuation starts at the first outcome of the confirmations it continues.
+        const first = all.findIndex(
+          (m) =>
+            m.agent?.role === 'tool' && m.agent.confirmId !== undefined && waiting.has(m.agent.confirmId),
+        )
+        if (first < 0) return
+        started = true
+        from = first - 1
+      }
+      if (from < 0 && after !== undefined) return
+      for (const m of all.slice(from + 1)) {
+        if (m.agent?.role === 'tool' && m.agent.confirmId !== undefined) waiting.delete(m.agent.confirmId)
+        writer.message(m, all)
+        after = m.id
+      }
+    }
+    const finishIfIdle = async () => {
+      if (closed || !started || waiting.size > 0) return
+      if (await agent.busyAnywhere(conversation.id)) return
+      await sync()
+      write({ type: 'finish-step' })
+      write({ type: 'finish', finishReason: 'stop' })
+      close()
+    }
+
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c
+      },
+      cancel() {
+        closed = true
+        for (const cleanup of cleanups) cleanup()
+      },
+    })
+    write({ type: 'start' })
+    write({ type: 'start-step' })
+
+    let posted = text === undefined
+    const unsubscribe = events.subscribe(conversation.id, (event) => {
+      const e = event as { type: string } & Record<string, unknown>
+      if (e.type === 'text-delta' && typeof e.messageId === 'string' && typeof e.delta === 'string') {
+        const { messageId, delta } = e
+        if (started) run(() => writer.delta(messageId, delta))
+      } else if (e.type === 'tool' && isObject(e.part)) {
+        const part = e.part
+        if (started) run(() => writer.tool(part))
+      } else if (e.type === 'message') run(sync)
+      else if (e.type === 'busy' && e.busy === false && posted) run(finishIfIdle)
+    })
+    cleanups.push(unsubscribe)
+    const keepAlive = setInterval(() => {
+      if (!closed) controller.enqueue(encoder.encode(': keep-alive\n\n'))
+    }, keepAliveMs)
+    cleanups.push(() => clearInterval(keepAlive))
+    request.signal?.addEventListener('abort', () => close())
+
+    if (text !== undefined) {
+      try {
+        const user = await agent.post(conversation, text)
+        after = user.id
+        started = true
+        posted = true
+      } catch (error) {
+        for (const cleanup of cleanups) cleanup()
+        if (error instanceof LimitExceeded) {
+          const headers: Record<string, string> =
+            error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) }
+          return Response.json(
+            { error: { code: error.code, message: error.message } },
+            { status: 429, headers },
+          )
+        }
+        throw error
+      }
+      run(sync)
+      run(finishIfIdle)
+    } else {
+      const timer = setTimeout(() => {
+        run(async () => {
+          // The page never reported those outcomes in time: the stream ends; the chat API shows them later.
+          waiting.clear()
+          started = true
+          await finishIfIdle()
+        })
+      }, approvalWaitMs)
+      cleanups.push(() => clearTimeout(timer))
+      run(sync)
+      run(finishIfIdle)
+    }
+    return new Response(stream, { headers: UI_MESSAGE_STREAM_HEADERS })
+  }
+}
+
+/** The tool call id of the part in `message` whose approval has this id. */
+function toolCallOf(message: Record<string, unknown>, approvalId: string): string | undefined {
+  const parts = Array.isArray(message.parts) ? message.parts : []
+  for (const part of parts) {
+    if (
+      isObject(part) &&
+      isObject(part.approval) &&
+      part.approval.id === approvalId &&
+      typeof part.toolCallId === 'string'
+    )
+      return part.toolCallId
+  }
+  return undefined
+}
+
+/** The Next.js form: `export const { POST } = uiMessageStreamRoute(server)` in `app/api/chat/route.ts`. */
+export function uiMessageStreamRoute(
+  server: UiStreamServer,
+  options?: UiMessageStreamOptions,
+): { POST: (request: Request) => Promise<Response> } {
+  return { POST: uiMessageStreamHandler(server, options) }
+}
