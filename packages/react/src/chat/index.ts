@@ -13,3 +13,4 @@ export {
   refusalReason,
 } from './conversation.ts'
 export { type AgentChatState, mergeMessage, type UseAgentChatOptions, useAgentChat } from './useAgentChat.ts'
+export { type ChatWithApprovals, useChatApprovals } from './useChatApprovals.ts'
