@@ -19,6 +19,13 @@ export interface BridgeOptions {
   maxMessageBytes?: number
   /** Override the page's clientId (tests). Default: one random id per page load. */
   clientId?: string
+  /**
+   * Opt-in extensions of protocol v1 this page supports, announced in its manifests. `'confirm'`: the
+   * server may relay the signed-in user's answer to a deferred confirmation (approve, approve with edited
+   * input, reject), applied with `tm.confirmPending`, for chat front ends that show confirmations outside the
+   * page (AG-UI interrupts). Default none: a plain v1 page, which every v1 server accepts.
+   */
+  extensions?: readonly 'confirm'[]
 }
 
 /** A bridge consumer for `tm.use(...)`, with the clientId it speaks for. */
@@ -59,8 +66,12 @@ export function bridge(options: BridgeOptions): Bridge {
   if (!Number.isInteger(maxBytes) || maxBytes <= 0)
     throw new TypeError('maxMessageBytes must be a positive integer')
   const clientId = options.clientId ?? getClientId()
+  const extensions = [...new Set(options.extensions ?? [])]
+  if (extensions.some((name) => name !== 'confirm'))
+    throw new TypeError("bridge() extensions may only list 'confirm'")
 
-  const consumer = (tm: ConsumerHost): (() => void) => attach(tm, transport, clientId, onChange, maxBytes)
+  const consumer = (tm: ConsumerHost): (() => void) =>
+    attach(tm, transport, clientId, onChange, maxBytes, extensions)
   return Object.assign(consumer, { clientId })
 }
 
@@ -75,10 +86,13 @@ function attach(
   clientId: string,
   onChange: 'manifest' | 'changed',
   maxBytes: number,
+  extensions: readonly string[],
 ): () => void {
   const out = outbound(tm, transport, clientId)
   const confirmations = delivery(tm, clientId, out)
-  const messages = inbound(tm, clientId, maxBytes, out, confirmations)
+  const messages = inbound(tm, clientId, maxBytes, out, confirmations, extensions.includes('confirm'))
+  // Announced only when there is something to announce: a plain v1 manifest carries no `extensions`.
+  const announce = extensions.length > 0 ? { extensions: [...extensions] } : {}
   const offMessage = transport.onMessage(messages.receive)
   const offError = transport.onError?.((err) => out.fail('The transport reported an error', err))
   // For inspectors: the connection state when the transport reports one, else `attached`.
@@ -89,7 +103,14 @@ function attach(
   let attached = false
   const offWatch = tm.watch({ caller: 'inapp' }, ({ rev, tools }: Manifest): void => {
     if (!attached || onChange === 'manifest')
-      out.send({ protocol: PROTOCOL_VERSION, type: 'manifest', clientId, rev, tools: tools as never })
+      out.send({
+        protocol: PROTOCOL_VERSION,
+        type: 'manifest',
+        clientId,
+        rev,
+        tools: tools as never,
+        ...announce,
+      })
     else out.send({ protocol: PROTOCOL_VERSION, type: 'changed', clientId, rev })
   })
   attached = true

@@ -34,7 +34,11 @@ export type Msg = Record<string, unknown>
  */
 export function page(
   options: ToolmarkOptions = {},
-  bridgeOptions: { onChange?: 'manifest' | 'changed'; maxMessageBytes?: number } = {},
+  bridgeOptions: {
+    onChange?: 'manifest' | 'changed'
+    maxMessageBytes?: number
+    extensions?: readonly 'confirm'[]
+  } = {},
 ) {
   const tm = createTestToolmark({ dev: false, ...options })
   const errors: string[] = []
