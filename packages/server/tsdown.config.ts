@@ -12,6 +12,7 @@ export default defineConfig({
     'openai-compat': 'src/openai-compat.ts',
     contract: 'src/contract.ts',
     'ai-sdk': 'src/ai-sdk.ts',
+    'ag-ui': 'src/ag-ui.ts',
   },
   format: 'esm',
   platform: 'neutral',
