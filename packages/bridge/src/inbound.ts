@@ -1,17 +1,17 @@
 import type { CallOptions, ConsumerHost, ToolResult } from '@toolmark/core'
 import { newId } from '@toolmark/core/adapter'
-import type { ConfirmMessage, ExtendedAgentToPageMessage } from '@toolmark/protocol'
+import type { AgentToPageMessage } from '@toolmark/protocol'
 import {
   boundedCopy,
   ERROR_MESSAGES,
   MAX_DEPTH,
   PROTOCOL_VERSION,
   UNKNOWN_TOOL_MESSAGE,
-  validateExtendedMessage,
   validateMessage,
 } from '@toolmark/protocol'
 import { CancelToken } from './cancel-token.ts'
 import type { Delivery } from './delivery.ts'
+import type { BridgeExtension } from './extension.ts'
 import { type Outbound, report } from './outbound.ts'
 
 /** How many answered call/describe ids the bridge remembers to ignore duplicates (each id is answered once; docs/protocol/v1.md, Rules). */
@@ -36,7 +36,7 @@ export function inbound(
   maxBytes: number,
   out: Outbound,
   confirmations: Delivery,
-  confirmRequests = false,
+  extensions: readonly BridgeExtension[] = [],
 ): Inbound {
   /** Protocol id → the abort handle of our call still running for it. */
   const inflight = new Map<string, CancelToken>()
@@ -77,18 +77,23 @@ export function inbound(
         return drop('unsupported protocol')
       return answer(id, { status: 'error', message: ERROR_MESSAGES.unsupportedProtocol })
     }
-    // Validate: strictly, as an agent → page message (with the `confirm` extension when this page announced it).
-    const checked = confirmRequests ? validateExtendedMessage(msg, 'toPage') : validateMessage(msg, 'toPage')
+    // Validate: strictly, as an agent → page message, or as the extension this page opted in to says.
+    const extension = extensions.find((e) => e.type === msg.type)
+    if (extension) {
+      const checked = extension.validate(msg)
+      if (!checked.ok) return drop(checked.reason)
+      return extend(extension, checked.message)
+    }
+    const checked = validateMessage(msg, 'toPage')
     if (!checked.ok) return drop(checked.reason)
     dispatch(checked.message)
   }
 
-  /** A cancel aborts its call; a describe, call or confirm is answered exactly once, by id. */
-  const dispatch = (msg: ExtendedAgentToPageMessage): void => {
+  /** A cancel aborts its call; a describe or call is answered exactly once, by id. */
+  const dispatch = (msg: AgentToPageMessage): void => {
     if (msg.type === 'cancel') return inflight.get(msg.id)?.abort()
     const id = msg.id
     if (answered.has(id) || inflight.has(id)) return // each id is answered once: a duplicate is ignored
-    if (msg.type === 'confirm') return applyConfirm(msg)
     if (msg.type === 'describe') {
       const entry = tm.describe(msg.tool, { caller: 'inapp' })
       return answer(
@@ -115,24 +120,14 @@ export function inbound(
     })
   }
 
-  /**
-   * The `confirm` extension: the user's answer to a deferred confirmation, relayed by the server. It goes
-   * through `tm.confirmPending` like an answer given in the page (single use, expiry, edits validated again),
-   * and its return value answers the id; the `confirmed` follows as for any other answer.
-   */
-  const applyConfirm = (msg: ConfirmMessage): void => {
-    const token = new CancelToken()
-    inflight.set(msg.id, token)
-    const outcome = msg.approved
-      ? msg.input === undefined
-        ? { approved: true as const }
-        : { approved: true as const, input: msg.input }
-      : msg.reason === undefined
-        ? { approved: false as const }
-        : { approved: false as const, reason: msg.reason }
-    tm.confirmPending(msg.confirmId, outcome).then((result) => {
-      inflight.delete(msg.id)
-      if (!stopped) answer(msg.id, result)
+  /** An extension's message: answered exactly once, by id, with what the extension's `run` resolves to. */
+  const extend = (extension: BridgeExtension, msg: { id: string }): void => {
+    const id = msg.id
+    if (answered.has(id) || inflight.has(id)) return
+    inflight.set(id, new CancelToken())
+    extension.run(tm, msg).then((result) => {
+      inflight.delete(id)
+      if (!stopped) answer(id, result)
     })
   }
 

@@ -15,20 +15,6 @@ export {
   UNKNOWN_TOOL_MESSAGE,
 } from './codes.ts'
 export {
-  CONFIRM_EXTENSION,
-  type ConfirmMessage,
-  EXTENSION_NAME_PATTERN,
-  type ExtendedAgentToPageMessage,
-  type ExtendedManifestMessage,
-  type ExtendedPageToAgentMessage,
-  type ExtendedValidationResult,
-  extensionSchemas,
-  extensionsOf,
-  MAX_CONFIRM_REASON,
-  MAX_EXTENSIONS,
-  validateExtendedMessage,
-} from './extensions.ts'
-export {
   EMPTY_MANIFEST_TEXT,
   type LlmToolDefinition,
   MANIFEST_SEPARATOR,

@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest'
-import { bridge } from '../bridge.ts'
+import { confirmExtension } from '../confirm.ts'
 import { CLIENT, createTool, page, tick } from './helpers.ts'
 
 /** A consequential call answered `needs_confirmation`: its confirmId. */
@@ -18,7 +18,7 @@ async function pendingConfirmation(p: ReturnType<typeof page>, name = 'Kite'): P
 
 describe('the confirm extension', () => {
   it('is announced in every manifest of a page that opts in, and absent from a plain v1 page', async () => {
-    const extended = page({}, { extensions: ['confirm'] })
+    const extended = page({}, { extensions: [confirmExtension] })
     const plain = page()
     createTool(extended.tm)
     await tick()
@@ -29,7 +29,7 @@ describe('the confirm extension', () => {
   })
 
   it('approves: the tool runs once as caller human, the id is answered, then confirmed follows', async () => {
-    const p = page({}, { extensions: ['confirm'] })
+    const p = page({}, { extensions: [confirmExtension] })
     const run = createTool(p.tm)
     const confirmId = await pendingConfirmation(p)
     p.send({ type: 'confirm', id: 'k1', confirmId, approved: true })
@@ -54,7 +54,7 @@ describe('the confirm extension', () => {
   })
 
   it('approves with an edit, validated again: an invalid edit answers invalid and leaves it open', async () => {
-    const p = page({}, { extensions: ['confirm'] })
+    const p = page({}, { extensions: [confirmExtension] })
     const run = createTool(p.tm)
     const confirmId = await pendingConfirmation(p)
     p.send({ type: 'confirm', id: 'bad', confirmId, approved: true, input: { name: 42 } })
@@ -69,7 +69,7 @@ describe('the confirm extension', () => {
   })
 
   it('rejects: nothing runs, the answer is cancelled operator', async () => {
-    const p = page({}, { extensions: ['confirm'] })
+    const p = page({}, { extensions: [confirmExtension] })
     const run = createTool(p.tm)
     const confirmId = await pendingConfirmation(p)
     p.send({ type: 'confirm', id: 'no', confirmId, approved: false, reason: 'Not now' })
@@ -91,11 +91,5 @@ describe('the confirm extension', () => {
     expect(run).not.toHaveBeenCalled()
     expect(p.resultOf('k1')).toBeUndefined()
     expect(p.errors).toContain('invalid_message')
-  })
-
-  it('refuses an unknown extension name', () => {
-    expect(() =>
-      bridge({ transport: { send() {}, onMessage: () => () => {} }, extensions: ['x' as 'confirm'] }),
-    ).toThrow(TypeError)
   })
 })

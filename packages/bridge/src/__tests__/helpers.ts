@@ -5,6 +5,7 @@ import { createTestToolmark } from '@toolmark/core/testing'
 import { vi } from 'vitest'
 import * as z from 'zod'
 import { bridge } from '../bridge.ts'
+import type { BridgeExtension } from '../extension.ts'
 import { createInPageChannel } from '../in-page.ts'
 
 /** Waits for queued microtasks (debounced notifications) and one turn of timers. */
@@ -37,7 +38,7 @@ export function page(
   bridgeOptions: {
     onChange?: 'manifest' | 'changed'
     maxMessageBytes?: number
-    extensions?: readonly 'confirm'[]
+    extensions?: readonly BridgeExtension[]
   } = {},
 ) {
   const tm = createTestToolmark({ dev: false, ...options })

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { type BaseEvent, HttpAgent, type Interrupt, type RunAgentResult } from '@ag-ui/client'
 import { bridge } from '@toolmark/bridge'
+import { type BridgeExtension, confirmExtension } from '@toolmark/bridge/confirm'
 import { websocketTransport } from '@toolmark/bridge/websocket'
 import { createToolmark, ok, type Toolmark } from '@toolmark/core'
 import { environment } from '@toolmark/core/adapter'
@@ -84,7 +85,7 @@ interface Setup {
 }
 
 async function setup(
-  options: { extensions?: readonly 'confirm'[] } = { extensions: ['confirm'] },
+  options: { extensions?: readonly BridgeExtension[] } = { extensions: [confirmExtension] },
 ): Promise<Setup> {
   const clock = manualClock(Date.now())
   const toolmark = createToolmarkServer({
@@ -122,7 +123,9 @@ async function setup(
     WebSocket: UserWebSocket,
     terminalCloseCodes: [4401, 4403],
   })
-  const dispose = tm.use(bridge({ transport, clientId, ...options }))
+  const dispose = tm.use(
+    bridge({ transport, clientId, ...(options.extensions ? { extensions: options.extensions } : {}) }),
+  )
   cleanup.push(() => dispose?.())
   await bound
   // The page's manifest lists its tools once they are registered (the first one may be empty).

@@ -1,5 +1,6 @@
 import type { ToolResult } from '@toolmark/core'
-import { CONFIRM_EXTENSION, REFUSED_MESSAGES } from '@toolmark/protocol'
+import { REFUSED_MESSAGES } from '@toolmark/protocol'
+import { CONFIRM_EXTENSION } from '@toolmark/protocol/extensions'
 import { type Agent, MAX_USER_TEXT } from '../agent/loop.ts'
 import type { Relay } from '../relay/relay.ts'
 import type { ErrorBody } from '../shared/contract.ts'
@@ -359,7 +360,7 @@ export function agUiHandler(
       if (!server.relay.extensionsOf(binding.clientId).includes(CONFIRM_EXTENSION))
         throw new RunError(
           'confirm_unsupported',
-          "The page does not accept answers from here (bridge({ extensions: ['confirm'] })): answer it in the page",
+          'The page does not accept answers from here (bridge({ extensions: [confirmExtension] })): answer it in the page',
         )
       const outcome = await server.relay.request(
         { userId: conversation.userId, conversationId: conversation.id, toolCallId: binding.toolCallId },

@@ -3,12 +3,11 @@ import {
   boundedCopy,
   type ConfirmedMessage,
   DEFAULT_MAX_MESSAGE_BYTES,
-  extensionsOf,
   MAX_DEPTH,
   type ManifestMessage,
   type ResultMessage,
-  validateExtendedMessage,
 } from '@toolmark/protocol'
+import { extensionsOf, validateExtendedMessage } from '@toolmark/protocol/extensions'
 import { boundText } from '../shared/bounds.ts'
 import type { Clock } from '../shared/clock.ts'
 import { logString } from '../shared/log.ts'

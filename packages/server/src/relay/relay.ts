@@ -2,11 +2,11 @@ import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
 import {
   type AgentToPageMessage,
   CONFIRM_TTL_MS,
-  type ExtendedAgentToPageMessage,
   NO_PAGE_RESULT,
   PROTOCOL_VERSION,
   TIMEOUT_RESULT,
 } from '@toolmark/protocol'
+import type { ExtendedAgentToPageMessage } from '@toolmark/protocol/extensions'
 import { maskResult } from '../cluster/mask.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import { LimitExceeded, MAX_PAGE_CONNECTIONS_PER_USER, PerUser } from '../shared/limits.ts'
