@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { type BaseEvent, HttpAgent, type Interrupt, type RunAgentResult } from '@ag-ui/client'
 import { bridge } from '@toolmark/bridge'
 import { type BridgeExtension, confirmExtension } from '@toolmark/bridge/confirm'
@@ -370,5 +371,16 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
       interrupts: true,
       approveWithEdits: true,
     })
+  })
+})
+
+describe('docs/guides/ag-ui.md', () => {
+  it('shows the example files that tsc checks (server, page, chat front end), each under 30 lines', () => {
+    const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8').trimEnd()
+    const guide = read('../../../../docs/guides/ag-ui.md')
+    const blocks = [...guide.matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1])
+    const files = ['./guides/ag-ui-server.ts', './guides/ag-ui-page.ts', './guides/ag-ui-client.ts'].map(read)
+    expect(blocks).toEqual(files)
+    for (const file of files) expect(file.split('\n').length).toBeLessThan(30)
   })
 })
