@@ -1,5 +1,26 @@
-import type { ConfirmMessage, ExtendedValidationResult } from './extension-messages.ts'
 import { MAX_ID_LENGTH, PROTOCOL_VERSION } from './messages.ts'
+
+/** The outcome of the extension validators: the message itself, or why it was rejected. */
+export type ExtendedValidationResult<M> = { ok: true; message: M } | { ok: false; reason: string }
+
+/**
+ * Agent → page (extension `confirm`): answer the deferred confirmation `confirmId` for the user. Answered
+ * with exactly one `result` for `id`: the return value of `tm.confirmPending` (an edit that fails validation
+ * answers `invalid` and leaves the confirmation open).
+ */
+export interface ConfirmMessage {
+  protocol: typeof PROTOCOL_VERSION
+  type: 'confirm'
+  clientId: string
+  id: string
+  confirmId: string
+  /** True: approve (the tool runs as caller `human`); false: reject (`cancelled operator`). */
+  approved: boolean
+  /** Only with `approved: true`: the edited input, validated again by the page. */
+  input?: { [key: string]: unknown }
+  /** Only with `approved: false`: why, for the page's own records. */
+  reason?: string
+}
 
 /** Longest `reason` of a rejecting `confirm`, in UTF-16 code units. */
 export const MAX_CONFIRM_REASON = 1000

@@ -1,4 +1,11 @@
-import { validateConfirmMessage } from './extension-confirm.ts'
+import {
+  type ConfirmMessage,
+  type ExtendedValidationResult,
+  validateConfirmMessage,
+} from './extension-confirm.ts'
+
+export type { ConfirmMessage, ExtendedValidationResult } from './extension-confirm.ts'
+
 import {
   type AgentToPageMessage,
   type ManifestMessage,
@@ -37,32 +44,10 @@ export interface ExtendedManifestMessage extends ManifestMessage {
   extensions?: string[]
 }
 
-/**
- * Agent → page (extension `confirm`): answer the deferred confirmation `confirmId` for the user. Answered
- * with exactly one `result` for `id`: the return value of `tm.confirmPending` (an edit that fails validation
- * answers `invalid` and leaves the confirmation open).
- */
-export interface ConfirmMessage {
-  protocol: typeof PROTOCOL_VERSION
-  type: 'confirm'
-  clientId: string
-  id: string
-  confirmId: string
-  /** True: approve (the tool runs as caller `human`); false: reject (`cancelled operator`). */
-  approved: boolean
-  /** Only with `approved: true`: the edited input, validated again by the page. */
-  input?: { [key: string]: unknown }
-  /** Only with `approved: false`: why, for the page's own records. */
-  reason?: string
-}
-
 /** Every page → agent message when extensions are on. */
 export type ExtendedPageToAgentMessage =
   | ExtendedManifestMessage
   | Exclude<PageToAgentMessage, ManifestMessage>
-
-/** The outcome of {@link validateExtendedMessage}: the message itself, or why it was rejected. */
-export type ExtendedValidationResult<M> = { ok: true; message: M } | { ok: false; reason: string }
 
 /** Every agent → page message when extensions are on. */
 export type ExtendedAgentToPageMessage = AgentToPageMessage | ConfirmMessage
