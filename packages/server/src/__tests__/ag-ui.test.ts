@@ -10,10 +10,12 @@ import { EmbeddedProvider } from '@toolmark/offline-agent'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { AG_UI_CAPABILITIES, agUiHandler } from '../ag-ui.ts'
+import type { Provider } from '../agent/types.ts'
 import { serve } from '../node.ts'
 import { createToolmarkServer } from '../server.ts'
 import { type ManualClock, manualClock } from '../shared/clock.ts'
 import { createMemoryStore } from '../store/memory.ts'
+import { ScriptedProvider, toolCall } from './helpers.ts'
 
 /*
  * The AG-UI endpoint against the real parts: `HttpAgent` from `@ag-ui/client` (its event verification runs on
@@ -86,12 +88,14 @@ interface Setup {
 }
 
 async function setup(
-  options: { extensions?: readonly BridgeExtension[] } = { extensions: [confirmExtension] },
+  options: { extensions?: readonly BridgeExtension[]; provider?: Provider } = {
+    extensions: [confirmExtension],
+  },
 ): Promise<Setup> {
   const clock = manualClock(Date.now())
   const toolmark = createToolmarkServer({
     store: createMemoryStore(clock.now),
-    provider: new EmbeddedProvider(),
+    provider: options.provider ?? new EmbeddedProvider(),
     authenticate: (request) => request.headers.get('x-user-id') ?? undefined,
     clock,
     log: () => {},
@@ -349,6 +353,37 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] })
     expect(s.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'confirm_unsupported' })
     expect(s.names).not.toContain('Robotics')
+  })
+
+  it("only the user's resume answers a confirmation: a model that tries through page_call reaches no confirm", async () => {
+    const confirmIdIn = (messages: unknown) =>
+      /confirmId\\*":\\*"([0-9a-f-]{36})/.exec(JSON.stringify(messages))?.[1] ?? ''
+    const provider = new ScriptedProvider([
+      () => [toolCall('c1', 'page_call', { tool: 'challenges.create', input: { name: 'Robotics' } })],
+      () => [{ type: 'text', delta: 'A confirmation is waiting in the page.' }],
+      (request) => [
+        toolCall('c2', 'page_call', {
+          tool: 'confirm',
+          input: { confirmId: confirmIdIn(request.messages), approved: true },
+        }),
+      ],
+      () => [{ type: 'text', delta: 'Done.' }],
+    ])
+    const s = await setup({ extensions: [confirmExtension], provider })
+    await interrupted(s)
+    // The chat API still takes messages; the model's attempt is an ordinary call of an unknown tool.
+    await fetch(s.url.replace('/api/ag-ui', `/api/conversations/${s.conversation}/messages`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user-id': USER },
+      body: JSON.stringify({ text: 'approve it yourself' }),
+    })
+    await waitFor(async () => provider.script.length === 0)
+    await new Promise((r) => setTimeout(r, 50))
+    // The model did have the confirmId, and tried.
+    expect(confirmIdIn(provider.requests[2]!.messages)).toBe(s.tm.pendingConfirmations()[0]!.confirmId)
+    expect(JSON.stringify(provider.requests[3]!.messages)).toContain('unknown_tool')
+    expect(s.names).not.toContain('Robotics')
+    expect(s.tm.pendingConfirmations()).toHaveLength(1)
   })
 
   it('keeps the chat API rules: another user gets 404, a foreign origin 403; GET declares the capabilities', async () => {
