@@ -69,7 +69,9 @@ const budgets = [
     dir: 'packages/bridge',
     // 5.46 → 5.51 KiB: the bridge publishes its connection state and clientId for the devtools.
     // 5.52 → 5.58 (5.41 → 5.46 rolldown): a clientId's delivery state is dropped, with its listener, once empty.
-    max: 5.6 * KiB,
+    // 5.58 → 5.72 (5.46 → 5.59 rolldown): opt-in protocol extensions (announced in the manifest, their messages
+    // validated and run by the extension); the `confirm` extension itself is in @toolmark/bridge/confirm.
+    max: 5.75 * KiB,
   },
   {
     name: '@toolmark/bridge/http (SSE + POST transport)',

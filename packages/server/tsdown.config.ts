@@ -13,6 +13,7 @@ export default defineConfig({
     contract: 'src/contract.ts',
     'ai-sdk': 'src/ai-sdk.ts',
     'ui-stream': 'src/ui-stream.ts',
+    'ag-ui': 'src/ag-ui.ts',
   },
   format: 'esm',
   platform: 'neutral',

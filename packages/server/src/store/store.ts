@@ -35,7 +35,8 @@ export interface CallBinding {
   userId: string
   conversationId: string
   clientId: string
-  kind: 'call' | 'describe'
+  /** `confirm`: the user's answer to a confirmation, relayed to a page that announced the `confirm` extension. */
+  kind: 'call' | 'describe' | 'confirm'
   tool: string
   /** The provider's tool-call id this protocol call serves (for confirmation follow-ups). */
   toolCallId: string

@@ -1,0 +1,421 @@
+import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { type BaseEvent, HttpAgent, type Interrupt, type RunAgentResult } from '@ag-ui/client'
+import { bridge } from '@toolmark/bridge'
+import { type BridgeExtension, confirmExtension } from '@toolmark/bridge/confirm'
+import { websocketTransport } from '@toolmark/bridge/websocket'
+import { createToolmark, ok, type Toolmark } from '@toolmark/core'
+import { environment } from '@toolmark/core/adapter'
+import { EmbeddedProvider } from '@toolmark/offline-agent'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { AG_UI_CAPABILITIES, agUiHandler } from '../ag-ui.ts'
+import type { Provider } from '../agent/types.ts'
+import { serve } from '../node.ts'
+import { createToolmarkServer } from '../server.ts'
+import { type ManualClock, manualClock } from '../shared/clock.ts'
+import { createMemoryStore } from '../store/memory.ts'
+import { ScriptedProvider, toolCall } from './helpers.ts'
+
+/*
+ * The AG-UI endpoint against the real parts: `HttpAgent` from `@ag-ui/client` (its event verification runs on
+ * every run), a Toolmark server with the offline agent, and a page made of the real core registry, the bridge
+ * (announcing the `confirm` extension) and its WebSocket transport.
+ */
+
+// Node has no document: act as the browser page here.
+beforeAll(() => environment.setIsServer(false))
+afterAll(() => environment.setIsServer(undefined))
+
+const cleanup: Array<() => unknown> = []
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()!()
+})
+
+const USER = 'user-1'
+const AG_UI_PATH = '/api/ag-ui'
+
+/** The page's tools: a read-only search, and a consequential create whose name must be non-empty. */
+function registry(names: string[]): Toolmark {
+  const tm = createToolmark()
+  const challenges = tm.scope('challenges')
+  challenges.register({
+    name: 'search',
+    description: 'Search the challenges list by keyword and return the matching challenges.',
+    jsonSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    hints: { readOnly: true },
+    run: (input) => {
+      const query = String((input as { query: string }).query).toLowerCase()
+      return ok({ results: names.filter((n) => n.toLowerCase().includes(query)).map((name) => ({ name })) })
+    },
+  })
+  challenges.register({
+    name: 'create',
+    description: 'Create a new challenge with a name.',
+    jsonSchema: {
+      type: 'object',
+      properties: { name: { type: 'string', minLength: 1 } },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    summary: (input) => `Create challenge "${(input as { name: string }).name}"`,
+    hints: { consequential: true },
+    run: (input) => {
+      names.push((input as { name: string }).name)
+      return ok({ name: (input as { name: string }).name })
+    },
+  })
+  return tm
+}
+
+/** A `ws` WebSocket that carries the user header, as the app's own session would. */
+class UserWebSocket extends WebSocket {
+  constructor(url: string, protocols?: string | string[]) {
+    super(url, protocols, { headers: { 'x-user-id': USER } })
+  }
+}
+
+interface Setup {
+  agent: HttpAgent
+  names: string[]
+  tm: Toolmark
+  clock: ManualClock
+  conversation: string
+  url: string
+  /** Every event of every run, in order. */
+  events: BaseEvent[]
+  run(params?: Parameters<HttpAgent['runAgent']>[0]): Promise<RunAgentResult>
+}
+
+async function setup(
+  options: { extensions?: readonly BridgeExtension[]; provider?: Provider } = {
+    extensions: [confirmExtension],
+  },
+): Promise<Setup> {
+  const clock = manualClock(Date.now())
+  const toolmark = createToolmarkServer({
+    store: createMemoryStore(clock.now),
+    provider: options.provider ?? new EmbeddedProvider(),
+    authenticate: (request) => request.headers.get('x-user-id') ?? undefined,
+    clock,
+    log: () => {},
+  })
+  const agUi = agUiHandler(toolmark, { now: clock.now, log: () => {} })
+  const node = await serve(
+    { ...toolmark, fetch: (r) => (new URL(r.url).pathname === AG_UI_PATH ? agUi(r) : toolmark.fetch(r)) },
+    { port: 0, log: () => {} },
+  )
+  cleanup.push(() => node.close())
+  const created = await fetch(`${node.url}/api/conversations`, {
+    method: 'POST',
+    headers: { 'x-user-id': USER },
+  })
+  const conversation = ((await created.json()) as { id: string }).id
+
+  const names = ['Chess Openings', 'Marathon Training']
+  const tm = registry(names)
+  const clientId = randomUUID()
+  const bound = new Promise<void>((resolve) => {
+    const off = toolmark.relay.on('rebound', (e) => {
+      if (e.to === clientId) {
+        off()
+        resolve()
+      }
+    })
+  })
+  const transport = websocketTransport({
+    url: `${node.url.replace(/^http/, 'ws')}/toolmark/ws?conversation=${conversation}`,
+    WebSocket: UserWebSocket,
+    terminalCloseCodes: [4401, 4403],
+  })
+  const dispose = tm.use(
+    bridge({ transport, clientId, ...(options.extensions ? { extensions: options.extensions } : {}) }),
+  )
+  cleanup.push(() => dispose?.())
+  await bound
+  // The page's manifest lists its tools once they are registered (the first one may be empty).
+  await waitFor(async () => ((await toolmark.relay.page(conversation))?.tools.length ?? 0) === 2)
+
+  const url = `${node.url}${AG_UI_PATH}`
+  const agent = new HttpAgent({ url, threadId: conversation, headers: { 'x-user-id': USER } })
+  const events: BaseEvent[] = []
+  const run: Setup['run'] = (params) =>
+    agent.runAgent(params, { onEvent: ({ event }) => void events.push(event) })
+  return { agent, names, tm, clock, conversation, url, events, run }
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+/** Adds a user message to the agent's history (what a chat front end does before a run). */
+function say(s: Setup, text: string): void {
+  s.agent.addMessage({ id: randomUUID(), role: 'user', content: text })
+}
+
+const lastText = (s: Setup): string | undefined => {
+  const last = s.agent.messages.filter((m) => m.role === 'assistant' && typeof m.content === 'string').at(-1)
+  return last?.content as string | undefined
+}
+
+const typesOf = (events: BaseEvent[]) => events.map((e) => e.type)
+
+/** Asks for a consequential create and returns the interrupt the run ended with. */
+async function interrupted(s: Setup, name = 'Robotics'): Promise<Interrupt> {
+  say(s, `create a challenge called ${name}`)
+  await s.run()
+  expect(s.agent.pendingInterrupts).toHaveLength(1)
+  return s.agent.pendingInterrupts[0]!
+}
+
+describe('AG-UI endpoint with HttpAgent and a real page', () => {
+  it('runs a read-only page tool: text, tool call and result stream as AG-UI events', async () => {
+    const s = await setup()
+    say(s, 'Search for chess')
+    const result = await s.run()
+    // The agent describes the tool first, then calls it: two tool calls, each with its result.
+    expect(typesOf(s.events)).toEqual([
+      'RUN_STARTED',
+      ...['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT'],
+      ...['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT'],
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ])
+    expect(s.events[1]).toMatchObject({ toolCallName: 'page_describe' })
+    expect(JSON.parse((s.events[2] as unknown as { delta: string }).delta)).toEqual({
+      tool: 'challenges.search',
+    })
+    expect(s.events[5]).toMatchObject({ toolCallName: 'challenges.search' })
+    expect(JSON.parse((s.events[6] as unknown as { delta: string }).delta)).toEqual({ query: 'chess' })
+    expect(JSON.parse((s.events[8] as unknown as { content: string }).content)).toEqual({
+      status: 'ok',
+      data: { results: [{ name: 'Chess Openings' }] },
+    })
+    expect(lastText(s)).toBe('I found 1 challenge: Chess Openings.')
+    expect(s.agent.pendingInterrupts).toEqual([])
+    expect(result.newMessages.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('interrupts a consequential call; approve runs it once in the page, then the follow-up arrives', async () => {
+    const s = await setup()
+    const interrupt = await interrupted(s)
+    expect(interrupt).toMatchObject({
+      reason: 'tool_call',
+      message: 'Create challenge "Robotics"',
+      metadata: { tool: 'challenges.create' },
+      responseSchema: { required: ['approved'] },
+    })
+    const [pending] = s.tm.pendingConfirmations()
+    expect(interrupt.id).toBe(pending!.confirmId)
+    const call = s.events.find(
+      (e) =>
+        e.type === 'TOOL_CALL_START' &&
+        (e as unknown as { toolCallName: string }).toolCallName === 'challenges.create',
+    ) as unknown as { toolCallId: string }
+    expect(interrupt.toolCallId).toBe(call.toolCallId)
+    // expiresAt is the confirmation's own deadline (the server's 660 000 ms after the page asked).
+    expect(Date.parse(interrupt.expiresAt!)).toBeGreaterThan(s.clock.now() + 600_000)
+    // No result for the call yet: it arrives with the answer.
+    expect(
+      s.events.some(
+        (e) =>
+          e.type === 'TOOL_CALL_RESULT' &&
+          (e as unknown as { toolCallId: string }).toolCallId === call.toolCallId,
+      ),
+    ).toBe(false)
+    expect(s.names).not.toContain('Robotics')
+
+    s.events.length = 0
+    await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] })
+    expect(s.names.filter((n) => n === 'Robotics')).toHaveLength(1)
+    expect(s.tm.pendingConfirmations()).toEqual([])
+    const result = s.events.find((e) => e.type === 'TOOL_CALL_RESULT') as unknown as {
+      toolCallId: string
+      content: string
+    }
+    expect(result.toolCallId).toBe(call.toolCallId)
+    expect(JSON.parse(result.content)).toEqual({ status: 'ok', data: { name: 'Robotics' } })
+    expect(lastText(s)).toBe('Created "Robotics".')
+    expect(s.agent.pendingInterrupts).toEqual([])
+  })
+
+  it('reject: nothing runs and the model is told', async () => {
+    const s = await setup()
+    const interrupt = await interrupted(s)
+    s.events.length = 0
+    await s.run({
+      resume: [
+        { interruptId: interrupt.id, status: 'resolved', payload: { approved: false, reason: 'Not now' } },
+      ],
+    })
+    expect(s.names).not.toContain('Robotics')
+    const result = s.events.find((e) => e.type === 'TOOL_CALL_RESULT') as unknown as { content: string }
+    expect(JSON.parse(result.content)).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(lastText(s)).toMatch(/cancel|reject/i)
+    expect(s.tm.pendingConfirmations()).toEqual([])
+  })
+
+  it('approve with edited input: the page validates it again; an invalid edit is refused with the seed code and stays open', async () => {
+    const s = await setup()
+    const interrupt = await interrupted(s)
+    await s.run({
+      resume: [
+        {
+          interruptId: interrupt.id,
+          status: 'resolved',
+          payload: { approved: true, editedArgs: { name: '' } },
+        },
+      ],
+    })
+    const error = s.events.at(-1) as unknown as { type: string; code: string; message: string }
+    expect(error).toMatchObject({ type: 'RUN_ERROR', code: 'invalid' })
+    expect(error.message).toContain('name')
+    expect(s.names).not.toContain('')
+    expect(s.tm.pendingConfirmations()).toHaveLength(1)
+
+    await s.run({
+      resume: [
+        {
+          interruptId: interrupt.id,
+          status: 'resolved',
+          payload: { approved: true, editedArgs: { name: 'Glider' } },
+        },
+      ],
+    })
+    expect(s.names).toContain('Glider')
+    expect(s.names).not.toContain('Robotics')
+  })
+
+  it('refuses a resume past the interrupt expiresAt, and runs nothing', async () => {
+    const s = await setup()
+    const interrupt = await interrupted(s)
+    s.clock.advance(661_000) // the server's deadline for the approval has passed
+    await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] })
+    expect(s.events.at(-1)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'confirmation_expired',
+      message: 'The confirmation expired or was already used',
+    })
+    expect(s.names).not.toContain('Robotics')
+  })
+
+  it('replaying the same resume is safe: the stored outcome again, nothing runs twice', async () => {
+    const s = await setup()
+    const interrupt = await interrupted(s)
+    const resume = [{ interruptId: interrupt.id, status: 'resolved' as const, payload: { approved: true } }]
+    const body = (runId: string) =>
+      JSON.stringify({ threadId: s.conversation, runId, messages: [], tools: [], context: [], resume })
+    const post = (runId: string) =>
+      fetch(s.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-user-id': USER },
+        body: body(runId),
+      }).then((r) => r.text())
+    const first = await post('r1')
+    const second = await post('r2')
+    expect(s.names.filter((n) => n === 'Robotics')).toHaveLength(1)
+    const results = (sse: string) =>
+      sse
+        .split('\n\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)) as { type: string; content?: string })
+    const tool = (sse: string) => results(sse).find((e) => e.type === 'TOOL_CALL_RESULT')?.content
+    expect(tool(first)).toBe(JSON.stringify({ status: 'ok', data: { name: 'Robotics' } }))
+    expect(tool(second)).toBe(tool(first))
+    expect(results(second).at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } })
+  })
+
+  it('pending interrupts block other input', async () => {
+    const s = await setup()
+    await interrupted(s)
+    // The client refuses it itself; a raw request gets the server's answer.
+    const response = await fetch(s.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user-id': USER },
+      body: JSON.stringify({
+        threadId: s.conversation,
+        runId: 'r',
+        messages: [{ id: 'm', role: 'user', content: 'Search for chess' }],
+      }),
+    })
+    expect(await response.text()).toContain('"code":"interrupt_pending"')
+  })
+
+  it('a page without the confirm extension is answered in the page; the endpoint says so and runs nothing', async () => {
+    const s = await setup({})
+    const interrupt = await interrupted(s)
+    await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] })
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'confirm_unsupported' })
+    expect(s.names).not.toContain('Robotics')
+  })
+
+  it("only the user's resume answers a confirmation: a model that tries through page_call reaches no confirm", async () => {
+    const confirmIdIn = (messages: unknown) =>
+      /confirmId\\*":\\*"([0-9a-f-]{36})/.exec(JSON.stringify(messages))?.[1] ?? ''
+    const provider = new ScriptedProvider([
+      () => [toolCall('c1', 'page_call', { tool: 'challenges.create', input: { name: 'Robotics' } })],
+      () => [{ type: 'text', delta: 'A confirmation is waiting in the page.' }],
+      (request) => [
+        toolCall('c2', 'page_call', {
+          tool: 'confirm',
+          input: { confirmId: confirmIdIn(request.messages), approved: true },
+        }),
+      ],
+      () => [{ type: 'text', delta: 'Done.' }],
+    ])
+    const s = await setup({ extensions: [confirmExtension], provider })
+    await interrupted(s)
+    // The chat API still takes messages; the model's attempt is an ordinary call of an unknown tool.
+    await fetch(s.url.replace('/api/ag-ui', `/api/conversations/${s.conversation}/messages`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user-id': USER },
+      body: JSON.stringify({ text: 'approve it yourself' }),
+    })
+    await waitFor(async () => provider.script.length === 0)
+    await new Promise((r) => setTimeout(r, 50))
+    // The model did have the confirmId, and tried.
+    expect(confirmIdIn(provider.requests[2]!.messages)).toBe(s.tm.pendingConfirmations()[0]!.confirmId)
+    expect(JSON.stringify(provider.requests[3]!.messages)).toContain('unknown_tool')
+    expect(s.names).not.toContain('Robotics')
+    expect(s.tm.pendingConfirmations()).toHaveLength(1)
+  })
+
+  it('keeps the chat API rules: another user gets 404, a foreign origin 403; GET declares the capabilities', async () => {
+    const s = await setup()
+    const input = JSON.stringify({ threadId: s.conversation, runId: 'r', messages: [] })
+    const post = (headers: Record<string, string>) =>
+      fetch(s.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: input,
+      })
+    expect((await post({ 'x-user-id': 'someone-else' })).status).toBe(404)
+    expect((await post({})).status).toBe(401)
+    expect((await post({ 'x-user-id': USER, origin: 'https://evil.example' })).status).toBe(403)
+    const capabilities = await (await fetch(s.url)).json()
+    expect(capabilities).toEqual(AG_UI_CAPABILITIES)
+    expect(capabilities.humanInTheLoop).toEqual({
+      supported: true,
+      approvals: true,
+      interrupts: true,
+      approveWithEdits: true,
+    })
+  })
+})
+
+describe('docs/guides/ag-ui.md', () => {
+  it('shows the example files that tsc checks (server, page, chat front end), each under 30 lines', () => {
+    const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8').trimEnd()
+    const guide = read('../../../../docs/guides/ag-ui.md')
+    const blocks = [...guide.matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1])
+    const files = ['./guides/ag-ui-server.ts', './guides/ag-ui-page.ts', './guides/ag-ui-client.ts'].map(read)
+    expect(blocks).toEqual(files)
+    for (const file of files) expect(file.split('\n').length).toBeLessThan(30)
+  })
+})

@@ -1,0 +1,468 @@
+import type { ToolResult } from '@toolmark/core'
+import { REFUSED_MESSAGES } from '@toolmark/protocol'
+import { CONFIRM_EXTENSION } from '@toolmark/protocol/extensions'
+import { type Agent, MAX_USER_TEXT } from '../agent/loop.ts'
+import type { Relay } from '../relay/relay.ts'
+import type { ErrorBody } from '../shared/contract.ts'
+import { LimitExceeded } from '../shared/limits.ts'
+import { escapeForLog } from '../shared/log.ts'
+import type { ConfirmBinding, Conversation, Store, StoredMessage } from '../store/store.ts'
+import { checkOrigin, failureForLog, hostOf, internalError, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
+import { readJson } from './body.ts'
+import { isStoreUnavailable, storeUnavailable } from './health.ts'
+
+/** The parts of a Toolmark server the AG-UI endpoint uses (`createToolmarkServer(...)` has them all). */
+export interface AgUiServer {
+  readonly store: Store
+  readonly relay: Pick<Relay, 'page' | 'request' | 'extensionsOf'>
+  readonly agent: Pick<Agent, 'post' | 'idle'>
+  readonly allowedOrigins: readonly string[]
+  userOf(request: Request): Promise<string | undefined>
+}
+
+/** Options of {@link agUiHandler}. */
+export interface AgUiOptions {
+  /** Time source for confirmation deadlines: the server's clock (tests). Default `Date.now`. */
+  now?: () => number
+  /** Where failures are logged. Default `console.error`. */
+  log?: (line: string) => void
+}
+
+/** One AG-UI 1.0 event as this endpoint writes it (see `@ag-ui/core`'s `BaseEvent`). */
+export type AgUiEvent = { type: string } & Record<string, unknown>
+
+/** An AG-UI interrupt for one deferred confirmation (see `@ag-ui/core`'s `Interrupt`). */
+export interface AgUiInterrupt {
+  /** The confirmation's single-use confirmId. */
+  id: string
+  reason: 'tool_call'
+  /** The confirmation's summary ("Create challenge "Robotics""). */
+  message: string
+  /** The tool call (`TOOL_CALL_START`) that asked for it; its `TOOL_CALL_RESULT` follows the answer. */
+  toolCallId: string
+  /** What a resume entry's `payload` may hold: {@link RESUME_SCHEMA}. */
+  responseSchema: Record<string, unknown>
+  /** ISO 8601: the confirmation's own deadline; after it, a resolving resume is refused. */
+  expiresAt?: string
+  metadata: { tool: string }
+}
+
+/** Largest AG-UI request body accepted, in bytes (the front end sends its whole message history). */
+export const MAX_AG_UI_BODY_BYTES = 1_048_576
+
+/**
+ * The JSON Schema of a resume entry's payload: `approved` (required); `editedArgs`, the tool's input as the
+ * user edited it (only with `approved: true`; validated again by the page); `reason` (only with `approved: false`).
+ */
+export const RESUME_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
+  type: 'object',
+  properties: {
+    approved: {
+      type: 'boolean',
+      description: 'true runs the tool in the page as the user; false rejects it',
+    },
+    editedArgs: { type: 'object', description: "The tool's input as edited by the user (approve only)" },
+    reason: { type: 'string', description: 'Why it was rejected (reject only)' },
+  },
+  required: ['approved'],
+  additionalProperties: false,
+})
+
+/**
+ * What this endpoint supports, as AG-UI `AgentCapabilities` (answered as JSON to a `GET` of the endpoint):
+ * tool-call approvals through interrupts, with edited input; the agent's own tools are the page's. Tools a
+ * front end passes in `RunAgentInput.tools` are not offered to the model.
+ */
+export const AG_UI_CAPABILITIES = Object.freeze({
+  identity: {
+    name: 'toolmark',
+    description: "An in-app agent that acts in the user's page through its tools",
+  },
+  transport: { streaming: true },
+  tools: { supported: true, clientProvided: false },
+  humanInTheLoop: { supported: true, approvals: true, interrupts: true, approveWithEdits: true },
+})
+
+/**
+ * The run-level error codes of `RUN_ERROR` (besides the seed's `confirmation_expired` and `invalid`):
+ * `interrupt_pending` (input while interrupts are open), `unaddressed_interrupt` (a resume that leaves one
+ * open), `unknown_interrupt`, `invalid_resume` (a payload that does not fit {@link RESUME_SCHEMA}),
+ * `confirm_unsupported` (the page did not announce the `confirm` extension: answer in the page),
+ * `no_user_message`, `message_too_long`, `too_many_turns`, `internal`.
+ */
+export type AgUiErrorCode =
+  | 'interrupt_pending'
+  | 'unaddressed_interrupt'
+  | 'unknown_interrupt'
+  | 'invalid_resume'
+  | 'confirm_unsupported'
+  | 'confirmation_expired'
+  | 'invalid'
+  | 'no_user_message'
+  | 'message_too_long'
+  | 'too_many_turns'
+  | 'internal'
+
+class RunError extends Error {
+  constructor(
+    readonly code: AgUiErrorCode,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+interface ResumeEntry {
+  interruptId: string
+  status: 'resolved' | 'cancelled'
+  payload?: unknown
+}
+
+interface RunInput {
+  threadId: string
+  runId: string
+  messages: unknown[]
+  resume?: ResumeEntry[]
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The request body as an AG-UI `RunAgentInput`, or why it is not one. */
+function parseInput(body: unknown): RunInput | string {
+  if (!isObject(body)) return 'Expected a JSON RunAgentInput'
+  const { threadId, runId, messages, resume } = body
+  if (typeof threadId !== 'string' || threadId === '') return 'threadId must be the conversation id'
+  if (typeof runId !== 'string' || runId === '') return 'runId must be a non-empty string'
+  if (!Array.isArray(messages)) return 'messages must be an array'
+  if (resume === undefined) return { threadId, runId, messages }
+  if (!Array.isArray(resume)) return 'resume must be an array'
+  for (const entry of resume) {
+    if (!isObject(entry) || typeof entry.interruptId !== 'string')
+      return 'each resume entry needs an interruptId'
+    if (entry.status !== 'resolved' && entry.status !== 'cancelled')
+      return "each resume entry's status must be resolved or cancelled"
+  }
+  return { threadId, runId, messages, resume: resume as ResumeEntry[] }
+}
+
+/** The text of the last user message of the front end's history (string content or text parts). */
+function lastUserText(messages: unknown[]): string | undefined {
+  const last = messages.findLast((m) => isObject(m) && m.role === 'user')
+  if (!isObject(last)) return undefined
+  const content = last.content
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return undefined
+  return content
+    .filter((p) => isObject(p) && p.type === 'text' && typeof p.text === 'string')
+    .map((p) => (p as { text: string }).text)
+    .join('\n')
+}
+
+/** The user's answer a resolved resume entry carries, or why it does not fit {@link RESUME_SCHEMA}. */
+function answerOf(
+  payload: unknown,
+): { approved: true; input?: Record<string, unknown> } | { approved: false; reason?: string } | string {
+  if (!isObject(payload) || typeof payload.approved !== 'boolean')
+    return 'The resume payload must be { approved: boolean, editedArgs?, reason? }'
+  for (const key of Object.keys(payload))
+    if (key !== 'approved' && key !== 'editedArgs' && key !== 'reason')
+      return `The resume payload has an unknown property: ${key}`
+  if (payload.approved) {
+    if (payload.reason !== undefined) return 'reason is only for a rejection'
+    if (payload.editedArgs === undefined) return { approved: true }
+    if (!isObject(payload.editedArgs)) return 'editedArgs must be an object'
+    return { approved: true, input: payload.editedArgs }
+  }
+  if (payload.editedArgs !== undefined) return 'editedArgs is only for an approval'
+  if (payload.reason !== undefined && typeof payload.reason !== 'string') return 'reason must be a string'
+  return payload.reason === undefined ? { approved: false } : { approved: false, reason: payload.reason }
+}
+
+/** The issues of an `invalid` result as one sentence. */
+const issuesText = (result: ToolResult & { status: 'invalid' }): string =>
+  `The edited input is invalid: ${result.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`
+
+/** A tool result's JSON for `TOOL_CALL_RESULT`: the stored content, out of its untrusted-content envelope. */
+function resultContent(content: string): string {
+  try {
+    const parsed: unknown = JSON.parse(content)
+    return JSON.stringify(isObject(parsed) && parsed.untrustedContent === true ? parsed.result : parsed)
+  } catch {
+    return content
+  }
+}
+
+/**
+ * The AG-UI events of stored messages: assistant text as one text message, each tool call as start, args and
+ * end (a `page_call` under the page tool's own name, its input as the arguments), each tool result as
+ * `TOOL_CALL_RESULT`, except the `needs_confirmation` answer of a call that asked for a confirmation: that
+ * call's result is the confirmation's outcome, sent after the interrupt is answered.
+ */
+function eventsOf(messages: readonly StoredMessage[], confirmCalls: ReadonlySet<string>): AgUiEvent[] {
+  const events: AgUiEvent[] = []
+  for (const m of messages) {
+    if (m.role === 'user') continue
+    const agent = m.agent
+    if (m.role === 'assistant') {
+      if (m.visible && m.text.trim() !== '') {
+        events.push({ type: 'TEXT_MESSAGE_START', messageId: m.id, role: 'assistant' })
+        events.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: m.id, delta: m.text })
+        events.push({ type: 'TEXT_MESSAGE_END', messageId: m.id })
+      }
+      if (agent?.role !== 'assistant') continue
+      for (const call of agent.toolCalls) {
+        const input = isObject(call.input) ? call.input : {}
+        const pageCall = call.name === 'page_call' && typeof input.tool === 'string'
+        const name = pageCall ? (input.tool as string) : call.name
+        const args = pageCall ? (isObject(input.input) ? input.input : {}) : input
+        events.push({
+          type: 'TOOL_CALL_START',
+          toolCallId: call.id,
+          toolCallName: name,
+          parentMessageId: m.id,
+        })
+        events.push({ type: 'TOOL_CALL_ARGS', toolCallId: call.id, delta: JSON.stringify(args) })
+        events.push({ type: 'TOOL_CALL_END', toolCallId: call.id })
+      }
+      continue
+    }
+    if (agent?.role !== 'tool') continue
+    if (agent.confirmId === undefined && confirmCalls.has(agent.toolCallId)) continue
+    events.push({
+      type: 'TOOL_CALL_RESULT',
+      messageId: m.id,
+      toolCallId: agent.toolCallId,
+      content: resultContent(agent.content),
+      role: 'tool',
+    })
+  }
+  return events
+}
+
+/**
+ * An AG-UI 1.0 endpoint for a Toolmark server: `POST` a `RunAgentInput` (what `HttpAgent` from `@ag-ui/client`
+ * sends) and the run streams back as server-sent AG-UI events; `GET` answers {@link AG_UI_CAPABILITIES}.
+ *
+ * - `threadId` is a conversation id of the signed-in user (`POST /api/conversations` creates one); another
+ *   user's or an unknown one is `404`. The same `Host`/`Origin` rules and user (`authenticate` or the demo
+ *   session) as the chat API apply.
+ * - The last user message of `messages` is posted to the conversation; the turn's text, the page calls the
+ *   agent made (under the page tool's name) and their results stream back.
+ * - A deferred confirmation ends the run with `outcome: { type: 'interrupt' }`, one interrupt per open
+ *   confirmation ({@link AgUiInterrupt}). The next run's `resume` must address every open interrupt:
+ *   `resolved` with `{ approved, editedArgs?, reason? }`, or `cancelled` (a rejection). The answer reaches the
+ *   page through the `confirm` extension of bridge v1 (the page must announce it), where `tm.confirmPending`
+ *   applies the seed's rules: single use, expiry, the revision check, edits validated again. Then the
+ *   outcome streams as the call's `TOOL_CALL_RESULT`, followed by the agent's acknowledgement.
+ * - Past an interrupt's `expiresAt`, a resolving resume is refused (`RUN_ERROR` `confirmation_expired`); an
+ *   invalid edit is refused (`RUN_ERROR` `invalid`) and leaves the interrupt open; an identical resume sent
+ *   again replays the stored outcome and runs nothing; input while interrupts are open is refused.
+ */
+export function agUiHandler(
+  server: AgUiServer,
+  options: AgUiOptions = {},
+): (request: Request) => Promise<Response> {
+  const now = options.now ?? Date.now
+  const log = options.log ?? ((line: string) => console.error(line))
+  const fail = (status: number, code: string, message: string) =>
+    Response.json({ error: { code, message } } satisfies ErrorBody, { status })
+
+  /** The conversation's confirmations still open: pending, not past their deadline. */
+  const openConfirms = async (conversationId: string): Promise<ConfirmBinding[]> =>
+    (await server.store.listConfirms(conversationId)).filter(
+      (b) => b.state === 'pending' && (b.expiresAt === undefined || b.expiresAt > now()),
+    )
+
+  const interruptOf = (b: ConfirmBinding): AgUiInterrupt => ({
+    id: b.confirmId,
+    reason: 'tool_call',
+    message: b.summary,
+    toolCallId: b.toolCallId,
+    responseSchema: { ...RESUME_SCHEMA },
+    ...(b.expiresAt === undefined ? {} : { expiresAt: new Date(b.expiresAt).toISOString() }),
+    metadata: { tool: b.tool },
+  })
+
+  /** The events of what the conversation stored after its first `from` messages. */
+  const eventsSince = async (conversationId: string, from: number): Promise<AgUiEvent[]> => {
+    const stored = await server.store.listMessages(conversationId)
+    const confirms = await server.store.listConfirms(conversationId)
+    return eventsOf(stored.slice(from), new Set(confirms.map((b) => b.toolCallId)))
+  }
+
+  /** An ordinary run: the user's message becomes a turn of the conversation. */
+  async function* turn(conversation: Conversation, input: RunInput): AsyncGenerator<AgUiEvent> {
+    if ((await openConfirms(conversation.id)).length > 0)
+      throw new RunError(
+        'interrupt_pending',
+        'A confirmation is waiting: answer every open interrupt (resume) before sending a message',
+      )
+    const text = lastUserText(input.messages)?.trim()
+    if (!text) throw new RunError('no_user_message', 'The run has no user message to answer')
+    if (text.length > MAX_USER_TEXT)
+      throw new RunError(
+        'message_too_long',
+        `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
+      )
+    const from = (await server.store.listMessages(conversation.id)).length
+    try {
+      await server.agent.post(conversation, text)
+    } catch (error) {
+      if (error instanceof LimitExceeded) throw new RunError('too_many_turns', error.message)
+      throw error
+    }
+    await server.agent.idle(conversation.id)
+    yield* await eventsSince(conversation.id, from)
+  }
+
+  /** A run that answers the open interrupts. */
+  async function* resume(conversation: Conversation, entries: ResumeEntry[]): AsyncGenerator<AgUiEvent> {
+    const open = await openConfirms(conversation.id)
+    const all = new Map((await server.store.listConfirms(conversation.id)).map((b) => [b.confirmId, b]))
+    const answered = new Set(entries.map((e) => e.interruptId))
+    const missing = open.filter((b) => !answered.has(b.confirmId))
+    if (missing.length > 0)
+      throw new RunError(
+        'unaddressed_interrupt',
+        `The resume must answer every open interrupt; missing: ${missing.map((b) => b.confirmId).join(', ')}`,
+      )
+    // Checked before anything reaches the page: a resume is refused whole or applied whole.
+    const plan: Array<{ binding: ConfirmBinding; answer: Exclude<ReturnType<typeof answerOf>, string> }> = []
+    for (const entry of entries) {
+      const binding = all.get(entry.interruptId)
+      if (!binding)
+        throw new RunError('unknown_interrupt', `No open interrupt has the id ${entry.interruptId}`)
+      if (entry.status === 'cancelled') {
+        plan.push({ binding, answer: { approved: false, reason: 'cancelled' } })
+        continue
+      }
+      const answer = answerOf(entry.payload)
+      if (typeof answer === 'string') throw new RunError('invalid_resume', answer)
+      const expired =
+        binding.state === 'expired' ||
+        (binding.state === 'pending' && binding.expiresAt !== undefined && binding.expiresAt <= now())
+      if (expired) throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
+      plan.push({ binding, answer })
+    }
+    const from = (await server.store.listMessages(conversation.id)).length
+    const replayed: StoredMessage[] = []
+    for (const { binding, answer } of plan) {
+      // Answered already (this same resume sent again, or an answer given in the page): its stored outcome.
+      if (binding.state !== 'pending') {
+        replayed.push(...(await outcomeOf(conversation.id, binding.confirmId)))
+        continue
+      }
+      if (binding.expiresAt !== undefined && binding.expiresAt <= now()) continue // cancelled, and expired anyway
+      const page = await server.relay.page(conversation.id)
+      if (page?.clientId !== binding.clientId)
+        throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
+      if (!server.relay.extensionsOf(binding.clientId).includes(CONFIRM_EXTENSION))
+        throw new RunError(
+          'confirm_unsupported',
+          'The page does not accept answers from here (bridge({ extensions: [confirmExtension] })): answer it in the page',
+        )
+      const outcome = await server.relay.request(
+        { userId: conversation.userId, conversationId: conversation.id, toolCallId: binding.toolCallId },
+        { kind: 'confirm', tool: binding.tool, confirmId: binding.confirmId, ...answer },
+      )
+      const result = outcome.result
+      // Not consumed: the user can fix the edit and approve again.
+      if (result.status === 'invalid') throw new RunError('invalid', issuesText(result))
+      // Answered meanwhile by another request: the stored outcome of that answer.
+      if (result.status === 'refused' && result.code === 'confirmation_expired') {
+        await server.agent.idle(conversation.id)
+        const stored = await outcomeOf(conversation.id, binding.confirmId)
+        if (stored.length === 0)
+          throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
+        replayed.push(...stored)
+      }
+    }
+    // The page's `confirmed` started the acknowledging turn: its outcome and reply are stored once it ends.
+    await server.agent.idle(conversation.id)
+    const confirms = new Set((await server.store.listConfirms(conversation.id)).map((b) => b.toolCallId))
+    yield* eventsOf(replayed, confirms)
+    yield* await eventsSince(conversation.id, from)
+  }
+
+  /** The stored outcome of a confirmation (its tool result) and the reply that followed it. */
+  const outcomeOf = async (conversationId: string, confirmId: string): Promise<StoredMessage[]> => {
+    const stored = await server.store.listMessages(conversationId)
+    const at = stored.findIndex((m) => m.agent?.role === 'tool' && m.agent.confirmId === confirmId)
+    if (at < 0) return []
+    const reply = stored.slice(at + 1).find((m) => m.role === 'assistant' && m.visible)
+    return reply ? [stored[at]!, reply] : [stored[at]!]
+  }
+
+  /** The whole run as SSE: started, the events, then finished (an interrupt when confirmations are open) or error. */
+  const stream = (conversation: Conversation, input: RunInput): Response => {
+    const encoder = new TextEncoder()
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const send = (event: AgUiEvent) =>
+          controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`))
+        const ids = { threadId: input.threadId, runId: input.runId }
+        send({ type: 'RUN_STARTED', ...ids })
+        try {
+          const events = input.resume ? resume(conversation, input.resume) : turn(conversation, input)
+          for await (const event of events) send(event)
+          const open = await openConfirms(conversation.id)
+          send(
+            open.length > 0
+              ? {
+                  type: 'RUN_FINISHED',
+                  ...ids,
+                  outcome: { type: 'interrupt', interrupts: open.map(interruptOf) },
+                }
+              : { type: 'RUN_FINISHED', ...ids, outcome: { type: 'success' } },
+          )
+        } catch (error) {
+          if (error instanceof RunError) send({ type: 'RUN_ERROR', message: error.message, code: error.code })
+          else {
+            log(`[ag-ui] run failed: ${escapeForLog(failureForLog(error))}`)
+            send({ type: 'RUN_ERROR', message: 'Internal server error', code: 'internal' })
+          }
+        }
+        controller.close()
+      },
+    })
+    return new Response(body, {
+      headers: {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      },
+    })
+  }
+
+  return async (request) => {
+    const problem = checkOrigin(
+      hostOf(request),
+      request.headers.get('origin') ?? undefined,
+      server.allowedOrigins,
+    )
+    if (problem) return fail(403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
+    if (request.method === 'GET') return Response.json(AG_UI_CAPABILITIES)
+    if (request.method !== 'POST')
+      return fail(405, 'method_not_allowed', 'Use POST (a run) or GET (capabilities)')
+    try {
+      const userId = await server.userOf(request)
+      if (!userId) return fail(401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
+      if (!request.headers.get('content-type')?.startsWith('application/json'))
+        return fail(415, 'unsupported_media_type', 'Send the RunAgentInput as application/json')
+      const read = await readJson(request, MAX_AG_UI_BODY_BYTES)
+      if (!read.ok && read.reason === 'too_large')
+        return fail(413, 'body_too_large', `Request body over ${MAX_AG_UI_BODY_BYTES} bytes`)
+      const input = parseInput(read.ok ? read.value : undefined)
+      if (typeof input === 'string') return fail(400, 'invalid_body', input)
+      const conversation = await server.store.getConversation(input.threadId)
+      if (conversation?.userId !== userId) return fail(404, 'not_found', 'No such conversation')
+      return stream(conversation, input)
+    } catch (error) {
+      log(`[ag-ui] request failed: ${failureForLog(error)}`)
+      if (isStoreUnavailable(error)) return storeUnavailable()
+      return Response.json(internalError(error), { status: 500 })
+    }
+  }
+}
