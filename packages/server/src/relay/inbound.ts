@@ -12,7 +12,7 @@ import { boundText } from '../shared/bounds.ts'
 import type { Clock } from '../shared/clock.ts'
 import { logString } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
-import type { CallBinding, Store } from '../store/store.ts'
+import type { CallBinding, ConfirmBinding, Store } from '../store/store.ts'
 import type { Conn, Rejection, RelayEvents, Waiter } from './types.ts'
 
 /**
@@ -88,6 +88,17 @@ export interface InboundHost {
   timeOut(binding: CallBinding): Promise<void>
   /** The conversation's page binding or its page's manifest was written: every copy of it is out of date. */
   pageChanged(conversationId: string): void
+  /**
+   * A `confirmed` for `binding` was accepted: its pending decision is closed. False when another card of the
+   * same decision (on another page load) was answered first: this answer must not count.
+   */
+  decide(binding: ConfirmBinding): Promise<boolean>
+  /** The page load sent a manifest: the pending decisions it has not been asked yet are asked (in the background). */
+  reask(
+    conversationId: string,
+    clientId: string,
+    page: { rev: number; tools: ManifestMessage['tools'] },
+  ): void
 }
 
 /**
@@ -194,10 +205,18 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
       detail: `rev ${message.rev} is older than the stored rev ${newer}`,
     })
   }
-  if (!first) return true
+  if (first) await rebind(host, conn, message)
+  // The user's pending decisions are asked again on the page load the conversation is bound to.
+  host.reask(conn.conversationId, message.clientId, { rev: message.rev, tools: message.tools })
+  return true
+}
+
+/** The first manifest of a page load: the conversation is bound to it, and the page it leaves may be gone. */
+async function rebind(host: InboundHost, conn: Conn, message: ManifestMessage): Promise<void> {
+  const { store } = host
   // A new page load (full reload or new tab) of this user and conversation: future calls go to it (docs/protocol/v1.md, Navigation and full reloads).
   const previous = await store.getActiveClient(conn.conversationId)
-  if (previous === message.clientId) return true
+  if (previous === message.clientId) return
   await store.setActiveClient(conn.conversationId, message.clientId)
   host.pageChanged(conn.conversationId)
   // Only a reload or another tab moves the conversation; the first page load binds it without a log line.
@@ -206,7 +225,6 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
   host.emit('rebound', { conversationId: conn.conversationId, from: previous, to: message.clientId })
   if (previous && !(await host.isOpen(conn.conversationId, previous)))
     await host.expire(conn.conversationId, previous)
-  return true
 }
 
 async function result(host: InboundHost, conn: Conn, message: ResultMessage): Promise<boolean> {
@@ -309,6 +327,9 @@ async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessag
   if (!(await store.settleConfirm(binding.confirmId, 'used', now))) {
     return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
   }
+  // The same decision asked on several page loads (a reload, another tab): the first answer counts, once.
+  if (!(await host.decide(binding)))
+    return reject(host, conn, { ...base, reason: 'expired_confirm', detail: 'answered on another page load' })
   conn.clientIds.add(message.clientId)
   host.emit('confirmed', {
     binding: { ...binding, state: 'used' },
