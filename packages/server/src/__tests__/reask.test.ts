@@ -1,8 +1,20 @@
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { ToolResult } from '@toolmark/core'
 import { EXPIRED_RESULT, REFUSED_MESSAGES, wrapUntrusted } from '@toolmark/protocol'
-import { describe, expect, it } from 'vitest'
+import pg from 'pg'
+import { describe, expect, inject, it, onTestFinished, vi } from 'vitest'
+import { serve } from '../node.ts'
+import { openPostgresStore } from '../postgres.ts'
+import { createRedisCluster } from '../redis.ts'
+import { createToolmarkServer, type ToolmarkServerOptions } from '../server.ts'
 import { manualClock } from '../shared/clock.ts'
+import { openSqliteStore } from '../sqlite.ts'
 import {
+  Browser,
+  DEPLOYMENT,
   FakePage,
   fakeTool,
   type FakePage as Page,
@@ -205,5 +217,94 @@ describe('a pending confirmation survives a reload: the new page load is asked a
       role: 'tool',
       text: expect.stringContaining('confirmation expired'),
     })
+  })
+})
+
+describe('a pending confirmation survives a server restart', () => {
+  /**
+   * One server on a durable store (SQLite file on one instance; PostgreSQL and Redis in shared mode), closed,
+   * then a new server on the same store and port: what the user still has to decide is asked again.
+   */
+  async function durable(): Promise<{
+    open: () => Promise<Pick<ToolmarkServerOptions, 'store' | 'cluster'>>
+    done: () => Promise<void>
+  }> {
+    const closers: Array<() => Promise<unknown>> = []
+    const shared = inject('sharedDeployment')
+    if (DEPLOYMENT === 'three' && shared) {
+      const id = `reask_${process.pid}_${randomUUID().slice(0, 8)}`
+      const admin = new pg.Client({ connectionString: shared.postgresUrl })
+      await admin.connect()
+      await admin.query(`CREATE SCHEMA ${id}`)
+      await admin.end()
+      const url = `${shared.postgresUrl}?options=${encodeURIComponent(`-c search_path=${id}`)}`
+      let n = 0
+      return {
+        open: async () => {
+          const store = await openPostgresStore({ url, max: 2 })
+          const cluster = createRedisCluster({
+            url: shared.redisUrl,
+            prefix: `toolmark:${id}:`,
+            instance: `I${++n}`,
+          })
+          closers.push(
+            () => store.close(),
+            () => cluster.close(),
+          )
+          return { store, cluster }
+        },
+        done: async () => {
+          for (const close of closers) await close().catch(() => {})
+        },
+      }
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'toolmark-reask-'))
+    return {
+      open: async () => {
+        const store = openSqliteStore(join(dir, 'store.db'))
+        closers.push(() => store.close())
+        return { store }
+      },
+      done: async () => {
+        for (const close of closers) await close().catch(() => {})
+        rmSync(dir, { recursive: true, force: true })
+      },
+    }
+  }
+
+  it('asks the reloaded page again after a restart; approving runs the tool once, with one follow-up', async () => {
+    const state = await durable()
+    onTestFinished(() => state.done())
+    const p = provider()
+    const save = saveTool()
+    const boot = async (port = 0) => {
+      const toolmark = createToolmarkServer({ ...(await state.open()), provider: p, log: () => {} })
+      return { toolmark, node: await serve(toolmark, { port, host: '127.0.0.1', log: () => {} }) }
+    }
+    const before = await boot()
+    const browser = new Browser(before.node.url)
+    const conversation = await browser.createConversation()
+    const first = await FakePage.open(before.node.url, browser, conversation, [save.tool])
+    await browser.say(conversation, 'save it')
+    await before.toolmark.agent.idle(conversation)
+    const [confirmId] = [...first.pending.keys()]
+    expect(confirmId).toBeDefined()
+
+    // The server restarts while the card is pending; the page reloads against the new server.
+    await before.node.close()
+    const after = await boot(before.node.port)
+    onTestFinished(() => after.node.close())
+    const { page, call } = await reload(after.node.url, browser, conversation, [save.tool])
+    expect(call).toMatchObject({ type: 'call', tool: 'notes.save', input: { name: 'Groceries' } })
+    const [again] = [...page.pending.keys()]
+    expect(again).not.toBe(confirmId)
+    await page.approve(again!)
+    // Outside the harness a page's flush proves delivery only: wait for the server to handle the answer.
+    await vi.waitFor(() => expect(followUps(p)).toBe(1))
+    await after.toolmark.agent.idle(conversation)
+    expect(save.runs).toHaveLength(1)
+    expect(followUps(p)).toBe(1)
+    expect((await after.toolmark.store.getConfirm(confirmId!))?.state).toBe('expired')
+    await page.close()
   })
 })
