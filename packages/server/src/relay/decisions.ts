@@ -90,13 +90,15 @@ export class Decisions {
   }
 
   /**
-   * A `confirmed` for `binding` was accepted: closes its decision. False when another card of the same decision
-   * was answered first (this answer must not count). The winner withdraws the other cards still pending.
+   * A `confirmed` for `binding` was accepted: closes its decision (`dropped`: the answer came past its lifetime).
+   * False when another card of the same decision was answered first (this answer must not count). An accepted
+   * answer withdraws the other cards still pending.
    */
-  async decide(binding: ConfirmBinding): Promise<boolean> {
+  async decide(binding: ConfirmBinding, state: 'decided' | 'dropped' = 'decided'): Promise<boolean> {
     if (!this.#enabled) return true
     const { store, clock } = this.#host
-    if (!(await store.closeDecision!(binding, 'decided', clock.now()))) return false
+    if (!(await store.closeDecision!(binding, state, clock.now()))) return false
+    if (state === 'dropped') return true
     for (const other of await store.listConfirms(binding.conversationId)) {
       if (other.toolCallId !== binding.toolCallId || other.confirmId === binding.confirmId) continue
       if (other.state === 'pending' && (await store.settleConfirm(other.confirmId, 'expired')))

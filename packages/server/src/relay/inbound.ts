@@ -89,10 +89,10 @@ export interface InboundHost {
   /** The conversation's page binding or its page's manifest was written: every copy of it is out of date. */
   pageChanged(conversationId: string): void
   /**
-   * A `confirmed` for `binding` was accepted: its pending decision is closed. False when another card of the
-   * same decision (on another page load) was answered first: this answer must not count.
+   * A `confirmed` for `binding` was accepted: its pending decision is closed (`dropped`: it came too late). False
+   * when another card of the same decision (on another page load) was answered first: this answer must not count.
    */
-  decide(binding: ConfirmBinding): Promise<boolean>
+  decide(binding: ConfirmBinding, state?: 'decided' | 'dropped'): Promise<boolean>
   /** The page load sent a manifest: the pending decisions it has not been asked yet are asked (in the background). */
   reask(
     conversationId: string,
@@ -315,8 +315,9 @@ async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessag
   if (binding.state === 'expired') return reject(host, conn, { ...base, reason: 'expired_confirm' })
   const now = host.clock.now()
   if (binding.expiresAt !== undefined && binding.expiresAt <= now) {
-    // Past its lifetime (its instance may have been down meanwhile): refused, and the agent is told it expired.
-    if (await store.settleConfirm(binding.confirmId, 'expired'))
+    // Past its lifetime (its instance may have been down meanwhile): refused, and the agent is told it expired
+    // (once: its decision ends too, so no page load asks it again).
+    if ((await store.settleConfirm(binding.confirmId, 'expired')) && (await host.decide(binding, 'dropped')))
       host.emit('expired', {
         conversationId: binding.conversationId,
         bindings: [{ ...binding, state: 'expired' }],

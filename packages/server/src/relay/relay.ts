@@ -200,7 +200,7 @@ export class Relay {
       expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
       timeOut: (binding) => this.#timeOut(binding),
       pageChanged: (conversationId) => this.#pageChanged(conversationId),
-      decide: async (binding) => this.#decisions?.decide(binding) ?? true,
+      decide: async (binding, state) => this.#decisions?.decide(binding, state) ?? true,
       reask: (conversationId, clientId, page) => {
         this.#decisions
           ?.reask(conversationId, clientId, page)
