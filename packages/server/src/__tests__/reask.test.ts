@@ -197,6 +197,28 @@ describe('a pending confirmation survives a reload: the new page load is asked a
     })
   })
 
+  it('an approval past the lifetime is told once: no later page load asks it again', async () => {
+    const clock = manualClock()
+    const { t, p, save, browser, conversation, first, confirmId } = await cardPending({ clock })
+    clock.advance(TTL + 1)
+    await first.approve(confirmId)
+    await t.server.agent.idle(conversation)
+    expect(t.rejections).toMatchObject([{ reason: 'expired_confirm', id: confirmId }])
+    const expired = JSON.stringify(wrapUntrusted(EXPIRED_RESULT))
+    const told = async () =>
+      (await t.server.store.listMessages(conversation)).filter(
+        (m) => m.agent?.role === 'tool' && m.agent.content === expired,
+      )
+    expect(await told()).toHaveLength(1)
+    await first.close()
+    const page = await FakePage.open(t.server.url, browser, conversation, [save.tool])
+    await page.flush()
+    await t.server.agent.idle(conversation)
+    expect(page.calls).toEqual([])
+    expect(await told()).toHaveLength(1)
+    expect(followUps(p)).toBe(0)
+  })
+
   it('stores no secret of the pending call: such a call is never asked again, and the agent is told it expired', async () => {
     const secret = 'correct-horse-battery-staple'
     const { t, save, browser, conversation, first } = await cardPending({
