@@ -51,6 +51,13 @@ export interface ToolmarkServerOptions {
    * it reaches, it is refused and the agent told it expired. Default 660 000 ms (the page's 600 000 plus a minute).
    */
   confirmationTtlMs?: number
+  /**
+   * Ask a pending confirmation again when its conversation is bound to a new page load (a reload, another tab,
+   * after a restart): the new page shows the card with a new confirmId, and the first answer of any card
+   * counts. Asked again until `confirmationTtlMs` after the first card. Default true; false: a gone page's
+   * cards are lost and the agent is told they expired.
+   */
+  reaskConfirmations?: boolean
   /** A demo session unused this long expires, with its conversations. Default 7 days. */
   sessionTtlMs?: number
   /**
@@ -171,6 +178,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     ...(cluster ? { cluster } : {}),
     deadlineMs: options.callDeadlineMs ?? 15_000,
     ...(options.confirmationTtlMs !== undefined ? { confirmTtlMs: options.confirmationTtlMs } : {}),
+    ...(options.reaskConfirmations !== undefined ? { reaskConfirmations: options.reaskConfirmations } : {}),
     ...(options.maxPageConnectionsPerUser !== undefined
       ? { maxConnectionsPerUser: options.maxPageConnectionsPerUser }
       : {}),

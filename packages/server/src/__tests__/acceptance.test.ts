@@ -61,8 +61,13 @@ function oneCallPerMessage(tool: string, input: Record<string, unknown> = {}): S
   return provider
 }
 
-async function withPage(provider: ScriptedProvider, tools = [list, save, comments], clock?: Clock) {
-  const t = await server({ provider, ...(clock ? { clock } : {}) })
+async function withPage(
+  provider: ScriptedProvider,
+  tools = [list, save, comments],
+  clock?: Clock,
+  config: { reaskConfirmations?: boolean } = {},
+) {
+  const t = await server({ provider, ...(clock ? { clock } : {}), config })
   const browser = await t.browser()
   const conversation = await browser.createConversation()
   const page = await FakePage.open(t.server.url, browser, conversation, tools)
@@ -399,7 +404,10 @@ describe('navigation and full reloads', () => {
 
   it('treats confirmIds of a page that is gone as expired (refused confirmation_expired, wrapped)', async () => {
     const provider = oneCallPerMessage(save.name)
-    const { t, browser, conversation, page } = await withPage(provider, [save])
+    // Without asking again, the card is lost with its page (asking again: reask.test.ts).
+    const { t, browser, conversation, page } = await withPage(provider, [save], undefined, {
+      reaskConfirmations: false,
+    })
     await browser.say(conversation, 'save')
     await t.server.agent.idle(conversation)
     const [confirmId] = [...page.pending.keys()]

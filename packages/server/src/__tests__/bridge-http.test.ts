@@ -234,6 +234,8 @@ describe('bridge over HTTP: a full reload', () => {
 
   it('expires the cards of a page load whose stream is down when another page load connects, without waiting for the resume grace', async () => {
     const t = await server({
+      // Without asking again, the card is lost with its page (asking again: reask.test.ts).
+      config: { reaskConfirmations: false },
       provider: new ScriptedProvider([
         () => [toolCall('tc1', 'page_call', { tool: saveTool.name, input: {} })],
         () => [{ type: 'text', delta: 'Approve the card on the page.' }],

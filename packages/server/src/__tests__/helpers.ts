@@ -53,6 +53,8 @@ export type Config = Pick<
   | 'maxChatStreamsPerUser'
   | 'maxQueuedTurnsPerUser'
   | 'maxConversationsPerUser'
+  | 'confirmationTtlMs'
+  | 'reaskConfirmations'
 >
 
 /**

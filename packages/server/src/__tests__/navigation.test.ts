@@ -44,9 +44,9 @@ function callingProvider(tool: string): ScriptedProvider {
   return provider
 }
 
-async function setup(tool = readTool.name, clock = manualClock()) {
+async function setup(tool = readTool.name, clock = manualClock(), reaskConfirmations = true) {
   const provider = callingProvider(tool)
-  const t = await testServer({ provider, clock, config: { callDeadlineMs: DEADLINE } })
+  const t = await testServer({ provider, clock, config: { callDeadlineMs: DEADLINE, reaskConfirmations } })
   const browser = await t.browser()
   const conversation = await browser.createConversation()
   const first = await FakePage.open(t.server.url, browser, conversation, [readTool, saveTool])
@@ -120,7 +120,8 @@ describe("navigation and full reloads: a new page load rebinds, a gone page's co
   })
 
   it('treats the confirmIds of a page that is gone as expired, and rejects a later confirmed for them', async () => {
-    const { t, provider, browser, conversation, first } = await setup(saveTool.name)
+    // Without asking again, the card is lost with its page (asking again: reask.test.ts).
+    const { t, provider, browser, conversation, first } = await setup(saveTool.name, manualClock(), false)
     await browser.say(conversation, 'save it')
     await t.server.agent.idle(conversation)
     const [confirmId] = [...first.pending.keys()]

@@ -3,7 +3,7 @@ import { bridge } from '@toolmark/bridge'
 import { websocketTransport } from '@toolmark/bridge/websocket'
 import { createToolmark, ok, REFUSED_MESSAGES, type Toolmark } from '@toolmark/core'
 import { environment } from '@toolmark/core/adapter'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { EXPIRED_RESULT } from '../agent/loop.ts'
 import { type Browser, ScriptedProvider, type TestServer, testServer, toolCall } from './helpers.ts'
@@ -129,28 +129,37 @@ describe('with the real page side (core registry, bridge, websocketTransport)', 
     expect(t.rejections).toEqual([])
   })
 
-  it('rebinds to a reloaded page and expires the confirmations the closed page left pending', async () => {
+  it('rebinds to a reloaded page, which shows the pending card again with a new confirmId; approving creates once', async () => {
     const { t, browser, conversation, answer } = await setup()
     const names: string[] = []
     const before = registry(names)
     const dispose = await attach(t, browser, conversation, before, randomUUID())
     await answer('create a challenge called Robotics')
     const [pending] = before.pendingConfirmations()
-    const closed = new Promise<void>((resolve) => {
-      const off = t.server.relay.on('expired', () => {
-        off()
-        resolve()
-      })
-    })
     dispose?.() // the page unloads: its transport closes the socket
 
     const reloadedId = randomUUID()
-    await attach(t, browser, conversation, registry(names), reloadedId)
-    await closed
-    await t.server.agent.idle(conversation)
+    const after = registry(names)
+    await attach(t, browser, conversation, after, reloadedId)
+    // The user's decision outlived the page: the reloaded page asks again, as its own card.
+    await vi.waitFor(() => expect(after.pendingConfirmations()).toHaveLength(1))
+    const [again] = after.pendingConfirmations()
+    expect(again).toMatchObject({ tool: 'challenges.create', summary: 'Create challenge "Robotics"' })
+    expect(again!.confirmId).not.toBe(pending!.confirmId)
     expect((await t.server.relay.page(conversation))?.clientId).toBe(reloadedId)
     expect((await t.server.store.getConfirm(pending!.confirmId))?.state).toBe('expired')
-    expect(await answer('search')).toBe('I found no challenges.')
+
+    const confirmed = confirmedOnce(t)
+    await after.confirmPending(again!.confirmId, { approved: true })
+    await confirmed
+    await t.server.agent.idle(conversation)
+    expect(names).toEqual(['Robotics'])
+    // The follow-up acknowledges the approval (the offline agent's words: it saw the first card's confirmId only).
+    expect((await browser.messages(conversation)).at(-1)).toMatchObject({
+      role: 'assistant',
+      text: 'Done: the action was approved and completed.',
+    })
+    expect(t.rejections).toEqual([])
   })
 
   it("records an expired confirmation with core's exact refused message", () => {

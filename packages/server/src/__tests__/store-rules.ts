@@ -296,5 +296,41 @@ export function storeRules(name: string, open: OpenStore): void {
       expect(await s.secret('session', () => 'three')).toBe(secrets[0])
       await s.close()
     })
+
+    it('keeps pending decisions: opened once, closed exactly once (also when closed first), listed while pending', async () => {
+      const s = await open()
+      const user = await s.createUser()
+      const conversation = await s.createConversation(user.id)
+      const key = { userId: user.id, conversationId: conversation.id, toolCallId: 'tc1', tool: 'notes.save' }
+      const decision = {
+        ...key,
+        input: { name: 'A', nested: { n: 1 } },
+        entry: '{"name":"notes.save"}',
+        createdAt: 1,
+        expiresAt: 100,
+        state: 'pending' as const,
+      }
+      expect(await s.openDecision!(decision)).toBe(true)
+      expect(await s.openDecision!({ ...decision, expiresAt: 999 })).toBe(false)
+      expect(await s.pendingDecisions!(conversation.id)).toEqual([decision])
+      // Two closers at once (two page loads answering): exactly one wins.
+      const closed = await Promise.all([
+        s.closeDecision!(key, 'decided', 5),
+        s.closeDecision!(key, 'decided', 5),
+        s.closeDecision!(key, 'dropped', 5),
+      ])
+      expect(closed.filter(Boolean)).toHaveLength(1)
+      expect(await s.pendingDecisions!(conversation.id)).toEqual([])
+      // Closed before it was opened (an answer raced the opening): opening later does nothing.
+      const early = { ...key, toolCallId: 'tc2' }
+      expect(await s.closeDecision!(early, 'decided', 6)).toBe(true)
+      expect(await s.openDecision!({ ...decision, toolCallId: 'tc2' })).toBe(false)
+      expect(await s.pendingDecisions!(conversation.id)).toEqual([])
+      // A decision without input (it held a secret) is listed without one.
+      const { input: _input, ...bare } = { ...decision, toolCallId: 'tc3' }
+      expect(await s.openDecision!(bare)).toBe(true)
+      expect(await s.pendingDecisions!(conversation.id)).toEqual([bare])
+      await s.close()
+    })
   })
 }

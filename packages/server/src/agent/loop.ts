@@ -7,7 +7,7 @@ import {
   wrapUntrusted,
 } from '@toolmark/protocol'
 import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
-import { type BoundPage, LEASE_MS, type Relay } from '../relay/relay.ts'
+import { type BoundPage, LEASE_MS, type Relay, type RelayEvents } from '../relay/relay.ts'
 import { boundContent, boundManifest, boundText } from '../shared/bounds.ts'
 import { type ChatMessage, MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
 import { LimitExceeded, MAX_QUEUED_TURNS_PER_USER, PerUser } from '../shared/limits.ts'
@@ -119,6 +119,7 @@ export class Agent {
     options.relay.on('expired', ({ conversationId, bindings, reason }) =>
       this.#onExpired(conversationId, bindings, reason ?? 'gone'),
     )
+    options.relay.on('withdrawn', (event) => this.#onWithdrawn(event))
   }
 
   /**
@@ -552,6 +553,20 @@ export class Agent {
         const line = `confirmation expired: ${binding.summary} (${why})`
         await this.#add(conversationId, 'tool', line, message, { tool: binding.tool })
       }
+    })
+  }
+
+  /** Records a pending decision that ended without the user's answer (asked again on a new page load). */
+  #onWithdrawn(event: RelayEvents['withdrawn']): void {
+    this.#enqueue(event.conversationId, async () => {
+      const message: AgentMessage = {
+        role: 'tool',
+        toolCallId: event.toolCallId,
+        name: 'page_call',
+        content: boundContent(JSON.stringify(wrapUntrusted(event.result))),
+      }
+      const line = boundText(`confirmation withdrawn: ${event.tool} → ${event.result.status} (${event.why})`)
+      await this.#add(event.conversationId, 'tool', line, message, { tool: event.tool })
     })
   }
 }

@@ -12,7 +12,7 @@ import { boundText } from '../shared/bounds.ts'
 import type { Clock } from '../shared/clock.ts'
 import { logString } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
-import type { CallBinding, Store } from '../store/store.ts'
+import type { CallBinding, ConfirmBinding, Store } from '../store/store.ts'
 import type { Conn, Rejection, RelayEvents, Waiter } from './types.ts'
 
 /**
@@ -90,6 +90,17 @@ export interface InboundHost {
   pageChanged(conversationId: string): void
   /** The opt-in protocol extensions a page load listed in its latest manifest. */
   announce(clientId: string, extensions: readonly string[]): void
+  /**
+   * A `confirmed` for `binding` was accepted: its pending decision is closed (`dropped`: it came too late). False
+   * when another card of the same decision (on another page load) was answered first: this answer must not count.
+   */
+  decide(binding: ConfirmBinding, state?: 'decided' | 'dropped'): Promise<boolean>
+  /** The page load sent a manifest: the pending decisions it has not been asked yet are asked (in the background). */
+  reask(
+    conversationId: string,
+    clientId: string,
+    page: { rev: number; tools: ManifestMessage['tools'] },
+  ): void
 }
 
 /**
@@ -200,10 +211,18 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
       detail: `rev ${message.rev} is older than the stored rev ${newer}`,
     })
   }
-  if (!first) return true
+  if (first) await rebind(host, conn, message)
+  // The user's pending decisions are asked again on the page load the conversation is bound to.
+  host.reask(conn.conversationId, message.clientId, { rev: message.rev, tools: message.tools })
+  return true
+}
+
+/** The first manifest of a page load: the conversation is bound to it, and the page it leaves may be gone. */
+async function rebind(host: InboundHost, conn: Conn, message: ManifestMessage): Promise<void> {
+  const { store } = host
   // A new page load (full reload or new tab) of this user and conversation: future calls go to it (docs/protocol/v1.md, Navigation and full reloads).
   const previous = await store.getActiveClient(conn.conversationId)
-  if (previous === message.clientId) return true
+  if (previous === message.clientId) return
   await store.setActiveClient(conn.conversationId, message.clientId)
   host.pageChanged(conn.conversationId)
   // Only a reload or another tab moves the conversation; the first page load binds it without a log line.
@@ -212,7 +231,6 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
   host.emit('rebound', { conversationId: conn.conversationId, from: previous, to: message.clientId })
   if (previous && !(await host.isOpen(conn.conversationId, previous)))
     await host.expire(conn.conversationId, previous)
-  return true
 }
 
 async function result(host: InboundHost, conn: Conn, message: ResultMessage): Promise<boolean> {
@@ -303,8 +321,9 @@ async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessag
   if (binding.state === 'expired') return reject(host, conn, { ...base, reason: 'expired_confirm' })
   const now = host.clock.now()
   if (binding.expiresAt !== undefined && binding.expiresAt <= now) {
-    // Past its lifetime (its instance may have been down meanwhile): refused, and the agent is told it expired.
-    if (await store.settleConfirm(binding.confirmId, 'expired'))
+    // Past its lifetime (its instance may have been down meanwhile): refused, and the agent is told it expired
+    // (once: its decision ends too, so no page load asks it again).
+    if ((await store.settleConfirm(binding.confirmId, 'expired')) && (await host.decide(binding, 'dropped')))
       host.emit('expired', {
         conversationId: binding.conversationId,
         bindings: [{ ...binding, state: 'expired' }],
@@ -315,6 +334,9 @@ async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessag
   if (!(await store.settleConfirm(binding.confirmId, 'used', now))) {
     return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
   }
+  // The same decision asked on several page loads (a reload, another tab): the first answer counts, once.
+  if (!(await host.decide(binding)))
+    return reject(host, conn, { ...base, reason: 'expired_confirm', detail: 'answered on another page load' })
   conn.clientIds.add(message.clientId)
   host.emit('confirmed', {
     binding: { ...binding, state: 'used' },

@@ -14,6 +14,7 @@ import { escapeForLog } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, Store } from '../store/store.ts'
 import type { BroadcastMessage, Cluster, ClusterMessage } from './cluster.ts'
+import { Decisions } from './decisions.ts'
 import { type InboundHost, receive, refuse } from './inbound.ts'
 import type {
   BoundPage,
@@ -70,6 +71,12 @@ export interface RelayOptions {
    * refused ({@link Relay.connect} throws `LimitExceeded`). Default {@link MAX_PAGE_CONNECTIONS_PER_USER}.
    */
   maxConnectionsPerUser?: number
+  /**
+   * Ask a pending confirmation again on a new page load of its conversation (a reload, another tab, after a
+   * restart), when the store keeps decisions. Default true; false: a gone page's cards are lost, and the agent
+   * is told they expired.
+   */
+  reaskConfirmations?: boolean
 }
 
 /**
@@ -86,6 +93,16 @@ export const LOST_RESULT: ToolResult = {
   status: 'error',
   message: 'The page answered, but the answer was lost between server instances',
 }
+/** The outcomes that are no answer of the page: a call asked again keeps its decision pending on them. */
+const UNANSWERED: ReadonlySet<ToolResult> = new Set([
+  NO_PAGE_RESULT,
+  TIMEOUT_RESULT,
+  CANCELLED_RESULT,
+  COORDINATOR_UNAVAILABLE_RESULT,
+  SHUTDOWN_RESULT,
+  LOST_RESULT,
+])
+
 /** How long past its deadline a call answered on another instance waits for that answer to arrive. */
 export const LOST_ANSWER_GRACE_MS = 5_000
 /** How long a held page load's claim lives without a heartbeat (the heartbeat renews it every third of it). */
@@ -133,6 +150,7 @@ export class Relay {
     confirmed: new Set(),
     expired: new Set(),
     rebound: new Set(),
+    withdrawn: new Set(),
   }
   readonly #inbound: InboundHost
   /** Settles once the calls left pending by an earlier run are timed out; requests wait for it. */
@@ -161,6 +179,8 @@ export class Relay {
   readonly #confirmTtlMs: number
   /** Page load → the opt-in extensions its latest manifest listed (the newest {@link MAX_ANNOUNCED}). */
   readonly #extensions = new Map<string, readonly string[]>()
+  /** The user's pending decisions, asked again on new page loads (undefined: never asked again). */
+  readonly #decisions: Decisions | undefined
 
   constructor(options: RelayOptions) {
     this.#store = options.store
@@ -187,7 +207,34 @@ export class Relay {
       timeOut: (binding) => this.#timeOut(binding),
       pageChanged: (conversationId) => this.#pageChanged(conversationId),
       announce: (clientId, extensions) => this.#announce(clientId, extensions),
+      decide: async (binding, state) => this.#decisions?.decide(binding, state) ?? true,
+      reask: (conversationId, clientId, page) => {
+        this.#decisions
+          ?.reask(conversationId, clientId, page)
+          .catch((error: unknown) =>
+            this.#log(`[relay] could not ask pending confirmations again: ${escapeForLog(error)}`),
+          )
+      },
     }
+    this.#decisions =
+      options.reaskConfirmations === false
+        ? undefined
+        : new Decisions({
+            store: this.#store,
+            clock: this.#clock,
+            ttlMs: this.#confirmTtlMs,
+            log: this.#log,
+            emit: (event, payload) => this.#emit(event, payload),
+            request: (scope, request) => this.request(scope, request),
+            answered: (outcome) => !outcome.timedOut && !UNANSWERED.has(outcome.result),
+            cancel: (conversationId, clientId, id) =>
+              this.#sendTo(conversationId, clientId, {
+                protocol: PROTOCOL_VERSION,
+                type: 'cancel',
+                clientId,
+                id,
+              }),
+          })
     this.#cluster = options.cluster
     if (this.#cluster) {
       // Shared store: another instance's calls are pending too, so none is timed out here; each waiting
@@ -430,6 +477,23 @@ export class Relay {
    * is the page's result, or {@link TIMEOUT_RESULT} at the deadline (a `cancel` is sent then).
    */
   async request(
+    scope: { userId: string; conversationId: string; toolCallId: string },
+    request: PageRequest,
+  ): Promise<RequestOutcome> {
+    const outcome = await this.#request(scope, request)
+    // The user's decision outlives the card: it is stored, to be asked again on a new page load.
+    if (this.#decisions && request.kind === 'call' && outcome.result.status === 'needs_confirmation') {
+      const entry = outcome.clientId ? await this.toolEntry(outcome.clientId, request.tool) : undefined
+      await this.#decisions
+        .open(scope, request, entry)
+        .catch((error: unknown) =>
+          this.#log(`[relay] could not keep a pending decision: ${escapeForLog(error)}`),
+        )
+    }
+    return outcome
+  }
+
+  async #request(
     scope: { userId: string; conversationId: string; toolCallId: string },
     request: PageRequest,
   ): Promise<RequestOutcome> {
@@ -800,7 +864,9 @@ export class Relay {
   }
 
   async #expire(conversationId: string, clientId: string): Promise<void> {
-    const bindings = await this.#store.expireConfirms(conversationId, clientId)
+    const expired = await this.#store.expireConfirms(conversationId, clientId)
+    // Those asked again on the next page load are not over: the agent is told of the others only.
+    const bindings = this.#decisions ? await this.#decisions.gone(conversationId, expired) : expired
     if (bindings.length > 0) this.#emit('expired', { conversationId, bindings })
   }
 

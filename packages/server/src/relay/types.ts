@@ -79,6 +79,12 @@ export interface RelayEvents {
   /** Confirmations that can no longer be approved: their page is gone, or (`lifetime`) their time ran out. */
   expired: { conversationId: string; bindings: ConfirmBinding[]; reason?: 'gone' | 'lifetime' }
   rebound: { conversationId: string; from: string | undefined; to: string }
+  /**
+   * A pending decision ended without the user's answer: asked again on a new page load, its tool was changed
+   * (`stale`) or gone (`unknown_tool`), the page answered without asking, or its lifetime ran out. `result` is
+   * what the agent is told for the call `toolCallId`; `why` says it in words.
+   */
+  withdrawn: { conversationId: string; toolCallId: string; tool: string; result: ToolResult; why: string }
 }
 
 /** One authenticated socket, bound to a user and a conversation before anything is relayed. */

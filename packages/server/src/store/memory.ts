@@ -3,6 +3,7 @@ import type {
   ConfirmBinding,
   Conversation,
   ManifestRecord,
+  PendingDecision,
   Session,
   Store,
   StoredMessage,
@@ -27,6 +28,10 @@ export function createMemoryStore(now: () => number = Date.now): Store {
   const calls = new Map<string, CallBinding>()
   const confirms = new Map<string, ConfirmBinding>()
   const manifests = new Map<string, ManifestRecord>()
+  /** `conversationId \0 toolCallId` → the agent call's decision. */
+  const decisions = new Map<string, PendingDecision>()
+  const decisionKey = (d: { conversationId: string; toolCallId: string }) =>
+    `${d.conversationId}\u0000${d.toolCallId}`
 
   const removeOrphans = (): void => {
     const reachable = new Set([...sessions.values()].map((s) => s.userId))
@@ -36,7 +41,7 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       messages.delete(id)
       conversations.delete(id)
     }
-    for (const table of [calls, confirms, manifests] as Array<Map<string, { userId: string }>>)
+    for (const table of [calls, confirms, manifests, decisions] as Array<Map<string, { userId: string }>>)
       for (const [key, row] of table) if (!reachable.has(row.userId)) table.delete(key)
     for (const id of users.keys()) if (!reachable.has(id)) users.delete(id)
   }
@@ -202,6 +207,25 @@ export function createMemoryStore(now: () => number = Date.now): Store {
         }
       return expired
     },
+    async openDecision(decision) {
+      const key = decisionKey(decision)
+      if (decisions.has(key)) return false
+      decisions.set(key, copy(decision))
+      return true
+    },
+    async closeDecision(key, state, at) {
+      const row = decisions.get(decisionKey(key))
+      if (row && row.state !== 'pending') return false
+      if (row) row.state = state
+      else decisions.set(decisionKey(key), { ...key, entry: '', createdAt: at, expiresAt: at, state })
+      return true
+    },
+    pendingDecisions: async (conversationId) =>
+      copy(
+        [...decisions.values()]
+          .filter((d) => d.conversationId === conversationId && d.state === 'pending')
+          .sort((a, b) => a.createdAt - b.createdAt),
+      ),
     async putManifest(record) {
       const row = manifests.get(record.clientId)
       if (!row) {

@@ -35,6 +35,12 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX conversations_by_user ON conversations (user_id);`,
   // A confirmation may expire by time: an approval after `expires_at` is refused.
   `ALTER TABLE confirm_bindings ADD COLUMN expires_at INTEGER;`,
+  // A pending decision outlives its page load: a new page load of the conversation is asked again.
+  `CREATE TABLE decisions (
+     conversation_id TEXT NOT NULL, tool_call_id TEXT NOT NULL, user_id TEXT NOT NULL, tool TEXT NOT NULL,
+     input TEXT, entry TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+     state TEXT NOT NULL, PRIMARY KEY (conversation_id, tool_call_id));
+   CREATE INDEX decisions_by_user ON decisions (user_id);`,
 ]
 
 /** Applies the migrations `db` has not run yet, each in its own transaction. */

@@ -41,6 +41,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   `ALTER TABLE toolmark_calls ADD COLUMN instance TEXT;`,
   // A confirmation may expire by time: an approval after `expires_at` is refused.
   `ALTER TABLE toolmark_confirms ADD COLUMN expires_at BIGINT;`,
+  // A pending decision outlives its page load: a new page load of the conversation is asked again.
+  `CREATE TABLE toolmark_decisions (
+     conversation_id TEXT NOT NULL, tool_call_id TEXT NOT NULL, user_id TEXT NOT NULL, tool TEXT NOT NULL,
+     input JSON, entry TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
+     state TEXT NOT NULL, PRIMARY KEY (conversation_id, tool_call_id));
+   CREATE INDEX toolmark_decisions_by_user ON toolmark_decisions (user_id);`,
 ]
 
 /** An arbitrary constant: the advisory lock that serializes migrations between instances. */

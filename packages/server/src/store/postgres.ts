@@ -5,6 +5,7 @@ import {
   type CallBinding,
   type ConfirmBinding,
   type ManifestRecord,
+  type PendingDecision,
   type Store,
   type StoredMessage,
   StoreUnavailableError,
@@ -101,6 +102,18 @@ const toConfirm = (r: Row): ConfirmBinding => ({
   ...(r.expires_at === null ? {} : { expiresAt: num(r.expires_at) }),
 })
 
+const toDecision = (r: Row): PendingDecision => ({
+  userId: str(r.user_id),
+  conversationId: str(r.conversation_id),
+  toolCallId: str(r.tool_call_id),
+  tool: str(r.tool),
+  ...(r.input === null ? {} : { input: r.input as Record<string, unknown> }),
+  entry: str(r.entry),
+  createdAt: num(r.created_at),
+  expiresAt: num(r.expires_at),
+  state: r.state as PendingDecision['state'],
+})
+
 const toMessage = (r: Row): StoredMessage => {
   const message: StoredMessage = {
     id: str(r.id),
@@ -126,6 +139,8 @@ const toManifest = (r: Row): ManifestRecord => ({
 
 const CALL_COLUMNS =
   'id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state, instance'
+const DECISION_COLUMNS =
+  'conversation_id, tool_call_id, user_id, tool, input, entry, created_at, expires_at, state'
 const CONFIRM_COLUMNS =
   'confirm_id, user_id, conversation_id, client_id, call_id, tool_call_id, tool, summary, created_at, state, expires_at'
 const MANIFEST_COLUMNS = 'client_id, user_id, conversation_id, rev, tools, updated_at'
@@ -181,6 +196,15 @@ const STATEMENTS = {
     AND ($1 = 'expired' OR expires_at IS NULL OR expires_at > $3)`,
   confirmsExpire: `UPDATE toolmark_confirms SET state = 'expired'
     WHERE conversation_id = $1 AND client_id = $2 AND state = 'pending' RETURNING ${CONFIRM_COLUMNS}`,
+  decisionOpen: `INSERT INTO toolmark_decisions (${DECISION_COLUMNS})
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (conversation_id, tool_call_id) DO NOTHING`,
+  // From pending, or from nothing (a closed record is stored): one statement, so one of two closers wins.
+  decisionClose: `INSERT INTO toolmark_decisions (${DECISION_COLUMNS})
+    VALUES ($1, $2, $3, $4, NULL, '', $5, $5, $6)
+    ON CONFLICT (conversation_id, tool_call_id) DO UPDATE SET state = excluded.state
+    WHERE toolmark_decisions.state = 'pending'`,
+  decisionsPending: `SELECT ${DECISION_COLUMNS} FROM toolmark_decisions
+    WHERE conversation_id = $1 AND state = 'pending' ORDER BY created_at`,
   manifestPut: `INSERT INTO toolmark_manifests (${MANIFEST_COLUMNS})
     VALUES ($1, $2, $3, $4, $5, $6)
     ON CONFLICT (client_id) DO UPDATE SET rev = excluded.rev, tools = excluded.tools, updated_at = excluded.updated_at
@@ -325,6 +349,7 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
             'DELETE FROM toolmark_messages WHERE conversation_id IN (SELECT id FROM toolmark_conversations WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions))',
             'DELETE FROM toolmark_calls WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_confirms WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
+            'DELETE FROM toolmark_decisions WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_manifests WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_conversations WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_users WHERE id NOT IN (SELECT user_id FROM toolmark_sessions)',
@@ -413,6 +438,22 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
       (await query('confirmsExpire', [conversationId, clientId])).rows
         .map(toConfirm)
         .sort((a, b) => a.createdAt - b.createdAt),
+    openDecision: (d) =>
+      changed('decisionOpen', [
+        d.conversationId,
+        d.toolCallId,
+        d.userId,
+        d.tool,
+        d.input === undefined ? null : JSON.stringify(d.input),
+        d.entry,
+        d.createdAt,
+        d.expiresAt,
+        d.state,
+      ]),
+    closeDecision: (key, state, at) =>
+      changed('decisionClose', [key.conversationId, key.toolCallId, key.userId, key.tool, at, state]),
+    pendingDecisions: async (conversationId) =>
+      (await query('decisionsPending', [conversationId])).rows.map(toDecision),
     putManifest: (m) =>
       changed('manifestPut', [
         m.clientId,

@@ -3,6 +3,7 @@ import type {
   ConfirmBinding,
   Conversation,
   ManifestRecord,
+  PendingDecision,
   Session,
   StoredMessage,
 } from './store.ts'
@@ -61,6 +62,18 @@ export interface ConfirmRow {
   created_at: number
   state: ConfirmBinding['state']
   expires_at: number | null
+}
+
+export interface DecisionRow {
+  conversation_id: string
+  tool_call_id: string
+  user_id: string
+  tool: string
+  input: string | null
+  entry: string
+  created_at: number
+  expires_at: number
+  state: PendingDecision['state']
 }
 
 export interface ManifestRow {
@@ -134,6 +147,30 @@ export const callRow = (b: CallBinding): CallRow => ({
   deadline_at: b.deadlineAt,
   created_at: b.createdAt,
   state: b.state,
+})
+
+export const toDecision = (r: DecisionRow): PendingDecision => ({
+  userId: r.user_id,
+  conversationId: r.conversation_id,
+  toolCallId: r.tool_call_id,
+  tool: r.tool,
+  ...(r.input === null ? {} : { input: JSON.parse(r.input) as Record<string, unknown> }),
+  entry: r.entry,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  state: r.state,
+})
+
+export const decisionRow = (d: PendingDecision): DecisionRow => ({
+  conversation_id: d.conversationId,
+  tool_call_id: d.toolCallId,
+  user_id: d.userId,
+  tool: d.tool,
+  input: d.input === undefined ? null : JSON.stringify(d.input),
+  entry: d.entry,
+  created_at: d.createdAt,
+  expires_at: d.expiresAt,
+  state: d.state,
 })
 
 export const toConfirm = (r: ConfirmRow): ConfirmBinding => ({

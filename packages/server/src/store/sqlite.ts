@@ -6,11 +6,13 @@ import { migrate } from './migrations.ts'
 import {
   callRow,
   confirmRow,
+  decisionRow,
   manifestRow,
   messageRow,
   toCall,
   toConfirm,
   toConversation,
+  toDecision,
   toManifest,
   toMessage,
   toSession,
@@ -110,6 +112,11 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     settleConfirm: async (confirmId, state, at = now()) =>
       q.settleConfirm.run(state, confirmId, state, at).changes === 1,
     expireConfirms: async (conversationId, clientId) => expireConfirms(conversationId, clientId),
+    openDecision: async (decision) => q.openDecision.run(decisionRow(decision)).changes === 1,
+    closeDecision: async (key, state, at) =>
+      q.closeDecision.run(decisionRow({ ...key, entry: '', createdAt: at, expiresAt: at, state })).changes ===
+      1,
+    pendingDecisions: async (conversationId) => q.pendingDecisions.all(conversationId).map(toDecision),
     putManifest: async (record) => q.putManifest.run(manifestRow(record)).changes === 1,
     getManifest: async (clientId) => one(q.getManifest.get(clientId), toManifest),
     async close() {

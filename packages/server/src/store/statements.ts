@@ -1,5 +1,13 @@
 import type Database from 'better-sqlite3'
-import type { CallRow, ConfirmRow, ConversationRow, ManifestRow, MessageRow, SessionRow } from './rows.ts'
+import type {
+  CallRow,
+  ConfirmRow,
+  ConversationRow,
+  DecisionRow,
+  ManifestRow,
+  MessageRow,
+  SessionRow,
+} from './rows.ts'
 
 /** Every statement of the SQLite store, prepared once when it opens. */
 export function prepareStatements(db: Database.Database) {
@@ -24,6 +32,7 @@ export function prepareStatements(db: Database.Database) {
       'DELETE FROM messages WHERE conversation_id IN (SELECT id FROM conversations WHERE user_id NOT IN (SELECT user_id FROM sessions))',
       'DELETE FROM call_bindings WHERE user_id NOT IN (SELECT user_id FROM sessions)',
       'DELETE FROM confirm_bindings WHERE user_id NOT IN (SELECT user_id FROM sessions)',
+      'DELETE FROM decisions WHERE user_id NOT IN (SELECT user_id FROM sessions)',
       'DELETE FROM manifests WHERE user_id NOT IN (SELECT user_id FROM sessions)',
       'DELETE FROM conversations WHERE user_id NOT IN (SELECT user_id FROM sessions)',
       'DELETE FROM users WHERE id NOT IN (SELECT user_id FROM sessions)',
@@ -91,6 +100,22 @@ export function prepareStatements(db: Database.Database) {
          VALUES (@client_id, @user_id, @conversation_id, @rev, @tools, @updated_at)
          ON CONFLICT (client_id) DO UPDATE SET rev = excluded.rev, tools = excluded.tools, updated_at = excluded.updated_at
          WHERE excluded.rev >= manifests.rev`,
+    ),
+    openDecision: db.prepare<[DecisionRow]>(
+      `INSERT OR IGNORE INTO decisions
+         (conversation_id, tool_call_id, user_id, tool, input, entry, created_at, expires_at, state)
+         VALUES (@conversation_id, @tool_call_id, @user_id, @tool, @input, @entry, @created_at, @expires_at, @state)`,
+    ),
+    // From pending, or from nothing (a closed record is stored): one statement, so one of two closers wins.
+    closeDecision: db.prepare<[DecisionRow]>(
+      `INSERT INTO decisions
+         (conversation_id, tool_call_id, user_id, tool, input, entry, created_at, expires_at, state)
+         VALUES (@conversation_id, @tool_call_id, @user_id, @tool, @input, @entry, @created_at, @expires_at, @state)
+         ON CONFLICT (conversation_id, tool_call_id) DO UPDATE SET state = excluded.state
+         WHERE decisions.state = 'pending'`,
+    ),
+    pendingDecisions: db.prepare<[string], DecisionRow>(
+      "SELECT * FROM decisions WHERE conversation_id = ? AND state = 'pending' ORDER BY created_at, rowid",
     ),
     getManifest: db.prepare<[string], ManifestRow>('SELECT * FROM manifests WHERE client_id = ?'),
   }

@@ -63,6 +63,35 @@ export interface ConfirmBinding {
   expiresAt?: number
 }
 
+/**
+ * The user's pending decision on an agent call that answered `needs_confirmation`. It outlives the page load
+ * that showed the card: a new page load of the conversation (a reload, another tab, after a restart) is asked
+ * again, and of all the cards asking it, the first answer wins. One per agent call (conversation and
+ * `toolCallId`), whichever page loads ask it.
+ */
+export interface PendingDecision {
+  userId: string
+  conversationId: string
+  /** The provider's tool-call id the decision answers. */
+  toolCallId: string
+  tool: string
+  /**
+   * The call's input, when storing it kept it whole (no secret value in it, nothing masked). Absent: the call
+   * is never asked again, because its real input is nowhere to be had.
+   */
+  input?: Record<string, unknown>
+  /** The tool's manifest entry when it asked (JSON of name, title, description, hints): a changed tool is not asked again. */
+  entry: string
+  createdAt: number
+  /** After this time (epoch ms) the call is not asked again. */
+  expiresAt: number
+  /** `decided`: a page answered it; `dropped`: it can no longer be asked (the tool changed, or its time ran out). */
+  state: 'pending' | 'decided' | 'dropped'
+}
+
+/** Which decision: the agent call it belongs to. */
+export type DecisionKey = Pick<PendingDecision, 'userId' | 'conversationId' | 'toolCallId' | 'tool'>
+
 /** Who a page's answer comes from: it must match the call's binding for the answer to be accepted. */
 export interface Answerer {
   userId: string
@@ -152,6 +181,20 @@ export interface Store {
   settleConfirm(confirmId: string, state: 'used' | 'expired', at?: number): Promise<boolean>
   /** Expires the pending confirmIds of one page load in one conversation and returns them. */
   expireConfirms(conversationId: string, clientId: string): Promise<ConfirmBinding[]>
+  /**
+   * Stores a pending decision unless the agent call already has one (pending or closed): true when stored.
+   * Optional, with {@link Store.closeDecision} and {@link Store.pendingDecisions}: a store without them never
+   * asks a call again after a reload (its cards are lost with their page, as before).
+   */
+  openDecision?(decision: PendingDecision): Promise<boolean>
+  /**
+   * Closes the agent call's decision in one statement: from `pending`, or from nothing (a closed record is
+   * stored, so a later {@link Store.openDecision} does nothing). False when it was closed already: of two
+   * page loads answering the same decision at once, exactly one closes it.
+   */
+  closeDecision?(key: DecisionKey, state: 'decided' | 'dropped', at: number): Promise<boolean>
+  /** The conversation's pending decisions, in creation order (those past `expiresAt` included). */
+  pendingDecisions?(conversationId: string): Promise<PendingDecision[]>
   /**
    * Stores the page load's manifest unless one with a higher `rev` is already stored for its
    * clientId (messages can arrive out of order); true when it was stored.
