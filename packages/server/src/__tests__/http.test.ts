@@ -174,8 +174,10 @@ describe('conversation API', () => {
       'message', // the user's message
       'busy', // true: the turn is queued
       'message', // page_describe line
+      'tool', // the page call's part: running
+      'tool', // the page call's part: done
       'message', // page_call line
-      'message', // the answer
+      'message', // the answer (too short to stream: it comes whole)
       'busy',
     ])
     expect(events.at(-2)).toMatchObject({

@@ -35,6 +35,8 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX conversations_by_user ON conversations (user_id);`,
   // A confirmation may expire by time: an approval after `expires_at` is refused.
   `ALTER TABLE confirm_bindings ADD COLUMN expires_at INTEGER;`,
+  // A tool line carries the chat's rendering of its page call (a JSON `ToolPart`).
+  `ALTER TABLE messages ADD COLUMN part TEXT;`,
 ]
 
 /** Applies the migrations `db` has not run yet, each in its own transaction. */

@@ -41,6 +41,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   `ALTER TABLE toolmark_calls ADD COLUMN instance TEXT;`,
   // A confirmation may expire by time: an approval after `expires_at` is refused.
   `ALTER TABLE toolmark_confirms ADD COLUMN expires_at BIGINT;`,
+  // A tool line carries the chat's rendering of its page call (a `ToolPart`).
+  `ALTER TABLE toolmark_messages ADD COLUMN part JSON;`,
 ]
 
 /** An arbitrary constant: the advisory lock that serializes migrations between instances. */

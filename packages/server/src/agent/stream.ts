@@ -1,0 +1,153 @@
+import { CARD_NUMBER_SOURCE, CODE_SOURCE, MIN_SECRET_LENGTH, PASSWORD_SOURCE } from '@toolmark/protocol'
+import { MAX_PROVIDER_TEXT } from '../shared/bounds.ts'
+import { maskText, scrub, secretForms } from '../shared/redact.ts'
+
+/** At most one text delta per conversation this often while text streams (ms). */
+export const DELTA_INTERVAL_MS = 50
+
+/**
+ * The end of the streamed text that is held back until more text decides it: longer than the longest card
+ * number with separators (37 characters) and a security code with its keyword, so a secret split across two
+ * deltas is masked whole before any of it is sent.
+ */
+export const HOLD_BACK = 40
+
+const PATTERNS = [CARD_NUMBER_SOURCE, CODE_SOURCE, PASSWORD_SOURCE].map((source) => new RegExp(source, 'gi'))
+
+/** A place where text may be cut: right after white space or sentence punctuation. */
+const BOUNDARY = /[\s.!?。！？]/
+
+/**
+ * The masking of assistant text, the same for the streamed text and the stored message: values known to be
+ * secret cut out, then the heuristics (card numbers, security codes, passwords), then what they left of a
+ * known secret.
+ */
+export function maskAssistantText(text: string, secrets: readonly string[]): string {
+  return scrub(maskText(scrub(text, secrets)), secretForms(secrets))
+}
+
+/**
+ * How much of `raw` may be masked and sent now: up to a boundary at least {@link HOLD_BACK} characters (or
+ * the longest secret) before its end, never inside or at the start of anything the masking could still change
+ * (a card number, a code, a password, a known secret, or a word that may turn out to be one), never past the
+ * provider's text limit.
+ */
+export function safeCut(raw: string, secrets: readonly string[], held: readonly string[] = []): number {
+  const longest = Math.max(0, ...secrets.map((s) => s.length))
+  let cut = Math.min(raw.length - Math.max(HOLD_BACK, longest + 1), MAX_PROVIDER_TEXT)
+  // Anything the masking matches (or could still match, at the end) starts after the cut.
+  const spans: Array<[number, number]> = []
+  for (const pattern of PATTERNS) {
+    pattern.lastIndex = 0
+    for (const m of raw.matchAll(pattern)) spans.push([m.index, m.index + m[0].length])
+  }
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue
+    for (let at = raw.indexOf(secret); at >= 0; at = raw.indexOf(secret, at + 1))
+      spans.push([at, at + secret.length])
+  }
+  for (const word of held) {
+    const at = raw.indexOf(word)
+    if (at >= 0) spans.push([at, raw.length])
+  }
+  for (let moved = true; moved && cut > 0; ) {
+    moved = false
+    while (cut > 0 && !BOUNDARY.test(raw[cut - 1]!)) cut--
+    for (const [start, end] of spans) {
+      if (start < cut && (end > cut || end >= raw.length - 1)) {
+        cut = start
+        moved = true
+      }
+    }
+  }
+  return Math.max(cut, 0)
+}
+
+/** Options of {@link TextStream}. */
+export interface TextStreamOptions {
+  /** Publishes one masked delta. */
+  publish: (delta: string) => void
+  /** The values known to be secret so far in the turn (read at every flush). */
+  secrets: () => readonly string[]
+  /**
+   * Words of the user's message that may turn out to be secret once the model calls a tool with them: the text
+   * stops streaming before the first of them (the stored message, masked with the call's values, ends it).
+   */
+  held?: readonly string[]
+  /** Default {@link DELTA_INTERVAL_MS}. */
+  intervalMs?: number
+}
+
+/**
+ * One assistant message as it streams: collects the provider's deltas and publishes the masked text in
+ * coalesced deltas (at most one per `intervalMs`), holding back a tail that could still be the start of a
+ * secret. What it sent is always a prefix of the masked text so far; should the masking of a longer text
+ * ever disagree with what was sent, it sends nothing more (the final message carries the whole text).
+ */
+export class TextStream {
+  readonly #o: TextStreamOptions
+  readonly #interval: number
+  #raw = ''
+  #sent = ''
+  #stopped = false
+  #last = 0
+  #timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(options: TextStreamOptions) {
+    this.#o = options
+    this.#interval = options.intervalMs ?? DELTA_INTERVAL_MS
+  }
+
+  /** The masked text sent so far. */
+  get sent(): string {
+    return this.#sent
+  }
+
+  /** Adds the provider's next delta; flushes now when the last flush is `intervalMs` old, else soon. */
+  push(delta: string): void {
+    if (this.#stopped) return
+    this.#raw += delta
+    const wait = this.#last + this.#interval - Date.now()
+    if (wait <= 0) this.#flush()
+    else this.#timer ??= setTimeout(() => this.#flush(), wait)
+  }
+
+  /** Stops streaming (the message is complete, or the turn failed): nothing more is published. */
+  end(): void {
+    this.#stopped = true
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    this.#timer = undefined
+  }
+
+  #flush(): void {
+    this.#timer = undefined
+    if (this.#stopped) return
+    this.#last = Date.now()
+    const secrets = this.#o.secrets()
+    const cut = safeCut(this.#raw, secrets, this.#o.held)
+    if (cut === 0) return
+    const masked = maskAssistantText(this.#raw.slice(0, cut), secrets)
+    if (!masked.startsWith(this.#sent)) {
+      this.end()
+      return
+    }
+    const delta = masked.slice(this.#sent.length)
+    // Nothing is sent before the message has words: a reply of white space is never shown.
+    if (delta === '' || masked.trim() === '') return
+    this.#sent = masked
+    this.#o.publish(delta)
+  }
+}
+
+/**
+ * The words of the user's text that could be a value the model passes at a sensitive path: those with a digit
+ * or a symbol in them (a code, a number, a password like `hunter2!`), at least {@link MIN_SECRET_LENGTH} long.
+ */
+export function heldWords(text: string): string[] {
+  const out = new Set<string>()
+  for (const token of text.split(/\s+/)) {
+    const word = token.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/g, '')
+    if (word.length >= MIN_SECRET_LENGTH && /[^\p{L}'’-]/u.test(word)) out.add(word)
+  }
+  return [...out]
+}
