@@ -177,13 +177,15 @@ describe('conversation API', () => {
       'tool', // the page call's part: running
       'tool', // the page call's part: done
       'message', // page_call line
-      'message', // the answer (too short to stream: it comes whole)
+      'text-delta', // the answer as it streams (here in one delta)
+      'message', // the answer, whole
       'busy',
     ])
     expect(events.at(-2)).toMatchObject({
       message: { role: 'assistant', text: 'I found 1 challenge: Chess Openings.' },
     })
-    expect(events.at(-3)).toMatchObject({
+    expect(events.at(-3)).toMatchObject({ type: 'text-delta', delta: 'I found 1 challenge: Chess Openings.' })
+    expect(events.at(-4)).toMatchObject({
       message: {
         role: 'tool',
         tool: 'challenges.search',

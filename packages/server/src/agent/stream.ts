@@ -5,14 +5,42 @@ import { maskText, scrub, secretForms } from '../shared/redact.ts'
 /** At most one text delta per conversation this often while text streams (ms). */
 export const DELTA_INTERVAL_MS = 50
 
-/**
- * The end of the streamed text that is held back until more text decides it: longer than the longest card
- * number with separators (37 characters) and a security code with its keyword, so a secret split across two
- * deltas is masked whole before any of it is sent.
- */
-export const HOLD_BACK = 40
-
 const PATTERNS = [CARD_NUMBER_SOURCE, CODE_SOURCE, PASSWORD_SOURCE].map((source) => new RegExp(source, 'gi'))
+const CODE_AT_END = new RegExp(CODE_SOURCE, 'gi')
+const PASSWORD_AT_END = new RegExp(PASSWORD_SOURCE, 'gi')
+/** A run of digits (with spaces or dashes) at the end: a card number may still be growing. */
+const DIGITS_AT_END = /\d[\d -]*$/
+
+/**
+ * Where the undecided end of `raw` starts: the text from there on could still become (or be the start of)
+ * something the masking changes, so a secret split across two deltas is masked whole before any of it is sent.
+ * That is a trailing run of digits, a security-code or password keyword still waiting for its value, and the
+ * start of a known secret or held word.
+ */
+function undecided(raw: string, words: readonly string[]): number {
+  let at = raw.length
+  const digits = DIGITS_AT_END.exec(raw)
+  if (digits) at = digits.index
+  // A keyword whose value may come next matches once a value is appended.
+  for (const [pattern, value] of [
+    [CODE_AT_END, '000000'],
+    [PASSWORD_AT_END, 'x'],
+  ] as const) {
+    const probe = raw + value
+    pattern.lastIndex = 0
+    for (const m of probe.matchAll(pattern))
+      if (m.index + m[0].length === probe.length) at = Math.min(at, m.index)
+  }
+  for (const word of words) {
+    for (let k = Math.min(word.length - 1, raw.length); k > 0; k--) {
+      if (raw.endsWith(word.slice(0, k))) {
+        at = Math.min(at, raw.length - k)
+        break
+      }
+    }
+  }
+  return at
+}
 
 /** A place where text may be cut: right after white space or sentence punctuation. */
 const BOUNDARY = /[\s.!?。！？]/
@@ -27,14 +55,12 @@ export function maskAssistantText(text: string, secrets: readonly string[]): str
 }
 
 /**
- * How much of `raw` may be masked and sent now: up to a boundary at least {@link HOLD_BACK} characters (or
- * the longest secret) before its end, never inside or at the start of anything the masking could still change
- * (a card number, a code, a password, a known secret, or a word that may turn out to be one), never past the
- * provider's text limit.
+ * How much of `raw` may be masked and sent now: up to a word boundary before its undecided end, never inside
+ * or at the start of anything the masking could still change (a card number, a code, a password, a known
+ * secret, or a word that may turn out to be one), never past the provider's text limit.
  */
 export function safeCut(raw: string, secrets: readonly string[], held: readonly string[] = []): number {
-  const longest = Math.max(0, ...secrets.map((s) => s.length))
-  let cut = Math.min(raw.length - Math.max(HOLD_BACK, longest + 1), MAX_PROVIDER_TEXT)
+  let cut = Math.min(undecided(raw, [...secrets, ...held]), MAX_PROVIDER_TEXT)
   // Anything the masking matches (or could still match, at the end) starts after the cut.
   const spans: Array<[number, number]> = []
   for (const pattern of PATTERNS) {
@@ -80,8 +106,8 @@ export interface TextStreamOptions {
 
 /**
  * One assistant message as it streams: collects the provider's deltas and publishes the masked text in
- * coalesced deltas (at most one per `intervalMs`), holding back a tail that could still be the start of a
- * secret. What it sent is always a prefix of the masked text so far; should the masking of a longer text
+ * coalesced deltas (at most one per `intervalMs`), holding back the last word and a tail that could still be
+ * the start of a secret. What it sent is always a prefix of the masked text so far; should the masking of a longer text
  * ever disagree with what was sent, it sends nothing more (the final message carries the whole text).
  */
 export class TextStream {
