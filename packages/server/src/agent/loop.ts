@@ -77,6 +77,11 @@ export interface AgentOptions {
    * ({@link Agent.post} throws `LimitExceeded`, `too_many_turns`). Default {@link MAX_QUEUED_TURNS_PER_USER}.
    */
   maxQueuedTurnsPerUser?: number
+  /**
+   * Publish the reply as it streams (`text-delta` events), masked. Default true; false publishes whole
+   * messages only.
+   */
+  streamReplies?: boolean
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -354,13 +359,17 @@ export class Agent {
       let calls: ToolCall[] = []
       // The step's reply streams as masked deltas under the id its stored message gets.
       const messageId = crypto.randomUUID()
-      const stream = new TextStream({
-        publish: (delta) => this.#o.events.publish(conversation.id, { type: 'text-delta', messageId, delta }),
-        secrets: () => [...secrets],
-        // The user's words that may be a value the model is about to pass at a sensitive path stop the stream
-        // until the step's calls tell which values are secret.
-        held: followUp || !real || !this.#sensitivePage(page, manifest) ? [] : heldWords(real.text),
-      })
+      // The user's words that may be a value the model is about to pass at a sensitive path stop the stream
+      // until the step's calls tell which values are secret.
+      const stream =
+        this.#o.streamReplies === false
+          ? undefined
+          : new TextStream({
+              publish: (delta) =>
+                this.#o.events.publish(conversation.id, { type: 'text-delta', messageId, delta }),
+              secrets: () => [...secrets],
+              held: followUp || !real || !this.#sensitivePage(page, manifest) ? [] : heldWords(real.text),
+            })
       try {
         for await (const event of this.#o.provider.stream({
           system: followUp ? FOLLOW_UP_PROMPT : SYSTEM_PROMPT,
@@ -371,12 +380,12 @@ export class Agent {
         })) {
           if (event.type === 'text') {
             text += event.delta
-            stream.push(event.delta)
+            stream?.push(event.delta)
           } else calls.push(event.call)
         }
-        stream.end()
+        stream?.end()
       } catch (error) {
-        stream.end()
+        stream?.end()
         if (this.#closed) return // shutting down: the request was aborted on purpose
         // An API error may echo the request: the turn's known secrets are cut out too.
         this.#log(

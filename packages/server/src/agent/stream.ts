@@ -17,19 +17,21 @@ const DIGITS_AT_END = /\d[\d -]*$/
  * That is a trailing run of digits, a security-code or password keyword still waiting for its value, and the
  * start of a known secret or held word.
  */
-function undecided(raw: string, words: readonly string[]): number {
+function undecided(raw: string, words: readonly string[], from: number): number {
   let at = raw.length
-  const digits = DIGITS_AT_END.exec(raw)
-  if (digits) at = digits.index
+  const tail = raw.slice(from)
+  const digits = DIGITS_AT_END.exec(tail)
+  if (digits) at = from + digits.index
   // A keyword whose value may come next matches once a value is appended.
   for (const [pattern, value] of [
-    [CODE_AT_END, '000000'],
+    [CODE_AT_END, '000'],
     [PASSWORD_AT_END, 'x'],
   ] as const) {
-    const probe = raw + value
+    // A value already begun is completed, not lengthened (a code has at most 6 digits).
+    const probe = tail.replace(/\d+$/, '') + value
     pattern.lastIndex = 0
     for (const m of probe.matchAll(pattern))
-      if (m.index + m[0].length === probe.length) at = Math.min(at, m.index)
+      if (m.index + m[0].length === probe.length) at = Math.min(at, from + m.index)
   }
   for (const word of words) {
     for (let k = Math.min(word.length - 1, raw.length); k > 0; k--) {
@@ -41,6 +43,12 @@ function undecided(raw: string, words: readonly string[]): number {
   }
   return at
 }
+
+/**
+ * How far before the last cut the next one looks again: longer than a card number with its separators, a
+ * security code with its keyword, or a password assignment.
+ */
+const LOOK_BEHIND = 64
 
 /** A place where text may be cut: right after white space or sentence punctuation. */
 const BOUNDARY = /[\s.!?。！？]/
@@ -55,30 +63,37 @@ export function maskAssistantText(text: string, secrets: readonly string[]): str
 }
 
 /**
- * How much of `raw` may be masked and sent now: up to a word boundary before its undecided end, never inside
- * or at the start of anything the masking could still change (a card number, a code, a password, a known
- * secret, or a word that may turn out to be one), never past the provider's text limit.
+ * How much of `raw` may be masked and sent now (`from`: how much was cut before): up to a word boundary before
+ * its undecided end, never inside or at the start of anything the masking could still change (a card number, a
+ * code, a password, a known secret, or a word that may turn out to be one), never past the provider's text limit.
  */
-export function safeCut(raw: string, secrets: readonly string[], held: readonly string[] = []): number {
-  let cut = Math.min(undecided(raw, [...secrets, ...held]), MAX_PROVIDER_TEXT)
-  // Anything the masking matches (or could still match, at the end) starts after the cut.
+export function safeCut(
+  raw: string,
+  secrets: readonly string[],
+  held: readonly string[] = [],
+  from = 0,
+): number {
+  // Only the text from a little before the last cut is looked at again: what came before it is decided.
+  const window = Math.max(0, from - LOOK_BEHIND)
+  let cut = Math.min(undecided(raw, [...secrets, ...held], window), MAX_PROVIDER_TEXT)
   const spans: Array<[number, number]> = []
+  const tail = raw.slice(window)
   for (const pattern of PATTERNS) {
     pattern.lastIndex = 0
-    for (const m of raw.matchAll(pattern)) spans.push([m.index, m.index + m[0].length])
+    for (const m of tail.matchAll(pattern)) spans.push([window + m.index, window + m.index + m[0].length])
   }
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET_LENGTH) continue
-    for (let at = raw.indexOf(secret); at >= 0; at = raw.indexOf(secret, at + 1))
+    for (let at = raw.indexOf(secret, window); at >= 0; at = raw.indexOf(secret, at + 1))
       spans.push([at, at + secret.length])
   }
   for (const word of held) {
     const at = raw.indexOf(word)
     if (at >= 0) spans.push([at, raw.length])
   }
-  for (let moved = true; moved && cut > 0; ) {
+  for (let moved = true; moved && cut > from; ) {
     moved = false
-    while (cut > 0 && !BOUNDARY.test(raw[cut - 1]!)) cut--
+    while (cut > from && !BOUNDARY.test(raw[cut - 1]!)) cut--
     for (const [start, end] of spans) {
       if (start < cut && (end > cut || end >= raw.length - 1)) {
         cut = start
@@ -86,7 +101,7 @@ export function safeCut(raw: string, secrets: readonly string[], held: readonly 
       }
     }
   }
-  return Math.max(cut, 0)
+  return Math.max(cut, from)
 }
 
 /** Options of {@link TextStream}. */
@@ -107,13 +122,17 @@ export interface TextStreamOptions {
 /**
  * One assistant message as it streams: collects the provider's deltas and publishes the masked text in
  * coalesced deltas (at most one per `intervalMs`), holding back the last word and a tail that could still be
- * the start of a secret. What it sent is always a prefix of the masked text so far; should the masking of a longer text
- * ever disagree with what was sent, it sends nothing more (the final message carries the whole text).
+ * the start of a secret. Each new piece is masked with the text shortly before it; the final message carries
+ * the whole text, masked as a whole, and wins over the deltas.
  */
 export class TextStream {
   readonly #o: TextStreamOptions
   readonly #interval: number
   #raw = ''
+  /** How much of the provider's text is masked and sent. */
+  #cut = 0
+  /** Every cut so far (where a masking may start over). */
+  readonly #cuts: number[] = [0]
   #sent = ''
   #stopped = false
   #last = 0
@@ -150,17 +169,30 @@ export class TextStream {
     if (this.#stopped) return
     this.#last = Date.now()
     const secrets = this.#o.secrets()
-    const cut = safeCut(this.#raw, secrets, this.#o.held)
-    if (cut === 0) return
-    const masked = maskAssistantText(this.#raw.slice(0, cut), secrets)
-    if (!masked.startsWith(this.#sent)) {
+    const cut = safeCut(this.#raw, secrets, this.#o.held, this.#cut)
+    if (cut <= this.#cut) return
+    // The new piece is masked together with what came a little before it (from an earlier cut), so a keyword
+    // sent before still masks the code after it; what it adds to the earlier masking is the delta.
+    let base = 0
+    for (let i = this.#cuts.length - 1; i >= 0; i--) {
+      if (this.#cuts[i]! <= this.#cut - LOOK_BEHIND) {
+        base = this.#cuts[i]!
+        break
+      }
+    }
+    const before = maskAssistantText(this.#raw.slice(base, this.#cut), secrets)
+    const after = maskAssistantText(this.#raw.slice(base, cut), secrets)
+    if (!after.startsWith(before)) {
+      // The masking of the longer text disagrees with what was sent: nothing more is (the message ends it).
       this.end()
       return
     }
-    const delta = masked.slice(this.#sent.length)
+    const delta = after.slice(before.length)
     // Nothing is sent before the message has words: a reply of white space is never shown.
-    if (delta === '' || masked.trim() === '') return
-    this.#sent = masked
+    if (this.#sent.trim() === '' && delta.trim() === '') return
+    this.#cut = cut
+    this.#cuts.push(cut)
+    this.#sent += delta
     this.#o.publish(delta)
   }
 }
