@@ -50,6 +50,9 @@ function undecided(raw: string, words: readonly string[], from: number): number 
  */
 const LOOK_BEHIND = 64
 
+/** Text the masking could change: a digit, or a fragment of a security-code or password keyword. */
+const RISKY = /\d|pass|cv|cs|cid|pin|code|verif/i
+
 /** A place where text may be cut: right after white space or sentence punctuation. */
 const BOUNDARY = /[\s.!?。！？]/
 
@@ -169,7 +172,20 @@ export class TextStream {
     if (this.#stopped) return
     this.#last = Date.now()
     const secrets = this.#o.secrets()
-    const cut = safeCut(this.#raw, secrets, this.#o.held, this.#cut)
+    const raw = this.#raw
+    if (
+      secrets.length === 0 &&
+      !this.#o.held?.length &&
+      !RISKY.test(raw.slice(Math.max(0, this.#cut - LOOK_BEHIND)))
+    ) {
+      // No digit, no keyword and no known secret near the new text: the masking changes none of it, so it is
+      // sent as it came, up to its last word boundary.
+      let cut = Math.min(raw.length, MAX_PROVIDER_TEXT)
+      while (cut > this.#cut && !BOUNDARY.test(raw[cut - 1]!)) cut--
+      if (cut > this.#cut) this.#send(cut, raw.slice(this.#cut, cut))
+      return
+    }
+    const cut = safeCut(raw, secrets, this.#o.held, this.#cut)
     if (cut <= this.#cut) return
     // The new piece is masked together with what came a little before it (from an earlier cut), so a keyword
     // sent before still masks the code after it; what it adds to the earlier masking is the delta.
@@ -187,7 +203,10 @@ export class TextStream {
       this.end()
       return
     }
-    const delta = after.slice(before.length)
+    this.#send(cut, after.slice(before.length))
+  }
+
+  #send(cut: number, delta: string): void {
     // Nothing is sent before the message has words: a reply of white space is never shown.
     if (this.#sent.trim() === '' && delta.trim() === '') return
     this.#cut = cut
