@@ -23,6 +23,7 @@ export default defineProject({
       'src/__tests__/reconnect.test.ts',
       'src/__tests__/secrets.test.ts',
       'src/__tests__/reask.test.ts',
+      'src/__tests__/streaming.test.ts',
     ],
     globalSetup: ['src/__tests__/shared-deployment.setup.ts'],
     testTimeout: 20_000,

@@ -29,7 +29,7 @@ function providerFrom(env: NodeJS.ProcessEnv): Provider {
   }
   if (name !== 'embedded')
     throw new Error(`PROVIDER must be embedded, anthropic, openai or auto, got ${name}`)
-  return new EmbeddedProvider()
+  return new EmbeddedProvider({ chunkDelayMs: embeddedChunkDelay() })
 }
 
 function create(): ToolmarkServer {
@@ -57,3 +57,12 @@ slot[KEY] = toolmark
 
 /** `GET` and `POST` of the route handlers `app/api/[...path]` and `app/toolmark/[...path]`. */
 export const { GET, POST } = routeHandlers(toolmark)
+
+/**
+ * The pause between the chunks of the offline agent's reply (ms), so the chat shows it streaming:
+ * `EMBEDDED_CHUNK_DELAY_MS`, default 80.
+ */
+function embeddedChunkDelay(): number {
+  const ms = Number(process.env.EMBEDDED_CHUNK_DELAY_MS ?? 80)
+  return Number.isFinite(ms) && ms >= 0 ? ms : 80
+}

@@ -247,14 +247,63 @@ function formText(data: unknown, stepwise: boolean): string | undefined {
   return undefined
 }
 
+/** Options of {@link EmbeddedProvider}. */
+export interface EmbeddedProviderOptions {
+  /**
+   * The pause before each chunk of a reply after the first (ms), so a chat shows the reply as it streams.
+   * Default 0: the chunks come at once.
+   */
+  chunkDelayMs?: number
+  /** How many chunks a reply streams in (about; by words). Default 4. */
+  chunks?: number
+}
+
+/** `text` cut at word boundaries into about `count` chunks (whitespace kept, so they add up to `text`). */
+export function chunkText(text: string, count: number): string[] {
+  const words = text.split(/(?<=\s)/)
+  const per = Math.max(1, Math.ceil(words.length / Math.max(1, count)))
+  const out: string[] = []
+  for (let i = 0; i < words.length; i += per) out.push(words.slice(i, i + per).join(''))
+  return out
+}
+
 /** The deterministic offline provider (the default). */
 export class EmbeddedProvider implements Provider {
   readonly name = 'embedded'
+  readonly #delay: number
+  readonly #chunks: number
 
-  /** Plans the next step of the turn; see the module comment. */
-  async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-    yield plan(request)
+  constructor(options: EmbeddedProviderOptions = {}) {
+    this.#delay = options.chunkDelayMs ?? 0
+    this.#chunks = options.chunks ?? 4
   }
+
+  /** Plans the next step of the turn (see the module comment); a reply streams in a few chunks. */
+  async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+    const event = plan(request)
+    if (event.type !== 'text') {
+      yield event
+      return
+    }
+    for (const [i, chunk] of chunkText(event.delta, this.#chunks).entries()) {
+      if (i > 0 && this.#delay > 0) await abortableSleep(this.#delay, request.signal)
+      yield text(chunk)
+    }
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve()
+    const timer = setTimeout(done, ms)
+    function done() {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    signal?.addEventListener('abort', done, { once: true })
+  })
 }
 
 function callId(messages: readonly AgentMessage[]): string {

@@ -5,6 +5,6 @@
  * answers in plain words. It needs no model, key or network, and knows no tool names.
  */
 
-export { EmbeddedProvider, plan } from './embedded.ts'
+export { chunkText, EmbeddedProvider, type EmbeddedProviderOptions, plan } from './embedded.ts'
 export { parseToolContent } from './reply.ts'
 export type { AgentMessage, LlmTool, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.ts'

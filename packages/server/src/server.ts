@@ -96,6 +96,11 @@ export interface ToolmarkServerOptions {
   drainMs?: number
   /** Serves `POST /v1/chat/completions` (OpenAI-compatible) with this provider. Default: not served. */
   chatCompletions?: Provider
+  /**
+   * Publish the agent's reply as it streams (`text-delta` events on the chat stream, masked like the final
+   * message). Default true; false publishes whole messages only.
+   */
+  streamReplies?: boolean
   /** Answers the requests no route matched (after the Host/Origin check). Default a JSON 404. */
   fallback?: (request: Request) => Response | Promise<Response>
   /** Time and timers (tests). Default the system clock. */
@@ -123,7 +128,10 @@ export interface ToolmarkServer {
   readonly relay: Relay
   /** The agent loop (`agent.idle(conversationId)` waits for a conversation's turns). */
   readonly agent: Agent
-  /** The chat events of every conversation (what the chat stream and the protocol adapters listen to). */
+  /**
+   * The chat events of every conversation (what `GET /api/conversations/:id/events` streams): subscribe to one
+   * conversation to get its messages, busy flag, text deltas and tool parts wherever its turns run.
+   */
   readonly events: ConversationEvents
   /** The model behind the agent loop. */
   readonly provider: Provider
@@ -192,6 +200,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     provider,
     events,
     ...(cluster ? { cluster } : {}),
+    ...(options.streamReplies === false ? { streamReplies: false } : {}),
     ...(options.maxQueuedTurnsPerUser !== undefined
       ? { maxQueuedTurnsPerUser: options.maxQueuedTurnsPerUser }
       : {}),

@@ -1,5 +1,5 @@
 import { usePendingConfirmations } from '@toolmark/react'
-import { mergeMessage, useAgentChat } from '@toolmark/react/chat'
+import { mergeMessage, type ToolPart, useAgentChat } from '@toolmark/react/chat'
 import {
   type FormEvent,
   type ReactNode,
@@ -29,12 +29,36 @@ const NO_NOTES: readonly ChatMessage[] = []
 const noNotes = (): readonly ChatMessage[] => NO_NOTES
 const subscribeNone = (): (() => void) => () => {}
 
+const STATE_LABEL: Record<ToolPart['state'], string> = {
+  running: 'running…',
+  waiting: 'waiting for you',
+  done: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+}
+
+/** One page call of the agent: its title, input and state (`data-state` for styling and tests). */
+function ToolPartBadge({ part }: { part: ToolPart }): ReactNode {
+  return (
+    <span
+      className={`tool-part ${part.state}`}
+      data-testid="tool-part"
+      data-state={part.state}
+      data-tool={part.tool}
+    >
+      <span className="tool-title">{part.title ?? part.tool}</span>{' '}
+      <code className="tool-input">{part.input}</code>{' '}
+      <span className="tool-state">{STATE_LABEL[part.state]}</span>
+    </span>
+  )
+}
+
 /** A line the page added itself (`PageNotes`), not one the server sent. */
 const fromPage = (message: ChatMessage): boolean => message.id.startsWith('page-')
 
 /**
- * The chat with the server's agent: history from GET, new messages and the busy flag from the event
- * stream, the page's own lines (`notes`, e.g. an undo from the page) in time order among them, and the
+ * The chat with the server's agent: history from GET, new messages, the reply as it streams, each page call
+ * with its state, and the busy flag from the event stream, the page's own lines (`notes`, e.g. an undo from the page) in time order among them, and the
  * page's pending confirmations as cards below the last message.
  */
 export function ChatPanel(props: {
@@ -63,7 +87,11 @@ export function ChatPanel(props: {
   const logRef = useRef<HTMLOListElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
 
-  const entries = messages.length + pending.length
+  // Calls still without a tool line (running, or answered a moment ago) show after the log's lines.
+  const latest = new Map(chat.tools.map((part) => [part.callId, part]))
+  const lined = new Set(messages.flatMap((m) => (m.part ? [m.part.callId] : [])))
+  const running = chat.tools.filter((part) => !lined.has(part.callId))
+  const entries = messages.length + pending.length + running.length + (chat.streaming ? 1 : 0)
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the number of entries changes.
   useEffect(() => {
     logRef.current?.lastElementChild?.scrollIntoView?.({ block: 'end' })
@@ -90,11 +118,31 @@ export function ChatPanel(props: {
             data-testid="chat-message"
             data-role={message.role}
             data-source={fromPage(message) ? 'page' : 'server'}
+            // A page call's line: the call's latest state (a call that waited for you ends on its confirmed line).
+            data-state={message.part ? (latest.get(message.part.callId) ?? message.part).state : undefined}
+            title={message.part ? (message.part.title ?? message.part.tool) : undefined}
           >
             <span className="who">{fromPage(message) ? 'Page' : ROLE_LABEL[message.role]}</span>
             <span className="text">{message.text}</span>
           </li>
         ))}
+        {running.map((part) => (
+          <li key={part.callId} className="chat-message tool" data-role="tool" data-testid="chat-tool">
+            <span className="who">{ROLE_LABEL.tool}</span>
+            <ToolPartBadge part={part} />
+          </li>
+        ))}
+        {chat.streaming && (
+          <li
+            key={chat.streaming.id}
+            className="chat-message assistant streaming"
+            data-role="assistant"
+            data-testid="chat-streaming"
+          >
+            <span className="who">{ROLE_LABEL.assistant}</span>
+            <span className="text">{chat.streaming.text}</span>
+          </li>
+        )}
         {pending.map((entry) => (
           <li key={entry.confirmId} className="chat-card">
             <ConfirmCard
@@ -103,7 +151,7 @@ export function ChatPanel(props: {
             />
           </li>
         ))}
-        {messages.length === 0 && pending.length === 0 && (
+        {messages.length === 0 && pending.length === 0 && !chat.streaming && running.length === 0 && (
           <li className="chat-empty">
             Ask the agent to do something on this page. Try:
             <span className="suggestions">

@@ -150,7 +150,7 @@ describe('agentConversation', () => {
     expect((await conversation.open()).id).toBe('c1')
   })
 
-  it('passes only message and busy events on, and ignores what is not JSON', async () => {
+  it('passes message, busy, text-delta and tool events on, and ignores what is not JSON', async () => {
     const events: ChatEvent[] = []
     const close = agentConversation().subscribe('c 1', (event) => events.push(event))
     const stream = server.streams[0]!
@@ -158,7 +158,11 @@ describe('agentConversation', () => {
     stream.emit('not json')
     stream.emit(JSON.stringify({ type: 'other' }))
     stream.emit({ type: 'busy', busy: true })
-    expect(events).toEqual([{ type: 'busy', busy: true }])
+    stream.emit({ type: 'text-delta', messageId: 'm1', delta: 'Hi' })
+    expect(events).toEqual([
+      { type: 'busy', busy: true },
+      { type: 'text-delta', messageId: 'm1', delta: 'Hi' },
+    ])
     close()
     expect(stream.closed).toBe(true)
   })
@@ -247,6 +251,62 @@ describeEachReactMode('AgentChat', ({ render }) => {
       'Agent: Earlier',
       'Tool: Switch to the dark theme',
     ])
+  })
+
+  it('shows the reply as it streams, then the whole message in its place', async () => {
+    const { wrap } = setup()
+    render(wrap(<AgentChat conversation={agentConversation()} />))
+    await flush()
+    const stream = server.stream('c1')
+    stream.emit({ type: 'busy', busy: true })
+    stream.emit({ type: 'text-delta', messageId: 'a1', delta: 'Found three ' })
+    stream.emit({ type: 'text-delta', messageId: 'a1', delta: 'challenges ' })
+    const texts = () => screen.getAllByTestId('agent-chat-message').map((li) => li.textContent)
+    expect(texts()).toEqual(['Agent: Found three challenges '])
+    expect(screen.getByRole('status')).toBeTruthy() // the turn still runs
+    stream.emit({ type: 'message', message: line('a1', 'assistant', 'Found three challenges for you.', 7) })
+    expect(texts()).toEqual(['Agent: Found three challenges for you.'])
+    // A reopened stream starts the message in progress over with its text so far.
+    stream.emit({ type: 'text-delta', messageId: 'a2', delta: 'Partial ' })
+    stream.open()
+    stream.emit({ type: 'text-delta', messageId: 'a2', delta: 'Partial text ' })
+    await flush()
+    expect(texts()).toEqual(['Agent: Found three challenges for you.', 'Agent: Partial text '])
+    stream.emit({ type: 'busy', busy: false })
+    expect(texts()).toEqual(['Agent: Found three challenges for you.'])
+  })
+
+  it('shows each page call once in its latest state, replays it from history, and renders named tools your way', async () => {
+    const running = {
+      callId: 'c1',
+      tool: 'challenges.search',
+      title: 'Search',
+      input: '{"q":"kite"}',
+      state: 'running',
+    } as const
+    const done = { ...running, state: 'done', summary: 'ok (3 results)' } as const
+    server.conversations.set('c1', [
+      {
+        ...line('t0', 'tool', 'page_call x → ok', 1),
+        part: { ...done, callId: 'c0', tool: 'cart.add', title: 'Add' },
+      },
+    ])
+    localStorage.setItem('toolmark:conversation', 'c1')
+    const { wrap } = setup()
+    const CartLine = ({ part }: { part: { summary?: string } }) => <b>Cart: {part.summary}</b>
+    render(wrap(<AgentChat conversation={agentConversation()} renderTool={{ 'cart.add': CartLine }} />))
+    await flush()
+    const stream = server.stream('c1')
+    const parts = () => screen.getAllByTestId('agent-chat-tool').map((li) => li.textContent)
+    expect(parts()).toEqual(['Cart: ok (3 results)'])
+    stream.emit({ type: 'tool', part: running })
+    expect(parts()).toEqual(['Cart: ok (3 results)', 'Search {"q":"kite"} running…'])
+    stream.emit({ type: 'tool', part: done })
+    stream.emit({ type: 'message', message: { ...line('t1', 'tool', 'page_call → ok', 5), part: done } })
+    expect(parts()).toEqual(['Cart: ok (3 results)', 'Search {"q":"kite"} done (ok (3 results))'])
+    expect(
+      screen.getAllByTestId('agent-chat-tool')[1]!.querySelector('[data-state]')?.getAttribute('data-state'),
+    ).toBe('done')
   })
 
   it("shows a confirmation card that takes focus after the user's message; Approve runs the tool", async () => {

@@ -13,10 +13,52 @@ export interface ChatMessage {
   tool?: string
   /** Epoch milliseconds. */
   at: number
+  /** On a `tool` line of a page call: the call as the chat shows it, in the state this line records. */
+  part?: ToolPart
+}
+
+/** The state of a page call the agent made. */
+export type ToolPartState = 'running' | 'waiting' | 'done' | 'failed' | 'cancelled'
+
+/** One page call the agent made, as the chat shows it (masked by the server). */
+export interface ToolPart {
+  /** The call's id, the same in every state of the call. */
+  callId: string
+  /** The page tool's name. */
+  tool: string
+  /** The tool's title from the page's manifest, when it has one. */
+  title?: string
+  /** A short, masked rendering of the call's input. */
+  input: string
+  /** `running` until the page answers; `waiting` while it waits for the user's confirmation. */
+  state: ToolPartState
+  /** The outcome in a few words. */
+  summary?: string
+  /** While `waiting`: the page's confirmation id (its card). */
+  confirmId?: string
+}
+
+/** Assistant text as it streams; the `message` event with the same id ends it with the whole text. */
+export interface TextDeltaEvent {
+  type: 'text-delta'
+  messageId: string
+  delta: string
+}
+
+/** A page call started or changed state; the latest part of a `callId` wins. */
+export interface ToolEvent {
+  type: 'tool'
+  part: ToolPart
 }
 
 /** One event of the conversation's event stream (its `data`, as JSON). */
-export type ChatEvent = { type: 'message'; message: ChatMessage } | { type: 'busy'; busy: boolean }
+export type ChatEvent =
+  | { type: 'message'; message: ChatMessage }
+  | { type: 'busy'; busy: boolean }
+  | TextDeltaEvent
+  | ToolEvent
+
+const EVENT_TYPES = new Set(['message', 'busy', 'text-delta', 'tool'])
 
 /** A conversation with its visible messages, oldest first (`GET /api/conversations/:id`). */
 export interface ConversationBody {
@@ -157,7 +199,7 @@ export function agentConversation(options: AgentConversationOptions = {}): Agent
         } catch {
           return // not JSON: a comment or a keep-alive
         }
-        if (parsed?.type === 'message' || parsed?.type === 'busy') onEvent(parsed)
+        if (EVENT_TYPES.has(parsed?.type)) onEvent(parsed)
       }
       return () => source.close()
     },

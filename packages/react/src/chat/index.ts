@@ -1,6 +1,6 @@
 'use client'
 // "@toolmark/react/chat": a chat with the agent of a `@toolmark/server`, for pages whose bridge talks to it.
-export { AgentChat, type AgentChatProps } from './AgentChat.tsx'
+export { AgentChat, type AgentChatProps, type ToolPartProps, ToolPartView } from './AgentChat.tsx'
 export {
   type AgentConversation,
   type AgentConversationOptions,
@@ -11,6 +11,17 @@ export {
   DEFAULT_CONVERSATION_KEY,
   MAX_MESSAGE_LENGTH,
   refusalReason,
+  type TextDeltaEvent,
+  type ToolEvent,
+  type ToolPart,
+  type ToolPartState,
 } from './conversation.ts'
-export { type AgentChatState, mergeMessage, type UseAgentChatOptions, useAgentChat } from './useAgentChat.ts'
+export {
+  type AgentChatState,
+  mergeMessage,
+  mergePart,
+  type StreamingMessage,
+  type UseAgentChatOptions,
+  useAgentChat,
+} from './useAgentChat.ts'
 export { type ChatWithApprovals, useChatApprovals } from './useChatApprovals.ts'

@@ -184,6 +184,9 @@ export class Activity {
       },
       publish: (conversationId: string, event: ChatEvent) => inner.publish(conversationId, event),
       onEvent: (handler) => inner.onEvent(handler),
+      // Chat streams on any instance get the conversation's events.
+      ...(inner.watch ? { watch: (conversationId: string) => this.track(inner.watch!(conversationId)) } : {}),
+      ...(inner.unwatch ? { unwatch: (conversationId: string) => inner.unwatch!(conversationId) } : {}),
       settling: () => inner.settling(),
       ping: () => this.track(inner.ping()),
       ...(inner.broadcast

@@ -174,14 +174,21 @@ describe('conversation API', () => {
       'message', // the user's message
       'busy', // true: the turn is queued
       'message', // page_describe line
+      'tool', // the page call's part: running
+      'tool', // the page call's part: done
       'message', // page_call line
-      'message', // the answer
+      'text-delta', // the answer as it streams
+      'message', // the answer, whole
       'busy',
     ])
     expect(events.at(-2)).toMatchObject({
       message: { role: 'assistant', text: 'I found 1 challenge: Chess Openings.' },
     })
-    expect(events.at(-3)).toMatchObject({
+    // The answer's first words streamed before it (the offline agent yields it in chunks).
+    const streamed = events.at(-3) as { type: string; delta: string }
+    expect(streamed.type).toBe('text-delta')
+    expect('I found 1 challenge: Chess Openings.'.startsWith(streamed.delta)).toBe(true)
+    expect(events.at(-4)).toMatchObject({
       message: {
         role: 'tool',
         tool: 'challenges.search',

@@ -74,7 +74,7 @@ describe('PostgreSQL store', () => {
     const url = await database()
     const [a, b, c] = await Promise.all([open(url), open(url), open(url)])
     const { rows } = await a.pool.query('SELECT version FROM toolmark_migrations')
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }])
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }])
     const user = await a.createUser()
     const conversation = await b.createConversation(user.id)
     expect(await c.getConversation(conversation.id)).toEqual(conversation)

@@ -1,26 +1,48 @@
-import type { Cluster } from '../relay/cluster.ts'
+import type { Cluster, ClusterEvent } from '../relay/cluster.ts'
 import type { ChatEvent } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
+
+/** The cluster key of a conversation's running turn (held by the instance that runs it). */
+export const turnKey = (conversationId: string): string => `turn:${conversationId}`
+
+/** How long a chat stream opened mid-message on one instance waits for the text so far from another. */
+const SNAPSHOT_WAIT_MS = 2000
+
+type Listener = (event: ChatEvent) => void
 
 /**
  * A per-conversation publish/subscribe hub for the chat's server-sent events. With a {@link Cluster}
  * (shared mode) every event is fanned out to the other instances too, so a chat stream sees the turns
  * that run on any instance; a cluster that can (`watch`) sends a conversation's events only to the instances
  * where it has a listener.
+ *
+ * It keeps the text so far of each conversation's message in progress: a listener that joins mid-message
+ * first gets it as one `text-delta`. In shared mode, a listener on an instance that did not see the message
+ * from its start asks the instance running the turn for it (a `snapshot`) and gets no deltas until then.
  */
 export class ConversationEvents {
-  readonly #listeners = new Map<string, Set<(event: ChatEvent) => void>>()
+  readonly #listeners = new Map<string, Set<Listener>>()
   readonly #cluster: Cluster | undefined
   /** Conversation → the cluster's `watch` of it, started by its first listener here. */
   readonly #watching = new Map<string, Promise<void>>()
+  /** Conversation → its message in progress, as far as this instance saw it from its start. */
+  readonly #partials = new Map<string, { messageId: string; text: string }>()
+  /** Listeners waiting for another instance's snapshot of the message in progress → their give-up timer. */
+  readonly #awaiting = new Map<Listener, ReturnType<typeof setTimeout>>()
 
   constructor(cluster?: Cluster) {
     this.#cluster = cluster
-    cluster?.onEvent((conversationId, event) => this.#deliver(conversationId, event))
+    cluster?.onEvent((conversationId, event) => this.#fromCluster(conversationId, event))
+    cluster?.onMessage((message) => {
+      if (message.kind === 'snapshot-ask') this.#answerSnapshot(message.conversationId)
+    })
   }
 
-  /** Listen to one conversation; returns the unsubscribe function (calling it again does nothing). */
-  subscribe(conversationId: string, listener: (event: ChatEvent) => void): () => void {
+  /**
+   * Listen to one conversation; returns the unsubscribe function (calling it again does nothing). When a
+   * message is in progress, the listener first gets its text so far (shared mode: once it arrived).
+   */
+  subscribe(conversationId: string, listener: Listener): () => void {
     let set = this.#listeners.get(conversationId)
     if (!set) {
       set = new Set()
@@ -28,6 +50,10 @@ export class ConversationEvents {
       this.#watch(conversationId)
     }
     set.add(listener)
+    const partial = this.#partials.get(conversationId)
+    if (partial)
+      this.#call(listener, { type: 'text-delta', messageId: partial.messageId, delta: partial.text })
+    else if (this.#cluster) this.#askSnapshot(conversationId, listener)
     let subscribed = true
     return () => {
       // Idempotent, and it only ever removes this listener: the conversation's set is dropped only
@@ -36,6 +62,7 @@ export class ConversationEvents {
       if (!subscribed) return
       subscribed = false
       set.delete(listener)
+      this.#stopAwaiting(listener)
       if (set.size === 0 && this.#listeners.get(conversationId) === set) {
         this.#listeners.delete(conversationId)
         this.#watching.delete(conversationId)
@@ -64,17 +91,111 @@ export class ConversationEvents {
 
   /** Deliver an event to the conversation's listeners (a throwing listener does not stop the others). */
   publish(conversationId: string, event: ChatEvent): void {
+    if (event.type === 'text-delta') {
+      const partial = this.#partials.get(conversationId)
+      const offset = partial?.messageId === event.messageId ? partial.text.length : 0
+      this.#track(conversationId, { ...event, offset })
+      this.#deliver(conversationId, event)
+      this.#cluster?.publish(conversationId, { ...event, offset })
+      return
+    }
+    this.#track(conversationId, event)
     this.#deliver(conversationId, event)
     this.#cluster?.publish(conversationId, event)
   }
 
+  /** The text so far of the conversation's message in progress on this instance, if any. */
+  partial(conversationId: string): { messageId: string; text: string } | undefined {
+    return this.#partials.get(conversationId)
+  }
+
+  #fromCluster(conversationId: string, event: ClusterEvent): void {
+    if (event.type === 'snapshot') {
+      if (event.messageId !== undefined && !this.#partials.has(conversationId))
+        this.#partials.set(conversationId, { messageId: event.messageId, text: event.text })
+      for (const listener of this.#listeners.get(conversationId) ?? [])
+        this.#release(conversationId, listener)
+      return
+    }
+    this.#track(conversationId, event)
+    if (event.type === 'text-delta') {
+      this.#deliver(conversationId, { type: 'text-delta', messageId: event.messageId, delta: event.delta })
+    } else this.#deliver(conversationId, event)
+  }
+
+  /** Keeps the message in progress up to date; a delta that does not follow on what is kept makes it unknown. */
+  #track(conversationId: string, event: ClusterEvent): void {
+    const partial = this.#partials.get(conversationId)
+    if (event.type === 'text-delta') {
+      if (event.offset === 0)
+        this.#partials.set(conversationId, { messageId: event.messageId, text: event.delta })
+      else if (partial?.messageId === event.messageId && partial.text.length === event.offset)
+        partial.text += event.delta
+      else this.#partials.delete(conversationId)
+    } else if (event.type === 'message' ? partial?.messageId === event.message.id : event.type === 'busy') {
+      this.#partials.delete(conversationId)
+    }
+  }
+
+  /** Shared mode: asks the instance running the conversation's turn for its message in progress. */
+  #askSnapshot(conversationId: string, listener: Listener): void {
+    const cluster = this.#cluster!
+    this.#awaiting.set(
+      listener,
+      setTimeout(() => this.#release(conversationId, listener), SNAPSHOT_WAIT_MS),
+    )
+    const ask = async () => {
+      await this.#watching.get(conversationId)
+      const holder = await cluster.holder(turnKey(conversationId))
+      if (!holder || holder.instance === cluster.instance) return this.#release(conversationId, listener)
+      await cluster.send(holder.instance, { kind: 'snapshot-ask', conversationId })
+    }
+    ask().catch((error: unknown) => {
+      this.#release(conversationId, listener)
+      console.error(`[events] could not ask for the message in progress: ${escapeForLog(error)}`)
+    })
+  }
+
+  #answerSnapshot(conversationId: string): void {
+    const partial = this.#partials.get(conversationId)
+    this.#cluster?.publish(
+      conversationId,
+      partial ? { type: 'snapshot', ...partial } : { type: 'snapshot', text: '' },
+    )
+  }
+
+  /**
+   * Ends a listener's wait for the text so far: it gets the message in progress as this instance knows it now
+   * (it got none of that message's deltas while it waited).
+   */
+  #release(conversationId: string, listener: Listener): void {
+    if (!this.#awaiting.has(listener)) return
+    this.#stopAwaiting(listener)
+    const partial = this.#partials.get(conversationId)
+    if (partial && partial.text !== '')
+      this.#call(listener, { type: 'text-delta', messageId: partial.messageId, delta: partial.text })
+  }
+
+  #stopAwaiting(listener: Listener): void {
+    const timer = this.#awaiting.get(listener)
+    if (timer === undefined) return
+    clearTimeout(timer)
+    this.#awaiting.delete(listener)
+  }
+
   #deliver(conversationId: string, event: ChatEvent): void {
     for (const listener of this.#listeners.get(conversationId) ?? []) {
-      try {
-        listener(event)
-      } catch (error) {
-        console.error(`[events] listener failed: ${escapeForLog(error)}`)
-      }
+      // A listener waiting for the text so far gets it whole with the snapshot, not piece by piece.
+      if (event.type === 'text-delta' && this.#awaiting.has(listener)) continue
+      this.#call(listener, event)
+    }
+  }
+
+  #call(listener: Listener, event: ChatEvent): void {
+    try {
+      listener(event)
+    } catch (error) {
+      console.error(`[events] listener failed: ${escapeForLog(error)}`)
     }
   }
 }

@@ -9,7 +9,7 @@ import {
 import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
 import { type BoundPage, LEASE_MS, type Relay, type RelayEvents } from '../relay/relay.ts'
 import { boundContent, boundManifest, boundText } from '../shared/bounds.ts'
-import { type ChatMessage, MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
+import { type ChatMessage, MAX_MESSAGE_LENGTH, type ToolPart } from '../shared/contract.ts'
 import { LimitExceeded, MAX_QUEUED_TURNS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import {
@@ -24,8 +24,9 @@ import {
   sensitivePathsOf,
 } from '../shared/redact.ts'
 import type { ConfirmBinding, Conversation, Store, StoredMessage } from '../store/store.ts'
-import type { ConversationEvents } from './events.ts'
+import { type ConversationEvents, turnKey } from './events.ts'
 import { toolLine } from './lines.ts'
+import { heldWords, maskAssistantText, TextStream } from './stream.ts'
 import type { AgentMessage, LlmTool, Provider, ToolCall } from './types.ts'
 
 /** The system prompt of ordinary turns. */
@@ -49,9 +50,6 @@ const MAX_STEPS = 8
  * told that turn ended (the message was lost, or the instance died and its claim has to lapse).
  */
 const TURN_POLL_MS = 1000
-
-/** The cluster key of a conversation's running turn. */
-const turnKey = (conversationId: string) => `turn:${conversationId}`
 
 /** How many (page load, tool) sensitive-path lists learned from describes are kept in memory. */
 const MAX_DESCRIBED = 1000
@@ -79,6 +77,11 @@ export interface AgentOptions {
    * ({@link Agent.post} throws `LimitExceeded`, `too_many_turns`). Default {@link MAX_QUEUED_TURNS_PER_USER}.
    */
   maxQueuedTurnsPerUser?: number
+  /**
+   * Publish the reply as it streams (`text-delta` events), masked. Default true; false publishes whole
+   * messages only.
+   */
+  streamReplies?: boolean
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -300,19 +303,20 @@ export class Agent {
     role: StoredMessage['role'],
     text: string,
     agent: AgentMessage | undefined,
-    options: { tool?: string; visible?: boolean } = {},
+    options: { tool?: string; visible?: boolean; id?: string; part?: ToolPart } = {},
     secrets: ReadonlySet<string> = new Set(),
   ): Promise<StoredMessage> {
     const forms = secretForms(secrets)
     const stored: StoredMessage = {
-      id: crypto.randomUUID(),
+      id: options.id ?? crypto.randomUUID(),
       conversationId,
       role,
-      text: scrub(maskText(scrub(text, [...secrets])), forms),
+      text: maskAssistantText(text, [...secrets]),
       at: Date.now(),
       visible: options.visible ?? true,
     }
     if (options.tool !== undefined) stored.tool = options.tool
+    if (options.part !== undefined) stored.part = forgetPart(options.part, forms)
     if (agent) stored.agent = forgetAgent(maskAgent(agent, [...secrets]), forms)
     if (this.#closed) return stored // shutting down: the store may be closed already
     await this.#o.store.addMessage(stored)
@@ -354,6 +358,19 @@ export class Agent {
       const tools: LlmTool[] = followUp ? [] : [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool]
       let text = ''
       let calls: ToolCall[] = []
+      // The step's reply streams as masked deltas under the id its stored message gets.
+      const messageId = crypto.randomUUID()
+      // The user's words that may be a value the model is about to pass at a sensitive path stop the stream
+      // until the step's calls tell which values are secret.
+      const stream =
+        this.#o.streamReplies === false
+          ? undefined
+          : new TextStream({
+              publish: (delta) =>
+                this.#o.events.publish(conversation.id, { type: 'text-delta', messageId, delta }),
+              secrets: () => [...secrets],
+              held: followUp || !real || !this.#sensitivePage(page, manifest) ? [] : heldWords(real.text),
+            })
       try {
         for await (const event of this.#o.provider.stream({
           system: followUp ? FOLLOW_UP_PROMPT : SYSTEM_PROMPT,
@@ -362,10 +379,14 @@ export class Agent {
           signal: this.#stop.signal,
           ...(followUp || !page ? {} : { manifest: [...manifest] }),
         })) {
-          if (event.type === 'text') text += event.delta
-          else calls.push(event.call)
+          if (event.type === 'text') {
+            text += event.delta
+            stream?.push(event.delta)
+          } else calls.push(event.call)
         }
+        stream?.end()
       } catch (error) {
+        stream?.end()
         if (this.#closed) return // shutting down: the request was aborted on purpose
         // An API error may echo the request: the turn's known secrets are cut out too.
         this.#log(
@@ -390,7 +411,7 @@ export class Agent {
         'assistant',
         text,
         { ...assistant, toolCalls: kept },
-        { visible: text.trim() !== '' },
+        { visible: text.trim() !== '', id: messageId },
         secrets,
       )
       if (secrets.size > forgotten) {
@@ -403,11 +424,14 @@ export class Agent {
         }
       }
       if (calls.length === 0) return
-      for (const call of calls) {
-        const { content, line, tool } = await this.#execute(conversation, call, page, secrets)
+      for (const [i, call] of calls.entries()) {
+        const running = this.#startPart(conversation.id, kept[i]!, page, secrets)
+        const { content, line, tool, outcome } = await this.#execute(conversation, call, page, secrets)
         const message: AgentMessage = { role: 'tool', toolCallId: call.id, name: call.name, content }
         history.push(message)
-        await this.#add(conversation.id, 'tool', line, message, { tool }, secrets)
+        const part =
+          running && outcome ? this.#endPart(conversation.id, running, outcome, line, secrets) : undefined
+        await this.#add(conversation.id, 'tool', line, message, { tool, ...(part ? { part } : {}) }, secrets)
       }
     }
     await this.#add(
@@ -455,8 +479,13 @@ export class Agent {
       const agent: AgentMessage | undefined = mine
         ? { role: 'user', text }
         : m.agent && forgetAgent(m.agent, forms)
-      if (text !== m.text || JSON.stringify(agent) !== JSON.stringify(m.agent)) {
-        await this.#o.store.updateMessage(m.id, text, agent)
+      const part = m.part && forgetPart(m.part, forms)
+      if (
+        text !== m.text ||
+        JSON.stringify(agent) !== JSON.stringify(m.agent) ||
+        JSON.stringify(part) !== JSON.stringify(m.part)
+      ) {
+        await this.#o.store.updateMessage(m.id, text, agent, part)
       }
     }
     for (const binding of await this.#o.store.listConfirms(conversationId)) {
@@ -478,7 +507,12 @@ export class Agent {
     call: ToolCall,
     rendered: BoundPage | undefined,
     secrets: ReadonlySet<string>,
-  ): Promise<{ content: string; line: string; tool: string }> {
+  ): Promise<{
+    content: string
+    line: string
+    tool: string
+    outcome?: { result: ToolResult; timedOut: boolean }
+  }> {
     const input = call.input
     const kind = call.name === 'page_call' ? 'call' : call.name === 'page_describe' ? 'describe' : undefined
     if (!kind || !isObject(input) || typeof input.tool !== 'string') {
@@ -515,7 +549,54 @@ export class Agent {
       rendered?.tools.find((t) => t.name === tool)?.hints?.untrustedContent === true
     // A page's result may be 1 MiB: what is over the limit is never masked, stored or handed to the model.
     const content = boundContent(JSON.stringify(untrusted ? wrapUntrusted(outcome.result) : outcome.result))
-    return { content, line: boundText(toolLine('page_call', tool, outcome)), tool }
+    return { content, line: boundText(toolLine('page_call', tool, outcome)), tool, outcome }
+  }
+
+  /** True when a tool of the page has sensitive input paths (declared, or learned from a describe). */
+  #sensitivePage(page: BoundPage | undefined, manifest: readonly unknown[]): boolean {
+    if (!page) return false
+    if (manifest.some((entry) => declaredPaths(entry).length > 0)) return true
+    for (const [key, paths] of this.#described)
+      if (paths.length > 0 && key.startsWith(`${page.clientId}\u0000`)) return true
+    return false
+  }
+
+  /**
+   * Publishes the `running` part of a page call the agent makes (`call` is the call as stored, masked at the
+   * tool's sensitive paths); undefined for anything but a well-formed `page_call`.
+   */
+  #startPart(
+    conversationId: string,
+    call: ToolCall,
+    page: BoundPage | undefined,
+    secrets: ReadonlySet<string>,
+  ): ToolPart | undefined {
+    const input = call.input
+    if (call.name !== 'page_call' || !isObject(input) || typeof input.tool !== 'string') return undefined
+    const title = page?.tools.find((t) => t.name === input.tool)?.title
+    const part: ToolPart = {
+      callId: call.id,
+      tool: input.tool,
+      ...(typeof title === 'string' && title !== '' ? { title } : {}),
+      input: renderInput(input.input, [...secrets]),
+      state: 'running',
+    }
+    this.#o.events.publish(conversationId, { type: 'tool', part: forgetPart(part, secretForms(secrets)) })
+    return part
+  }
+
+  /** Publishes (and returns, for the tool line) the part of a call the page answered. */
+  #endPart(
+    conversationId: string,
+    running: ToolPart,
+    outcome: { result: ToolResult; timedOut: boolean },
+    line: string,
+    secrets: ReadonlySet<string>,
+  ): ToolPart {
+    // The page's summary or message may repeat the call's secrets: they are cut out as from the tool line.
+    const part = forgetPart(partOutcome(running, outcome, line), secretForms(secrets))
+    this.#o.events.publish(conversationId, { type: 'tool', part })
+    return part
   }
 
   /** Appends a confirmation's outcome (the call's `secrets` cut out of what is stored) and runs the follow-up turn. */
@@ -533,9 +614,42 @@ export class Agent {
       const line = boundText(
         toolLine('confirmed', binding.tool, { result, timedOut: false }, binding.summary),
       )
-      await this.#add(conversation.id, 'tool', line, message, { tool: binding.tool }, new Set(secrets))
+      const confirmed = await this.#confirmedPart(conversation.id, binding, { result, timedOut: false }, line)
+      const part = confirmed && forgetPart(confirmed, secretForms(secrets))
+      if (part) this.#o.events.publish(conversation.id, { type: 'tool', part })
+      await this.#add(
+        conversation.id,
+        'tool',
+        line,
+        message,
+        { tool: binding.tool, ...(part ? { part } : {}) },
+        new Set(secrets),
+      )
       await this.#turn(conversation, undefined, true)
     })
+  }
+
+  /**
+   * The part of a call that waited for the user, moved to its outcome: the waiting part stored with the call's
+   * tool line (its title and input), or a new one from the binding when there is none.
+   */
+  async #confirmedPart(
+    conversationId: string,
+    binding: ConfirmBinding,
+    outcome: { result: ToolResult; timedOut: boolean },
+    line: string,
+  ): Promise<ToolPart | undefined> {
+    if (this.#closed) return undefined
+    let waiting: ToolPart | undefined
+    for (const m of await this.#o.store.listMessages(conversationId))
+      if (m.part?.callId === binding.toolCallId) waiting = m.part
+    const base: ToolPart = waiting ?? {
+      callId: binding.toolCallId,
+      tool: binding.tool,
+      input: '',
+      state: 'running',
+    }
+    return partOutcome(base, outcome, line)
   }
 
   #onExpired(conversationId: string, bindings: ConfirmBinding[], reason: 'gone' | 'lifetime'): void {
@@ -551,7 +665,12 @@ export class Agent {
           confirmId: binding.confirmId,
         }
         const line = `confirmation expired: ${binding.summary} (${why})`
-        await this.#add(conversationId, 'tool', line, message, { tool: binding.tool })
+        const part = await this.#confirmedPart(conversationId, binding, { result, timedOut: false }, line)
+        if (part) this.#o.events.publish(conversationId, { type: 'tool', part })
+        await this.#add(conversationId, 'tool', line, message, {
+          tool: binding.tool,
+          ...(part ? { part } : {}),
+        })
       }
     })
   }
@@ -621,5 +740,53 @@ function forgetAgent(m: AgentMessage, forms: readonly string[]): AgentMessage {
 export function toChat(m: StoredMessage): ChatMessage {
   const chat: ChatMessage = { id: m.id, role: m.role, text: m.text, at: m.at }
   if (m.tool !== undefined) chat.tool = m.tool
+  if (m.part !== undefined) chat.part = m.part
   return chat
+}
+
+/** The longest input rendering a tool part carries (characters). */
+const MAX_PART_INPUT = 160
+
+/** A short, masked rendering of a call's input: compact JSON, cut with an ellipsis when long. */
+function renderInput(input: unknown, secrets: readonly string[]): string {
+  const json = JSON.stringify(maskValue(input ?? {}, { secrets })) ?? '{}'
+  const text = maskAssistantText(json, secrets)
+  return text.length <= MAX_PART_INPUT ? text : `${text.slice(0, MAX_PART_INPUT - 1)}…`
+}
+
+/** The part with every known secret form cut out of its strings. */
+function forgetPart(part: ToolPart, forms: readonly string[]): ToolPart {
+  if (forms.length === 0) return part
+  const out: ToolPart = { ...part, input: scrub(part.input, forms) }
+  if (part.summary !== undefined) out.summary = scrub(part.summary, forms)
+  if (part.title !== undefined) out.title = scrub(part.title, forms)
+  return out
+}
+
+/** The part in the state the page's answer puts it in, with the outcome of the tool line as its summary. */
+function partOutcome(
+  part: ToolPart,
+  outcome: { result: ToolResult; timedOut: boolean },
+  line: string,
+): ToolPart {
+  const { result, timedOut } = outcome
+  const state: ToolPart['state'] = timedOut
+    ? 'failed'
+    : result.status === 'ok'
+      ? 'done'
+      : result.status === 'needs_confirmation'
+        ? 'waiting'
+        : result.status === 'cancelled'
+          ? 'cancelled'
+          : 'failed'
+  const { confirmId: _old, summary: _summary, ...rest } = part
+  const at = line.lastIndexOf(' → ')
+  const summary =
+    result.status === 'needs_confirmation' ? result.summary : at >= 0 ? line.slice(at + 3) : line
+  return {
+    ...rest,
+    state,
+    summary: maskText(summary),
+    ...(result.status === 'needs_confirmation' ? { confirmId: result.confirmId } : {}),
+  }
 }

@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis'
-import type { BroadcastMessage, Cluster, ClusterMessage } from '../relay/cluster.ts'
+import type { BroadcastMessage, Cluster, ClusterEvent, ClusterMessage } from '../relay/cluster.ts'
 import { LEASE_MS } from '../relay/relay.ts'
-import type { ChatEvent } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
 
 /** How {@link createRedisCluster} connects. */
@@ -197,7 +196,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const eventsOf = (id: string) => `${prefix}events:${id}`
   const group = 'relay'
   const handlers: Array<(message: ClusterMessage) => Promise<void> | void> = []
-  const eventHandlers: Array<(conversationId: string, event: ChatEvent) => void> = []
+  const eventHandlers: Array<(conversationId: string, event: ClusterEvent) => void> = []
   const broadcastHandlers: Array<(message: BroadcastMessage) => void> = []
   let closed = false
   let giveUp: () => void = () => {}
@@ -312,7 +311,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
         for (const handler of broadcastHandlers) handler(message)
         return
       }
-      const event = JSON.parse(get('e') ?? 'null') as ChatEvent
+      const event = JSON.parse(get('e') ?? 'null') as ClusterEvent
       for (const handler of eventHandlers) handler(get('c') ?? '', event)
     } catch (error) {
       log(`[redis] chat event dropped: ${escapeForLog(String(error))}`)

@@ -1,5 +1,15 @@
 import type { ToolResult } from '@toolmark/core'
-import type { ChatEvent } from '../shared/contract.ts'
+import type { ChatEvent, TextDeltaEvent } from '../shared/contract.ts'
+
+/**
+ * A chat event as instances fan it out. A text delta carries where it starts in its message (`offset`), so an
+ * instance that saw the message from its start keeps the text so far; a `snapshot` is the text so far of the
+ * message in progress (none: no message is in progress), the answer to a `snapshot-ask`.
+ */
+export type ClusterEvent =
+  | Exclude<ChatEvent, TextDeltaEvent>
+  | (TextDeltaEvent & { offset?: number })
+  | { type: 'snapshot'; messageId?: string; text: string }
 
 /** What one server instance sends another through the {@link Cluster}. */
 export type ClusterMessage =
@@ -64,6 +74,11 @@ export type ClusterMessage =
   | { kind: 'watch-turn'; conversationId: string; instance: string }
   /** To an instance waiting to run a turn of the conversation: the turn it waited for ended; claim it now. */
   | { kind: 'turn-ended'; conversationId: string }
+  /**
+   * To the instance running a turn of the conversation: publish a `snapshot` event of the message in progress (a
+   * chat stream opened on another instance mid-message starts with it).
+   */
+  | { kind: 'snapshot-ask'; conversationId: string }
 
 /** An HTTP-transport page stream handed from one instance to another (see the `taken` message). */
 export interface MovedStream {
@@ -131,7 +146,7 @@ export interface Cluster {
    * Fans a chat event out to the other instances: with {@link Cluster.watch}, to those watching the
    * conversation; without it, to every one.
    */
-  publish(conversationId: string, event: ChatEvent): void
+  publish(conversationId: string, event: ClusterEvent): void
   /**
    * From now on, this instance gets the chat events other instances publish for `conversationId` (a chat
    * stream of it is open here): every event published after the promise resolves reaches it. Renewed by the
@@ -141,7 +156,7 @@ export interface Cluster {
   /** Stops what {@link Cluster.watch} started (the conversation's last chat stream here closed). */
   unwatch?(conversationId: string): void
   /** Adds a handler of the chat events other instances publish. */
-  onEvent(handler: (conversationId: string, event: ChatEvent) => void): void
+  onEvent(handler: (conversationId: string, event: ClusterEvent) => void): void
   /**
    * Fans `message` out to every other instance, in order with the chat events; resolves once it is written
    * (rejects when the coordinator cannot be reached). Optional: without it nothing is broadcast, and what an

@@ -14,10 +14,58 @@ export interface ChatMessage {
   tool?: string
   /** Epoch milliseconds. */
   at: number
+  /**
+   * On a `tool` line of a page call: the call as the chat shows it, in the state the line records (a call that
+   * waited for the user has a second line, its `confirmed` outcome, with the same `callId`). Replaying the lines in
+   * order, the last part of each `callId` is its current state.
+   */
+  part?: ToolPart
+}
+
+/** The state of a page call the agent made, as the chat shows it. */
+export type ToolPartState = 'running' | 'waiting' | 'done' | 'failed' | 'cancelled'
+
+/** One page call the agent made, as the chat shows it (masked: no sensitive value is ever in it). */
+export interface ToolPart {
+  /** The call's id (the model's tool-call id), the same in every state of the call. */
+  callId: string
+  /** The page tool's name. */
+  tool: string
+  /** The tool's title from the page's manifest, when it has one. */
+  title?: string
+  /** A short rendering of the call's input, masked like everything the server keeps. */
+  input: string
+  /** `running` until the page answers; `waiting` while it waits for the user's confirmation. */
+  state: ToolPartState
+  /** The outcome in a few words (`3 results`, the confirmation's summary, the refusal's code). */
+  summary?: string
+  /** While `waiting`: the page's confirmation id (its card). */
+  confirmId?: string
+}
+
+/**
+ * Assistant text as it streams, masked. Deltas of one `messageId` add up to the message so far; the `message`
+ * event with the same `message.id` ends it with the whole, final text (which wins over the deltas). A stream
+ * opened mid-message first gets one delta carrying the text so far.
+ */
+export interface TextDeltaEvent {
+  type: 'text-delta'
+  messageId: string
+  delta: string
+}
+
+/** A page call started or changed state; the latest part of a `callId` wins. */
+export interface ToolEvent {
+  type: 'tool'
+  part: ToolPart
 }
 
 /** One server-sent event of `GET /api/conversations/:id/events` (its `data`, as JSON). */
-export type ChatEvent = { type: 'message'; message: ChatMessage } | { type: 'busy'; busy: boolean }
+export type ChatEvent =
+  | { type: 'message'; message: ChatMessage }
+  | { type: 'busy'; busy: boolean }
+  | TextDeltaEvent
+  | ToolEvent
 
 /** `POST /api/conversations` → 201, and `POST /api/conversations/:id/messages` → 202. */
 export interface CreatedBody {

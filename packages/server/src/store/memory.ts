@@ -121,10 +121,11 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       messages.set(row.conversationId, list)
     },
     listMessages: async (conversationId) => copy(messages.get(conversationId) ?? []),
-    async updateMessage(id, text, agent) {
+    async updateMessage(id, text, agent, part) {
       const row = messageIds.get(id)
       if (!row) return
       row.text = text
+      if (part !== undefined) row.part = copy(part)
       if (agent === undefined) delete row.agent
       else row.agent = copy(agent)
     },

@@ -41,6 +41,8 @@ export const MIGRATIONS: readonly string[] = [
      input TEXT, entry TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
      state TEXT NOT NULL, PRIMARY KEY (conversation_id, tool_call_id));
    CREATE INDEX decisions_by_user ON decisions (user_id);`,
+  // A tool line carries the chat's rendering of its page call (a JSON `ToolPart`).
+  `ALTER TABLE messages ADD COLUMN part TEXT;`,
 ]
 
 /** Applies the migrations `db` has not run yet, each in its own transaction. */

@@ -47,6 +47,8 @@ export const PG_MIGRATIONS: readonly string[] = [
      input JSON, entry TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
      state TEXT NOT NULL, PRIMARY KEY (conversation_id, tool_call_id));
    CREATE INDEX toolmark_decisions_by_user ON toolmark_decisions (user_id);`,
+  // A tool line carries the chat's rendering of its page call (a `ToolPart`).
+  `ALTER TABLE toolmark_messages ADD COLUMN part JSON;`,
 ]
 
 /** An arbitrary constant: the advisory lock that serializes migrations between instances. */

@@ -1,5 +1,6 @@
 import pg from 'pg'
 import type { AgentMessage } from '../agent/types.ts'
+import type { ToolPart } from '../shared/contract.ts'
 import { migratePostgres } from './pg-migrations.ts'
 import {
   type CallBinding,
@@ -125,6 +126,7 @@ const toMessage = (r: Row): StoredMessage => {
   }
   if (r.tool !== null) message.tool = str(r.tool)
   if (r.agent !== null) message.agent = r.agent as AgentMessage
+  if (r.part !== null && r.part !== undefined) message.part = r.part as ToolPart
   return message
 }
 
@@ -167,11 +169,12 @@ const STATEMENTS = {
   conversationGet: 'SELECT id, user_id, created_at FROM toolmark_conversations WHERE id = $1',
   activeClientSet: 'UPDATE toolmark_conversations SET active_client_id = $1 WHERE id = $2',
   activeClientGet: 'SELECT active_client_id FROM toolmark_conversations WHERE id = $1',
-  messageInsert: `INSERT INTO toolmark_messages (id, conversation_id, role, text, tool, at, visible, agent)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+  messageInsert: `INSERT INTO toolmark_messages (id, conversation_id, role, text, tool, at, visible, agent, part)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
   messageList:
-    'SELECT id, conversation_id, role, text, tool, at, visible, agent FROM toolmark_messages WHERE conversation_id = $1 ORDER BY seq',
-  messageUpdate: 'UPDATE toolmark_messages SET text = $1, agent = $2 WHERE id = $3',
+    'SELECT id, conversation_id, role, text, tool, at, visible, agent, part FROM toolmark_messages WHERE conversation_id = $1 ORDER BY seq',
+  messageUpdate:
+    'UPDATE toolmark_messages SET text = $1, agent = $2, part = COALESCE($3, part) WHERE id = $4',
   callInsert: `INSERT INTO toolmark_calls (${CALL_COLUMNS})
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
   // The call is stored only while the conversation (of this user) is bound to its page load.
@@ -394,12 +397,18 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
         m.at,
         m.visible,
         m.agent === undefined ? null : JSON.stringify(m.agent),
+        m.part === undefined ? null : JSON.stringify(m.part),
       ])
     },
     listMessages: async (conversationId) =>
       (await query('messageList', [conversationId])).rows.map(toMessage),
-    async updateMessage(id, text, agent) {
-      await query('messageUpdate', [text, agent === undefined ? null : JSON.stringify(agent), id])
+    async updateMessage(id, text, agent, part) {
+      await query('messageUpdate', [
+        text,
+        agent === undefined ? null : JSON.stringify(agent),
+        part === undefined ? null : JSON.stringify(part),
+        id,
+      ])
     },
     async insertCall(b) {
       await query('callInsert', callValues(b))

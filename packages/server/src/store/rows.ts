@@ -35,6 +35,7 @@ export interface MessageRow {
   at: number
   visible: number
   agent: string | null
+  part: string | null
 }
 
 export interface CallRow {
@@ -109,6 +110,7 @@ export const toMessage = (r: MessageRow): StoredMessage => {
   }
   if (r.tool !== null) message.tool = r.tool
   if (r.agent !== null) message.agent = JSON.parse(r.agent)
+  if (r.part !== null) message.part = JSON.parse(r.part)
   return message
 }
 
@@ -121,6 +123,7 @@ export const messageRow = (m: StoredMessage): MessageRow => ({
   at: m.at,
   visible: m.visible ? 1 : 0,
   agent: m.agent === undefined ? null : JSON.stringify(m.agent),
+  part: m.part === undefined ? null : JSON.stringify(m.part),
 })
 
 export const toCall = (r: CallRow): CallBinding => ({

@@ -90,8 +90,13 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     async addMessage(message) {
       q.insertMessage.run(messageRow(message))
     },
-    async updateMessage(id, text, agent) {
-      q.updateMessage.run(text, agent === undefined ? null : JSON.stringify(agent), id)
+    async updateMessage(id, text, agent, part) {
+      q.updateMessage.run(
+        text,
+        agent === undefined ? null : JSON.stringify(agent),
+        part === undefined ? null : JSON.stringify(part),
+        id,
+      )
     },
     listMessages: async (conversationId) => q.listMessages.all(conversationId).map(toMessage),
     async insertCall(binding) {

@@ -50,12 +50,14 @@ export function prepareStatements(db: Database.Database) {
       'SELECT active_client_id FROM conversations WHERE id = ?',
     ),
     insertMessage: db.prepare<[MessageRow]>(
-      `INSERT INTO messages (id, conversation_id, role, text, tool, at, visible, agent)
-         VALUES (@id, @conversation_id, @role, @text, @tool, @at, @visible, @agent)`,
+      `INSERT INTO messages (id, conversation_id, role, text, tool, at, visible, agent, part)
+         VALUES (@id, @conversation_id, @role, @text, @tool, @at, @visible, @agent, @part)`,
     ),
-    updateMessage: db.prepare('UPDATE messages SET text = ?, agent = ? WHERE id = ?'),
+    updateMessage: db.prepare(
+      'UPDATE messages SET text = ?, agent = ?, part = COALESCE(?, part) WHERE id = ?',
+    ),
     listMessages: db.prepare<[string], MessageRow>(
-      'SELECT id, conversation_id, role, text, tool, at, visible, agent FROM messages WHERE conversation_id = ? ORDER BY seq',
+      'SELECT id, conversation_id, role, text, tool, at, visible, agent, part FROM messages WHERE conversation_id = ? ORDER BY seq',
     ),
     insertCall: db.prepare<[CallRow]>(
       `INSERT INTO call_bindings (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state)

@@ -1,6 +1,6 @@
 import type { ToolManifestSummary } from '@toolmark/core'
 import type { AgentMessage } from '../agent/types.ts'
-import type { ChatMessage } from '../shared/contract.ts'
+import type { ChatMessage, ToolPart } from '../shared/contract.ts'
 
 export interface User {
   id: string
@@ -144,8 +144,11 @@ export interface Store {
   getActiveClient(conversationId: string): Promise<string | undefined>
   addMessage(message: StoredMessage): Promise<void>
   listMessages(conversationId: string): Promise<StoredMessage[]>
-  /** Replaces a stored message's text and agent entry (a later, stricter masking of the same message). */
-  updateMessage(id: string, text: string, agent: AgentMessage | undefined): Promise<void>
+  /**
+   * Replaces a stored message's text and agent entry, and its tool part when `part` is given (a later, stricter
+   * masking of the same message).
+   */
+  updateMessage(id: string, text: string, agent: AgentMessage | undefined, part?: ToolPart): Promise<void>
   insertCall(binding: CallBinding): Promise<void>
   /**
    * Binds a call only while it may still go where it names, checked in the statement that inserts it: the

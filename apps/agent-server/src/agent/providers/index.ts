@@ -20,6 +20,15 @@ export function createProvider(config: Config): Provider {
         model: config.openaiModel,
       })
     default:
-      return new EmbeddedProvider()
+      return new EmbeddedProvider({ chunkDelayMs: embeddedChunkDelay() })
   }
+}
+
+/**
+ * The pause between the chunks of the offline agent's reply (ms), so the chat shows it streaming:
+ * `EMBEDDED_CHUNK_DELAY_MS`, default 80.
+ */
+function embeddedChunkDelay(): number {
+  const ms = Number(process.env.EMBEDDED_CHUNK_DELAY_MS ?? 80)
+  return Number.isFinite(ms) && ms >= 0 ? ms : 80
 }

@@ -1,0 +1,230 @@
+import { CARD_NUMBER_SOURCE, CODE_SOURCE, MIN_SECRET_LENGTH, PASSWORD_SOURCE } from '@toolmark/protocol'
+import { MAX_PROVIDER_TEXT } from '../shared/bounds.ts'
+import { maskText, scrub, secretForms } from '../shared/redact.ts'
+
+/** At most one text delta per conversation this often while text streams (ms). */
+export const DELTA_INTERVAL_MS = 50
+
+const PATTERNS = [CARD_NUMBER_SOURCE, CODE_SOURCE, PASSWORD_SOURCE].map((source) => new RegExp(source, 'gi'))
+const CODE_AT_END = new RegExp(CODE_SOURCE, 'gi')
+const PASSWORD_AT_END = new RegExp(PASSWORD_SOURCE, 'gi')
+/** A run of digits (with spaces or dashes) at the end: a card number may still be growing. */
+const DIGITS_AT_END = /\d[\d -]*$/
+
+/**
+ * Where the undecided end of `raw` starts: the text from there on could still become (or be the start of)
+ * something the masking changes, so a secret split across two deltas is masked whole before any of it is sent.
+ * That is a trailing run of digits, a security-code or password keyword still waiting for its value, and the
+ * start of a known secret or held word.
+ */
+function undecided(raw: string, words: readonly string[], from: number): number {
+  let at = raw.length
+  const tail = raw.slice(from)
+  const digits = DIGITS_AT_END.exec(tail)
+  if (digits) at = from + digits.index
+  // A keyword whose value may come next matches once a value is appended.
+  for (const [pattern, value] of [
+    [CODE_AT_END, '000'],
+    [PASSWORD_AT_END, 'x'],
+  ] as const) {
+    // A value already begun is completed, not lengthened (a code has at most 6 digits).
+    const probe = tail.replace(/\d+$/, '') + value
+    pattern.lastIndex = 0
+    for (const m of probe.matchAll(pattern))
+      if (m.index + m[0].length === probe.length) at = Math.min(at, from + m.index)
+  }
+  for (const word of words) {
+    for (let k = Math.min(word.length - 1, raw.length); k > 0; k--) {
+      if (raw.endsWith(word.slice(0, k))) {
+        at = Math.min(at, raw.length - k)
+        break
+      }
+    }
+  }
+  return at
+}
+
+/**
+ * How far before the last cut the next one looks again: longer than a card number with its separators, a
+ * security code with its keyword, or a password assignment.
+ */
+const LOOK_BEHIND = 64
+
+/** Text the masking could change: a digit, or a fragment of a security-code or password keyword. */
+const RISKY = /\d|pass|cv|cs|cid|pin|code|verif/i
+
+/** A place where text may be cut: right after white space or sentence punctuation. */
+const BOUNDARY = /[\s.!?。！？]/
+
+/**
+ * The masking of assistant text, the same for the streamed text and the stored message: values known to be
+ * secret cut out, then the heuristics (card numbers, security codes, passwords), then what they left of a
+ * known secret.
+ */
+export function maskAssistantText(text: string, secrets: readonly string[]): string {
+  return scrub(maskText(scrub(text, secrets)), secretForms(secrets))
+}
+
+/**
+ * How much of `raw` may be masked and sent now (`from`: how much was cut before): up to a word boundary before
+ * its undecided end, never inside or at the start of anything the masking could still change (a card number, a
+ * code, a password, a known secret, or a word that may turn out to be one), never past the provider's text limit.
+ */
+export function safeCut(
+  raw: string,
+  secrets: readonly string[],
+  held: readonly string[] = [],
+  from = 0,
+): number {
+  // Only the text from a little before the last cut is looked at again: what came before it is decided.
+  const window = Math.max(0, from - LOOK_BEHIND)
+  let cut = Math.min(undecided(raw, [...secrets, ...held], window), MAX_PROVIDER_TEXT)
+  const spans: Array<[number, number]> = []
+  const tail = raw.slice(window)
+  for (const pattern of PATTERNS) {
+    pattern.lastIndex = 0
+    for (const m of tail.matchAll(pattern)) spans.push([window + m.index, window + m.index + m[0].length])
+  }
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue
+    for (let at = raw.indexOf(secret, window); at >= 0; at = raw.indexOf(secret, at + 1))
+      spans.push([at, at + secret.length])
+  }
+  for (const word of held) {
+    const at = raw.indexOf(word)
+    if (at >= 0) spans.push([at, raw.length])
+  }
+  for (let moved = true; moved && cut > from; ) {
+    moved = false
+    while (cut > from && !BOUNDARY.test(raw[cut - 1]!)) cut--
+    for (const [start, end] of spans) {
+      if (start < cut && (end > cut || end >= raw.length - 1)) {
+        cut = start
+        moved = true
+      }
+    }
+  }
+  return Math.max(cut, from)
+}
+
+/** Options of {@link TextStream}. */
+export interface TextStreamOptions {
+  /** Publishes one masked delta. */
+  publish: (delta: string) => void
+  /** The values known to be secret so far in the turn (read at every flush). */
+  secrets: () => readonly string[]
+  /**
+   * Words of the user's message that may turn out to be secret once the model calls a tool with them: the text
+   * stops streaming before the first of them (the stored message, masked with the call's values, ends it).
+   */
+  held?: readonly string[]
+  /** Default {@link DELTA_INTERVAL_MS}. */
+  intervalMs?: number
+}
+
+/**
+ * One assistant message as it streams: collects the provider's deltas and publishes the masked text in
+ * coalesced deltas (at most one per `intervalMs`), holding back the last word and a tail that could still be
+ * the start of a secret. Each new piece is masked with the text shortly before it; the final message carries
+ * the whole text, masked as a whole, and wins over the deltas.
+ */
+export class TextStream {
+  readonly #o: TextStreamOptions
+  readonly #interval: number
+  #raw = ''
+  /** How much of the provider's text is masked and sent. */
+  #cut = 0
+  /** Every cut so far (where a masking may start over). */
+  readonly #cuts: number[] = [0]
+  #sent = ''
+  #stopped = false
+  #last = 0
+  #timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(options: TextStreamOptions) {
+    this.#o = options
+    this.#interval = options.intervalMs ?? DELTA_INTERVAL_MS
+  }
+
+  /** The masked text sent so far. */
+  get sent(): string {
+    return this.#sent
+  }
+
+  /** Adds the provider's next delta; flushes now when the last flush is `intervalMs` old, else soon. */
+  push(delta: string): void {
+    if (this.#stopped) return
+    this.#raw += delta
+    const wait = this.#last + this.#interval - Date.now()
+    if (wait <= 0) this.#flush()
+    else this.#timer ??= setTimeout(() => this.#flush(), wait)
+  }
+
+  /** Stops streaming (the message is complete, or the turn failed): nothing more is published. */
+  end(): void {
+    this.#stopped = true
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    this.#timer = undefined
+  }
+
+  #flush(): void {
+    this.#timer = undefined
+    if (this.#stopped) return
+    this.#last = Date.now()
+    const secrets = this.#o.secrets()
+    const raw = this.#raw
+    if (
+      secrets.length === 0 &&
+      !this.#o.held?.length &&
+      !RISKY.test(raw.slice(Math.max(0, this.#cut - LOOK_BEHIND)))
+    ) {
+      // No digit, no keyword and no known secret near the new text: the masking changes none of it, so it is
+      // sent as it came, up to its last word boundary.
+      let cut = Math.min(raw.length, MAX_PROVIDER_TEXT)
+      while (cut > this.#cut && !BOUNDARY.test(raw[cut - 1]!)) cut--
+      if (cut > this.#cut) this.#send(cut, raw.slice(this.#cut, cut))
+      return
+    }
+    const cut = safeCut(raw, secrets, this.#o.held, this.#cut)
+    if (cut <= this.#cut) return
+    // The new piece is masked together with what came a little before it (from an earlier cut), so a keyword
+    // sent before still masks the code after it; what it adds to the earlier masking is the delta.
+    let base = 0
+    for (let i = this.#cuts.length - 1; i >= 0; i--) {
+      if (this.#cuts[i]! <= this.#cut - LOOK_BEHIND) {
+        base = this.#cuts[i]!
+        break
+      }
+    }
+    const before = maskAssistantText(this.#raw.slice(base, this.#cut), secrets)
+    const after = maskAssistantText(this.#raw.slice(base, cut), secrets)
+    if (!after.startsWith(before)) {
+      // The masking of the longer text disagrees with what was sent: nothing more is (the message ends it).
+      this.end()
+      return
+    }
+    this.#send(cut, after.slice(before.length))
+  }
+
+  #send(cut: number, delta: string): void {
+    // Nothing is sent before the message has words: a reply of white space is never shown.
+    if (this.#sent.trim() === '' && delta.trim() === '') return
+    this.#cut = cut
+    this.#cuts.push(cut)
+    this.#sent += delta
+    this.#o.publish(delta)
+  }
+}
+
+/**
+ * The words of the user's text that could be a value the model passes at a sensitive path: those with a digit
+ * or a symbol in them (a code, a number, a password like `hunter2!`), at least {@link MIN_SECRET_LENGTH} long.
+ */
+export function heldWords(text: string): string[] {
+  const out = new Set<string>()
+  for (const token of text.split(/\s+/)) {
+    const word = token.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/g, '')
+    if (word.length >= MIN_SECRET_LENGTH && /[^\p{L}'’-]/u.test(word)) out.add(word)
+  }
+  return [...out]
+}
