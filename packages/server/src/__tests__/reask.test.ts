@@ -131,6 +131,8 @@ describe('a pending confirmation survives a reload: the new page load is asked a
     first.confirmed(confirmId, { status: 'ok', data: 'saved' })
     page.confirmed(again!, { status: 'ok', data: 'saved' })
     await Promise.all([first.flush(), page.flush()])
+    // In shared mode each answer may be handled on another instance: wait until both are decided.
+    await vi.waitFor(() => expect(t.rejections).toHaveLength(1), { timeout: 10_000 })
     await t.server.agent.idle(conversation)
     expect(followUps(p)).toBe(1)
     const outcomes = (await t.server.store.listMessages(conversation)).filter(
