@@ -20,6 +20,8 @@ import {
   useAgentChat,
 } from '../chat/index.ts'
 
+const CartLine = ({ part }: { part: ToolPart }) => part.summary ?? null
+
 it("uses the server contract's shapes", () => {
   expectTypeOf<ChatMessage>().toEqualTypeOf<contract.ChatMessage>()
   expectTypeOf<ChatEvent>().toEqualTypeOf<contract.ChatEvent>()
@@ -43,7 +45,6 @@ it('types streamed text, tool parts and a tool rendering of your own', () => {
   expectTypeOf<Extract<ChatEvent, { type: 'tool' }>['part']>().toEqualTypeOf<ToolPart>()
   expectTypeOf<ChatMessage['part']>().toEqualTypeOf<ToolPart | undefined>()
   expectTypeOf(ToolPartView).parameter(0).toEqualTypeOf<ToolPartProps>()
-  const CartLine = ({ part }: { part: ToolPart }) => part.summary ?? null
   const conversation = agentConversation({ storageKey: false })
   AgentChat({ conversation, renderTool: { 'cart.add': CartLine } })
   // @ts-expect-error a tool rendering takes the part

@@ -114,6 +114,8 @@ const line = (id: string, role: ChatMessage['role'], text: string, at: number): 
   at,
 })
 
+const CartLine = ({ part }: { part: { summary?: string } }) => <b>Cart: {part.summary}</b>
+
 describe('agentConversation', () => {
   it('creates a conversation once per tab, keeps its id, and reuses it after a reload', async () => {
     const conversation = agentConversation()
@@ -293,7 +295,6 @@ describeEachReactMode('AgentChat', ({ render }) => {
     ])
     localStorage.setItem('toolmark:conversation', 'c1')
     const { wrap } = setup()
-    const CartLine = ({ part }: { part: { summary?: string } }) => <b>Cart: {part.summary}</b>
     render(wrap(<AgentChat conversation={agentConversation()} renderTool={{ 'cart.add': CartLine }} />))
     await flush()
     const stream = server.stream('c1')
