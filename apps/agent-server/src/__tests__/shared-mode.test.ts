@@ -373,8 +373,9 @@ describe('shared mode: three instances, one Redis, one PostgreSQL', () => {
     // An approval now (a page that kept its card, or a replayed message) is refused on C.
     again.confirmed(confirmId, { status: 'ok', data: { id: 'forged' } })
     await again.flush()
-    expect(await chat.next((t) => t.startsWith('tool: confirmation expired'))).toBe(
-      'tool: confirmation expired: Create challenge "Robotics" (its time to approve it ran out)',
+    // The pending decision ends with its time limit: the chat says so, whichever instance records it first.
+    expect(await chat.next((t) => t.startsWith('tool: confirmation '))).toMatch(
+      /^tool: confirmation (expired|withdrawn): .*\(its time to approve it ran out\)$/,
     )
     expect(c!.output.join('')).toContain('(expired_confirm)')
     await again.flush()
