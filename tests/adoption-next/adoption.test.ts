@@ -155,9 +155,15 @@ it("the guide's app asks the offline agent, shows the card, and runs the tool on
   const page = await browser!.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(String(error)))
+  // The page has told the server its tools (the bridge's first POST of a manifest) before the user types.
+  const told = page.waitForResponse(
+    (r) => r.url().endsWith('/toolmark/messages') && /"type":"manifest"/.test(r.request().postData() ?? ''),
+    { timeout: 30_000 },
+  )
   await page.goto(`${origin}/settings`)
   const chat = page.getByRole('region', { name: 'Chat with the agent' })
   await chat.and(page.locator('[data-status="ready"]')).waitFor({ timeout: 30_000 })
+  expect((await told).ok()).toBe(true)
 
   const message = chat.getByRole('textbox', { name: 'Message' })
   await message.fill(guideMessage(GUIDE))
@@ -173,9 +179,10 @@ it("the guide's app asks the offline agent, shows the card, and runs the tool on
 
   await page.getByRole('heading', { name: guideOutcome(GUIDE) }).waitFor({ timeout: 30_000 })
   await card.waitFor({ state: 'detached' })
-  // The agent hears the outcome (a tool line for the confirmed call), then answers last.
+  // The chat shows the call done (its part, in its latest state), and the agent answers last.
+  const call = chat.locator('[data-toolmark-tool-part][data-tool="settings.setTheme"]')
+  await expect.poll(() => call.getAttribute('data-state'), { timeout: 30_000 }).toBe('done')
   const lines = chat.getByTestId('agent-chat-message')
-  await lines.filter({ hasText: /confirmed settings\.setTheme.*→ ok/ }).waitFor({ timeout: 30_000 })
   await expect.poll(() => lines.last().getAttribute('data-role'), { timeout: 30_000 }).toBe('assistant')
   expect(errors).toEqual([])
   expect(serverLog).not.toMatch(/failed|Error/)

@@ -57,6 +57,19 @@ function resultOf(content: string): ToolResult | undefined {
   }
 }
 
+/**
+ * A tool part's input as the chat shows it: the masked rendering parsed back into its value, or the rendering
+ * itself when it was cut short (a long input ends in `…` and is no longer JSON).
+ */
+function inputOf(rendered: unknown): unknown {
+  if (typeof rendered !== 'string') return rendered ?? {}
+  try {
+    return JSON.parse(rendered) as unknown
+  } catch {
+    return rendered
+  }
+}
+
 /** The text a failed result shows in the chat (`tool-output-error`): the seed's code and message. */
 export function errorTextOf(result: ToolResult): string {
   switch (result.status) {
@@ -110,7 +123,8 @@ class ChunkWriter {
   readonly known = new Set<string>()
   readonly #inputSent = new Set<string>()
   readonly #approvalSent = new Set<string>()
-  readonly #streamedText = new Set<string>()
+  /** The text streamed so far of each assistant message that streamed. */
+  readonly #streamedText = new Map<string, string>()
 
   constructor(write: (chunk: UiChunk) => void) {
     this.#write = write
@@ -119,10 +133,9 @@ class ChunkWriter {
   /** A streamed text delta of an assistant message (ended by that message's own event). */
   delta(messageId: string, delta: string): void {
     if (this.#done.has(messageId)) return
-    if (!this.#streamedText.has(messageId)) {
-      this.#streamedText.add(messageId)
-      this.#write({ type: 'text-start', id: messageId })
-    }
+    const sofar = this.#streamedText.get(messageId)
+    if (sofar === undefined) this.#write({ type: 'text-start', id: messageId })
+    this.#streamedText.set(messageId, (sofar ?? '') + delta)
     this.#write({ type: 'text-delta', id: messageId, delta })
   }
 
@@ -131,7 +144,7 @@ class ChunkWriter {
     const callId = part.callId
     const tool = part.tool
     if (typeof callId !== 'string' || typeof tool !== 'string') return
-    this.#input(callId, tool, part.input, typeof part.title === 'string' ? part.title : undefined)
+    this.#input(callId, tool, inputOf(part.input), typeof part.title === 'string' ? part.title : undefined)
     if (part.state === 'waiting' && typeof part.confirmId === 'string')
       this.#approval(callId, part.confirmId, typeof part.summary === 'string' ? part.summary : undefined)
   }
@@ -177,10 +190,12 @@ class ChunkWriter {
     if (this.#done.has(m.id)) return
     this.#done.add(m.id)
     if (m.role === 'assistant' && m.visible && m.text.trim() !== '') {
-      if (!this.#streamedText.has(m.id)) {
-        this.#write({ type: 'text-start', id: m.id })
-        this.#write({ type: 'text-delta', id: m.id, delta: m.text })
-      }
+      const sofar = this.#streamedText.get(m.id)
+      if (sofar === undefined) this.#write({ type: 'text-start', id: m.id })
+      // The deltas stop where the stream held text back (it may be masked yet); the stored text is whole and
+      // masked, so what it adds after the streamed text is the last delta.
+      const rest = sofar === undefined ? m.text : m.text.startsWith(sofar) ? m.text.slice(sofar.length) : ''
+      if (rest !== '') this.#write({ type: 'text-delta', id: m.id, delta: rest })
       this.#write({ type: 'text-end', id: m.id })
       return
     }
