@@ -75,6 +75,22 @@ describe('the useChat route (UI message stream)', () => {
     ])
   })
 
+  it('a streamed reply adds up to the whole message: the tail the stream held back comes with its end', async () => {
+    // The stream sends up to a word boundary; "friend" (no boundary after it) is held until the message ends.
+    const { server, chat } = start(() => [
+      { type: 'text', delta: 'Hello there, ' },
+      { type: 'text', delta: 'friend' },
+    ])
+    const id = await conversation(server)
+    const out = (await chunks(
+      await chat(post({ id, messages: [userMessage('hi')], trigger: 'submit-message' })),
+    )) as { type: string; delta?: string }[]
+    const deltas = out.filter((c) => c.type === 'text-delta')
+    expect(deltas.map((c) => c.delta).join('')).toBe('Hello there, friend')
+    expect(out.filter((c) => c.type === 'text-start')).toHaveLength(1)
+    expect(out.filter((c) => c.type === 'text-end')).toHaveLength(1)
+  })
+
   it('writes streamed text deltas and tool progress as they come, ignoring unknown event kinds', async () => {
     const { server, chat } = start((s) => {
       const conversationId = current
