@@ -1,5 +1,5 @@
 /**
- * `@toolmark/server/ai-sdk`: Toolmark pages on the Vercel AI SDK (`ai` 6, an optional peer dependency).
+ * `@toolmark/server/ai-sdk`: Toolmark pages on the Vercel AI SDK (`ai` 7, an optional peer dependency).
  *
  * - {@link pageTools}: the page's current tools as AI SDK tools (`page_call`, `page_describe`) for your own
  *   `streamText` / `generateText`; `execute` calls the page over the bridge.
@@ -51,6 +51,9 @@ export interface PageToolSet extends ToolSet {
   page_describe: Tool<PageDescribeInput, unknown>
 }
 
+/** The page tools read no AI SDK tool context (`experimental_context`): the scope is bound when they are made. */
+type NoContext = Record<string, never>
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
@@ -76,7 +79,7 @@ export async function pageTools(server: PageToolsServer, scope: PageScope): Prom
   const call = pageCallTool(manifest)
   const describe = PAGE_DESCRIBE_TOOL as LlmTool
   return {
-    page_call: tool<PageCallInput, unknown>({
+    page_call: tool<PageCallInput, unknown, NoContext>({
       description: call.description,
       inputSchema: jsonSchema<PageCallInput>(call.input_schema as JSONSchema7),
       execute: async (input, { toolCallId, abortSignal }) => {
@@ -103,7 +106,7 @@ export async function pageTools(server: PageToolsServer, scope: PageScope): Prom
         return untrusted ? wrapUntrusted(outcome.result) : outcome.result
       },
     }),
-    page_describe: tool<PageDescribeInput, unknown>({
+    page_describe: tool<PageDescribeInput, unknown, NoContext>({
       description: describe.description,
       inputSchema: jsonSchema<PageDescribeInput>(describe.input_schema as JSONSchema7),
       execute: async (input, { toolCallId, abortSignal }) => {

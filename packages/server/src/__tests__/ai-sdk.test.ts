@@ -5,7 +5,7 @@ import { createToolmark, ok, type Toolmark } from '@toolmark/core'
 import { environment } from '@toolmark/core/adapter'
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/protocol'
 import { stepCountIs, streamText } from 'ai'
-import { MockLanguageModelV3 } from 'ai/test'
+import { MockLanguageModelV4 } from 'ai/test'
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import WebSocket from 'ws'
 import { aiSdkProvider, type PageCallInput, pageTools } from '../ai-sdk.ts'
@@ -13,7 +13,7 @@ import { CANCELLED_RESULT } from '../relay/relay.ts'
 import { type Browser, type TestServer, testServer } from './helpers.ts'
 
 /*
- * `@toolmark/server/ai-sdk` against the AI SDK's own mock language model (`MockLanguageModelV3`
+ * `@toolmark/server/ai-sdk` against the AI SDK's own mock language model (`MockLanguageModelV4`
  * from `ai/test`, which records every request), a real relay behind `serve`, and the real page
  * side: a core registry with the bridge over `websocketTransport` (the `ws` package with the
  * session cookie, as a browser would send it).
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 /** One part of a model's stream (the AI SDK's `LanguageModelV3StreamPart`). */
 type LanguageModelV3StreamPart =
-  Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never
+  Awaited<ReturnType<MockLanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -57,9 +57,9 @@ function turn(step: { text?: string; call?: { name: string; input: unknown } }):
 }
 
 /** The AI SDK's mock model answering each request with the next scripted turn. */
-function scriptedModel(steps: Array<Parameters<typeof turn>[0]>): MockLanguageModelV3 {
+function scriptedModel(steps: Array<Parameters<typeof turn>[0]>): MockLanguageModelV4 {
   let at = 0
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doStream: async () => {
       const parts = turn(steps[at++] ?? { text: '' })
       return {
@@ -240,7 +240,7 @@ describe('pageTools: the page as AI SDK tools for streamText', () => {
     const execute = tools.page_call.execute!
     const outcome = execute(
       { tool: 'notes.export', input: {} },
-      { toolCallId: 'tc-abort', messages: [], abortSignal: abort.signal },
+      { toolCallId: 'tc-abort', messages: [], abortSignal: abort.signal, context: {} },
     )
     await started
     abort.abort()
@@ -250,7 +250,7 @@ describe('pageTools: the page as AI SDK tools for streamText', () => {
     expect(
       await execute(
         { tool: 'notes.search', input: { query: 'x' } },
-        { toolCallId: 'tc-2', messages: [], abortSignal: abort.signal },
+        { toolCallId: 'tc-2', messages: [], abortSignal: abort.signal, context: {} },
       ),
     ).toEqual(CANCELLED_RESULT)
   })
@@ -289,7 +289,7 @@ describe('aiSdkProvider: an AI SDK model behind the agent loop', () => {
   })
 
   it("a model error becomes the chat's error line, not an unhandled rejection", async () => {
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModelV4({
       doStream: async () => {
         throw new Error('HTTP 500 from the model')
       },
