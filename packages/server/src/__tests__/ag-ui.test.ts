@@ -386,6 +386,76 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     expect(s.tm.pendingConfirmations()).toHaveLength(1)
   })
 
+  it('client tools pass through: offered to the model beside the page tools, run by the front end, the turn goes on from their result', async () => {
+    const provider = new ScriptedProvider([
+      () => [toolCall('t1', 'show_toast', { text: 'Saved' })],
+      () => [{ type: 'text', delta: 'Toast shown.' }],
+    ])
+    const s = await setup({ extensions: [confirmExtension], provider })
+    const tools = [
+      {
+        name: 'show_toast',
+        description: 'Show a short message in the corner of the screen.',
+        parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      },
+    ]
+    say(s, 'tell me it saved')
+    await s.run({ tools })
+    // The model saw the client tool, with its schema, beside the agent's own two.
+    expect(provider.requests[0]!.tools.map((t) => t.name)).toEqual(['page_call', 'page_describe', 'show_toast'])
+    expect(provider.requests[0]!.tools[2]!.input_schema).toEqual(tools[0]!.parameters)
+    // The call reaches the front end as a tool call it runs; the run ends there, with no result and no text.
+    const call = s.events.filter((e) => e.type.startsWith('TOOL_CALL'))
+    expect(typesOf(call)).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END'])
+    expect(call[0]).toMatchObject({ toolCallName: 'show_toast', toolCallId: 't1' })
+    expect(JSON.parse((call[1] as unknown as { delta: string }).delta)).toEqual({ text: 'Saved' })
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } })
+    expect(s.agent.pendingInterrupts).toHaveLength(0)
+
+    // The front end ran it and sends its result: the model gets the call and its result, and answers.
+    s.agent.addMessage({ id: randomUUID(), role: 'tool', toolCallId: 't1', content: '{"shown":true}' })
+    s.events.length = 0
+    await s.run({ tools })
+    expect(provider.requests[1]!.messages.slice(-2)).toMatchObject([
+      { role: 'assistant', toolCalls: [{ id: 't1', name: 'show_toast' }] },
+      { role: 'tool', toolCallId: 't1', content: '{"shown":true}' },
+    ])
+    // The result the front end sent is not echoed back; the reply is.
+    expect(typesOf(s.events)).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ])
+    expect(lastText(s)).toBe('Toast shown.')
+
+    // The same result again answers no open call: refused, and no turn runs.
+    s.agent.addMessage({ id: randomUUID(), role: 'tool', toolCallId: 't1', content: '{"shown":true}' })
+    s.events.length = 0
+    await s.run({ tools }).catch(() => {})
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'invalid_tool_result' })
+    expect(provider.requests).toHaveLength(2)
+  })
+
+  it("a client tool may not take the agent's own tool names", async () => {
+    const s = await setup()
+    const response = await fetch(s.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user-id': USER },
+      body: JSON.stringify({
+        threadId: s.conversation,
+        runId: 'r',
+        messages: [{ id: 'm', role: 'user', content: 'hi' }],
+        tools: [{ name: 'page_call', description: 'mine', parameters: { type: 'object' } }],
+      }),
+    })
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      "page_call is the agent's own tool: a client tool cannot take its name",
+    )
+  })
+
   it('keeps the chat API rules: another user gets 404, a foreign origin 403; GET declares the capabilities', async () => {
     const s = await setup()
     const input = JSON.stringify({ threadId: s.conversation, runId: 'r', messages: [] })
@@ -413,7 +483,7 @@ describe('docs/guides/ag-ui.md', () => {
   it('shows the example files that tsc checks (server, page, chat front end), each under 30 lines', () => {
     const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8').trimEnd()
     const guide = read('../../../../docs/guides/ag-ui.md')
-    const blocks = [...guide.matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1])
+    const blocks = [...guide.matchAll(/```ts(?: fragment)?\n([\s\S]*?)\n```/g)].map((m) => m[1])
     const files = ['./guides/ag-ui-server.ts', './guides/ag-ui-page.ts', './guides/ag-ui-client.ts'].map(read)
     expect(blocks).toEqual(files)
     for (const file of files) expect(file.split('\n').length).toBeLessThan(30)

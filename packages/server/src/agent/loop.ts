@@ -87,6 +87,26 @@ export interface AgentOptions {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
+/** Options of a turn started from outside the page (a front end that brings tools of its own). */
+export interface TurnOptions {
+  /**
+   * Tools the front end runs itself (AG-UI client tools), offered to the model beside the page's. A call to one
+   * is stored and ends the turn: the front end runs it and sends its result back ({@link Agent.answerClientTools}).
+   * A tool named like one of the agent's own (`page_call`, `page_describe`) is left out.
+   */
+  clientTools?: readonly LlmTool[]
+}
+
+/** The result of a client tool call, as the front end sends it back. */
+export interface ClientToolResult {
+  toolCallId: string
+  /** The result as the front end wrote it (usually JSON); bounded and masked before it is stored. */
+  content: string
+}
+
+/** The agent's own tool names: a client tool may not take one. */
+const OWN_TOOLS: ReadonlySet<string> = new Set(['page_call', 'page_describe'])
+
 /**
  * The agent loop: one queue per conversation running turns in order. Turns offer the model exactly
  * two tools (`page_call` with the bound page's rendered manifest, and `page_describe`); a
@@ -129,7 +149,76 @@ export class Agent {
    * Stores the user's message (masked) and queues a turn that sees the text as typed. Throws `LimitExceeded`
    * (`too_many_turns`), storing nothing, when the user already has `maxQueuedTurnsPerUser` turns queued or running.
    */
-  async post(conversation: Conversation, text: string): Promise<ChatMessage> {
+  async post(conversation: Conversation, text: string, options: TurnOptions = {}): Promise<ChatMessage> {
+    const done = this.#takeTurn(conversation)
+    const clientTools = clientToolsOf(options)
+    try {
+      const masked = maskText(text)
+      const stored = await this.#add(conversation.id, 'user', masked, { role: 'user', text: masked })
+      this.#enqueue(conversation.id, () =>
+        this.#turn(conversation, { id: stored.id, text }, false, clientTools).finally(done),
+      )
+      if (this.#closed) done() // nothing was queued
+      return toChat(stored)
+    } catch (error) {
+      done()
+      throw error
+    }
+  }
+
+  /**
+   * The ids of the client tool calls of the conversation that have no result yet: calls the model made to a
+   * front end's own tools (see {@link TurnOptions.clientTools}), oldest first.
+   */
+  async openClientCalls(conversationId: string): Promise<ToolCall[]> {
+    const stored = await this.#o.store.listMessages(conversationId)
+    const answered = new Set(stored.flatMap((m) => (m.agent?.role === 'tool' ? [m.agent.toolCallId] : [])))
+    return stored.flatMap((m) =>
+      m.agent?.role === 'assistant'
+        ? m.agent.toolCalls.filter((c) => !OWN_TOOLS.has(c.name) && !answered.has(c.id))
+        : [],
+    )
+  }
+
+  /**
+   * Stores the front end's results of client tool calls (bounded and masked; hidden from the chat, whose front
+   * end shows them itself) and queues the turn that goes on from them. Each `toolCallId` must be an open client
+   * call of the conversation ({@link openClientCalls}); else nothing is stored and this returns false. Throws
+   * `LimitExceeded` as {@link post} does.
+   */
+  async answerClientTools(
+    conversation: Conversation,
+    results: readonly ClientToolResult[],
+    options: TurnOptions = {},
+  ): Promise<boolean> {
+    const open = new Map((await this.openClientCalls(conversation.id)).map((c) => [c.id, c]))
+    if (results.length === 0 || results.some((r) => !open.has(r.toolCallId))) return false
+    if (new Set(results.map((r) => r.toolCallId)).size !== results.length) return false
+    const done = this.#takeTurn(conversation)
+    const clientTools = clientToolsOf(options)
+    try {
+      for (const r of results) {
+        const name = open.get(r.toolCallId)!.name
+        const content = maskText(boundContent(r.content))
+        const message: AgentMessage = { role: 'tool', toolCallId: r.toolCallId, name, content }
+        await this.#add(conversation.id, 'tool', `client ${name} → answered`, message, {
+          tool: name,
+          visible: false,
+        })
+      }
+      this.#enqueue(conversation.id, () =>
+        this.#turn(conversation, undefined, false, clientTools).finally(done),
+      )
+      if (this.#closed) done()
+      return true
+    } catch (error) {
+      done()
+      throw error
+    }
+  }
+
+  /** A place in the user's turn queue, or `LimitExceeded` when it is full. */
+  #takeTurn(conversation: Conversation): () => void {
     const done = this.#turns.take(conversation.userId)
     if (!done)
       throw new LimitExceeded(
@@ -137,16 +226,7 @@ export class Agent {
         `Too many messages waiting for the agent: at most ${this.#turns.max} per user; wait for its answers`,
         5,
       )
-    try {
-      const masked = maskText(text)
-      const stored = await this.#add(conversation.id, 'user', masked, { role: 'user', text: masked })
-      this.#enqueue(conversation.id, () => this.#turn(conversation, { id: stored.id, text }).finally(done))
-      if (this.#closed) done() // nothing was queued
-      return toChat(stored)
-    } catch (error) {
-      done()
-      throw error
-    }
+    return done
   }
 
   /** True while a turn is queued or running for the conversation. */
@@ -345,8 +425,10 @@ export class Agent {
     conversation: Conversation,
     real?: { id: string; text: string },
     followUp = false,
+    clientTools: readonly LlmTool[] = [],
   ): Promise<void> {
     const { history, ids } = await this.#history(conversation.id, real)
+    const clientNames = new Set(clientTools.map((t) => t.name))
     // Values at the sensitive paths of this turn's calls: cut out of everything the turn stores.
     const secrets = new Set<string>()
     let forgotten = 0
@@ -355,7 +437,9 @@ export class Agent {
       const page = await this.#o.relay.page(conversation.id)
       // The page's tools that fit the manifest's share of what a provider is handed (see bounds.ts).
       const manifest = boundManifest(page?.tools ?? [])
-      const tools: LlmTool[] = followUp ? [] : [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool]
+      const tools: LlmTool[] = followUp
+        ? []
+        : [pageCallTool(manifest), PAGE_DESCRIBE_TOOL as LlmTool, ...clientTools]
       let text = ''
       let calls: ToolCall[] = []
       // The step's reply streams as masked deltas under the id its stored message gets.
@@ -425,6 +509,7 @@ export class Agent {
       }
       if (calls.length === 0) return
       for (const [i, call] of calls.entries()) {
+        if (clientNames.has(call.name)) continue // the front end runs it: its result comes with a new request
         const running = this.#startPart(conversation.id, kept[i]!, page, secrets)
         const { content, line, tool, outcome } = await this.#execute(conversation, call, page, secrets)
         const message: AgentMessage = { role: 'tool', toolCallId: call.id, name: call.name, content }
@@ -433,6 +518,8 @@ export class Agent {
           running && outcome ? this.#endPart(conversation.id, running, outcome, line, secrets) : undefined
         await this.#add(conversation.id, 'tool', line, message, { tool, ...(part ? { part } : {}) }, secrets)
       }
+      // A call to a front end's tool ends the turn: it goes on when the front end sends the result.
+      if (calls.some((call) => clientNames.has(call.name))) return
     }
     await this.#add(
       conversation.id,
@@ -752,6 +839,18 @@ function renderInput(input: unknown, secrets: readonly string[]): string {
   const json = JSON.stringify(maskValue(input ?? {}, { secrets })) ?? '{}'
   const text = maskAssistantText(json, secrets)
   return text.length <= MAX_PART_INPUT ? text : `${text.slice(0, MAX_PART_INPUT - 1)}…`
+}
+
+/** The client tools of a turn: well-formed, none named like the agent's own tools, each name once. */
+function clientToolsOf(options: TurnOptions): LlmTool[] {
+  const seen = new Set<string>()
+  const out: LlmTool[] = []
+  for (const t of options.clientTools ?? []) {
+    if (OWN_TOOLS.has(t.name) || seen.has(t.name)) continue
+    seen.add(t.name)
+    out.push(t)
+  }
+  return out
 }
 
 /** The part with every known secret form cut out of its strings. */

@@ -1,7 +1,8 @@
 import type { ToolResult } from '@toolmark/core'
 import { REFUSED_MESSAGES } from '@toolmark/protocol'
 import { CONFIRM_EXTENSION } from '@toolmark/protocol/extensions'
-import { type Agent, MAX_USER_TEXT } from '../agent/loop.ts'
+import { type Agent, type ClientToolResult, MAX_USER_TEXT } from '../agent/loop.ts'
+import type { LlmTool } from '../agent/types.ts'
 import type { Relay } from '../relay/relay.ts'
 import type { ErrorBody } from '../shared/contract.ts'
 import { LimitExceeded } from '../shared/limits.ts'
@@ -15,7 +16,7 @@ import { isStoreUnavailable, storeUnavailable } from './health.ts'
 export interface AgUiServer {
   readonly store: Store
   readonly relay: Pick<Relay, 'page' | 'request' | 'extensionsOf'>
-  readonly agent: Pick<Agent, 'post' | 'idle'>
+  readonly agent: Pick<Agent, 'post' | 'idle' | 'openClientCalls' | 'answerClientTools'>
   readonly allowedOrigins: readonly string[]
   userOf(request: Request): Promise<string | undefined>
 }
@@ -70,8 +71,8 @@ export const RESUME_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
 
 /**
  * What this endpoint supports, as AG-UI `AgentCapabilities` (answered as JSON to a `GET` of the endpoint):
- * tool-call approvals through interrupts, with edited input; the agent's own tools are the page's. Tools a
- * front end passes in `RunAgentInput.tools` are not offered to the model.
+ * tool-call approvals through interrupts, with edited input; the agent's tools are the page's, and the tools a
+ * front end passes in `RunAgentInput.tools` (client tools, which it runs itself).
  */
 export const AG_UI_CAPABILITIES = Object.freeze({
   identity: {
@@ -79,7 +80,7 @@ export const AG_UI_CAPABILITIES = Object.freeze({
     description: "An in-app agent that acts in the user's page through its tools",
   },
   transport: { streaming: true },
-  tools: { supported: true, clientProvided: false },
+  tools: { supported: true, clientProvided: true },
   humanInTheLoop: { supported: true, approvals: true, interrupts: true, approveWithEdits: true },
 })
 
@@ -88,7 +89,8 @@ export const AG_UI_CAPABILITIES = Object.freeze({
  * `interrupt_pending` (input while interrupts are open), `unaddressed_interrupt` (a resume that leaves one
  * open), `unknown_interrupt`, `invalid_resume` (a payload that does not fit {@link RESUME_SCHEMA}),
  * `confirm_unsupported` (the page did not announce the `confirm` extension: answer in the page),
- * `no_user_message`, `message_too_long`, `too_many_turns`, `internal`.
+ * `no_user_message`, `invalid_tool_result` (tool results that answer no open client tool call),
+ * `message_too_long`, `too_many_turns`, `internal`.
  */
 export type AgUiErrorCode =
   | 'interrupt_pending'
@@ -99,6 +101,7 @@ export type AgUiErrorCode =
   | 'confirmation_expired'
   | 'invalid'
   | 'no_user_message'
+  | 'invalid_tool_result'
   | 'message_too_long'
   | 'too_many_turns'
   | 'internal'
@@ -123,6 +126,52 @@ interface RunInput {
   runId: string
   messages: unknown[]
   resume?: ResumeEntry[]
+  tools: LlmTool[]
+}
+
+/** Most client tools one run may bring. */
+export const MAX_CLIENT_TOOLS = 64
+/** A client tool's name: what model APIs accept as a tool name. */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
+
+/** The run's client tools (`RunAgentInput.tools`: name, description, JSON Schema parameters), or why not. */
+function clientToolsOf(tools: unknown): LlmTool[] | string {
+  if (tools === undefined) return []
+  if (!Array.isArray(tools)) return 'tools must be an array'
+  if (tools.length > MAX_CLIENT_TOOLS) return `at most ${MAX_CLIENT_TOOLS} client tools per run`
+  const out: LlmTool[] = []
+  for (const t of tools) {
+    if (!isObject(t) || typeof t.name !== 'string' || !TOOL_NAME.test(t.name))
+      return 'each tool needs a name of letters, digits, _ or - (at most 64)'
+    if (t.name === 'page_call' || t.name === 'page_describe')
+      return `${t.name} is the agent's own tool: a client tool cannot take its name`
+    if (typeof t.description !== 'string') return `tool ${t.name} needs a description`
+    if (t.parameters !== undefined && !isObject(t.parameters))
+      return `tool ${t.name}'s parameters must be a JSON Schema object`
+    out.push({
+      name: t.name,
+      description: t.description,
+      input_schema: isObject(t.parameters) ? t.parameters : { type: 'object', properties: {} },
+    })
+  }
+  if (new Set(out.map((t) => t.name)).size !== out.length) return 'each client tool name must be unique'
+  return out
+}
+
+/**
+ * The results of client tool calls at the end of the front end's history: its `tool` messages after the last
+ * assistant message (what a front end sends after running the calls of the previous run).
+ */
+function trailingToolResults(messages: unknown[]): ClientToolResult[] {
+  const out: ClientToolResult[] = []
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]
+    if (!isObject(m) || m.role !== 'tool') break
+    if (typeof m.toolCallId !== 'string') continue
+    const content = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? null)
+    out.unshift({ toolCallId: m.toolCallId, content })
+  }
+  return out
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -135,7 +184,9 @@ function parseInput(body: unknown): RunInput | string {
   if (typeof threadId !== 'string' || threadId === '') return 'threadId must be the conversation id'
   if (typeof runId !== 'string' || runId === '') return 'runId must be a non-empty string'
   if (!Array.isArray(messages)) return 'messages must be an array'
-  if (resume === undefined) return { threadId, runId, messages }
+  const tools = clientToolsOf(body.tools)
+  if (typeof tools === 'string') return tools
+  if (resume === undefined) return { threadId, runId, messages, tools }
   if (!Array.isArray(resume)) return 'resume must be an array'
   for (const entry of resume) {
     if (!isObject(entry) || typeof entry.interruptId !== 'string')
@@ -143,7 +194,7 @@ function parseInput(body: unknown): RunInput | string {
     if (entry.status !== 'resolved' && entry.status !== 'cancelled')
       return "each resume entry's status must be resolved or cancelled"
   }
-  return { threadId, runId, messages, resume: resume as ResumeEntry[] }
+  return { threadId, runId, messages, resume: resume as ResumeEntry[], tools }
 }
 
 /** The text of the last user message of the front end's history (string content or text parts). */
@@ -298,6 +349,29 @@ export function agUiHandler(
         'interrupt_pending',
         'A confirmation is waiting: answer every open interrupt (resume) before sending a message',
       )
+    const results = trailingToolResults(input.messages)
+    if (results.length > 0) {
+      // The front end ran the client tool calls of the last run: the turn goes on from their results.
+      const open = await server.agent.openClientCalls(conversation.id)
+      const mine = results.filter((r) => open.some((c) => c.id === r.toolCallId))
+      const from = (await server.store.listMessages(conversation.id)).length
+      let accepted = false
+      try {
+        if (mine.length > 0)
+          accepted = await server.agent.answerClientTools(conversation, mine, { clientTools: input.tools })
+      } catch (error) {
+        if (error instanceof LimitExceeded) throw new RunError('too_many_turns', error.message)
+        throw error
+      }
+      if (!accepted)
+        throw new RunError('invalid_tool_result', 'The tool results answer no open client tool call')
+      await server.agent.idle(conversation.id)
+      // The results the front end sent are not echoed back.
+      const sent = new Set(mine.map((r) => r.toolCallId))
+      for (const event of await eventsSince(conversation.id, from))
+        if (event.type !== 'TOOL_CALL_RESULT' || !sent.has(event.toolCallId as string)) yield event
+      return
+    }
     const text = lastUserText(input.messages)?.trim()
     if (!text) throw new RunError('no_user_message', 'The run has no user message to answer')
     if (text.length > MAX_USER_TEXT)
@@ -307,7 +381,7 @@ export function agUiHandler(
       )
     const from = (await server.store.listMessages(conversation.id)).length
     try {
-      await server.agent.post(conversation, text)
+      await server.agent.post(conversation, text, { clientTools: input.tools })
     } catch (error) {
       if (error instanceof LimitExceeded) throw new RunError('too_many_turns', error.message)
       throw error
