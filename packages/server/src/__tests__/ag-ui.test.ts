@@ -402,7 +402,11 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     say(s, 'tell me it saved')
     await s.run({ tools })
     // The model saw the client tool, with its schema, beside the agent's own two.
-    expect(provider.requests[0]!.tools.map((t) => t.name)).toEqual(['page_call', 'page_describe', 'show_toast'])
+    expect(provider.requests[0]!.tools.map((t) => t.name)).toEqual([
+      'page_call',
+      'page_describe',
+      'show_toast',
+    ])
     expect(provider.requests[0]!.tools[2]!.input_schema).toEqual(tools[0]!.parameters)
     // The call reaches the front end as a tool call it runs; the run ends there, with no result and no text.
     const call = s.events.filter((e) => e.type.startsWith('TOOL_CALL'))
