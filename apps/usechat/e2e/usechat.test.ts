@@ -67,6 +67,27 @@ test('a destructive call asks for approval; approving runs it once on the page a
   await page.close()
 })
 
+test('a reload while an approval waits: the part comes back from the server, and approving runs the tool once', async () => {
+  const page = await open()
+  await send(page, 'delete the note called "Kite building"')
+  const part = page.locator('[data-testid="tool-part"][data-type="tool-notes.delete"]')
+  await expect.poll(() => part.getAttribute('data-state'), { timeout: 15_000 }).toBe('approval-requested')
+  await settled(page)
+  await page.reload()
+  // The history comes from the server; the user's pending decision is asked again on this page load.
+  await page.getByTestId('chat-input').waitFor()
+  await expect.poll(() => part.getAttribute('data-state'), { timeout: 15_000 }).toBe('approval-requested')
+  expect(await page.getByTestId('message-user').allTextContents()).toEqual([
+    'delete the note called "Kite building"',
+  ])
+  await part.getByTestId('approve').click()
+  await expect.poll(() => part.getAttribute('data-state'), { timeout: 15_000 }).toBe('output-available')
+  expect(await settled(page)).toMatch(/Deleted "Kite building"\.$/)
+  expect(await page.getByTestId('delete-runs').textContent()).toBe('1')
+  expect(await page.getByTestId('note').allTextContents()).not.toContain('Kite building')
+  await page.close()
+})
+
 test('denying runs nothing and the model is told (output-denied, then its reply)', async () => {
   const page = await open()
   await send(page, 'delete the note called "Chess openings"')

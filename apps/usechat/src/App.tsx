@@ -2,7 +2,12 @@ import { useChat } from '@ai-sdk/react'
 import { ok } from '@toolmark/core'
 import { useTool } from '@toolmark/react'
 import { useChatApprovals } from '@toolmark/react/chat'
-import { DefaultChatTransport, isToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai'
+import {
+  DefaultChatTransport,
+  isToolUIPart,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type UIMessage,
+} from 'ai'
 import { type ReactNode, useState } from 'react'
 import * as z from 'zod'
 
@@ -10,7 +15,13 @@ const Search = z.object({ query: z.string().describe('Words of the title') })
 const Target = z.object({ title: z.string().describe('The exact title of the note') })
 
 /** The page: a list of notes with two tools, and the chat (the AI SDK's own useChat). */
-export function App({ conversationId }: { conversationId: string }): ReactNode {
+export function App({
+  conversationId,
+  initialMessages,
+}: {
+  conversationId: string
+  initialMessages: UIMessage[]
+}): ReactNode {
   const [notes, setNotes] = useState(['Chess openings', 'Marathon training', 'Kite building'])
   const [deletes, setDeletes] = useState(0)
   useTool({
@@ -47,15 +58,22 @@ export function App({ conversationId }: { conversationId: string }): ReactNode {
         </ul>
         <p data-testid="delete-runs">{deletes}</p>
       </section>
-      <Chat conversationId={conversationId} />
+      <Chat conversationId={conversationId} initialMessages={initialMessages} />
     </main>
   )
 }
 
 /** useChat as any AI SDK app writes it; `useChatApprovals` applies its approvals in the page. */
-function Chat({ conversationId }: { conversationId: string }): ReactNode {
+function Chat({
+  conversationId,
+  initialMessages,
+}: {
+  conversationId: string
+  initialMessages: UIMessage[]
+}): ReactNode {
   const chat = useChat({
     id: conversationId,
+    messages: initialMessages,
     transport: new DefaultChatTransport({ api: '/api/chat' }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   })

@@ -350,7 +350,12 @@ export function followUpText(messages: readonly AgentMessage[]): string {
   for (const m of messages) {
     if (m.role !== 'tool' || m === outcome) continue
     const r = parseToolContent(m.content).result
-    if (r?.status === 'needs_confirmation' && r.confirmId === outcome.confirmId) summary = r.summary
+    // The call's own card, or the card that asked it again on a new page load (same call, new confirmId).
+    if (
+      r?.status === 'needs_confirmation' &&
+      (r.confirmId === outcome.confirmId || m.toolCallId === outcome.toolCallId)
+    )
+      summary = r.summary
   }
   const tool = callOf(messages, outcome.toolCallId)?.tool
   // A form's submit shares its title and purpose with its fill, which is what the planner describes first.

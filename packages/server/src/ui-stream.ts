@@ -7,8 +7,10 @@ export {
   errorTextOf,
   UI_MESSAGE_STREAM_HEADERS,
   type UiChunk,
+  type UiMessage,
   type UiMessageStreamOptions,
   type UiStreamServer,
   uiMessageStreamHandler,
   uiMessageStreamRoute,
+  uiMessagesOf,
 } from './http/ui-stream.ts'

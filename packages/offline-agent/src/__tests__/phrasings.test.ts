@@ -604,6 +604,41 @@ function confirmedAnswer(
   return event.delta
 }
 
+it('a decision asked again on a new page load (its card has a new confirmId) is followed up with its summary', () => {
+  const messages: AgentMessage[] = [
+    { role: 'user', text: 'delete the note called "Kite building"' },
+    {
+      role: 'assistant',
+      text: '',
+      toolCalls: [
+        { id: 'c1', name: 'page_call', input: { tool: 'notes.delete', input: { title: 'Kite building' } } },
+      ],
+    },
+    {
+      role: 'tool',
+      toolCallId: 'c1',
+      name: 'page_call',
+      content: JSON.stringify({
+        status: 'needs_confirmation',
+        confirmId: 'k1',
+        summary: 'Delete "Kite building"',
+        expiresAt: 0,
+      }),
+    },
+    { role: 'assistant', text: 'A confirmation is waiting in the page.', toolCalls: [] },
+    // Approved on the reloaded page, whose card asked the same call again as k2.
+    {
+      role: 'tool',
+      toolCallId: 'c1',
+      name: 'page_call',
+      content: JSON.stringify({ status: 'ok', data: { deleted: 'Kite building' } }),
+      confirmId: 'k2',
+    },
+  ]
+  const event = plan({ system: '', messages, tools: [] })
+  expect(event).toEqual({ type: 'text', delta: 'Deleted "Kite building".' })
+})
+
 describe('embedded agent: replies read like a person, from titles, summaries and results', () => {
   const nextList = nextChallengesTools(demoState())
   const nextOne = nextChallengeTools(demoState(), 'c-chess')

@@ -75,6 +75,23 @@ describe('the useChat route (UI message stream)', () => {
     ])
   })
 
+  it('GET ?id= answers the history as useChat messages, for its own user only', async () => {
+    const { server, chat } = start(() => [{ type: 'text', delta: 'Hello there.' }])
+    const id = await conversation(server)
+    await chunks(await chat(post({ id, messages: [userMessage('hi')], trigger: 'submit-message' })))
+    const get = (user: string, query = `?id=${id}`) =>
+      chat(new Request(`http://localhost/api/chat${query}`, { headers: { 'x-user': user } }))
+    const response = await get('ada')
+    expect(response.status).toBe(200)
+    const { messages } = (await response.json()) as { messages: { role: string; parts: unknown[] }[] }
+    expect(messages.map((m) => ({ role: m.role, parts: m.parts }))).toEqual([
+      { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+      { role: 'assistant', parts: [{ type: 'text', text: 'Hello there.', state: 'done' }] },
+    ])
+    expect((await get('bob')).status).toBe(404)
+    expect((await get('ada', '')).status).toBe(404)
+  })
+
   it('a streamed reply adds up to the whole message: the tail the stream held back comes with its end', async () => {
     // The stream sends up to a word boundary; "friend" (no boundary after it) is held until the message ends.
     const { server, chat } = start(() => [

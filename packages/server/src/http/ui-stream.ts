@@ -3,7 +3,7 @@ import { EXPIRED_RESULT } from '@toolmark/protocol'
 import { MAX_USER_TEXT } from '../agent/loop.ts'
 import type { ToolmarkServer } from '../server.ts'
 import { LimitExceeded } from '../shared/limits.ts'
-import type { StoredMessage } from '../store/store.ts'
+import type { Store, StoredMessage } from '../store/store.ts'
 import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
 import { readJson } from './body.ts'
 
@@ -244,9 +244,16 @@ export function uiMessageStreamHandler(
       server.allowedOrigins,
     )
     if (problem) return json(403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
-    if (request.method !== 'POST') return json(405, 'method_not_allowed', 'POST the useChat request')
+    if (request.method !== 'POST' && request.method !== 'GET')
+      return json(405, 'method_not_allowed', 'POST the useChat request, or GET ?id= its messages')
     const userId = await server.userOf(request)
     if (!userId) return json(401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
+    if (request.method === 'GET') {
+      const id = new URL(request.url).searchParams.get('id') ?? ''
+      const found = id === '' ? undefined : await store.getConversation(id)
+      if (!found || found.userId !== userId) return json(404, 'not_found', 'No such conversation')
+      return Response.json({ messages: await uiMessagesOf(store, found.id) })
+    }
     const read = await readJson(request, maxBody)
     if (!read.ok && read.reason === 'too_large')
       return json(413, 'body_too_large', `Request body over ${maxBody} bytes`)
@@ -300,12 +307,13 @@ export function uiMessageStreamHandler(
     const writer = new ChunkWriter(write)
     // The confirmations this re-POST continues: their parts are in the client's message already.
     const bindings = await Promise.all(awaited.map((id) => store.getConfirm(id)))
+    // By tool call: a decision asked again after a reload has a new confirmId, and either may be the one answered.
     const waiting = new Set<string>()
     for (const [i, id] of awaited.entries()) {
       const binding = bindings[i]
       if (binding && binding.conversationId === conversation.id && binding.userId === userId) {
         writer.known.add(binding.toolCallId)
-        waiting.add(id)
+        waiting.add(binding.toolCallId)
       } else {
         // An approval the server never bound to this conversation: the seed's answer for an unknown confirmId.
         const toolCallId = toolCallOf(last, id)
@@ -342,7 +350,7 @@ export function uiMessageStreamHandler(
         // A continuation starts at the first outcome of the confirmations it continues.
         const first = all.findIndex(
           (m) =>
-            m.agent?.role === 'tool' && m.agent.confirmId !== undefined && waiting.has(m.agent.confirmId),
+            m.agent?.role === 'tool' && m.agent.confirmId !== undefined && waiting.has(m.agent.toolCallId),
         )
         if (first < 0) return
         started = true
@@ -350,7 +358,7 @@ export function uiMessageStreamHandler(
       }
       if (from < 0 && after !== undefined) return
       for (const m of all.slice(from + 1)) {
-        if (m.agent?.role === 'tool' && m.agent.confirmId !== undefined) waiting.delete(m.agent.confirmId)
+        if (m.agent?.role === 'tool' && m.agent.confirmId !== undefined) waiting.delete(m.agent.toolCallId)
         writer.message(m, all)
         after = m.id
       }
@@ -432,6 +440,99 @@ export function uiMessageStreamHandler(
   }
 }
 
+/** A `useChat` UI message as {@link uiMessagesOf} builds it: structurally the AI SDK's `UIMessage`. */
+export interface UiMessage {
+  id: string
+  role: 'user' | 'assistant'
+  parts: Record<string, unknown>[]
+}
+
+/**
+ * The conversation's history as `useChat` UI messages (pass them as `useChat({ messages })` after a reload): the
+ * user's messages, and the agent's text and page calls as text and typed tool parts in the states the stream
+ * would have left them in. A call still waiting for the user is `approval-requested` with the confirmId of its
+ * latest card (a decision asked again on the new page load has a new one).
+ */
+export async function uiMessagesOf(
+  store: Pick<Store, 'listMessages' | 'listConfirms'>,
+  conversationId: string,
+): Promise<UiMessage[]> {
+  const all = await store.listMessages(conversationId)
+  const latest = new Map<string, string>()
+  for (const b of await store.listConfirms(conversationId))
+    if (b.state === 'pending') latest.set(b.toolCallId, b.confirmId)
+  const out: UiMessage[] = []
+  let current: UiMessage | undefined
+  const texts = new Map<string, Record<string, unknown>>()
+  const calls = new Map<string, Record<string, unknown>>()
+  const writer = new ChunkWriter((chunk) => {
+    const parts = current!.parts
+    const call = typeof chunk.toolCallId === 'string' ? calls.get(chunk.toolCallId) : undefined
+    switch (chunk.type) {
+      case 'text-start': {
+        const part = { type: 'text', text: '', state: 'done' }
+        texts.set(chunk.id as string, part)
+        parts.push(part)
+        return
+      }
+      case 'text-delta': {
+        const part = texts.get(chunk.id as string)
+        if (part) part.text = `${part.text as string}${chunk.delta as string}`
+        return
+      }
+      case 'tool-input-available': {
+        const part: Record<string, unknown> = {
+          type: `tool-${chunk.toolName as string}`,
+          toolCallId: chunk.toolCallId,
+          state: 'input-available',
+          input: chunk.input,
+          ...(chunk.title === undefined ? {} : { title: chunk.title }),
+        }
+        calls.set(chunk.toolCallId as string, part)
+        parts.push(part)
+        return
+      }
+      case 'tool-approval-request':
+        if (!call) return
+        call.state = 'approval-requested'
+        call.approval = {
+          id: latest.get(chunk.toolCallId as string) ?? chunk.approvalId,
+          ...(chunk.reason === undefined ? {} : { requestReason: chunk.reason }),
+        }
+        return
+      case 'tool-output-available':
+        if (!call) return
+        call.state = 'output-available'
+        call.output = chunk.output
+        if (call.approval) call.approval = { ...(call.approval as object), approved: true }
+        return
+      case 'tool-output-denied':
+        if (!call) return
+        call.state = 'output-denied'
+        call.approval = { ...((call.approval as object) ?? { id: chunk.toolCallId }), approved: false }
+        return
+      case 'tool-output-error':
+        if (!call) return
+        call.state = 'output-error'
+        call.errorText = chunk.errorText
+        return
+    }
+  })
+  for (const m of all) {
+    if (m.role === 'user') {
+      current = undefined
+      if (m.visible) out.push({ id: m.id, role: 'user', parts: [{ type: 'text', text: m.text }] })
+      continue
+    }
+    if (!current) {
+      current = { id: m.id, role: 'assistant', parts: [] }
+      out.push(current)
+    }
+    writer.message(m, all)
+  }
+  return out.filter((m) => m.parts.length > 0)
+}
+
 /** The tool call id of the part in `message` whose approval has this id. */
 function toolCallOf(message: Record<string, unknown>, approvalId: string): string | undefined {
   const parts = Array.isArray(message.parts) ? message.parts : []
@@ -447,10 +548,14 @@ function toolCallOf(message: Record<string, unknown>, approvalId: string): strin
   return undefined
 }
 
-/** The Next.js form: `export const { POST } = uiMessageStreamRoute(server)` in `app/api/chat/route.ts`. */
+/**
+ * The Next.js form: `export const { GET, POST } = uiMessageStreamRoute(server)` in `app/api/chat/route.ts` (`GET
+ * ?id=` answers the conversation's messages for `useChat({ messages })`).
+ */
 export function uiMessageStreamRoute(
   server: UiStreamServer,
   options?: UiMessageStreamOptions,
-): { POST: (request: Request) => Promise<Response> } {
-  return { POST: uiMessageStreamHandler(server, options) }
+): { GET: (request: Request) => Promise<Response>; POST: (request: Request) => Promise<Response> } {
+  const handler = uiMessageStreamHandler(server, options)
+  return { GET: handler, POST: handler }
 }
