@@ -1,10 +1,12 @@
-// useChat route benchmark: a turn's server time through `@toolmark/server/ui-stream` against the native chat
-// API (POST a message, read the chat event stream until the turn ends), in the same process and run. Each
+// Stream adapters benchmark: a turn's server time through the useChat route (`@toolmark/server/ui-stream`) and
+// the AG-UI endpoint (`@toolmark/server/ag-ui`) against the native chat API (POST a message, read the chat
+// event stream until the turn ends), in the same process and run. Each
 // turn is one page_call step (no page is bound, so the relay answers at once) and one text answer, the same
-// events either way; the two paths alternate so drift hits both. Goal: the route adds ≤ 10 %. The page side
-// is untouched by the route: it adds no byte there (the page's bundle and bridge messages are the same).
+// events either way; the paths alternate so drift hits all. Goal: each adapter adds ≤ 10 %. The page side is
+// untouched by them: they add no byte there (the page's bundle and bridge messages are the same).
 // Run with `pnpm bench:usechat`.
 import { createToolmarkServer, type ProviderEvent, type ProviderRequest } from '@toolmark/server'
+import { agUiHandler } from '@toolmark/server/ag-ui'
 import { uiMessageStreamHandler } from '@toolmark/server/ui-stream'
 
 const TURNS = 300
@@ -30,6 +32,7 @@ const server = createToolmarkServer({
   },
 })
 const chat = uiMessageStreamHandler(server)
+const agUi = agUiHandler(server)
 const request = (path: string, init: RequestInit = {}) =>
   new Request(`http://localhost${path}`, {
     ...init,
@@ -89,26 +92,40 @@ async function ui(id: string): Promise<number> {
   return performance.now() - t0
 }
 
+/** The AG-UI endpoint: a run's own stream, read to `RUN_FINISHED`. */
+async function ag(id: string): Promise<number> {
+  const t0 = performance.now()
+  const response = await agUi(
+    request('/api/ag-ui', {
+      method: 'POST',
+      body: JSON.stringify({
+        threadId: id,
+        runId: crypto.randomUUID(),
+        messages: [{ id: 'u', role: 'user', content: 'search x' }],
+      }),
+    }),
+  )
+  await readUntil(response.body!, (t) => t.includes('"RUN_FINISHED"'))
+  return performance.now() - t0
+}
+
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-const times = { native: [] as number[], ui: [] as number[] }
+const paths = { native, ui, ag }
+const times: Record<keyof typeof paths, number[]> = { native: [], ui: [], ag: [] }
+const order = Object.keys(paths) as (keyof typeof paths)[]
 for (let i = 0; i < TURNS + WARMUP; i++) {
-  // A fresh conversation per turn: both paths see the same history length.
-  const [a, b] = [await newConversation(), await newConversation()]
-  const first = i % 2 === 0
-  const n = first ? await native(a) : 0
-  const u = await ui(b)
-  const n2 = first ? n : await native(a)
-  if (i >= WARMUP) {
-    times.native.push(n2)
-    times.ui.push(u)
+  // A fresh conversation per turn and path: every path sees the same history length. The order rotates.
+  for (let k = 0; k < order.length; k++) {
+    const name = order[(i + k) % order.length]!
+    const ms = await paths[name](await newConversation())
+    if (i >= WARMUP) times[name].push(ms)
   }
 }
 await server.close()
 const nativeMs = median(times.native)
-const uiMs = median(times.ui)
-const ratio = uiMs / nativeMs - 1
+const added = (ms: number) => `${ms.toFixed(3)} ms, added ${((ms / nativeMs - 1) * 100).toFixed(1)} %`
 console.info(
-  `useChat route vs native chat API, median turn server time over ${TURNS} turns: native ${nativeMs.toFixed(3)} ms, ` +
-    `ui-stream ${uiMs.toFixed(3)} ms, added ${(ratio * 100).toFixed(1)} % (goal ≤ 10 %); page-side bytes added: 0`,
+  `stream adapters vs native chat API, median turn server time over ${TURNS} turns: native ${nativeMs.toFixed(3)} ms; ` +
+    `useChat route ${added(median(times.ui))}; AG-UI ${added(median(times.ag))} (goal ≤ 10 % each); page-side bytes added: 0`,
 )

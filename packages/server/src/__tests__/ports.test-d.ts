@@ -1,0 +1,95 @@
+import type { EmbeddedProvider } from '@toolmark/offline-agent'
+import { describe, expectTypeOf, it } from 'vitest'
+import { aiSdkProvider } from '../ai-sdk.ts'
+import type { AnthropicProvider } from '../anthropic.ts'
+import type { ChatEvent } from '../contract.ts'
+import {
+  type ConfirmBinding,
+  type Conversation,
+  createMemoryStore,
+  createToolmarkServer,
+  type Provider,
+  type ProviderEvent,
+  type ProviderRequest,
+  type Store,
+  type StoredMessage,
+} from '../index.ts'
+import type { OpenAiProvider } from '../openai.ts'
+import { openPostgresStore, type PostgresStore } from '../postgres.ts'
+import { openSqliteStore } from '../sqlite.ts'
+
+/*
+ * The two ports an app implements or swaps: `Store` (where conversations, messages and bindings live) and
+ * `Provider` (the model). What every bundled implementation offers, and the shapes a custom one must take.
+ */
+
+describe('the Store port', () => {
+  it('is what every bundled store returns, and what the server takes', () => {
+    expectTypeOf(createMemoryStore()).toEqualTypeOf<Store>()
+    expectTypeOf(openSqliteStore(':memory:')).toEqualTypeOf<Store>()
+    expectTypeOf(openPostgresStore).returns.toEqualTypeOf<Promise<PostgresStore>>()
+    expectTypeOf<PostgresStore>().toMatchTypeOf<Store>()
+    expectTypeOf(createToolmarkServer).parameter(0).toHaveProperty('store').toEqualTypeOf<Store | undefined>()
+  })
+
+  it('reads and writes conversations, messages and confirmation bindings by id, asynchronously', () => {
+    expectTypeOf<Store['getConversation']>().toEqualTypeOf<
+      (id: string) => Promise<Conversation | undefined>
+    >()
+    expectTypeOf<Store['addMessage']>().toEqualTypeOf<(message: StoredMessage) => Promise<void>>()
+    expectTypeOf<Store['listMessages']>().toEqualTypeOf<
+      (conversationId: string) => Promise<StoredMessage[]>
+    >()
+    expectTypeOf<Store['getConfirm']>().toEqualTypeOf<
+      (confirmId: string) => Promise<ConfirmBinding | undefined>
+    >()
+    expectTypeOf<Store['listConfirms']>().toEqualTypeOf<
+      (conversationId: string) => Promise<ConfirmBinding[]>
+    >()
+  })
+
+  it('a stored message keeps its role, masked text and visibility', () => {
+    expectTypeOf<StoredMessage['role']>().toEqualTypeOf<'user' | 'assistant' | 'tool'>()
+    expectTypeOf<StoredMessage['text']>().toEqualTypeOf<string>()
+    expectTypeOf<StoredMessage['visible']>().toEqualTypeOf<boolean>()
+  })
+})
+
+describe('the Provider port', () => {
+  it('streams text deltas and tool calls for one request', () => {
+    expectTypeOf<Provider['stream']>().toEqualTypeOf<
+      (request: ProviderRequest) => AsyncIterable<ProviderEvent>
+    >()
+    expectTypeOf<ProviderEvent>().toEqualTypeOf<
+      | { type: 'text'; delta: string }
+      | { type: 'tool_call'; call: { id: string; name: string; input: unknown } }
+    >()
+  })
+
+  it('is what every bundled model client is, the offline agent included', () => {
+    expectTypeOf<EmbeddedProvider>().toMatchTypeOf<Provider>()
+    expectTypeOf<AnthropicProvider>().toMatchTypeOf<Provider>()
+    expectTypeOf<OpenAiProvider>().toMatchTypeOf<Provider>()
+    expectTypeOf(aiSdkProvider).returns.toEqualTypeOf<Provider>()
+    expectTypeOf(createToolmarkServer)
+      .parameter(0)
+      .toHaveProperty('provider')
+      .toMatchTypeOf<Provider | undefined>()
+  })
+
+  it('an async generator is a provider', () => {
+    const provider = {
+      name: 'mine',
+      async *stream(_request: ProviderRequest): AsyncGenerator<ProviderEvent> {
+        yield { type: 'text', delta: 'hi' }
+      },
+    }
+    expectTypeOf(provider).toMatchTypeOf<Provider>()
+  })
+})
+
+describe('the chat events a front end reads', () => {
+  it('are messages, the busy flag, streamed text and tool parts', () => {
+    expectTypeOf<ChatEvent['type']>().toEqualTypeOf<'message' | 'busy' | 'text-delta' | 'tool'>()
+  })
+})
