@@ -52,7 +52,7 @@ test('a full reload mid-conversation: new clientId, the server rebinds, the next
   expect(rebound).toEqual([`${first}→${second}`])
 })
 
-test('a pending card after a reload is gone from the page and its confirmId is expired on the server', async () => {
+test('a pending card after a reload: its confirmId is expired, the decision is asked again with a new card, approved once', async () => {
   const demo = await open()
   await demo.ask('Create a challenge called Robotics')
   await demo.page.locator('[data-testid="confirm-card"][data-tool="challenges.create"]').waitFor()
@@ -69,9 +69,24 @@ test('a pending card after a reload is gone from the page and its confirmId is e
     clientId: oldClient,
   })
 
+  const from = demo.frames.length
   const newClient = await demo.reload()
   expect(newClient).not.toBe(oldClient)
-  expect(await demo.page.getByTestId('confirm-card').count()).toBe(0)
+  // The user's pending decision outlives the page load: the new one shows its card again, with a new confirmId.
+  const asked = await demo.waitForFrame(
+    (f) =>
+      f.direction === 'sent' &&
+      f.message.clientId === newClient &&
+      f.message.type === 'result' &&
+      (f.message.result as { status?: string }).status === 'needs_confirmation',
+    10_000,
+    from,
+  )
+  const newConfirmId = (asked.message.result as { confirmId: string }).confirmId
+  expect(newConfirmId).not.toBe(confirmId)
+  const card = demo.page.locator('[data-testid="confirm-card"][data-tool="challenges.create"]')
+  await card.waitFor()
+  expect(await demo.page.getByTestId('confirm-card').count()).toBe(1)
   await vi.waitFor(
     async () => expect((await demoServer.server.store.getConfirm(confirmId))?.state).toBe('expired'),
     {
@@ -105,4 +120,9 @@ test('a pending card after a reload is gone from the page and its confirmId is e
   })
   expect(demoServer.rejections.at(-1)).toMatchObject({ type: 'confirmed' })
   expect(await demo.challengeNames()).not.toContain('Robotics')
+
+  // The card of this page load decides it: approved, the tool runs once.
+  await card.getByTestId('confirm-approve').click()
+  await vi.waitFor(async () => expect(await demo.challengeNames()).toContain('Robotics'), { timeout: 5000 })
+  expect((await demo.challengeNames()).filter((name) => name === 'Robotics')).toHaveLength(1)
 })
