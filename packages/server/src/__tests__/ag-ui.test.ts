@@ -88,7 +88,7 @@ interface Setup {
 }
 
 async function setup(
-  options: { extensions?: readonly BridgeExtension[]; provider?: Provider } = {
+  options: { extensions?: readonly BridgeExtension[]; provider?: Provider; pageAnswerWaitMs?: number } = {
     extensions: [confirmExtension],
   },
 ): Promise<Setup> {
@@ -100,7 +100,11 @@ async function setup(
     clock,
     log: () => {},
   })
-  const agUi = agUiHandler(toolmark, { now: clock.now, log: () => {} })
+  const agUi = agUiHandler(toolmark, {
+    now: clock.now,
+    log: () => {},
+    ...(options.pageAnswerWaitMs === undefined ? {} : { pageAnswerWaitMs: options.pageAnswerWaitMs }),
+  })
   const node = await serve(
     { ...toolmark, fetch: (r) => (new URL(r.url).pathname === AG_UI_PATH ? agUi(r) : toolmark.fetch(r)) },
     { port: 0, log: () => {} },
@@ -347,12 +351,30 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     expect(await response.text()).toContain('"code":"interrupt_pending"')
   })
 
-  it('a page without the confirm extension is answered in the page; the endpoint says so and runs nothing', async () => {
+  it('a plain v1 page (no extension): the front end answers in the page, the resume streams that outcome', async () => {
     const s = await setup({})
+    const interrupt = await interrupted(s)
+    // The front end is in the page: it applies the interrupt there, then resumes (the page's answer may land after).
+    const applied = s.tm.confirmPending(interrupt.id, { approved: true })
+    s.events.length = 0
+    await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] })
+    expect(await applied).toMatchObject({ status: 'ok' })
+    const result = s.events.find((e) => e.type === 'TOOL_CALL_RESULT') as unknown as { content: string }
+    expect(JSON.parse(result.content)).toEqual({ status: 'ok', data: { name: 'Robotics' } })
+    // Each event once, whichever came first, the resume or the page's answer.
+    expect(typesOf(s.events).filter((t) => t === 'TOOL_CALL_RESULT')).toHaveLength(1)
+    expect(typesOf(s.events).filter((t) => t === 'TEXT_MESSAGE_START')).toHaveLength(1)
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } })
+    expect(s.names.filter((n) => n === 'Robotics')).toHaveLength(1)
+  })
+
+  it('a plain v1 page the front end did not answer: the resume says where to answer, and runs nothing', async () => {
+    const s = await setup({ pageAnswerWaitMs: 100 })
     const interrupt = await interrupted(s)
     await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] })
     expect(s.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'confirm_unsupported' })
     expect(s.names).not.toContain('Robotics')
+    expect(s.tm.pendingConfirmations()).toHaveLength(1)
   })
 
   it("only the user's resume answers a confirmation: a model that tries through page_call reaches no confirm", async () => {

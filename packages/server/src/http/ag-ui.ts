@@ -27,7 +27,15 @@ export interface AgUiOptions {
   now?: () => number
   /** Where failures are logged. Default `console.error`. */
   log?: (line: string) => void
+  /**
+   * How long a resume waits for a plain v1 page (no `confirm` extension) to report the answer the front end gave
+   * it (`tm.confirmPending`) before it ends with `confirm_unsupported`. Default 5000 ms.
+   */
+  pageAnswerWaitMs?: number
 }
+
+/** How often a resume looks for the page's own answer. */
+const PAGE_ANSWER_POLL_MS = 25
 
 /** One AG-UI 1.0 event as this endpoint writes it (see `@ag-ui/core`'s `BaseEvent`). */
 export type AgUiEvent = { type: string } & Record<string, unknown>
@@ -316,6 +324,7 @@ export function agUiHandler(
 ): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now
   const log = options.log ?? ((line: string) => console.error(line))
+  const pageAnswerWaitMs = options.pageAnswerWaitMs ?? 5000
   const fail = (status: number, code: string, message: string) =>
     Response.json({ error: { code, message } } satisfies ErrorBody, { status })
 
@@ -431,11 +440,19 @@ export function agUiHandler(
       const page = await server.relay.page(conversation.id)
       if (page?.clientId !== binding.clientId)
         throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
-      if (!server.relay.extensionsOf(binding.clientId).includes(CONFIRM_EXTENSION))
+      if (!server.relay.extensionsOf(binding.clientId).includes(CONFIRM_EXTENSION)) {
+        // A plain v1 page answers its own cards: the front end applies the interrupt there (`tm.confirmPending`)
+        // and resumes; the page's `confirmed` may reach the server just after the resume does.
+        if (await answeredInPage(binding.confirmId)) {
+          await server.agent.idle(conversation.id)
+          replayed.push(...(await outcomeOf(conversation.id, binding.confirmId)))
+          continue
+        }
         throw new RunError(
           'confirm_unsupported',
-          'The page does not accept answers from here (bridge({ extensions: [confirmExtension] })): answer it in the page',
+          'The page did not answer this confirmation: apply it in the page (tm.confirmPending) before resuming, or let the page accept answers from here (bridge({ extensions: [confirmExtension] }))',
         )
+      }
       const outcome = await server.relay.request(
         { userId: conversation.userId, conversationId: conversation.id, toolCallId: binding.toolCallId },
         { kind: 'confirm', tool: binding.tool, confirmId: binding.confirmId, ...answer },
@@ -456,7 +473,24 @@ export function agUiHandler(
     await server.agent.idle(conversation.id)
     const confirms = new Set((await server.store.listConfirms(conversation.id)).map((b) => b.toolCallId))
     yield* eventsOf(replayed, confirms)
-    yield* await eventsSince(conversation.id, from)
+    // What was stored since the resume began, less what was replayed (a page's answer may land in between).
+    const replayedIds = new Set(replayed.map((m) => m.id))
+    const stored = (await server.store.listMessages(conversation.id)).slice(from)
+    yield* eventsOf(
+      stored.filter((m) => !replayedIds.has(m.id)),
+      confirms,
+    )
+  }
+
+  /** True once the page answered the confirmation itself, waiting up to `pageAnswerWaitMs` for it. */
+  const answeredInPage = async (confirmId: string): Promise<boolean> => {
+    const until = Date.now() + pageAnswerWaitMs
+    for (;;) {
+      const binding = await server.store.getConfirm(confirmId)
+      if (binding && binding.state !== 'pending') return binding.state === 'used'
+      if (Date.now() >= until) return false
+      await new Promise((resolve) => setTimeout(resolve, PAGE_ANSWER_POLL_MS))
+    }
   }
 
   /** The stored outcome of a confirmation (its tool result) and the reply that followed it. */
