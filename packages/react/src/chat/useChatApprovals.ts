@@ -80,11 +80,12 @@ export function useChatApprovals(chat: ChatWithApprovals): void {
   /** When each answer was first seen with no card pending for it here. */
   const seen = useRef(new Map<string, number>())
   const pending = usePendingConfirmations().items
-  const [tick, setTick] = useState(0)
+  /** When the last wait for a card ran out: the effect looks again then. */
+  const [recheckedAt, setRecheckedAt] = useState(0)
   const messages = chat.messages
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined
-    const now = Date.now()
+    const now = Math.max(Date.now(), recheckedAt)
     for (const answer of answeredIn({ messages })) {
       if (applied.current.has(answer.id)) continue
       const card = cardOf(pending, answer)
@@ -93,7 +94,7 @@ export function useChatApprovals(chat: ChatWithApprovals): void {
         const since = seen.current.get(answer.id) ?? now
         seen.current.set(answer.id, since)
         if (now - since < REASK_WAIT_MS) {
-          timer ??= setTimeout(() => setTick((n) => n + 1), REASK_WAIT_MS - (now - since))
+          timer ??= setTimeout(() => setRecheckedAt(Date.now()), REASK_WAIT_MS - (now - since))
           continue
         }
       }
@@ -108,5 +109,5 @@ export function useChatApprovals(chat: ChatWithApprovals): void {
       )
     }
     return () => clearTimeout(timer)
-  }, [tm, messages, pending, tick])
+  }, [tm, messages, pending, recheckedAt])
 }
