@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConversationEvents } from '../agent/events.ts'
+import type { Cluster } from '../relay/cluster.ts'
 import type { ChatEvent } from '../shared/contract.ts'
 
 const busy: ChatEvent = { type: 'busy', busy: true }
@@ -28,5 +29,33 @@ describe('conversation events', () => {
     offA()
     events.publish('c1', busy)
     expect([a, b]).toEqual([[], [busy]])
+  })
+
+  it("shared mode: another instance's message in progress is forgotten when the last listener here leaves", async () => {
+    let fromCluster!: (conversationId: string, event: unknown) => void
+    const cluster = {
+      instance: 'B',
+      onEvent: (f: typeof fromCluster) => {
+        fromCluster = f
+      },
+      onMessage: () => {},
+      watch: async () => {},
+      unwatch: () => {},
+      publish: () => {},
+      holder: async () => undefined,
+      send: async () => {},
+    } as unknown as Cluster
+    const events = new ConversationEvents(cluster)
+    const first: ChatEvent[] = []
+    const off = events.subscribe('c', (e) => first.push(e))
+    await new Promise((resolve) => setTimeout(resolve, 0)) // no turn holder: the listener stops waiting
+    fromCluster('c', { type: 'text-delta', messageId: 'm', delta: 'reply ', offset: 0 })
+    expect(first).toEqual([{ type: 'text-delta', messageId: 'm', delta: 'reply ' }])
+    // No longer watched here: the message's end will not arrive, so its text so far must not be handed out.
+    off()
+    const second: ChatEvent[] = []
+    events.subscribe('c', (e) => second.push(e))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(second).toEqual([])
   })
 })

@@ -154,10 +154,10 @@ describe('with the real page side (core registry, bridge, websocketTransport)', 
     await confirmed
     await t.server.agent.idle(conversation)
     expect(names).toEqual(['Robotics'])
-    // The follow-up acknowledges the approval (the offline agent's words: it saw the first card's confirmId only).
+    // The follow-up names what was done: the card asked again is the same call as the first one.
     expect((await browser.messages(conversation)).at(-1)).toMatchObject({
       role: 'assistant',
-      text: 'Done: the action was approved and completed.',
+      text: 'Created "Robotics".',
     })
     expect(t.rejections).toEqual([])
   })

@@ -27,6 +27,8 @@ export class ConversationEvents {
   readonly #watching = new Map<string, Promise<void>>()
   /** Conversation → its message in progress, as far as this instance saw it from its start. */
   readonly #partials = new Map<string, { messageId: string; text: string }>()
+  /** Conversations whose message in progress this instance learned from another one (not its own turn). */
+  readonly #remote = new Set<string>()
   /** Listeners waiting for another instance's snapshot of the message in progress → their give-up timer. */
   readonly #awaiting = new Map<Listener, ReturnType<typeof setTimeout>>()
 
@@ -67,6 +69,8 @@ export class ConversationEvents {
         this.#listeners.delete(conversationId)
         this.#watching.delete(conversationId)
         this.#cluster?.unwatch?.(conversationId)
+        // Unwatched, another instance's message would go stale here (its end never arrives): forget it.
+        if (this.#remote.delete(conversationId)) this.#partials.delete(conversationId)
       }
     }
   }
@@ -91,6 +95,7 @@ export class ConversationEvents {
 
   /** Deliver an event to the conversation's listeners (a throwing listener does not stop the others). */
   publish(conversationId: string, event: ChatEvent): void {
+    this.#remote.delete(conversationId)
     if (event.type === 'text-delta') {
       const partial = this.#partials.get(conversationId)
       const offset = partial?.messageId === event.messageId ? partial.text.length : 0
@@ -110,6 +115,7 @@ export class ConversationEvents {
   }
 
   #fromCluster(conversationId: string, event: ClusterEvent): void {
+    this.#remote.add(conversationId)
     if (event.type === 'snapshot') {
       if (event.messageId !== undefined && !this.#partials.has(conversationId))
         this.#partials.set(conversationId, { messageId: event.messageId, text: event.text })
