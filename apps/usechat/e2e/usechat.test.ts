@@ -30,7 +30,12 @@ async function send(page: Page, text: string): Promise<void> {
 
 /** Waits until useChat is ready again (the stream ended) and returns the assistant's text. */
 async function settled(page: Page): Promise<string> {
-  await page.waitForFunction(() => document.querySelector('[data-testid="status"]')?.textContent === 'ready')
+  await page.waitForFunction(() =>
+    ['ready', 'error'].includes(document.querySelector('[data-testid="status"]')?.textContent ?? ''),
+  )
+  // A failed request says why, instead of a timeout.
+  if ((await page.getByTestId('status').textContent()) === 'error')
+    throw new Error(`useChat failed: ${await page.getByTestId('chat-error').textContent()}`)
   return (await page.getByTestId('message-assistant').last().textContent()) ?? ''
 }
 
