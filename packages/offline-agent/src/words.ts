@@ -219,21 +219,37 @@ export function chooseTool(
   return best
 }
 
-/** Edit distance with adjacent transpositions (optimal string alignment): "serch"→"search" is 1. */
-export function editDistance(a: string, b: string): number {
+/**
+ * Edit distance with adjacent transpositions (optimal string alignment): "serch"→"search" is 1. With `max`,
+ * any distance over it is reported as `max + 1` as soon as it is certain (the work stops there).
+ */
+export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i])
   for (let j = 1; j <= b.length; j++) d[0]![j] = j
   for (let i = 1; i <= a.length; i++) {
+    let rowMin = d[i]![0]!
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
       let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
         v = Math.min(v, d[i - 2]![j - 2]! + 1)
       d[i]![j] = v
+      if (v < rowMin) rowMin = v
     }
+    // Every later row is at least this row's smallest value minus one transposition's saving: none.
+    if (rowMin > max && i > 1 && d[i - 1]!.reduce((m, x) => Math.min(m, x), rowMin) > max) return max + 1
   }
-  return d[a.length]![b.length]!
+  const distance = d[a.length]![b.length]!
+  return distance > max ? max + 1 : distance
 }
+
+/**
+ * Corrections already made, per vocabulary object (a message repeats its words, and one plan asks for the same
+ * ones often). The planner builds each vocabulary once and does not change it afterwards.
+ */
+const corrections = new WeakMap<object, Map<string, string>>()
+/** The most corrections kept per vocabulary. */
+const MAX_CORRECTIONS = 4096
 
 /** How many typos a word of this length may carry: none up to 3 letters, 1 up to 6, else 2. */
 const allowedTypos = (length: number): number => (length <= 3 ? 0 : length <= 6 ? 1 : 2)
@@ -247,17 +263,27 @@ export function correct(word: string, vocabulary: Iterable<string>): string {
   const w = word.toLowerCase()
   const limit = allowedTypos(w.length)
   if (limit === 0 || /\d/.test(w)) return w
+  const known = typeof vocabulary === 'object' ? corrections.get(vocabulary) : undefined
+  const cached = known?.get(w)
+  if (cached !== undefined) return cached
   let best = w
   let bestDistance = limit + 1
   for (const candidate of vocabulary) {
-    if (candidate === w) return w
+    if (candidate === w) {
+      best = w
+      break
+    }
     if (Math.abs(candidate.length - w.length) > limit || allowedTypos(candidate.length) === 0) continue
-    const dist = editDistance(w, candidate)
+    const dist = editDistance(w, candidate, bestDistance - 1)
     if (dist < bestDistance) {
       best = candidate
       bestDistance = dist
     }
   }
+  if (typeof vocabulary !== 'object') return best
+  const memo = known ?? new Map<string, string>()
+  if (!known) corrections.set(vocabulary, memo)
+  if (memo.size < MAX_CORRECTIONS) memo.set(w, best)
   return best
 }
 
