@@ -53,6 +53,8 @@ describe('conversation events', () => {
     expect(first).toEqual([{ type: 'text-delta', messageId: 'm', delta: 'reply ' }])
     // No longer watched here: the message's end will not arrive, so its text so far must not be handed out.
     off()
+    // An event still in flight when it left arrives afterwards: nobody listens, so it is not kept either.
+    fromCluster('c', { type: 'text-delta', messageId: 'm2', delta: 'reply ', offset: 0 })
     const second: ChatEvent[] = []
     events.subscribe('c', (e) => second.push(e))
     await new Promise((resolve) => setTimeout(resolve, 0))

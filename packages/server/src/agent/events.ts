@@ -115,6 +115,8 @@ export class ConversationEvents {
   }
 
   #fromCluster(conversationId: string, event: ClusterEvent): void {
+    // Nobody listens here (an event still in flight after the last listener left): kept, it would go stale.
+    if (!this.#listeners.has(conversationId)) return
     this.#remote.add(conversationId)
     if (event.type === 'snapshot') {
       if (event.messageId !== undefined && !this.#partials.has(conversationId))
