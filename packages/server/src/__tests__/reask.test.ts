@@ -144,6 +144,28 @@ describe('a pending confirmation survives a reload: the new page load is asked a
     expect(t.rejections[0]).toMatchObject({ reason: 'expired_confirm' })
   })
 
+  it('an answer that loses the race to a withdrawal is refused as expired, not as a duplicate', async () => {
+    const { t, save, browser, conversation, first, confirmId } = await cardPending()
+    await reload(t.server.url, browser, conversation, [save.tool])
+    // The old card is read while still pending, then withdrawn (another page load answered) before it is used.
+    const store = t.server.store
+    const read = store.getConfirm.bind(store)
+    let raced = false
+    store.getConfirm = async (id) => {
+      const binding = await read(id)
+      if (id === confirmId && !raced) {
+        raced = true
+        await store.settleConfirm(id, 'expired')
+      }
+      return binding
+    }
+    first.confirmed(confirmId, { status: 'ok', data: 'saved' })
+    await first.flush()
+    await vi.waitFor(() => expect(t.rejections).toHaveLength(1), { timeout: 10_000 })
+    expect(raced).toBe(true)
+    expect(t.rejections[0]).toMatchObject({ reason: 'expired_confirm', id: confirmId })
+  })
+
   it('withdraws the card of the old tab with a cancel when the reloaded page answers first', async () => {
     const { t, p, save, browser, conversation, first, confirmId } = await cardPending()
     const { page } = await reload(t.server.url, browser, conversation, [save.tool])

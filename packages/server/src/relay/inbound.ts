@@ -332,7 +332,11 @@ async function confirmed(host: InboundHost, conn: Conn, message: ConfirmedMessag
     return reject(host, conn, { ...base, reason: 'expired_confirm', detail: 'past its lifetime' })
   }
   if (!(await store.settleConfirm(binding.confirmId, 'used', now))) {
-    return reject(host, conn, { ...base, reason: 'duplicate_confirm' })
+    // Settled meanwhile: a second answer for it (duplicate), or withdrawn by an answer on another page load.
+    const settled = await store.getConfirm(binding.confirmId)
+    return settled?.state === 'expired'
+      ? reject(host, conn, { ...base, reason: 'expired_confirm', detail: 'answered on another page load' })
+      : reject(host, conn, { ...base, reason: 'duplicate_confirm' })
   }
   // The same decision asked on several page loads (a reload, another tab): the first answer counts, once.
   if (!(await host.decide(binding)))
