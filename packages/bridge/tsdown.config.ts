@@ -9,6 +9,7 @@ export default defineConfig({
     'post-message': 'src/post-message.ts',
     'in-page': 'src/in-page.ts',
     'server-tools': 'src/server-tools/index.ts',
+    chat: 'src/chat/index.ts',
     confirm: 'src/confirm.ts',
   },
   format: 'esm',

@@ -9,5 +9,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   fixedExtension: true,
-  external: [/^react/, /^@toolmark\/core/],
+  external: [/^react/, /^@toolmark\/core/, /^@toolmark\/bridge/],
 })

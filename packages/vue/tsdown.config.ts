@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'forms/index': 'src/forms/index.ts' },
+  entry: { index: 'src/index.ts', 'chat/index': 'src/chat/index.ts', 'forms/index': 'src/forms/index.ts' },
   format: 'esm',
   platform: 'neutral',
   target: 'es2022',
@@ -9,5 +9,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   fixedExtension: true,
-  external: ['vue', 'vee-validate', /^@toolmark\/core/],
+  external: ['vue', 'vee-validate', /^@toolmark\/core/, /^@toolmark\/bridge/],
 })

@@ -1,13 +1,13 @@
 'use client'
-import { type ComponentType, type FormEvent, type ReactNode, useRef, useState } from 'react'
-import { ConfirmationCard } from '../ConfirmationCard.tsx'
-import { usePendingConfirmations } from '../usePendingConfirmations.ts'
 import {
   type AgentConversation,
   type ChatMessage,
   MAX_MESSAGE_LENGTH,
   type ToolPart,
-} from './conversation.ts'
+} from '@toolmark/bridge/chat'
+import { type ComponentType, type FormEvent, type ReactNode, useRef, useState } from 'react'
+import { ConfirmationCard } from '../ConfirmationCard.tsx'
+import { usePendingConfirmations } from '../usePendingConfirmations.ts'
 import { useAgentChat } from './useAgentChat.ts'
 
 /** Props of {@link AgentChat}. */

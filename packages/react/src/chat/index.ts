@@ -1,6 +1,4 @@
 'use client'
-// "@toolmark/react/chat": a chat with the agent of a `@toolmark/server`, for pages whose bridge talks to it.
-export { AgentChat, type AgentChatProps, type ToolPartProps, ToolPartView } from './AgentChat.tsx'
 export {
   type AgentConversation,
   type AgentConversationOptions,
@@ -15,7 +13,9 @@ export {
   type ToolEvent,
   type ToolPart,
   type ToolPartState,
-} from './conversation.ts'
+} from '@toolmark/bridge/chat'
+// "@toolmark/react/chat": a chat with the agent of a `@toolmark/server`, for pages whose bridge talks to it.
+export { AgentChat, type AgentChatProps, type ToolPartProps, ToolPartView } from './AgentChat.tsx'
 export {
   type AgentChatState,
   mergeMessage,
