@@ -24,7 +24,9 @@ use Toolmark\Laravel\Models\Conversation;
  * timed out at once. A `confirmed` must carry a confirmId bound from an accepted
  * needs_confirmation of the same user, conversation and page load, within its lifetime, once. Each
  * check runs in a transaction with the binding row locked, so two copies cannot both pass. Results
- * are masked before anything is stored, queued or broadcast.
+ * are masked before anything is stored, queued or broadcast. The user's pending decisions outlive
+ * the page load that showed their card (Decisions): asked again on a new page load, the first
+ * `confirmed` of any of their cards counts, once, and a later one is refused as `expired_confirm`.
  */
 class Bridge
 {
@@ -37,8 +39,13 @@ class Bridge
     /** What the agent is told for a confirmation that expired: the confirmation_expired refusal. */
     public const EXPIRED = Wire::EXPIRED_RESULT;
 
+    private readonly Decisions $decisions;
+
     /** Built by the container. */
-    public function __construct(private readonly Toolmark $toolmark) {}
+    public function __construct(private readonly Toolmark $toolmark)
+    {
+        $this->decisions = new Decisions($toolmark);
+    }
 
     /**
      * Handles one raw page message for the conversation, posted by the signed-in user with this id
@@ -97,7 +104,8 @@ class Bridge
     /**
      * Keeps the latest manifest per page load; a new page load of this conversation rebinds it.
      * Manifests can arrive out of order (each is its own POST): an older revision is refused
-     * (`old_rev`) and the newer one kept.
+     * (`old_rev`) and the newer one kept. The page load the conversation is bound to is then asked
+     * the user's pending decisions it has not been asked yet (Decisions).
      */
     private function manifest(Conversation $conversation, int $userId, array $message, string $tools): ?string
     {
@@ -126,8 +134,12 @@ class Bridge
 
             return null;
         });
+        if ($outcome !== null) {
+            return $this->reject($conversation, $outcome, $message['clientId']);
+        }
+        $this->decisions->reask($conversation, $message['clientId'], (int) $message['rev'], $message['tools']);
 
-        return $outcome === null ? null : $this->reject($conversation, $outcome, $message['clientId']);
+        return null;
     }
 
     /** A `changed` only proves the page is alive; another user's or conversation's page load is refused. */
@@ -189,8 +201,16 @@ class Bridge
             if ($binding->kind === 'describe' && $result['status'] === 'ok' && is_array($result['data'] ?? null)) {
                 self::learn($binding->client_id, $binding->tool, $result['data']['inputSchema'] ?? null);
             }
+            $masked = Mask::result($result, $binding->kind, $forms);
+            $withdraw = null;
+            if ($binding->kind === 'call' && $binding->origin === 'agent' && $result['status'] === 'needs_confirmation') {
+                // The user's decision outlives the card: asked again on a new page load.
+                Decisions::open($binding);
+            } elseif ($binding->kind === 'call' && $binding->origin === 'reask') {
+                $withdraw = $this->decisions->answered($conversation, $binding, $masked);
+            }
 
-            return [null, $binding, Mask::result($result, $binding->kind, $forms)];
+            return [null, $binding, $masked, $withdraw];
         });
         if (is_string($outcome)) {
             return $this->reject($conversation, $outcome, $message['id']);
@@ -201,7 +221,11 @@ class Bridge
 
             return $this->reject($conversation, $late, $message['id']);
         }
-        $masked = $outcome[2];
+        [, , $masked, $withdraw] = $outcome;
+        if ($withdraw !== null) {
+            // Decided on another page load while this card was asked: withdrawn at once.
+            $this->decisions->cancel((object) ['user_id' => $binding->user_id, 'conversation_id' => $binding->conversation_id, 'client_id' => $binding->client_id, 'call_id' => $binding->id]);
+        }
         if ($binding->origin === 'agent') {
             ContinueAgentTurn::dispatch((int) $conversation->id, $binding->tool_call_id, $binding->tool, $masked, $binding->kind, (bool) $binding->untrusted || self::untrustedNow($binding->client_id, $binding->tool));
         }
@@ -307,14 +331,24 @@ class Bridge
             }
             $binding->origin = (string) (DB::table('toolmark_calls')->where('id', $binding->call_id)->value('origin') ?? 'agent');
             if (self::pastLifetime($binding)) {
-                // Past its lifetime: refused, and the agent is told it expired.
-                $this->expireConfirmation($conversation, $binding, 'its time to approve it ran out');
+                // Past its lifetime: refused, and the agent is told it expired (once: its decision
+                // ends too, so no page load asks it again).
+                $tell = Decisions::close((int) $conversation->id, (string) $binding->tool_call_id, 'dropped') !== false;
+                $this->expireConfirmation($conversation, $binding, 'its time to approve it ran out', $tell);
 
-                return ['expired_confirm', $binding];
+                return ['expired_confirm', $binding, 'past its lifetime'];
             }
+            // The same decision asked on several page loads (a reload, another tab): the first answer counts, once.
+            if (Decisions::close((int) $conversation->id, (string) $binding->tool_call_id, 'decided') === false) {
+                DB::table('toolmark_confirmations')->where('confirm_id', $binding->confirm_id)
+                    ->update(['state' => 'expired', 'updated_at' => now()]);
+
+                return ['expired_confirm', $binding, 'answered on another page load'];
+            }
+            $withdrawn = Decisions::withdrawOthers($binding);
             DB::table('toolmark_confirmations')->where('confirm_id', $binding->confirm_id)
                 ->update(['state' => 'used', 'updated_at' => now()]);
-            if ($binding->origin === 'agent') {
+            if ($binding->origin !== 'app') {
                 // The outcome joins the history as a tool result for the original call: wrapped, never a system message.
                 $conversation->messages()->create([
                     'role' => 'tool',
@@ -329,7 +363,7 @@ class Bridge
                 ]);
             }
 
-            return [null, $binding];
+            return [null, $binding, $withdrawn];
         });
         if (is_string($outcome)) {
             return $this->reject($conversation, $outcome, $message['confirmId']);
@@ -338,9 +372,14 @@ class Bridge
         if ($refused !== null) {
             $this->toolmark->notify(new ConfirmationResolved((int) $conversation->id, $binding->confirm_id, $binding->tool, self::EXPIRED));
 
-            return $this->reject($conversation, $refused, $message['confirmId']);
+            return $this->reject($conversation, $refused, $message['confirmId'], $outcome[2]);
         }
-        if ($binding->origin === 'agent') {
+        // The other cards of the decision are withdrawn: each page load that shows one gets a cancel.
+        foreach ($outcome[2] as $other) {
+            $this->decisions->cancel($other);
+            $this->toolmark->notify(new ConfirmationResolved((int) $conversation->id, $other->confirm_id, $other->tool, self::EXPIRED));
+        }
+        if ($binding->origin !== 'app') {
             RunFollowUpTurn::dispatch((int) $conversation->id);
         }
         $this->toolmark->notify(new ConfirmationResolved((int) $conversation->id, $binding->confirm_id, $binding->tool, Mask::value($message['result'])));
@@ -356,13 +395,16 @@ class Bridge
         return $minutes !== null && ! now()->lessThan(Carbon::parse($binding->created_at)->addSeconds((int) round(60 * (float) $minutes)));
     }
 
-    /** Marks a pending confirmation expired and, for the agent's call, adds the expired result to its history. */
-    private function expireConfirmation(Conversation $conversation, object $binding, string $why): void
+    /**
+     * Marks a pending confirmation expired and, for the agent's call, adds the expired result to its
+     * history (unless `$tell` is false: its decision is asked again, or was told already).
+     */
+    private function expireConfirmation(Conversation $conversation, object $binding, string $why, bool $tell = true): void
     {
         DB::table('toolmark_confirmations')->where('confirm_id', $binding->confirm_id)
             ->update(['state' => 'expired', 'updated_at' => now()]);
-        if (DB::table('toolmark_calls')->where('id', $binding->call_id)->value('origin') === 'app') {
-            return; // not the agent's call: nothing joins its history
+        if (! $tell || DB::table('toolmark_calls')->where('id', $binding->call_id)->value('origin') === 'app') {
+            return; // not the agent's call (or not to be told): nothing joins its history
         }
         $conversation->messages()->create([
             'role' => 'tool',
@@ -380,8 +422,10 @@ class Bridge
     /**
      * The page load with this clientId is gone (reloaded, closed, navigated away): its pending
      * confirmations can never be answered, so they expire at once, each with a chat line and the
-     * confirmation_expired refusal as the agent's tool result. Only this user's and this
-     * conversation's confirmations of that page load are touched. Returns how many expired.
+     * confirmation_expired refusal as the agent's tool result, except those whose decision will be
+     * asked again on the next page load (Decisions): the agent is not told of those, their card comes
+     * back. Only this user's and this conversation's confirmations of that page load are touched.
+     * Returns how many expired.
      */
     public function pageGone(Conversation $conversation, int $userId, string $clientId): int
     {
@@ -395,7 +439,7 @@ class Bridge
                 ->lockForUpdate()
                 ->get();
             foreach ($pending as $binding) {
-                $this->expireConfirmation($conversation, $binding, 'the page that asked for it is gone');
+                $this->expireConfirmation($conversation, $binding, 'the page that asked for it is gone', ! Decisions::askedAgain($binding));
             }
 
             return $pending->all();

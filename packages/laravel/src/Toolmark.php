@@ -80,12 +80,14 @@ class Toolmark
      * UUID v4, stored with user, conversation and page load before the message is broadcast, with
      * its deadline in milliseconds, whether the tool is untrustedContent in that page load's manifest
      * now (its result is wrapped even if the page changes before it answers), and the values at the
-     * tool's sensitive paths (encrypted, to cut out of its result). A delayed job enforces the
-     * deadline. Returns the id, or null when no page is connected.
+     * tool's sensitive paths (encrypted, to cut out of its result). An agent's call also keeps its
+     * input when masking leaves it whole (no secret): a card it gets can then be asked again on a new
+     * page load (Decisions). A delayed job enforces the deadline. Returns the id, or null when no page
+     * is connected.
      *
      * @param 'call'|'describe' $kind
      * @param array<string, mixed> $input
-     * @param 'agent'|'app' $origin
+     * @param 'agent'|'app'|'reask' $origin reask: a pending decision asked again (Decisions)
      * @param list<string> $secrets
      */
     public function send(
@@ -118,6 +120,8 @@ class Toolmark
             'deadline_ms' => self::nowMs() + $deadlineMs,
             'untrusted' => ($entry['hints']['untrustedContent'] ?? false) === true,
             'secrets' => $secrets === [] ? null : Crypt::encryptString(json_encode(array_values($secrets))),
+            // The agent's call input, kept to ask its card again after a reload: only when masking leaves it whole.
+            'input' => $kind === 'call' && $origin === 'agent' ? self::wholeInput($input, $secrets) : null,
             'state' => 'pending',
             'created_at' => now(),
             'updated_at' => now(),
@@ -134,6 +138,18 @@ class Toolmark
         $this->notify(new CallRequested((int) $conversation->id, $id, $kind, $tool, Mask::value($input, Mask::secretForms($secrets)), $origin));
 
         return $id;
+    }
+
+    /**
+     * The input as JSON when masking leaves it whole (no value at a sensitive path, nothing the
+     * masking heuristics catch), else null: an input that held a secret is never stored.
+     *
+     * @param array<string, mixed> $input
+     * @param list<string> $secrets
+     */
+    public static function wholeInput(array $input, array $secrets = []): ?string
+    {
+        return Mask::value($input, Mask::secretForms($secrets)) === $input ? Llm::json((object) $input) : null;
     }
 
     /** The current time in epoch milliseconds (Carbon's test clock included). */

@@ -8,8 +8,10 @@ use Illuminate\Support\Facades\DB;
 /**
  * `php artisan toolmark:prune`: expires pending confirmations older than
  * `toolmark.confirm_expiry_minutes` (none when it is null), and deletes answered or
- * timed-out calls and used or expired confirmations older than
- * `toolmark.prune_calls_after_days`. Pending calls are never deleted. Schedule it every minute.
+ * timed-out calls, used or expired confirmations and decided or dropped decisions older than
+ * `toolmark.prune_calls_after_days`. Pending calls and pending decisions are never deleted (a
+ * pending decision past its lifetime is dropped, and the agent told, by the next page load's
+ * manifest). Schedule it every minute.
  */
 final class PruneCommand extends Command
 {
@@ -42,7 +44,11 @@ final class PruneCommand extends Command
             ->whereIn('state', ['used', 'expired'])
             ->where('updated_at', '<', $before)
             ->delete();
-        $this->info("Expired {$expired} confirmations; deleted {$calls} calls and {$confirmations} confirmations.");
+        $decisions = DB::table('toolmark_decisions')
+            ->whereIn('state', ['decided', 'dropped'])
+            ->where('updated_at', '<', $before)
+            ->delete();
+        $this->info("Expired {$expired} confirmations; deleted {$calls} calls, {$confirmations} confirmations and {$decisions} decisions.");
 
         return self::SUCCESS;
     }

@@ -14,6 +14,6 @@ final class CallCompleted
         public readonly string $callId,
         public readonly string $tool,
         public readonly array $result,
-        public readonly string $origin,
+        public readonly string $origin, // agent | app | reask (a pending decision asked again)
     ) {}
 }

@@ -12,6 +12,6 @@ final class CallRequested
         public readonly string $kind,
         public readonly string $tool,
         public readonly array $input,
-        public readonly string $origin,
+        public readonly string $origin, // agent | app | reask (a pending decision asked again)
     ) {}
 }

@@ -6,7 +6,9 @@ use Illuminate\Database\Eloquent\Model;
 
 /**
  * One call or describe sent to a page, bound before it was sent. `state` is pending, answered or
- * timed_out; `origin` is agent (the agent loop) or app (`Toolmark::call`).
+ * timed_out; `origin` is agent (the agent loop), app (`Toolmark::call`) or reask (a pending
+ * decision asked again on a new page load). An agent's call keeps its `input` only when masking
+ * leaves it whole.
  *
  * @property string $id
  * @property int $user_id

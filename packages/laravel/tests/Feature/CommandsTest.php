@@ -75,14 +75,24 @@ final class CommandsTest extends TestCase
         $confirmation('stale', 'pending', 12);
         $confirmation('old-used', 'used', 60 * 24 * 8);
         $confirmation('recent-used', 'used', 60);
+        $decision = function (string $toolCallId, string $state, int $daysAgo) use ($ada, $chat): void {
+            DB::table('toolmark_decisions')->insert([
+                'user_id' => $ada->id, 'conversation_id' => $chat->id, 'tool_call_id' => $toolCallId, 'tool' => 't', 'entry' => '{}',
+                'state' => $state, 'created_at' => now()->subDays($daysAgo), 'updated_at' => now()->subDays($daysAgo),
+            ]);
+        };
+        $decision('old-decided', 'decided', 8);
+        $decision('old-pending', 'pending', 8);
+        $decision('recent-dropped', 'dropped', 1);
 
         $this->assertSame(0, $this->artisan('toolmark:prune'));
-        $this->assertStringContainsString('Expired 1 confirmations; deleted 2 calls and 1 confirmations.', Artisan::output());
+        $this->assertStringContainsString('Expired 1 confirmations; deleted 2 calls, 1 confirmations and 1 decisions.', Artisan::output());
         $this->assertEqualsCanonicalizing($keep, DB::table('toolmark_calls')->pluck('id')->all());
         $this->assertSame(
             ['fresh' => 'pending', 'recent-used' => 'used', 'stale' => 'expired'],
             DB::table('toolmark_confirmations')->orderBy('confirm_id')->pluck('state', 'confirm_id')->all(),
         );
+        $this->assertSame(['old-pending', 'recent-dropped'], DB::table('toolmark_decisions')->orderBy('tool_call_id')->pluck('tool_call_id')->all(), 'pending decisions are never deleted');
 
         // Without a server-side lifetime nothing pending expires.
         config(['toolmark.confirm_expiry_minutes' => null]);
