@@ -24,6 +24,7 @@ export default defineProject({
       'src/__tests__/secrets.test.ts',
       'src/__tests__/reask.test.ts',
       'src/__tests__/streaming.test.ts',
+      'src/__tests__/page-wait.test.ts',
     ],
     globalSetup: ['src/__tests__/shared-deployment.setup.ts'],
     testTimeout: 20_000,

@@ -101,6 +101,11 @@ export interface ToolmarkServerOptions {
    * message). Default true; false publishes whole messages only.
    */
   streamReplies?: boolean
+  /**
+   * How long a user's message waits for a page that is connecting (its connection open, its first manifest not
+   * there yet), so the model sees the page's tools. Default 2000 ms; 0 never waits.
+   */
+  pageWaitMs?: number
   /** Answers the requests no route matched (after the Host/Origin check). Default a JSON 404. */
   fallback?: (request: Request) => Response | Promise<Response>
   /** Time and timers (tests). Default the system clock. */
@@ -201,6 +206,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     events,
     ...(cluster ? { cluster } : {}),
     ...(options.streamReplies === false ? { streamReplies: false } : {}),
+    ...(options.pageWaitMs !== undefined ? { pageWaitMs: options.pageWaitMs } : {}),
     ...(options.maxQueuedTurnsPerUser !== undefined
       ? { maxQueuedTurnsPerUser: options.maxQueuedTurnsPerUser }
       : {}),

@@ -55,6 +55,7 @@ export type Config = Pick<
   | 'maxConversationsPerUser'
   | 'confirmationTtlMs'
   | 'reaskConfirmations'
+  | 'pageWaitMs'
 >
 
 /**

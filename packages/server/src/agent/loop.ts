@@ -82,7 +82,19 @@ export interface AgentOptions {
    * messages only.
    */
   streamReplies?: boolean
+  /**
+   * How long a user's message waits for the conversation's page when a page connection is open but has not sent
+   * its first manifest yet (the page is loading), so the model sees the page's tools. Default
+   * {@link PAGE_WAIT_MS}; 0 never waits. With no page connection at all nothing waits.
+   */
+  pageWaitMs?: number
 }
+
+/** How long a user's message waits, by default, for a page that is connecting (see `AgentOptions.pageWaitMs`). */
+export const PAGE_WAIT_MS = 2000
+
+/** How often the wait for a connecting page looks again. */
+const PAGE_POLL_MS = 50
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -421,12 +433,26 @@ export class Agent {
     }
   }
 
+  /**
+   * A message sent while the page is still loading (its connection open, its first manifest not there yet) waits
+   * for that manifest, up to `pageWaitMs`: otherwise the model would answer without the page's tools.
+   */
+  async #awaitPage(conversationId: string): Promise<void> {
+    const until = performance.now() + (this.#o.pageWaitMs ?? PAGE_WAIT_MS)
+    const relay = this.#o.relay
+    while (!this.#closed && performance.now() < until) {
+      if ((await relay.page(conversationId)) || !(await relay.connecting(conversationId))) return
+      await new Promise((resolve) => setTimeout(resolve, PAGE_POLL_MS))
+    }
+  }
+
   async #turn(
     conversation: Conversation,
     real?: { id: string; text: string },
     followUp = false,
     clientTools: readonly LlmTool[] = [],
   ): Promise<void> {
+    if (real && !followUp) await this.#awaitPage(conversation.id)
     const { history, ids } = await this.#history(conversation.id, real)
     const clientNames = new Set(clientTools.map((t) => t.name))
     // Values at the sensitive paths of this turn's calls: cut out of everything the turn stores.

@@ -422,6 +422,20 @@ export class Relay {
     return page
   }
 
+  /**
+   * True while a page connection of the conversation is open (here or, in shared mode, on another instance) that
+   * has not said yet which page load it carries: a page that is loading, its first manifest still to come.
+   */
+  async connecting(conversationId: string): Promise<boolean> {
+    if (this.#unknown(conversationId).length > 0) return true
+    if (!this.#cluster) return false
+    try {
+      return (await this.#cluster.members(unknownKey(conversationId))).length > 0
+    } catch {
+      return false // unknown: the message goes on without waiting
+    }
+  }
+
   /** The copy of the conversation's page, while it is young enough. */
   #cachedPage(conversationId: string): BoundPage | undefined {
     const cached = this.#pages.get(conversationId)
