@@ -9,7 +9,6 @@ export default defineConfig({
     'post-message': 'src/post-message.ts',
     'in-page': 'src/in-page.ts',
     'server-tools': 'src/server-tools/index.ts',
-    confirm: 'src/confirm.ts',
   },
   format: 'esm',
   platform: 'neutral',
