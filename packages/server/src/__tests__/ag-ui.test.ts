@@ -55,7 +55,9 @@ interface Setup {
   run(params?: Parameters<HttpAgent['runAgent']>[0]): Promise<RunAgentResult>
 }
 
-async function setup(options: { provider?: Provider; pageAnswerWaitMs?: number } = {}): Promise<Setup> {
+async function setup(
+  options: { provider?: Provider; pageAnswerWaitMs?: number; register?: (tm: Toolmark) => void } = {},
+): Promise<Setup> {
   const clock = manualClock(Date.now())
   const toolmark = createToolmarkServer({
     store: createMemoryStore(clock.now),
@@ -82,6 +84,8 @@ async function setup(options: { provider?: Provider; pageAnswerWaitMs?: number }
 
   const names = ['Chess Openings', 'Marathon Training']
   const tm = challengesRegistry(names)
+  options.register?.(tm)
+  const toolCount = tm.manifest().tools.length
   const clientId = randomUUID()
   const bound = new Promise<void>((resolve) => {
     const off = toolmark.relay.on('rebound', (e) => {
@@ -100,7 +104,7 @@ async function setup(options: { provider?: Provider; pageAnswerWaitMs?: number }
   cleanup.push(() => dispose?.())
   await bound
   // The page's manifest lists its tools once they are registered (the first one may be empty).
-  await waitFor(async () => ((await toolmark.relay.page(conversation))?.tools.length ?? 0) === 2)
+  await waitFor(async () => ((await toolmark.relay.page(conversation))?.tools.length ?? 0) === toolCount)
 
   const url = `${node.url}${AG_UI_PATH}`
   const agent = new HttpAgent({ url, threadId: conversation, headers: { 'x-user-id': USER } })
@@ -288,6 +292,60 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(s.names).toEqual(['Chess Openings', 'Marathon Training'])
     expect(s.tm.pendingConfirmations()).toHaveLength(1)
+  })
+
+  it("an edit keeps '[redacted]' at a sensitive path: the server leaves that value to the page, which restores it", async () => {
+    const card = '4242424242424242'
+    const paid: unknown[] = []
+    const provider = new ScriptedProvider([
+      () => [toolCall('p1', 'page_call', { tool: 'billing.pay', input: { card, amount: 5 } })],
+      () => [{ type: 'text', delta: 'Waiting for your approval.' }],
+      () => [{ type: 'text', delta: 'Paid.' }],
+    ])
+    const s = await setup({
+      provider,
+      register: (tm) =>
+        tm.register({
+          name: 'billing.pay',
+          description: 'Pay an amount with a card.',
+          jsonSchema: {
+            type: 'object',
+            properties: { card: { type: 'string', pattern: '^\\d{16}$' }, amount: { type: 'number' } },
+            required: ['card', 'amount'],
+            additionalProperties: false,
+          },
+          sensitivePaths: ['card'],
+          hints: { consequential: true },
+          run: (input) => {
+            paid.push(input)
+            return { status: 'ok', data: { paid: (input as { amount: number }).amount } }
+          },
+        }),
+    })
+    say(s, 'pay it')
+    await s.run()
+    const [interrupt] = s.agent.pendingInterrupts
+    // The front end only ever saw the masked card.
+    const args = s.events.find((e) => e.type === 'TOOL_CALL_ARGS') as unknown as { delta: string }
+    expect(JSON.parse(args.delta)).toEqual({ card: '[redacted]', amount: 5 })
+    // An edit that fails elsewhere is still refused by the server (and by the page).
+    expect(
+      await answer(s, interrupt!, { approved: true, editedArgs: { card: '[redacted]', amount: 'x' } }),
+    ).toMatchObject({ status: 'invalid' })
+    expect(s.events.at(-1)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'invalid',
+      message: 'The edited input is invalid: amount: Expected number',
+    })
+    // '[redacted]' itself would fail the card's pattern: the page restores the real card and runs with it.
+    expect(
+      await answer(s, interrupt!, { approved: true, editedArgs: { card: '[redacted]', amount: 7 } }),
+    ).toEqual({
+      status: 'ok',
+      data: { paid: 7 },
+    })
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } })
+    expect(paid).toEqual([{ card, amount: 7 }])
   })
 
   it('refuses a resume past the interrupt expiresAt, and runs nothing', async () => {
