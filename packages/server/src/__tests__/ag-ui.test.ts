@@ -310,7 +310,7 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
           description: 'Pay an amount with a card.',
           jsonSchema: {
             type: 'object',
-            properties: { card: { type: 'string', pattern: '^\\d{16}$' }, amount: { type: 'number' } },
+            properties: { card: { type: 'string', minLength: 16 }, amount: { type: 'number' } },
             required: ['card', 'amount'],
             additionalProperties: false,
           },
@@ -337,7 +337,7 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
       code: 'invalid',
       message: 'The edited input is invalid: amount: Expected number',
     })
-    // '[redacted]' itself would fail the card's pattern: the page restores the real card and runs with it.
+    // '[redacted]' itself is too short for a card: the page restores the real card and runs with it.
     expect(
       await answer(s, interrupt!, { approved: true, editedArgs: { card: '[redacted]', amount: 7 } }),
     ).toEqual({
@@ -346,6 +346,38 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     })
     expect(s.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } })
     expect(paid).toEqual([{ card, amount: 7 }])
+  })
+
+  it("never runs a page's regular expression on the server: an edit that fails only a pattern is the page's to refuse", async () => {
+    const provider = new ScriptedProvider([
+      () => [toolCall('t1', 'page_call', { tool: 'teams.rename', input: { code: 'AB' } })],
+      () => [{ type: 'text', delta: 'Waiting for your approval.' }],
+    ])
+    const s = await setup({
+      provider,
+      pageAnswerWaitMs: 100,
+      register: (tm) =>
+        tm.register({
+          name: 'teams.rename',
+          description: 'Rename a team code.',
+          jsonSchema: {
+            type: 'object',
+            properties: { code: { type: 'string', pattern: '^[A-Z]+$' } },
+            required: ['code'],
+          },
+          hints: { consequential: true },
+          run: () => ({ status: 'ok', data: {} }),
+        }),
+    })
+    say(s, 'rename it')
+    await s.run()
+    const [interrupt] = s.agent.pendingInterrupts
+    // The page refuses it (invalid, still open); the server, which did not check the pattern, finds no answer.
+    expect(await answer(s, interrupt!, { approved: true, editedArgs: { code: 'ab' } })).toMatchObject({
+      status: 'invalid',
+    })
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'confirmation_unanswered' })
+    expect(s.tm.pendingConfirmations()).toHaveLength(1)
   })
 
   it('refuses a resume past the interrupt expiresAt, and runs nothing', async () => {

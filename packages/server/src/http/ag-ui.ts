@@ -248,6 +248,33 @@ const issuesText = (issues: ReadonlyArray<{ path: string; message: string }>): s
 const pathOf = (path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined): PropertyKey[] =>
   (path ?? []).map((p) => (typeof p === 'object' ? p.key : p))
 
+/**
+ * A page's input schema without its regular expressions, for the server's check of an edit: a `pattern` is left
+ * to the page (a page's regular expression never runs on the server, where a slow one would stall every
+ * conversation), and a schema with `patternProperties` is not checked here at all (undefined).
+ */
+function withoutPatterns(schema: unknown): unknown {
+  if (Array.isArray(schema)) {
+    const items = schema.map(withoutPatterns)
+    return items.includes(undefined) ? undefined : items
+  }
+  if (!isObject(schema)) return schema
+  if ('patternProperties' in schema) return undefined
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'pattern' && typeof value === 'string') continue
+    // Values, not schemas: kept as they are.
+    if (key === 'const' || key === 'enum' || key === 'default' || key === 'examples') {
+      out[key] = value
+      continue
+    }
+    const copy = withoutPatterns(value)
+    if (copy === undefined) return undefined
+    out[key] = copy
+  }
+  return out
+}
+
 /** The value at `path` in `value`, or undefined. */
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   let at = value
@@ -493,8 +520,8 @@ export function agUiHandler(
   /**
    * Refuses an edit that fails the tool's input schema (`RUN_ERROR` `invalid`), as the page would: the schema is
    * the page's own, from a `describe` of the tool. A `'[redacted]'` placeholder is not checked (the page restores
-   * the real value and validates that); without the schema (no page, or one the compiler does not take), the
-   * page's own validation is the only one.
+   * the real value and validates that), nor are regular expressions ({@link withoutPatterns}); without the schema
+   * (no page, or one the compiler does not take), the page's own validation is the only one.
    */
   const checkEdit = async (
     conversation: Conversation,
@@ -507,11 +534,12 @@ export function agUiHandler(
       toolCallId: binding.toolCallId,
     }
     const described = (await server.relay.request(scope, { kind: 'describe', tool: binding.tool })).result
-    if (described.status !== 'ok' || !isObject(described.data) || !isObject(described.data.inputSchema))
-      return
+    if (described.status !== 'ok' || !isObject(described.data)) return
+    const inputSchema = withoutPatterns(described.data.inputSchema)
+    if (!isObject(inputSchema)) return
     let schema: ReturnType<typeof fromJsonSchema>
     try {
-      schema = fromJsonSchema(described.data.inputSchema)
+      schema = fromJsonSchema(inputSchema)
     } catch {
       return
     }
