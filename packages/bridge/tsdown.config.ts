@@ -10,7 +10,6 @@ export default defineConfig({
     'in-page': 'src/in-page.ts',
     'server-tools': 'src/server-tools/index.ts',
     chat: 'src/chat/index.ts',
-    confirm: 'src/confirm.ts',
   },
   format: 'esm',
   platform: 'neutral',

@@ -2,7 +2,6 @@ import type { ConsumerHost, Manifest, ToolmarkConsumer } from '@toolmark/core'
 import { newId } from '@toolmark/core/adapter'
 import { DEFAULT_MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from '@toolmark/protocol'
 import { delivery } from './delivery.ts'
-import type { BridgeExtension } from './extension.ts'
 import { inbound } from './inbound.ts'
 import { outbound } from './outbound.ts'
 import { teardown } from './teardown.ts'
@@ -20,13 +19,6 @@ export interface BridgeOptions {
   maxMessageBytes?: number
   /** Override the page's clientId (tests). Default: one random id per page load. */
   clientId?: string
-  /**
-   * Opt-in extensions of protocol v1 this page supports, announced in its manifests: `confirmExtension` from
-   * `@toolmark/bridge/confirm` lets the server relay the signed-in user's answer to a deferred confirmation
-   * (chat front ends that show confirmations outside the page, such as AG-UI interrupts). Default none: a
-   * plain v1 page, which every v1 server accepts.
-   */
-  extensions?: readonly BridgeExtension[]
 }
 
 /** A bridge consumer for `tm.use(...)`, with the clientId it speaks for. */
@@ -67,10 +59,8 @@ export function bridge(options: BridgeOptions): Bridge {
   if (!Number.isInteger(maxBytes) || maxBytes <= 0)
     throw new TypeError('maxMessageBytes must be a positive integer')
   const clientId = options.clientId ?? getClientId()
-  const extensions = options.extensions ?? []
 
-  const consumer = (tm: ConsumerHost): (() => void) =>
-    attach(tm, transport, clientId, onChange, maxBytes, extensions)
+  const consumer = (tm: ConsumerHost): (() => void) => attach(tm, transport, clientId, onChange, maxBytes)
   return Object.assign(consumer, { clientId })
 }
 
@@ -85,13 +75,10 @@ function attach(
   clientId: string,
   onChange: 'manifest' | 'changed',
   maxBytes: number,
-  extensions: readonly BridgeExtension[],
 ): () => void {
   const out = outbound(tm, transport, clientId)
   const confirmations = delivery(tm, clientId, out)
-  const messages = inbound(tm, clientId, maxBytes, out, confirmations, extensions)
-  // Only a page with extensions lists them: a plain v1 manifest carries no `extensions`.
-  const announce = extensions.length > 0 ? { extensions: extensions.map((e) => e.name) } : {}
+  const messages = inbound(tm, clientId, maxBytes, out, confirmations)
   const offMessage = transport.onMessage(messages.receive)
   const offError = transport.onError?.((err) => out.fail('The transport reported an error', err))
   // For inspectors: the connection state when the transport reports one, else `attached`.
@@ -102,14 +89,7 @@ function attach(
   let attached = false
   const offWatch = tm.watch({ caller: 'inapp' }, ({ rev, tools }: Manifest): void => {
     if (!attached || onChange === 'manifest')
-      out.send({
-        protocol: PROTOCOL_VERSION,
-        type: 'manifest',
-        clientId,
-        rev,
-        tools: tools as never,
-        ...announce,
-      })
+      out.send({ protocol: PROTOCOL_VERSION, type: 'manifest', clientId, rev, tools: tools as never })
     else out.send({ protocol: PROTOCOL_VERSION, type: 'changed', clientId, rev })
   })
   attached = true

@@ -11,7 +11,6 @@ import {
 } from '@toolmark/protocol'
 import { CancelToken } from './cancel-token.ts'
 import type { Delivery } from './delivery.ts'
-import type { BridgeExtension } from './extension.ts'
 import { type Outbound, report } from './outbound.ts'
 
 /** How many answered call/describe ids the bridge remembers to ignore duplicates (each id is answered once; docs/protocol/v1.md, Rules). */
@@ -36,7 +35,6 @@ export function inbound(
   maxBytes: number,
   out: Outbound,
   confirmations: Delivery,
-  extensions: readonly BridgeExtension[] = [],
 ): Inbound {
   /** Protocol id → the abort handle of our call still running for it. */
   const inflight = new Map<string, CancelToken>()
@@ -77,13 +75,7 @@ export function inbound(
         return drop('unsupported protocol')
       return answer(id, { status: 'error', message: ERROR_MESSAGES.unsupportedProtocol })
     }
-    // Validate: strictly, as an agent → page message, or as the extension this page opted in to says.
-    const extension = extensions.find((e) => e.type === msg.type)
-    if (extension) {
-      const checked = extension.validate(msg)
-      if (!checked.ok) return drop(checked.reason)
-      return extend(extension, checked.message)
-    }
+    // Validate: strictly, as an agent → page message.
     const checked = validateMessage(msg, 'toPage')
     if (!checked.ok) return drop(checked.reason)
     dispatch(checked.message)
@@ -117,17 +109,6 @@ export function inbound(
       if (stopped) return
       answer(id, result)
       if (result.status === 'needs_confirmation') confirmations.awaiting(callId, result.confirmId)
-    })
-  }
-
-  /** An extension's message: answered exactly once, by id, with what the extension's `run` resolves to. */
-  const extend = (extension: BridgeExtension, msg: { id: string }): void => {
-    const id = msg.id
-    if (answered.has(id) || inflight.has(id)) return
-    inflight.set(id, new CancelToken())
-    extension.run(tm, msg).then((result) => {
-      inflight.delete(id)
-      if (!stopped) answer(id, result)
     })
   }
 

@@ -5,7 +5,6 @@ import { createTestToolmark } from '@toolmark/core/testing'
 import { vi } from 'vitest'
 import * as z from 'zod'
 import { bridge } from '../bridge.ts'
-import type { BridgeExtension } from '../extension.ts'
 import { createInPageChannel } from '../in-page.ts'
 
 /** Waits for queued microtasks (debounced notifications) and one turn of timers. */
@@ -35,11 +34,7 @@ export type Msg = Record<string, unknown>
  */
 export function page(
   options: ToolmarkOptions = {},
-  bridgeOptions: {
-    onChange?: 'manifest' | 'changed'
-    maxMessageBytes?: number
-    extensions?: readonly BridgeExtension[]
-  } = {},
+  bridgeOptions: { onChange?: 'manifest' | 'changed'; maxMessageBytes?: number } = {},
 ) {
   const tm = createTestToolmark({ dev: false, ...options })
   const errors: string[] = []

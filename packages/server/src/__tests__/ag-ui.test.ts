@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { type BaseEvent, HttpAgent, type Interrupt, type RunAgentResult } from '@ag-ui/client'
 import { bridge } from '@toolmark/bridge'
-import { type BridgeExtension, confirmExtension } from '@toolmark/bridge/confirm'
 import { websocketTransport } from '@toolmark/bridge/websocket'
-import { createToolmark, ok, type Toolmark } from '@toolmark/core'
+import type { Toolmark } from '@toolmark/core'
 import { environment } from '@toolmark/core/adapter'
 import { EmbeddedProvider } from '@toolmark/offline-agent'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -15,12 +14,14 @@ import { serve } from '../node.ts'
 import { createToolmarkServer } from '../server.ts'
 import { type ManualClock, manualClock } from '../shared/clock.ts'
 import { createMemoryStore } from '../store/memory.ts'
+import { challengesRegistry } from './challenges-page.ts'
 import { ScriptedProvider, toolCall } from './helpers.ts'
 
 /*
  * The AG-UI endpoint against the real parts: `HttpAgent` from `@ag-ui/client` (its event verification runs on
- * every run), a Toolmark server with the offline agent, and a page made of the real core registry, the bridge
- * (announcing the `confirm` extension) and its WebSocket transport.
+ * every run), a Toolmark server with the offline agent, and a page made of the real core registry, the plain v1
+ * bridge and its WebSocket transport. The chat front end runs in that page: it answers an interrupt there
+ * (`tm.confirmPending`), then resumes.
  */
 
 // Node has no document: act as the browser page here.
@@ -34,39 +35,6 @@ afterEach(async () => {
 
 const USER = 'user-1'
 const AG_UI_PATH = '/api/ag-ui'
-
-/** The page's tools: a read-only search, and a consequential create whose name must be non-empty. */
-function registry(names: string[]): Toolmark {
-  const tm = createToolmark()
-  const challenges = tm.scope('challenges')
-  challenges.register({
-    name: 'search',
-    description: 'Search the challenges list by keyword and return the matching challenges.',
-    jsonSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-    hints: { readOnly: true },
-    run: (input) => {
-      const query = String((input as { query: string }).query).toLowerCase()
-      return ok({ results: names.filter((n) => n.toLowerCase().includes(query)).map((name) => ({ name })) })
-    },
-  })
-  challenges.register({
-    name: 'create',
-    description: 'Create a new challenge with a name.',
-    jsonSchema: {
-      type: 'object',
-      properties: { name: { type: 'string', minLength: 1 } },
-      required: ['name'],
-      additionalProperties: false,
-    },
-    summary: (input) => `Create challenge "${(input as { name: string }).name}"`,
-    hints: { consequential: true },
-    run: (input) => {
-      names.push((input as { name: string }).name)
-      return ok({ name: (input as { name: string }).name })
-    },
-  })
-  return tm
-}
 
 /** A `ws` WebSocket that carries the user header, as the app's own session would. */
 class UserWebSocket extends WebSocket {
@@ -88,9 +56,7 @@ interface Setup {
 }
 
 async function setup(
-  options: { extensions?: readonly BridgeExtension[]; provider?: Provider; pageAnswerWaitMs?: number } = {
-    extensions: [confirmExtension],
-  },
+  options: { provider?: Provider; pageAnswerWaitMs?: number; register?: (tm: Toolmark) => void } = {},
 ): Promise<Setup> {
   const clock = manualClock(Date.now())
   const toolmark = createToolmarkServer({
@@ -117,7 +83,9 @@ async function setup(
   const conversation = ((await created.json()) as { id: string }).id
 
   const names = ['Chess Openings', 'Marathon Training']
-  const tm = registry(names)
+  const tm = challengesRegistry(names)
+  options.register?.(tm)
+  const toolCount = tm.manifest().tools.length
   const clientId = randomUUID()
   const bound = new Promise<void>((resolve) => {
     const off = toolmark.relay.on('rebound', (e) => {
@@ -132,13 +100,11 @@ async function setup(
     WebSocket: UserWebSocket,
     terminalCloseCodes: [4401, 4403],
   })
-  const dispose = tm.use(
-    bridge({ transport, clientId, ...(options.extensions ? { extensions: options.extensions } : {}) }),
-  )
+  const dispose = tm.use(bridge({ transport, clientId }))
   cleanup.push(() => dispose?.())
   await bound
   // The page's manifest lists its tools once they are registered (the first one may be empty).
-  await waitFor(async () => ((await toolmark.relay.page(conversation))?.tools.length ?? 0) === 2)
+  await waitFor(async () => ((await toolmark.relay.page(conversation))?.tools.length ?? 0) === toolCount)
 
   const url = `${node.url}${AG_UI_PATH}`
   const agent = new HttpAgent({ url, threadId: conversation, headers: { 'x-user-id': USER } })
@@ -167,6 +133,24 @@ const lastText = (s: Setup): string | undefined => {
 }
 
 const typesOf = (events: BaseEvent[]) => events.map((e) => e.type)
+
+type Payload = { approved: true; editedArgs?: Record<string, unknown> } | { approved: false; reason?: string }
+
+/**
+ * What the chat front end in the page does with the user's answer to an interrupt: applies it in the page
+ * (`tm.confirmPending`, where the seed's rules hold), then resumes the run with the same answer.
+ */
+async function answer(s: Setup, interrupt: Interrupt, payload: Payload) {
+  const outcome = await s.tm.confirmPending(
+    interrupt.id,
+    payload.approved
+      ? { approved: true, ...(payload.editedArgs ? { input: payload.editedArgs } : {}) }
+      : { approved: false, ...(payload.reason === undefined ? {} : { reason: payload.reason }) },
+  )
+  s.events.length = 0
+  await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload }] })
+  return outcome
+}
 
 /** Asks for a consequential create and returns the interrupt the run ended with. */
 async function interrupted(s: Setup, name = 'Robotics'): Promise<Interrupt> {
@@ -235,10 +219,14 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     ).toBe(false)
     expect(s.names).not.toContain('Robotics')
 
-    s.events.length = 0
-    await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] })
+    // The front end applies the approval in the page, then resumes: the outcome and the follow-up stream.
+    expect(await answer(s, interrupt, { approved: true })).toEqual({
+      status: 'ok',
+      data: { name: 'Robotics' },
+    })
     expect(s.names.filter((n) => n === 'Robotics')).toHaveLength(1)
     expect(s.tm.pendingConfirmations()).toEqual([])
+    expect(typesOf(s.events).filter((t) => t === 'TOOL_CALL_RESULT')).toHaveLength(1)
     const result = s.events.find((e) => e.type === 'TOOL_CALL_RESULT') as unknown as {
       toolCallId: string
       content: string
@@ -247,16 +235,15 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     expect(JSON.parse(result.content)).toEqual({ status: 'ok', data: { name: 'Robotics' } })
     expect(lastText(s)).toBe('Created "Robotics".')
     expect(s.agent.pendingInterrupts).toEqual([])
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } })
   })
 
   it('reject: nothing runs and the model is told', async () => {
     const s = await setup()
     const interrupt = await interrupted(s)
-    s.events.length = 0
-    await s.run({
-      resume: [
-        { interruptId: interrupt.id, status: 'resolved', payload: { approved: false, reason: 'Not now' } },
-      ],
+    expect(await answer(s, interrupt, { approved: false, reason: 'Not now' })).toEqual({
+      status: 'cancelled',
+      by: 'operator',
     })
     expect(s.names).not.toContain('Robotics')
     const result = s.events.find((e) => e.type === 'TOOL_CALL_RESULT') as unknown as { content: string }
@@ -265,41 +252,139 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     expect(s.tm.pendingConfirmations()).toEqual([])
   })
 
-  it('approve with edited input: the page validates it again; an invalid edit is refused with the seed code and stays open', async () => {
+  it('approve with edited input: an edit that fails the tool schema is refused with the seed code invalid, by the page and by the resume, and stays open', async () => {
     const s = await setup()
     const interrupt = await interrupted(s)
-    await s.run({
-      resume: [
-        {
-          interruptId: interrupt.id,
-          status: 'resolved',
-          payload: { approved: true, editedArgs: { name: '' } },
-        },
-      ],
-    })
+    // The page validates the edit again: invalid, and the confirmation stays open.
+    const refused = await answer(s, interrupt, { approved: true, editedArgs: { name: '' } })
+    expect(refused).toMatchObject({ status: 'invalid', issues: [{ path: 'name' }] })
+    // The resume carrying that edit is refused by the server itself, against the tool's schema, before anything else.
     const error = s.events.at(-1) as unknown as { type: string; code: string; message: string }
     expect(error).toMatchObject({ type: 'RUN_ERROR', code: 'invalid' })
     expect(error.message).toContain('name')
     expect(s.names).not.toContain('')
     expect(s.tm.pendingConfirmations()).toHaveLength(1)
 
+    // Fixed: the page runs the edited input once, and the resume streams that outcome.
+    const applied = await answer(s, interrupt, { approved: true, editedArgs: { name: 'Glider' } })
+    expect(applied).toEqual({ status: 'ok', data: { name: 'Glider' } })
+    const result = s.events.find((e) => e.type === 'TOOL_CALL_RESULT') as unknown as { content: string }
+    expect(JSON.parse(result.content)).toEqual({ status: 'ok', data: { name: 'Glider' } })
+    expect(s.names.filter((n) => n === 'Glider')).toHaveLength(1)
+    expect(s.names).not.toContain('Robotics')
+  })
+
+  it('refuses an invalid edit even when the front end did not apply it in the page: nothing is waited for, nothing runs', async () => {
+    const s = await setup({ pageAnswerWaitMs: 60_000 })
+    const interrupt = await interrupted(s)
+    const started = Date.now()
     await s.run({
       resume: [
         {
           interruptId: interrupt.id,
           status: 'resolved',
-          payload: { approved: true, editedArgs: { name: 'Glider' } },
+          payload: { approved: true, editedArgs: { title: 'x' } },
         },
       ],
     })
-    expect(s.names).toContain('Glider')
-    expect(s.names).not.toContain('Robotics')
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'invalid' })
+    expect((s.events.at(-1) as unknown as { message: string }).message).toMatch(/name/)
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(s.names).toEqual(['Chess Openings', 'Marathon Training'])
+    expect(s.tm.pendingConfirmations()).toHaveLength(1)
+  })
+
+  it("an edit keeps '[redacted]' at a sensitive path: the server leaves that value to the page, which restores it", async () => {
+    const card = '4242424242424242'
+    const paid: unknown[] = []
+    const provider = new ScriptedProvider([
+      () => [toolCall('p1', 'page_call', { tool: 'billing.pay', input: { card, amount: 5 } })],
+      () => [{ type: 'text', delta: 'Waiting for your approval.' }],
+      () => [{ type: 'text', delta: 'Paid.' }],
+    ])
+    const s = await setup({
+      provider,
+      register: (tm) =>
+        tm.register({
+          name: 'billing.pay',
+          description: 'Pay an amount with a card.',
+          jsonSchema: {
+            type: 'object',
+            properties: { card: { type: 'string', minLength: 16 }, amount: { type: 'number' } },
+            required: ['card', 'amount'],
+            additionalProperties: false,
+          },
+          sensitivePaths: ['card'],
+          hints: { consequential: true },
+          run: (input) => {
+            paid.push(input)
+            return { status: 'ok', data: { paid: (input as { amount: number }).amount } }
+          },
+        }),
+    })
+    say(s, 'pay it')
+    await s.run()
+    const [interrupt] = s.agent.pendingInterrupts
+    // The front end only ever saw the masked card.
+    const args = s.events.find((e) => e.type === 'TOOL_CALL_ARGS') as unknown as { delta: string }
+    expect(JSON.parse(args.delta)).toEqual({ card: '[redacted]', amount: 5 })
+    // An edit that fails elsewhere is still refused by the server (and by the page).
+    expect(
+      await answer(s, interrupt!, { approved: true, editedArgs: { card: '[redacted]', amount: 'x' } }),
+    ).toMatchObject({ status: 'invalid' })
+    expect(s.events.at(-1)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'invalid',
+      message: 'The edited input is invalid: amount: Expected number',
+    })
+    // '[redacted]' itself is too short for a card: the page restores the real card and runs with it.
+    expect(
+      await answer(s, interrupt!, { approved: true, editedArgs: { card: '[redacted]', amount: 7 } }),
+    ).toEqual({
+      status: 'ok',
+      data: { paid: 7 },
+    })
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } })
+    expect(paid).toEqual([{ card, amount: 7 }])
+  })
+
+  it("never runs a page's regular expression on the server: an edit that fails only a pattern is the page's to refuse", async () => {
+    const provider = new ScriptedProvider([
+      () => [toolCall('t1', 'page_call', { tool: 'teams.rename', input: { code: 'AB' } })],
+      () => [{ type: 'text', delta: 'Waiting for your approval.' }],
+    ])
+    const s = await setup({
+      provider,
+      pageAnswerWaitMs: 100,
+      register: (tm) =>
+        tm.register({
+          name: 'teams.rename',
+          description: 'Rename a team code.',
+          jsonSchema: {
+            type: 'object',
+            properties: { code: { type: 'string', pattern: '^[A-Z]+$' } },
+            required: ['code'],
+          },
+          hints: { consequential: true },
+          run: () => ({ status: 'ok', data: {} }),
+        }),
+    })
+    say(s, 'rename it')
+    await s.run()
+    const [interrupt] = s.agent.pendingInterrupts
+    // The page refuses it (invalid, still open); the server, which did not check the pattern, finds no answer.
+    expect(await answer(s, interrupt!, { approved: true, editedArgs: { code: 'ab' } })).toMatchObject({
+      status: 'invalid',
+    })
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'confirmation_unanswered' })
+    expect(s.tm.pendingConfirmations()).toHaveLength(1)
   })
 
   it('refuses a resume past the interrupt expiresAt, and runs nothing', async () => {
     const s = await setup()
     const interrupt = await interrupted(s)
     s.clock.advance(661_000) // the server's deadline for the approval has passed
+    // A front end that resumes anyway (its page's own expiry, 10 minutes, would refuse the approval too).
     await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] })
     expect(s.events.at(-1)).toMatchObject({
       type: 'RUN_ERROR',
@@ -312,6 +397,7 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
   it('replaying the same resume is safe: the stored outcome again, nothing runs twice', async () => {
     const s = await setup()
     const interrupt = await interrupted(s)
+    expect(await s.tm.confirmPending(interrupt.id, { approved: true })).toMatchObject({ status: 'ok' })
     const resume = [{ interruptId: interrupt.id, status: 'resolved' as const, payload: { approved: true } }]
     const body = (runId: string) =>
       JSON.stringify({ threadId: s.conversation, runId, messages: [], tools: [], context: [], resume })
@@ -351,10 +437,10 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     expect(await response.text()).toContain('"code":"interrupt_pending"')
   })
 
-  it('a plain v1 page (no extension): the front end answers in the page, the resume streams that outcome', async () => {
-    const s = await setup({})
+  it("the page's answer may land while the resume waits: each event once", async () => {
+    const s = await setup()
     const interrupt = await interrupted(s)
-    // The front end is in the page: it applies the interrupt there, then resumes (the page's answer may land after).
+    // The front end resumes without waiting for the page's outcome (the page's `confirmed` lands after the resume).
     const applied = s.tm.confirmPending(interrupt.id, { approved: true })
     s.events.length = 0
     await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] })
@@ -368,16 +454,21 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     expect(s.names.filter((n) => n === 'Robotics')).toHaveLength(1)
   })
 
-  it('a plain v1 page the front end did not answer: the resume says where to answer, and runs nothing', async () => {
+  it('a resume the page did not answer: confirmation_unanswered says where to answer, and nothing runs', async () => {
     const s = await setup({ pageAnswerWaitMs: 100 })
     const interrupt = await interrupted(s)
     await s.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] })
-    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'confirm_unsupported' })
+    expect(s.events.at(-1)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'confirmation_unanswered',
+      message:
+        'The page did not answer this confirmation within 100 ms: apply the answer in the page with tm.confirmPending(confirmId, outcome), then resume',
+    })
     expect(s.names).not.toContain('Robotics')
     expect(s.tm.pendingConfirmations()).toHaveLength(1)
   })
 
-  it("only the user's resume answers a confirmation: a model that tries through page_call reaches no confirm", async () => {
+  it('only the user answers a confirmation: a model that tries through page_call calls an unknown tool', async () => {
     const confirmIdIn = (messages: unknown) =>
       /confirmId\\*":\\*"([0-9a-f-]{36})/.exec(JSON.stringify(messages))?.[1] ?? ''
     const provider = new ScriptedProvider([
@@ -391,7 +482,7 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
       ],
       () => [{ type: 'text', delta: 'Done.' }],
     ])
-    const s = await setup({ extensions: [confirmExtension], provider })
+    const s = await setup({ provider })
     await interrupted(s)
     // The chat API still takes messages; the model's attempt is an ordinary call of an unknown tool.
     await fetch(s.url.replace('/api/ag-ui', `/api/conversations/${s.conversation}/messages`), {
@@ -413,7 +504,7 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
       () => [toolCall('t1', 'show_toast', { text: 'Saved' })],
       () => [{ type: 'text', delta: 'Toast shown.' }],
     ])
-    const s = await setup({ extensions: [confirmExtension], provider })
+    const s = await setup({ provider })
     const tools = [
       {
         name: 'show_toast',

@@ -6,6 +6,7 @@ import { environment } from '@toolmark/core/adapter'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { EXPIRED_RESULT } from '../agent/loop.ts'
+import { challengesRegistry } from './challenges-page.ts'
 import { type Browser, ScriptedProvider, type TestServer, testServer, toolCall } from './helpers.ts'
 
 /*
@@ -29,38 +30,6 @@ const withCookie = (cookie: string) =>
       super(url, protocols, { headers: { cookie } })
     }
   }
-
-function registry(names: string[]): Toolmark {
-  const tm = createToolmark()
-  const challenges = tm.scope('challenges')
-  challenges.register({
-    name: 'search',
-    description: 'Search the challenges list by keyword and return the matching challenges.',
-    jsonSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-    hints: { readOnly: true },
-    run: (input) => {
-      const query = String((input as { query: string }).query).toLowerCase()
-      return ok({ results: names.filter((n) => n.toLowerCase().includes(query)).map((name) => ({ name })) })
-    },
-  })
-  challenges.register({
-    name: 'create',
-    description: 'Create a new challenge with a name.',
-    jsonSchema: {
-      type: 'object',
-      properties: { name: { type: 'string', minLength: 1 } },
-      required: ['name'],
-      additionalProperties: false,
-    },
-    summary: (input) => `Create challenge "${(input as { name: string }).name}"`,
-    hints: { consequential: true },
-    run: (input) => {
-      names.push((input as { name: string }).name)
-      return ok({ name: (input as { name: string }).name })
-    },
-  })
-  return tm
-}
 
 /** Attaches a page (registry + bridge + websocketTransport) and resolves once the server bound it. */
 async function attach(t: TestServer, browser: Browser, conversation: string, tm: Toolmark, clientId: string) {
@@ -108,7 +77,7 @@ describe('with the real page side (core registry, bridge, websocketTransport)', 
   it('searches, and creates after approval with a follow-up acknowledgement', async () => {
     const { t, browser, conversation, answer } = await setup()
     const names = ['Chess Openings', 'Marathon Training']
-    const tm = registry(names)
+    const tm = challengesRegistry(names)
     await attach(t, browser, conversation, tm, randomUUID())
 
     expect(await answer('Search for chess')).toBe('I found 1 challenge: Chess Openings.')
@@ -132,14 +101,14 @@ describe('with the real page side (core registry, bridge, websocketTransport)', 
   it('rebinds to a reloaded page, which shows the pending card again with a new confirmId; approving creates once', async () => {
     const { t, browser, conversation, answer } = await setup()
     const names: string[] = []
-    const before = registry(names)
+    const before = challengesRegistry(names)
     const dispose = await attach(t, browser, conversation, before, randomUUID())
     await answer('create a challenge called Robotics')
     const [pending] = before.pendingConfirmations()
     dispose?.() // the page unloads: its transport closes the socket
 
     const reloadedId = randomUUID()
-    const after = registry(names)
+    const after = challengesRegistry(names)
     await attach(t, browser, conversation, after, reloadedId)
     // The user's decision outlived the page: the reloaded page asks again, as its own card.
     await vi.waitFor(() => expect(after.pendingConfirmations()).toHaveLength(1))

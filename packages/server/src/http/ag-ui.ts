@@ -1,6 +1,5 @@
-import type { ToolResult } from '@toolmark/core'
+import { fromJsonSchema, REDACTED } from '@toolmark/core'
 import { REFUSED_MESSAGES } from '@toolmark/protocol'
-import { CONFIRM_EXTENSION } from '@toolmark/protocol/extensions'
 import { type Agent, type ClientToolResult, MAX_USER_TEXT } from '../agent/loop.ts'
 import type { LlmTool } from '../agent/types.ts'
 import type { Relay } from '../relay/relay.ts'
@@ -15,7 +14,7 @@ import { isStoreUnavailable, storeUnavailable } from './health.ts'
 /** The parts of a Toolmark server the AG-UI endpoint uses (`createToolmarkServer(...)` has them all). */
 export interface AgUiServer {
   readonly store: Store
-  readonly relay: Pick<Relay, 'page' | 'request' | 'extensionsOf'>
+  readonly relay: Pick<Relay, 'page' | 'request'>
   readonly agent: Pick<Agent, 'post' | 'idle' | 'openClientCalls' | 'answerClientTools'>
   readonly allowedOrigins: readonly string[]
   userOf(request: Request): Promise<string | undefined>
@@ -28,8 +27,8 @@ export interface AgUiOptions {
   /** Where failures are logged. Default `console.error`. */
   log?: (line: string) => void
   /**
-   * How long a resume waits for a plain v1 page (no `confirm` extension) to report the answer the front end gave
-   * it (`tm.confirmPending`) before it ends with `confirm_unsupported`. Default 5000 ms.
+   * How long a resume waits for the page to report the answer the front end gave it (`tm.confirmPending`) before
+   * it ends with `confirmation_unanswered`. Default 5000 ms.
    */
   pageAnswerWaitMs?: number
 }
@@ -61,7 +60,9 @@ export const MAX_AG_UI_BODY_BYTES = 1_048_576
 
 /**
  * The JSON Schema of a resume entry's payload: `approved` (required); `editedArgs`, the tool's input as the
- * user edited it (only with `approved: true`; validated again by the page); `reason` (only with `approved: false`).
+ * user edited it (only with `approved: true`; checked against the tool's schema here, validated again by the
+ * page); `reason` (only with `approved: false`). The payload repeats the answer the front end gave in the page
+ * (`tm.confirmPending`): the page's outcome is what counts.
  */
 export const RESUME_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
   type: 'object',
@@ -96,7 +97,8 @@ export const AG_UI_CAPABILITIES = Object.freeze({
  * The run-level error codes of `RUN_ERROR` (besides the seed's `confirmation_expired` and `invalid`):
  * `interrupt_pending` (input while interrupts are open), `unaddressed_interrupt` (a resume that leaves one
  * open), `unknown_interrupt`, `invalid_resume` (a payload that does not fit {@link RESUME_SCHEMA}),
- * `confirm_unsupported` (the page did not announce the `confirm` extension: answer in the page),
+ * `confirmation_unanswered` (the page reported no answer within `pageAnswerWaitMs`: the front end must apply it
+ * in the page with `tm.confirmPending` before resuming),
  * `no_user_message`, `invalid_tool_result` (tool results that answer no open client tool call),
  * `message_too_long`, `too_many_turns`, `internal`.
  */
@@ -105,7 +107,7 @@ export type AgUiErrorCode =
   | 'unaddressed_interrupt'
   | 'unknown_interrupt'
   | 'invalid_resume'
-  | 'confirm_unsupported'
+  | 'confirmation_unanswered'
   | 'confirmation_expired'
   | 'invalid'
   | 'no_user_message'
@@ -238,9 +240,50 @@ function answerOf(
   return payload.reason === undefined ? { approved: false } : { approved: false, reason: payload.reason }
 }
 
-/** The issues of an `invalid` result as one sentence. */
-const issuesText = (result: ToolResult & { status: 'invalid' }): string =>
-  `The edited input is invalid: ${result.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`
+/** Issues of an edit as one sentence. */
+const issuesText = (issues: ReadonlyArray<{ path: string; message: string }>): string =>
+  `The edited input is invalid: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`
+
+/** A Standard Schema issue path as the seed writes it (`card.number`, `items.0.name`). */
+const pathOf = (path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined): PropertyKey[] =>
+  (path ?? []).map((p) => (typeof p === 'object' ? p.key : p))
+
+/**
+ * A page's input schema without its regular expressions, for the server's check of an edit: a `pattern` is left
+ * to the page (a page's regular expression never runs on the server, where a slow one would stall every
+ * conversation), and a schema with `patternProperties` is not checked here at all (undefined).
+ */
+function withoutPatterns(schema: unknown): unknown {
+  if (Array.isArray(schema)) {
+    const items = schema.map(withoutPatterns)
+    return items.includes(undefined) ? undefined : items
+  }
+  if (!isObject(schema)) return schema
+  if ('patternProperties' in schema) return undefined
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'pattern' && typeof value === 'string') continue
+    // Values, not schemas: kept as they are.
+    if (key === 'const' || key === 'enum' || key === 'default' || key === 'examples') {
+      out[key] = value
+      continue
+    }
+    const copy = withoutPatterns(value)
+    if (copy === undefined) return undefined
+    out[key] = copy
+  }
+  return out
+}
+
+/** The value at `path` in `value`, or undefined. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined
+    at = (at as Record<PropertyKey, unknown>)[key]
+  }
+  return at
+}
 
 /** A tool result's JSON for `TOOL_CALL_RESULT`: the stored content, out of its untrusted-content envelope. */
 function resultContent(content: string): string {
@@ -310,12 +353,17 @@ function eventsOf(messages: readonly StoredMessage[], confirmCalls: ReadonlySet<
  *   agent made (under the page tool's name) and their results stream back.
  * - A deferred confirmation ends the run with `outcome: { type: 'interrupt' }`, one interrupt per open
  *   confirmation ({@link AgUiInterrupt}). The next run's `resume` must address every open interrupt:
- *   `resolved` with `{ approved, editedArgs?, reason? }`, or `cancelled` (a rejection). The answer reaches the
- *   page through the `confirm` extension of bridge v1 (the page must announce it), where `tm.confirmPending`
- *   applies the seed's rules: single use, expiry, the revision check, edits validated again. Then the
- *   outcome streams as the call's `TOOL_CALL_RESULT`, followed by the agent's acknowledgement.
- * - Past an interrupt's `expiresAt`, a resolving resume is refused (`RUN_ERROR` `confirmation_expired`); an
- *   invalid edit is refused (`RUN_ERROR` `invalid`) and leaves the interrupt open; an identical resume sent
+ *   `resolved` with `{ approved, editedArgs?, reason? }`, or `cancelled` (a rejection). The front end, which
+ *   runs in the page beside its registry, first applies the answer there with `tm.confirmPending(interrupt.id,
+ *   { approved, input?, reason? })`, where the seed's rules hold (single use, expiry, the revision check, edits
+ *   validated again), then resumes with the same answer. The bridge protocol is unchanged: the page reports the
+ *   outcome with its usual `confirmed`, and the resume waits up to `pageAnswerWaitMs` for it to be stored. Then
+ *   the outcome streams as the call's `TOOL_CALL_RESULT`, followed by the agent's acknowledgement. The page's
+ *   outcome is what counts, not the resume's payload, which never runs anything itself.
+ * - Past an interrupt's `expiresAt`, a resolving resume is refused (`RUN_ERROR` `confirmation_expired`); an edit
+ *   that fails the tool's input schema (asked of the page with a `describe`) is refused (`RUN_ERROR` `invalid`)
+ *   before anything else, and the interrupt stays open; a resume the page did not answer within
+ *   `pageAnswerWaitMs` ends in `RUN_ERROR` `confirmation_unanswered` and runs nothing; an identical resume sent
  *   again replays the stored outcome and runs nothing; input while interrupts are open is refused.
  */
 export function agUiHandler(
@@ -410,7 +458,7 @@ export function agUiHandler(
         'unaddressed_interrupt',
         `The resume must answer every open interrupt; missing: ${missing.map((b) => b.confirmId).join(', ')}`,
       )
-    // Checked before anything reaches the page: a resume is refused whole or applied whole.
+    // Checked before anything else: a resume is refused whole or replayed whole.
     const plan: Array<{ binding: ConfirmBinding; answer: Exclude<ReturnType<typeof answerOf>, string> }> = []
     for (const entry of entries) {
       const binding = all.get(entry.interruptId)
@@ -428,10 +476,13 @@ export function agUiHandler(
       if (expired) throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
       plan.push({ binding, answer })
     }
+    for (const { binding, answer } of plan)
+      if (binding.state === 'pending' && answer.approved && answer.input)
+        await checkEdit(conversation, binding, answer.input)
     const from = (await server.store.listMessages(conversation.id)).length
     const replayed: StoredMessage[] = []
-    for (const { binding, answer } of plan) {
-      // Answered already (this same resume sent again, or an answer given in the page): its stored outcome.
+    for (const { binding } of plan) {
+      // Answered already (in the page just before this resume, or this same resume sent again): its stored outcome.
       if (binding.state !== 'pending') {
         replayed.push(...(await outcomeOf(conversation.id, binding.confirmId)))
         continue
@@ -440,34 +491,18 @@ export function agUiHandler(
       const page = await server.relay.page(conversation.id)
       if (page?.clientId !== binding.clientId)
         throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
-      if (!server.relay.extensionsOf(binding.clientId).includes(CONFIRM_EXTENSION)) {
-        // A plain v1 page answers its own cards: the front end applies the interrupt there (`tm.confirmPending`)
-        // and resumes; the page's `confirmed` may reach the server just after the resume does.
-        if (await answeredInPage(binding.confirmId)) {
-          await server.agent.idle(conversation.id)
-          replayed.push(...(await outcomeOf(conversation.id, binding.confirmId)))
-          continue
-        }
+      // The front end applied the answer in the page (`tm.confirmPending`); the page's `confirmed` may reach the
+      // server just after the resume does.
+      const state = await answerInPage(binding.confirmId)
+      if (state === 'expired')
+        throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
+      if (state === 'pending')
         throw new RunError(
-          'confirm_unsupported',
-          'The page did not answer this confirmation: apply it in the page (tm.confirmPending) before resuming, or let the page accept answers from here (bridge({ extensions: [confirmExtension] }))',
+          'confirmation_unanswered',
+          `The page did not answer this confirmation within ${pageAnswerWaitMs} ms: apply the answer in the page with tm.confirmPending(confirmId, outcome), then resume`,
         )
-      }
-      const outcome = await server.relay.request(
-        { userId: conversation.userId, conversationId: conversation.id, toolCallId: binding.toolCallId },
-        { kind: 'confirm', tool: binding.tool, confirmId: binding.confirmId, ...answer },
-      )
-      const result = outcome.result
-      // Not consumed: the user can fix the edit and approve again.
-      if (result.status === 'invalid') throw new RunError('invalid', issuesText(result))
-      // Answered meanwhile by another request: the stored outcome of that answer.
-      if (result.status === 'refused' && result.code === 'confirmation_expired') {
-        await server.agent.idle(conversation.id)
-        const stored = await outcomeOf(conversation.id, binding.confirmId)
-        if (stored.length === 0)
-          throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
-        replayed.push(...stored)
-      }
+      await server.agent.idle(conversation.id)
+      replayed.push(...(await outcomeOf(conversation.id, binding.confirmId)))
     }
     // The page's `confirmed` started the acknowledging turn: its outcome and reply are stored once it ends.
     await server.agent.idle(conversation.id)
@@ -482,13 +517,50 @@ export function agUiHandler(
     )
   }
 
-  /** True once the page answered the confirmation itself, waiting up to `pageAnswerWaitMs` for it. */
-  const answeredInPage = async (confirmId: string): Promise<boolean> => {
+  /**
+   * Refuses an edit that fails the tool's input schema (`RUN_ERROR` `invalid`), as the page would: the schema is
+   * the page's own, from a `describe` of the tool. A `'[redacted]'` placeholder is not checked (the page restores
+   * the real value and validates that), nor are regular expressions ({@link withoutPatterns}); without the schema
+   * (no page, or one the compiler does not take), the page's own validation is the only one.
+   */
+  const checkEdit = async (
+    conversation: Conversation,
+    binding: ConfirmBinding,
+    input: Record<string, unknown>,
+  ): Promise<void> => {
+    const scope = {
+      userId: conversation.userId,
+      conversationId: conversation.id,
+      toolCallId: binding.toolCallId,
+    }
+    const described = (await server.relay.request(scope, { kind: 'describe', tool: binding.tool })).result
+    if (described.status !== 'ok' || !isObject(described.data)) return
+    const inputSchema = withoutPatterns(described.data.inputSchema)
+    if (!isObject(inputSchema)) return
+    let schema: ReturnType<typeof fromJsonSchema>
+    try {
+      schema = fromJsonSchema(inputSchema)
+    } catch {
+      return
+    }
+    const checked = await schema['~standard'].validate(input)
+    const issues = (checked.issues ?? [])
+      .map((i) => ({ path: pathOf(i.path), message: i.message }))
+      .filter((i) => valueAt(input, i.path) !== REDACTED)
+    if (issues.length > 0)
+      throw new RunError(
+        'invalid',
+        issuesText(issues.map((i) => ({ path: i.path.join('.'), message: i.message }))),
+      )
+  }
+
+  /** The confirmation's state once the page answered it, waiting up to `pageAnswerWaitMs` (`pending`: no answer). */
+  const answerInPage = async (confirmId: string): Promise<ConfirmBinding['state']> => {
     const until = Date.now() + pageAnswerWaitMs
     for (;;) {
       const binding = await server.store.getConfirm(confirmId)
-      if (binding && binding.state !== 'pending') return binding.state === 'used'
-      if (Date.now() >= until) return false
+      if (!binding) return 'expired'
+      if (binding.state !== 'pending' || Date.now() >= until) return binding.state
       await new Promise((resolve) => setTimeout(resolve, PAGE_ANSWER_POLL_MS))
     }
   }

@@ -6,8 +6,8 @@ import {
   MAX_DEPTH,
   type ManifestMessage,
   type ResultMessage,
+  validateMessage,
 } from '@toolmark/protocol'
-import { extensionsOf, validateExtendedMessage } from '@toolmark/protocol/extensions'
 import { boundText } from '../shared/bounds.ts'
 import type { Clock } from '../shared/clock.ts'
 import { logString } from '../shared/log.ts'
@@ -88,8 +88,6 @@ export interface InboundHost {
   timeOut(binding: CallBinding): Promise<void>
   /** The conversation's page binding or its page's manifest was written: every copy of it is out of date. */
   pageChanged(conversationId: string): void
-  /** The opt-in protocol extensions a page load listed in its latest manifest. */
-  announce(clientId: string, extensions: readonly string[]): void
   /**
    * A `confirmed` for `binding` was accepted: its pending decision is closed (`dropped`: it came too late). False
    * when another card of the same decision (on another page load) was answered first: this answer must not count.
@@ -144,8 +142,7 @@ export async function receive(host: InboundHost, conn: Conn, text: string): Prom
   const copy = bound(text)
   if (!copy.ok) return refuse(host, conn, copy.detail)
   defaultChanges(copy.value)
-  // A page may list opt-in extensions in its manifest (docs/protocol/v1.md, Extensions).
-  const checked = validateExtendedMessage(copy.value, 'toAgent')
+  const checked = validateMessage(copy.value, 'toAgent')
   if (!checked.ok) return reject(host, conn, { reason: 'invalid', type: '?', detail: checked.reason })
   const message = checked.message
   switch (message.type) {
@@ -198,10 +195,7 @@ async function manifest(host: InboundHost, conn: Conn, message: ManifestMessage)
     tools: message.tools,
     updatedAt: host.clock.now(),
   })
-  if (stored) {
-    host.announce(message.clientId, extensionsOf(message))
-    host.pageChanged(conn.conversationId)
-  }
+  if (stored) host.pageChanged(conn.conversationId)
   if (!stored) {
     const newer = (await store.getManifest(message.clientId))?.rev
     return reject(host, conn, {

@@ -6,7 +6,6 @@ import {
   PROTOCOL_VERSION,
   TIMEOUT_RESULT,
 } from '@toolmark/protocol'
-import type { ExtendedAgentToPageMessage } from '@toolmark/protocol/extensions'
 import { maskResult } from '../cluster/mask.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import { LimitExceeded, MAX_PAGE_CONNECTIONS_PER_USER, PerUser } from '../shared/limits.ts'
@@ -116,9 +115,6 @@ export const PAGE_CACHE_MS = 5_000
 /** Most conversations whose page an instance keeps a copy of (the least recently read go first). */
 const PAGE_CACHE_SIZE = 10_000
 
-/** How many page loads' announced extensions a relay remembers. */
-const MAX_ANNOUNCED = 10_000
-
 /** How often a call is bound again when the conversation was rebound between reading and binding it. */
 const MAX_BIND_ATTEMPTS = 3
 
@@ -177,8 +173,6 @@ export class Relay {
   readonly #kept = new Map<string, { secrets: readonly string[]; until: number }>()
   /** How long a confirmation's secrets are kept at most. */
   readonly #confirmTtlMs: number
-  /** Page load → the opt-in extensions its latest manifest listed (the newest {@link MAX_ANNOUNCED}). */
-  readonly #extensions = new Map<string, readonly string[]>()
   /** The user's pending decisions, asked again on new page loads (undefined: never asked again). */
   readonly #decisions: Decisions | undefined
 
@@ -206,7 +200,6 @@ export class Relay {
       expire: (conversationId, clientId) => this.#expire(conversationId, clientId),
       timeOut: (binding) => this.#timeOut(binding),
       pageChanged: (conversationId) => this.#pageChanged(conversationId),
-      announce: (clientId, extensions) => this.#announce(clientId, extensions),
       decide: async (binding, state) => this.#decisions?.decide(binding, state) ?? true,
       reask: (conversationId, clientId, page) => {
         this.#decisions
@@ -258,21 +251,6 @@ export class Relay {
       () => {},
       (error: unknown) => this.#log(`[relay] could not time out earlier calls: ${escapeForLog(error)}`),
     )
-  }
-
-  /**
-   * The opt-in protocol extensions the page load listed in its latest manifest received by this instance
-   * (`[]` for a plain v1 page, or one whose manifest reached another instance).
-   */
-  extensionsOf(clientId: string): readonly string[] {
-    return this.#extensions.get(clientId) ?? []
-  }
-
-  #announce(clientId: string, extensions: readonly string[]): void {
-    this.#extensions.delete(clientId)
-    if (extensions.length === 0) return
-    this.#extensions.set(clientId, extensions)
-    if (this.#extensions.size > MAX_ANNOUNCED) this.#extensions.delete(this.#extensions.keys().next().value!)
   }
 
   /** This instance's id in shared mode, else undefined. */
@@ -590,7 +568,7 @@ export class Relay {
         return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
       clientId = current
     }
-    const message: ExtendedAgentToPageMessage =
+    const message: AgentToPageMessage =
       request.kind === 'call'
         ? {
             protocol: PROTOCOL_VERSION,
@@ -601,18 +579,7 @@ export class Relay {
             tool: request.tool,
             input: request.input,
           }
-        : request.kind === 'confirm'
-          ? {
-              protocol: PROTOCOL_VERSION,
-              type: 'confirm',
-              clientId,
-              id: callId,
-              confirmId: request.confirmId,
-              approved: request.approved,
-              ...(request.input === undefined ? {} : { input: request.input }),
-              ...(request.reason === undefined ? {} : { reason: request.reason }),
-            }
-          : { protocol: PROTOCOL_VERSION, type: 'describe', clientId, id: callId, tool: request.tool }
+        : { protocol: PROTOCOL_VERSION, type: 'describe', clientId, id: callId, tool: request.tool }
     return new Promise((resolve) => {
       const timeOut = (result?: ToolResult): void => {
         this.#timeOut(binding, result).catch((error: unknown) => {
@@ -775,7 +742,7 @@ export class Relay {
   #sendTo(
     conversationId: string,
     clientId: string,
-    message: ExtendedAgentToPageMessage,
+    message: AgentToPageMessage,
     holders?: string[],
     secrets: readonly string[] = [],
   ): void {

@@ -45,21 +45,6 @@ export type PageRequest =
       signal?: AbortSignal
     }
   | { kind: 'describe'; tool: string; signal?: AbortSignal }
-  | {
-      /**
-       * The `confirm` extension: the signed-in user's answer to a deferred confirmation, for a page load that
-       * announced the extension. `tool` is the confirmation's tool (for the call binding).
-       */
-      kind: 'confirm'
-      tool: string
-      confirmId: string
-      approved: boolean
-      /** Only when approving: the edited input, validated again by the page. */
-      input?: Record<string, unknown>
-      /** Only when rejecting. */
-      reason?: string
-      signal?: AbortSignal
-    }
 
 /** The page a conversation is bound to and the latest manifest it sent. */
 export interface BoundPage {

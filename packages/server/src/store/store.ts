@@ -35,8 +35,7 @@ export interface CallBinding {
   userId: string
   conversationId: string
   clientId: string
-  /** `confirm`: the user's answer to a confirmation, relayed to a page that announced the `confirm` extension. */
-  kind: 'call' | 'describe' | 'confirm'
+  kind: 'call' | 'describe'
   tool: string
   /** The provider's tool-call id this protocol call serves (for confirmation follow-ups). */
   toolCallId: string

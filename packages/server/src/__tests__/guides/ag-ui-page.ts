@@ -1,7 +1,6 @@
-// page.ts: the page's registry and bridge, announcing the confirm extension
+// page.ts: the page's registry and bridge (plain bridge v1: nothing to add for AG-UI)
 
 import { bridge } from '@toolmark/bridge'
-import { confirmExtension } from '@toolmark/bridge/confirm'
 import { httpTransport } from '@toolmark/bridge/http'
 import { createToolmark, ok } from '@toolmark/core'
 
@@ -23,7 +22,6 @@ export function startPage(conversationId: string) {
     streamUrl: `/toolmark/events?conversation=${conversationId}`,
     postUrl: '/toolmark/messages',
   })
-  // Without `extensions`, approvals can only be given in the page (usePendingConfirmations).
-  tm.use(bridge({ transport, extensions: [confirmExtension] }))
+  tm.use(bridge({ transport }))
   return tm
 }
