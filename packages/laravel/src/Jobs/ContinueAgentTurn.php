@@ -45,7 +45,7 @@ final class ContinueAgentTurn implements ShouldQueue
             if ($conversation === null) {
                 return null;
             }
-            $loop->answer($conversation, $this->toolCallId, $this->tool, $this->result, $this->kind, $this->untrusted, $this->part);
+            $loop->answer($conversation, $this->toolCallId, $this->tool, $this->result, $this->kind, $this->untrusted, $this->part ?? null); // a job queued before parts existed has none
             $pending = DB::table('toolmark_calls')
                 ->where('conversation_id', $conversation->id)
                 ->where('origin', 'agent')
