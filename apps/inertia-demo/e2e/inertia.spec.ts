@@ -282,14 +282,25 @@ describe('the chat: as in the other two demos, updated over Echo', () => {
 
   it('does not poll: an idle page sends no requests, and the reply arrives over Echo', async () => {
     const requests: string[] = []
-    const { page } = await signIn('ben', (page) =>
+    // What the socket brought: the streamed reply's batches and the page calls' parts.
+    const frames: Array<{ event: string; data: Record<string, unknown> }> = []
+    const { page } = await signIn('ben', (page) => {
       page.on('request', (r) => {
         if (r.resourceType() === 'xhr' || r.resourceType() === 'fetch')
           requests.push(
             `${r.method()} ${new URL(r.url()).pathname} ${r.headers()['x-inertia-partial-data'] ?? ''}`,
           )
-      }),
-    )
+      })
+      page.on('websocket', (ws) =>
+        ws.on('framereceived', ({ payload }) => {
+          try {
+            const frame = JSON.parse(String(payload)) as { event?: string; data?: string }
+            if (frame.event === 'toolmark.delta' || frame.event === 'toolmark.tool')
+              frames.push({ event: frame.event, data: JSON.parse(frame.data ?? '{}') })
+          } catch {}
+        }),
+      )
+    })
     // Once subscribed, the page reloads its chat prop once (lines stored before it listened).
     await until(
       () => requests.filter((r) => r.endsWith(' chat')),
@@ -310,6 +321,24 @@ describe('the chat: as in the other two demos, updated over Echo', () => {
     // The reply and the tool line came over the socket: no chat reload since the catch-up.
     expect(requests.filter((r) => r.endsWith(' chat'))).toHaveLength(1)
     expect(await page.getByTestId('chat-log').locator('[data-role="tool"]').count()).toBeGreaterThan(0)
+    // The reply streamed first (`.toolmark.delta`), its batches adding up to the stored line that ended it.
+    const deltas = frames.filter((f) => f.event === 'toolmark.delta').map((f) => f.data)
+    expect(deltas.length).toBeGreaterThan(0)
+    const reply = deltas.filter((d) => d.messageId === deltas.at(-1)?.messageId)
+    expect(reply.map((d) => d.delta).join('')).toBe(lines.at(-1))
+    expect(await page.getByTestId('chat-streaming').count()).toBe(0)
+    // The page call went running → done (`.toolmark.tool`), and its tool line shows it done.
+    const parts = frames
+      .filter((f) => f.event === 'toolmark.tool')
+      .map((f) => f.data.part as Record<string, string>)
+    expect(parts.map((p) => `${p.tool} ${p.state}`)).toEqual([
+      'challenges.list running',
+      'challenges.list done',
+    ])
+    expect(parts[1]?.callId).toBe(parts[0]?.callId)
+    const line = page.getByTestId('chat-log').locator('[data-role="tool"]').last()
+    expect(await line.getAttribute('data-state')).toBe('done')
+    expect(await line.getByTestId('tool-part').getAttribute('data-tool')).toBe('challenges.list')
   })
 
   it('loads no missing file: no 404 on sign-in, visits and a reload (the favicon included)', async () => {

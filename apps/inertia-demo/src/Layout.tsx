@@ -31,7 +31,7 @@ export function Layout({ children }: { children?: ReactNode }) {
   const manifest = useManifest()
   const [failure, setFailure] = useState<string | null>(null)
   useEffect(() => tm.events.on('error', (e) => e.code === 'transport_failed' && setFailure(e.code)), [tm])
-  const lines = useChat(props.chat, props.toolmark?.userId, props.toolmark?.conversationId)
+  const chat = useChat(props.chat, props.toolmark?.userId, props.toolmark?.conversationId)
   useGoneSignal(props.toolmark?.conversationId, usePendingConfirmations().items.length)
   const path = url.split('?')[0] ?? url
 
@@ -48,7 +48,7 @@ export function Layout({ children }: { children?: ReactNode }) {
         </Link>
       ))}
       end={<span className="muted">Signed in as {props.auth.user?.name}</span>}
-      chat={<ChatPanel conversationId={props.toolmark?.conversationId ?? null} lines={lines} />}
+      chat={<ChatPanel conversationId={props.toolmark?.conversationId ?? null} chat={chat} />}
     >
       <div className="page">
         {failure && (

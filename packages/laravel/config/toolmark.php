@@ -50,8 +50,24 @@ return [
         'messages' => 'toolmark/conversations/{conversation}/messages',
     ],
 
-    // Broadcast every new chat line (masked text only) as `.toolmark.chat` on the conversation's channel.
+    // Broadcast every new chat line (masked text only) as `.toolmark.chat` on the conversation's
+    // channel, the agent's streamed text as `.toolmark.delta` (see `stream`) and each page call the
+    // agent makes as `.toolmark.tool` (running, waiting, done, failed or cancelled).
     'chat_events' => true,
+
+    // The agent's reply as it streams (with chat_events on, for a model that streams: the bundled
+    // OpenAI-compatible one does), masked like the stored line: `.toolmark.delta` `{messageId, delta}`,
+    // in batches, never one event per token. A batch goes out when a model delta arrives at least
+    // `interval_ms` after the last batch, or once `max_bytes` of new text came in since it; no event
+    // carries more than `max_bytes` of JSON text (at least 64, at most 8000: Pusher and Reverb refuse
+    // events over 10 KB). A text that may still turn into a secret (a card number still growing, a
+    // code after "CVC") is held back until it is decided. The stored line (`.toolmark.chat`, with
+    // the same messageId) ends the stream and wins over it.
+    'stream' => [
+        'enabled' => true,
+        'interval_ms' => 100,
+        'max_bytes' => 2048,
+    ],
 
     // What the page's Echo factory gets as `toolmark.broadcaster` (never a secret): the public key
     // and where the Pusher-protocol server listens (Pusher, or Reverb/soketi with PUSHER_HOST set).

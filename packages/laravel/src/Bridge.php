@@ -7,6 +7,7 @@ use Illuminate\Support\Facades\Crypt;
 use Illuminate\Support\Facades\DB;
 use Illuminate\Support\Facades\Log;
 use stdClass;
+use Toolmark\Laravel\Agent\ToolParts;
 use Toolmark\Laravel\Events\CallCompleted;
 use Toolmark\Laravel\Events\ConfirmationRequested;
 use Toolmark\Laravel\Events\ConfirmationResolved;
@@ -202,6 +203,9 @@ class Bridge
                 self::learn($binding->client_id, $binding->tool, $result['data']['inputSchema'] ?? null);
             }
             $masked = Mask::result($result, $binding->kind, $forms);
+            // The agent's page call as the chat shows it, in the state the answer puts it in.
+            $running = $binding->origin === 'agent' && is_string($binding->part ?? null) ? json_decode($binding->part, true) : null;
+            $part = is_array($running) ? ToolParts::outcome($running, $masked, false, $forms) : null;
             $withdraw = null;
             if ($binding->kind === 'call' && $binding->origin === 'agent' && $result['status'] === 'needs_confirmation') {
                 // The user's decision outlives the card: asked again on a new page load.
@@ -210,7 +214,7 @@ class Bridge
                 $withdraw = $this->decisions->answered($conversation, $binding, $masked);
             }
 
-            return [null, $binding, $masked, $withdraw];
+            return [null, $binding, $masked, $withdraw, $part];
         });
         if (is_string($outcome)) {
             return $this->reject($conversation, $outcome, $message['id']);
@@ -221,13 +225,16 @@ class Bridge
 
             return $this->reject($conversation, $late, $message['id']);
         }
-        [, , $masked, $withdraw] = $outcome;
+        [, , $masked, $withdraw, $part] = $outcome;
         if ($withdraw !== null) {
             // Decided on another page load while this card was asked: withdrawn at once.
             $this->decisions->cancel((object) ['user_id' => $binding->user_id, 'conversation_id' => $binding->conversation_id, 'client_id' => $binding->client_id, 'call_id' => $binding->id]);
         }
+        if ($part !== null) {
+            ToolParts::publish($userId, (int) $conversation->id, $part);
+        }
         if ($binding->origin === 'agent') {
-            ContinueAgentTurn::dispatch((int) $conversation->id, $binding->tool_call_id, $binding->tool, $masked, $binding->kind, (bool) $binding->untrusted || self::untrustedNow($binding->client_id, $binding->tool));
+            ContinueAgentTurn::dispatch((int) $conversation->id, $binding->tool_call_id, $binding->tool, $masked, $binding->kind, (bool) $binding->untrusted || self::untrustedNow($binding->client_id, $binding->tool), $part);
         }
         if ($masked['status'] === 'needs_confirmation') {
             $this->toolmark->notify(new ConfirmationRequested((int) $conversation->id, $binding->id, $masked['confirmId'], $binding->tool, $masked['summary']));
@@ -309,7 +316,12 @@ class Bridge
             'id' => $binding->id,
         ]);
         if ($binding->origin === 'agent') {
-            ContinueAgentTurn::dispatch((int) $binding->conversation_id, $binding->tool_call_id, $binding->tool, self::TIMED_OUT, $binding->kind, (bool) $binding->untrusted);
+            $running = is_string($binding->part ?? null) ? json_decode($binding->part, true) : null;
+            $part = is_array($running) ? ToolParts::outcome($running, self::TIMED_OUT, true) : null;
+            if ($part !== null) {
+                ToolParts::publish((int) $binding->user_id, (int) $binding->conversation_id, $part);
+            }
+            ContinueAgentTurn::dispatch((int) $binding->conversation_id, $binding->tool_call_id, $binding->tool, self::TIMED_OUT, $binding->kind, (bool) $binding->untrusted, $part);
         }
         $this->toolmark->notify(new CallCompleted((int) $binding->conversation_id, $binding->id, $binding->tool, self::TIMED_OUT, $binding->origin));
     }
@@ -349,8 +361,11 @@ class Bridge
             DB::table('toolmark_confirmations')->where('confirm_id', $binding->confirm_id)
                 ->update(['state' => 'used', 'updated_at' => now()]);
             if ($binding->origin !== 'app') {
+                // The call's part moves to the outcome (the chat shows it once the transaction commits).
+                $part = self::partOf($conversation, $binding, Mask::value($message['result']));
                 // The outcome joins the history as a tool result for the original call: wrapped, never a system message.
                 $conversation->messages()->create([
+                    'part' => $part,
                     'role' => 'tool',
                     'text' => Mask::text(Llm::cut("confirmed {$binding->tool} ({$binding->summary}) → {$message['result']['status']}")),
                     'agent' => [
@@ -387,6 +402,25 @@ class Bridge
         return null;
     }
 
+    /**
+     * The part of the agent's call a confirmation belongs to, moved to the confirmation's outcome and
+     * broadcast once the transaction commits; null when the call has none.
+     *
+     * @param array<string, mixed> $result the masked outcome
+     * @return array<string, string>|null
+     */
+    private static function partOf(Conversation $conversation, object $binding, array $result, ?string $summary = null): ?array
+    {
+        $base = ToolParts::ofCall((int) $conversation->id, (string) $binding->tool_call_id);
+        if ($base === null) {
+            return null;
+        }
+        $part = ToolParts::outcome($base, $result, false, [], $summary);
+        DB::afterCommit(fn () => ToolParts::publish((int) $conversation->user_id, (int) $conversation->id, $part));
+
+        return $part;
+    }
+
     /** True when the confirmation is older than `toolmark.confirm_expiry_minutes` (null: no server-side limit). */
     private static function pastLifetime(object $binding): bool
     {
@@ -407,6 +441,7 @@ class Bridge
             return; // not the agent's call (or not to be told): nothing joins its history
         }
         $conversation->messages()->create([
+            'part' => self::partOf($conversation, $binding, self::EXPIRED, "confirmation expired ({$why})"),
             'role' => 'tool',
             'text' => Mask::text("confirmation expired: {$binding->summary} ({$why})"),
             'agent' => [

@@ -37,6 +37,18 @@ final class Mask
     }
 
     /**
+     * Assistant text as it is stored and streamed: the known secrets' forms (secretForms()) cut
+     * out, then text(), then what text() left of a known secret cut out too (`**** 4242` of a card
+     * the page was given). The streamed text (TextStream) is masked with the same function.
+     *
+     * @param list<string> $forms secretForms() of the values known to be secret
+     */
+    public static function assistantText(string $text, array $forms = []): string
+    {
+        return $forms === [] ? self::text($text) : self::scrub(self::text(self::scrub($text, $forms)), $forms);
+    }
+
+    /**
      * A copy of a JSON value with text() (after scrub() of `$secrets`) on every string, values under
      * sensitive keys replaced by `[redacted]` whatever their type, card numbers under card-number keys
      * and Luhn-valid card numbers sent as JSON numbers masked, and what is nested too deep replaced whole.

@@ -89,6 +89,7 @@ class Toolmark
      * @param array<string, mixed> $input
      * @param 'agent'|'app'|'reask' $origin reask: a pending decision asked again (Decisions)
      * @param list<string> $secrets
+     * @param array<string, string>|null $part an agent's page_call: its running part (ToolParts), kept to move it to the page's answer
      */
     public function send(
         Conversation $conversation,
@@ -99,6 +100,7 @@ class Toolmark
         ?int $rev = null,
         string $origin = 'agent',
         array $secrets = [],
+        ?array $part = null,
     ): ?string {
         $clientId = $conversation->active_client_id;
         if ($clientId === null) {
@@ -122,6 +124,7 @@ class Toolmark
             'secrets' => $secrets === [] ? null : Crypt::encryptString(json_encode(array_values($secrets))),
             // The agent's call input, kept to ask its card again after a reload: only when masking leaves it whole.
             'input' => $kind === 'call' && $origin === 'agent' ? self::wholeInput($input, $secrets) : null,
+            'part' => $part === null ? null : Llm::json($part),
             'state' => 'pending',
             'created_at' => now(),
             'updated_at' => now(),

@@ -48,6 +48,10 @@ export const WIRE_NAMES = {
   messageEvent: 'toolmark.message',
   /** New chat lines (`.toolmark.chat`). */
   chatEvent: 'toolmark.chat',
+  /** Assistant text as it streams, in batches (`.toolmark.delta`): `{ messageId, delta }`, as the server's `text-delta`. */
+  deltaEvent: 'toolmark.delta',
+  /** A page call the agent made started or changed state (`.toolmark.tool`): `{ part }`, as the server's `tool` event. */
+  toolEvent: 'toolmark.tool',
 } as const
 
 /** Headers the page's HTTP transports send with every POST (Laravel's CSRF header among them). */

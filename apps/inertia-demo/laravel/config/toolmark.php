@@ -16,6 +16,8 @@ return [
         'messages' => 'conversations/{conversation}/messages',
     ],
     'chat_events' => true,
+    // The agent's reply streamed in batches (`.toolmark.delta`), as the package's defaults.
+    'stream' => ['enabled' => true, 'interval_ms' => 100, 'max_bytes' => 2048],
     // The Pusher-protocol server the page's Echo connects to (no secret).
     'broadcaster' => [
         'key' => env('PUSHER_APP_KEY', 'demo-key'),

@@ -4,7 +4,9 @@ namespace Toolmark\Laravel\Agent;
 
 use Illuminate\Support\Facades\DB;
 use Illuminate\Support\Facades\Log;
+use Illuminate\Support\Str;
 use Toolmark\Laravel\Bridge;
+use Toolmark\Laravel\Events\ToolmarkDelta;
 use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Llm;
 use Toolmark\Laravel\Mask;
@@ -16,6 +18,10 @@ use Toolmark\Laravel\Toolmark;
  * latest manifest) and `page_describe`; the tool calls of a step go to the page and the step ends
  * (ContinueAgentTurn runs the next one when every call is answered). The follow-up step after a
  * `confirmed` offers no page tools, and any tool call the model makes anyway is dropped.
+ *
+ * With `toolmark.chat_events` on, the chat sees the step as it happens: a StreamingAgentModel's text
+ * goes out in masked batches as `.toolmark.delta` (TextStream, `toolmark.stream`), ended by the
+ * stored line with the same messageId, and each page call's part as `.toolmark.tool` (ToolParts).
  */
 class AgentLoop
 {
@@ -47,16 +53,22 @@ class AgentLoop
         $manifest = $page === null ? [] : json_decode($page->tools, true);
         $tools = $followUp ? [] : [Llm::pageCallTool($manifest), Llm::pageDescribeTool()];
 
+        $known = self::turnSecrets($conversation);
+        $stream = $this->textStream($conversation, $known, $followUp, $page, $manifest);
+        $textStream = $stream['stream'] ?? null;
+        $streamId = $stream['id'] ?? null;
+        $system = $followUp ? self::FOLLOW_UP_PROMPT : self::SYSTEM_PROMPT;
+        $history = $conversation->agentHistory(); // masked history, plus the current user text as typed
         try {
-            $reply = $this->model->complete(
-                $followUp ? self::FOLLOW_UP_PROMPT : self::SYSTEM_PROMPT,
-                $conversation->agentHistory(), // masked history, plus the current user text as typed
-                $tools,
-            );
+            $reply = $textStream !== null && $this->model instanceof StreamingAgentModel
+                ? $this->model->stream($system, $history, $tools, fn (string $delta) => $textStream->push($delta))
+                : $this->model->complete($system, $history, $tools);
         } catch (\Throwable $error) {
+            $textStream?->end();
             // The turn ends with a line in the chat (not in the model's history); the log gets the masked error.
             Log::warning('toolmark: the model request failed', ['conversation' => $conversation->id, 'error' => Mask::text($error->getMessage())]);
-            $conversation->messages()->create(['role' => 'assistant', 'text' => self::MODEL_FAILED]);
+            // It ends the text streamed so far too (the same messageId).
+            $conversation->messages()->create(['role' => 'assistant', 'text' => self::MODEL_FAILED, 'stream_id' => $streamId]);
             $this->endTurn($conversation);
 
             return;
@@ -64,18 +76,20 @@ class AgentLoop
         $calls = $followUp ? [] : $reply['tool_calls'];
         // Values at the sensitive paths of this step's calls: masked in the stored call, and cut out
         // of everything the conversation stored (earlier lines included) and of the calls' results.
-        $known = self::turnSecrets($conversation);
         $secrets = $known;
         $kept = [];
         foreach ($calls as $call) {
             $kept[] = $this->maskCall($conversation, $call, $secrets);
         }
         $forms = Mask::secretForms($secrets);
-        $text = Mask::text(Mask::scrub(Llm::cut($reply['text']), $forms));
+        $text = Mask::assistantText(Llm::cut($reply['text']), $forms);
+        // The deltas add up to the stored text (the stored line ends them and wins anyway).
+        $textStream?->finish($text);
         $conversation->messages()->create([
             'role' => 'assistant',
             'text' => $text,
             'agent' => ['role' => 'assistant', 'text' => $text, 'toolCalls' => Mask::value($kept, $forms)],
+            'stream_id' => $streamId,
         ]);
         if (count($secrets) > count($known)) {
             $this->forget($conversation, $forms);
@@ -86,7 +100,7 @@ class AgentLoop
             return;
         }
         $sentAny = false;
-        foreach ($calls as $call) {
+        foreach ($calls as $i => $call) {
             $kind = match ($call['name']) {
                 'page_call' => 'call',
                 'page_describe' => 'describe',
@@ -94,16 +108,24 @@ class AgentLoop
             };
             $tool = $call['input']['tool'] ?? null;
             $input = is_array($call['input']['input'] ?? null) ? $call['input']['input'] : [];
+            // The call as the chat shows it: its input as stored (masked at the tool's sensitive paths).
+            $part = $kind === 'call' && is_string($tool)
+                ? ToolParts::running((string) $call['id'], $tool, self::titleOf($manifest, $tool), is_array($kept[$i]['input']['input'] ?? null) ? $kept[$i]['input']['input'] : [], $forms)
+                : null;
             if ($kind === 'call' && is_string($tool) && ! $this->toolmark->allows($conversation, $tool)) {
-                $this->answer($conversation, $call['id'], $tool, Toolmark::NOT_ALLOWED);
+                $this->answer($conversation, $call['id'], $tool, Toolmark::NOT_ALLOWED, part: $part);
 
                 continue;
             }
+            if ($part !== null && $conversation->active_client_id !== null) {
+                // Before the call goes out: the page (or a fake) may answer it at once.
+                ToolParts::publish((int) $conversation->user_id, (int) $conversation->id, $part);
+            }
             $sent = $kind !== null && is_string($tool)
-                ? $this->toolmark->send($conversation, $call['id'], $kind, $tool, $input, $kind === 'call' ? $page?->rev : null, 'agent', $secrets)
+                ? $this->toolmark->send($conversation, $call['id'], $kind, $tool, $input, $kind === 'call' ? $page?->rev : null, 'agent', $secrets, $part)
                 : null;
             if ($sent === null) {
-                $this->answer($conversation, $call['id'], (string) $tool, Toolmark::NO_PAGE, $kind ?? 'call');
+                $this->answer($conversation, $call['id'], (string) $tool, Toolmark::NO_PAGE, $kind ?? 'call', part: $part);
             }
             $sentAny = $sentAny || $sent !== null;
         }
@@ -114,6 +136,76 @@ class AgentLoop
             $this->inlineSteps++;
             $this->step($conversation->refresh());
         }
+    }
+
+    /**
+     * The step's text stream and its messageId, or null when nothing is streamed (`toolmark.chat_events`
+     * or `toolmark.stream.enabled` off). It masks with the turn's known secrets; when a tool of the page
+     * has sensitive input paths (declared, or learned from a describe), it stops before the first word
+     * of the user's message that the model may pass at one of them (TextStream::heldWords()), since
+     * that value is known to be secret only once the model's call arrives, after its text.
+     *
+     * @param list<string> $known
+     * @return array{id: string, stream: TextStream}|null
+     */
+    private function textStream(Conversation $conversation, array $known, bool $followUp, ?object $page, array $manifest): ?array
+    {
+        if (! config('toolmark.chat_events', true) || ! config('toolmark.stream.enabled', true) || ! $this->model instanceof StreamingAgentModel) {
+            return null;
+        }
+        $held = [];
+        if (! $followUp && $page !== null && self::sensitivePage($page, $manifest)) {
+            $typed = $conversation->messages()->whereNotNull('secret_text')->orderByDesc('id')->first()?->secret_text;
+            $held = is_string($typed) ? TextStream::heldWords($typed) : [];
+        }
+        $id = (string) Str::uuid();
+        $userId = (int) $conversation->user_id;
+        $conversationId = (int) $conversation->id;
+        $stream = new TextStream(
+            function (string $delta) use ($userId, $conversationId, $id): void {
+                try {
+                    event(new ToolmarkDelta($userId, $conversationId, $id, $delta));
+                } catch (\Throwable $error) {
+                    report($error); // only the live update is lost: the stored line carries the whole text
+                }
+            },
+            $known,
+            $held,
+            (int) config('toolmark.stream.interval_ms', TextStream::INTERVAL_MS),
+            (int) config('toolmark.stream.max_bytes', TextStream::MAX_BYTES),
+        );
+
+        return ['id' => $id, 'stream' => $stream];
+    }
+
+    /** True when a tool of the page load has sensitive input paths, declared in its manifest or learned from a describe. */
+    private static function sensitivePage(object $page, array $manifest): bool
+    {
+        foreach ($manifest as $entry) {
+            if (Mask::declaredPaths($entry) !== []) {
+                return true;
+            }
+        }
+        $described = json_decode((string) ($page->described ?? ''), true);
+        foreach (is_array($described) ? $described : [] as $paths) {
+            if (is_array($paths) && $paths !== []) {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /** The tool's title in the manifest, or null. */
+    private static function titleOf(array $manifest, string $tool): ?string
+    {
+        foreach ($manifest as $entry) {
+            if (is_array($entry) && ($entry['name'] ?? null) === $tool) {
+                return is_string($entry['title'] ?? null) ? $entry['title'] : null;
+            }
+        }
+
+        return null;
     }
 
     /**
@@ -194,15 +286,23 @@ class AgentLoop
      * Appends one tool result to the history (masked again); wrapped as untrusted page data when the
      * tool was untrustedContent when the call was made. A describe is labelled `page_describe`. A
      * result whose JSON is over Wire::MAX_PROVIDER_TEXT code units is replaced by an error that says so.
+     * A page call's line keeps its part: `$part` in its answered state as given, or a running part
+     * moved to the result here (and broadcast) when the call never reached the page.
      *
      * @param array<string, mixed> $result
      * @param 'call'|'describe' $kind
+     * @param array<string, string>|null $part
      */
-    public function answer(Conversation $conversation, string $toolCallId, string $tool, array $result, string $kind = 'call', bool $untrusted = false): void
+    public function answer(Conversation $conversation, string $toolCallId, string $tool, array $result, string $kind = 'call', bool $untrusted = false, ?array $part = null): void
     {
         $name = $kind === 'describe' ? 'page_describe' : 'page_call';
         $result = Mask::result($result, $kind);
+        if ($part !== null && ($part['state'] ?? null) === 'running') {
+            $part = ToolParts::outcome($part, $result, false);
+            ToolParts::publish((int) $conversation->user_id, (int) $conversation->id, $part);
+        }
         $conversation->messages()->create([
+            'part' => $part,
             'role' => 'tool',
             'text' => Mask::text(Llm::cut("{$name} {$tool} → {$result['status']}")),
             'agent' => [

@@ -7,10 +7,11 @@ use Toolmark\Laravel\Llm;
 
 /**
  * AgentModel on any OpenAI-compatible Chat Completions endpoint (`toolmark.llm.base_url`, then
- * `/chat/completions`), streaming. Content deltas are joined; tool calls are assembled per index
- * from their argument fragments. A failed request or a non-2xx answer throws RuntimeException.
+ * `/chat/completions`), streaming. Content deltas are handed to stream()'s callback as they arrive
+ * and joined; tool calls are assembled per index from their argument fragments. A failed request or
+ * a non-2xx answer throws RuntimeException.
  */
-final class OpenAiChatModel implements AgentModel
+final class OpenAiChatModel implements StreamingAgentModel
 {
     /** The endpoint (`…/v1`), the API key (sent as a Bearer token), the model name and the timeout in seconds. */
     public function __construct(
@@ -22,6 +23,12 @@ final class OpenAiChatModel implements AgentModel
 
     /** One streamed Chat Completions request; see AgentModel::complete(). */
     public function complete(string $system, array $messages, array $tools): array
+    {
+        return $this->stream($system, $messages, $tools, static function (string $text): void {});
+    }
+
+    /** One streamed Chat Completions request, each content delta handed to `$onText`; see StreamingAgentModel::stream(). */
+    public function stream(string $system, array $messages, array $tools, callable $onText): array
     {
         $body = ['model' => $this->model, 'stream' => true, 'messages' => $this->messages($system, $messages)];
         if ($tools !== []) {
@@ -60,7 +67,11 @@ final class OpenAiChatModel implements AgentModel
                     break;
                 }
                 $delta = json_decode($data, true)['choices'][0]['delta'] ?? [];
-                $text .= (string) ($delta['content'] ?? '');
+                $content = (string) ($delta['content'] ?? '');
+                if ($content !== '') {
+                    $text .= $content;
+                    $onText($content);
+                }
                 foreach ($delta['tool_calls'] ?? [] as $part) {
                     $i = (int) ($part['index'] ?? 0);
                     $calls[$i]['id'] = $part['id'] ?? ($calls[$i]['id'] ?? '');

@@ -9,8 +9,9 @@ use Toolmark\Laravel\Models\ConversationMessage;
 
 /**
  * One new chat line (masked text only) on the conversation's private channel, as `.toolmark.chat`.
- * A line whose text would make the event too large for the broadcaster comes without `text`: the
- * page reloads its chat instead. Sent when `toolmark.chat_events` is on.
+ * An assistant line carries the `messageId` of its streamed text (ToolmarkDelta), which it replaces;
+ * a tool line its part (ToolParts). A line whose text would make the event too large for the
+ * broadcaster comes without `text`: the page reloads its chat instead. Sent when `toolmark.chat_events` is on.
  */
 final class ToolmarkChat implements ShouldBroadcastNow
 {
@@ -39,13 +40,17 @@ final class ToolmarkChat implements ShouldBroadcastNow
         return Wire::NAMES['chatEvent'];
     }
 
-    /** @return array{message: array{id: int, role: string, text?: string}} */
+    /**
+     * The line (ConversationMessage::toChat()): with the `messageId` of its streamed text (the
+     * `.toolmark.delta` events it ends) and a tool line's `part`, when it has them.
+     *
+     * @return array{message: array{id: int, role: string, text?: string, messageId?: string, part?: array<string, string>}}
+     */
     public function broadcastWith(): array
     {
-        $message = ['id' => (int) $this->line->id, 'role' => (string) $this->line->role];
-        $text = (string) $this->line->text;
-        if (strlen((string) json_encode($text)) <= self::MAX_TEXT_BYTES) {
-            $message['text'] = $text;
+        $message = $this->line->toChat();
+        if (strlen((string) json_encode($message)) > self::MAX_TEXT_BYTES) {
+            unset($message['text']);
         }
 
         return ['message' => $message];

@@ -34,6 +34,8 @@ final class Wire
         'channelPrefix' => 'toolmark',
         'messageEvent' => 'toolmark.message',
         'chatEvent' => 'toolmark.chat',
+        'deltaEvent' => 'toolmark.delta',
+        'toolEvent' => 'toolmark.tool',
     ];
 
     /** Headers the page sends with every POST. */

@@ -25,6 +25,7 @@ final class ContinueAgentTurn implements ShouldQueue
      * @param array<string, mixed> $result the masked result
      * @param 'call'|'describe' $kind
      * @param bool $untrusted whether the tool was untrustedContent when the call was made
+     * @param array<string, string>|null $part the agent's page call in its answered state (ToolParts), for its tool line
      */
     public function __construct(
         public readonly int $conversationId,
@@ -33,6 +34,7 @@ final class ContinueAgentTurn implements ShouldQueue
         public readonly array $result,
         public readonly string $kind = 'call',
         public readonly bool $untrusted = false,
+        public readonly ?array $part = null,
     ) {}
 
     /** Appends the answer, then runs the next step if no call of the agent is pending. */
@@ -43,7 +45,7 @@ final class ContinueAgentTurn implements ShouldQueue
             if ($conversation === null) {
                 return null;
             }
-            $loop->answer($conversation, $this->toolCallId, $this->tool, $this->result, $this->kind, $this->untrusted);
+            $loop->answer($conversation, $this->toolCallId, $this->tool, $this->result, $this->kind, $this->untrusted, $this->part ?? null); // a job queued before parts existed has none
             $pending = DB::table('toolmark_calls')
                 ->where('conversation_id', $conversation->id)
                 ->where('origin', 'agent')

@@ -61,6 +61,19 @@ class Conversation extends Model
             ->all();
     }
 
+    /**
+     * The chat as a page shows it (share it as a prop; new lines arrive as `.toolmark.chat`): the
+     * lines of the roles the chat shows with a text, oldest first, each as ConversationMessage::toChat()
+     * (a tool line with its part, so the page replays each call's state).
+     *
+     * @return list<array{id: int, role: string, text: string, messageId?: string, part?: array<string, string>}>
+     */
+    public function chatLines(): array
+    {
+        return $this->messages()->orderBy('id')->whereIn('role', ['user', 'assistant', 'tool'])->where('text', '!=', '')->get()
+            ->map(fn (ConversationMessage $m): array => $m->toChat())->values()->all();
+    }
+
     /** @return class-string<Model> */
     public static function userModel(): string
     {

@@ -6,7 +6,9 @@ use Illuminate\Database\Eloquent\Model;
 
 /**
  * One chat line. `text` (shown in the chat) and `agent` (the model's history entry) are stored
- * masked; `secret_text` holds the user's message as typed, encrypted, until the turn ends.
+ * masked; `secret_text` holds the user's message as typed, encrypted, until the turn ends. An
+ * assistant line whose text was streamed keeps the streamed text's id (`stream_id`, the deltas'
+ * `messageId`); a tool line of an agent's page call keeps its part (ToolParts), masked.
  *
  * @property int $id
  * @property int $conversation_id
@@ -14,6 +16,8 @@ use Illuminate\Database\Eloquent\Model;
  * @property string $text
  * @property array<string, mixed>|null $agent
  * @property string|null $secret_text
+ * @property string|null $stream_id
+ * @property array<string, string>|null $part
  */
 class ConversationMessage extends Model
 {
@@ -23,5 +27,25 @@ class ConversationMessage extends Model
 
     protected $hidden = ['secret_text'];
 
-    protected $casts = ['agent' => 'array', 'secret_text' => 'encrypted'];
+    protected $casts = ['agent' => 'array', 'secret_text' => 'encrypted', 'part' => 'array'];
+
+    /**
+     * The line as the chat shows it (the `.toolmark.chat` event's `message`, and each line of
+     * Conversation::chatLines()): id, role and masked text, the streamed text's `messageId` and a
+     * tool line's `part` when it has them.
+     *
+     * @return array{id: int, role: string, text: string, messageId?: string, part?: array<string, string>}
+     */
+    public function toChat(): array
+    {
+        $line = ['id' => (int) $this->id, 'role' => (string) $this->role, 'text' => (string) $this->text];
+        if ($this->stream_id !== null) {
+            $line['messageId'] = (string) $this->stream_id;
+        }
+        if (is_array($this->part)) {
+            $line['part'] = $this->part;
+        }
+
+        return $line;
+    }
 }

@@ -53,8 +53,9 @@ class ToolmarkFake extends Toolmark
         ?int $rev = null,
         string $origin = 'agent',
         array $secrets = [],
+        ?array $part = null,
     ): ?string {
-        $id = parent::send($conversation, $toolCallId, $kind, $tool, $input, $rev, $origin, $secrets);
+        $id = parent::send($conversation, $toolCallId, $kind, $tool, $input, $rev, $origin, $secrets, $part);
         if ($id === null) {
             return null;
         }

@@ -156,6 +156,15 @@ final class AgentLoopTest extends TestCase
             DB::table('conversation_messages')->where('role', 'assistant')->where('text', '!=', '')->orderBy('id')->pluck('text')->all(),
         );
         $this->assertSame([], $this->rejections());
+
+        // The model's content deltas streamed as they arrived (`.toolmark.delta`): for each stored
+        // reply, they add up to its text and carry its messageId.
+        $deltas = array_values(array_filter($this->broadcasts->sent, fn (array $s): bool => $s['event'] === 'toolmark.delta'));
+        $this->assertNotEmpty($deltas);
+        foreach (DB::table('conversation_messages')->where('role', 'assistant')->where('text', '!=', '')->get() as $line) {
+            $own = array_filter($deltas, fn (array $s): bool => $s['payload']['messageId'] === $line->stream_id);
+            $this->assertSame($line->text, implode('', array_map(fn (array $s): string => $s['payload']['delta'], $own)));
+        }
     }
 
     public function test_a_model_that_cannot_be_reached_ends_the_turn_with_a_chat_line(): void

@@ -20,4 +20,21 @@ final class ScriptedModelTest extends TestCase
         $this->expectExceptionObject(new RuntimeException('ScriptedModel has no reply left for step 3'));
         $model->complete('sys3', [], []);
     }
+
+    public function test_it_streams_each_reply_word_by_word_or_in_the_scripted_pieces(): void
+    {
+        $model = new ScriptedModel(['Two words.  Three', ScriptedModel::streamed(['4242 42', '42'], [['id' => 'c', 'name' => 'page_call', 'input' => []]])]);
+        $pieces = [];
+        $reply = $model->stream('sys', [], [], function (string $d) use (&$pieces): void {
+            $pieces[] = $d;
+        });
+        $this->assertSame(['Two ', 'words.  ', 'Three'], $pieces);
+        $this->assertSame(['text' => 'Two words.  Three', 'tool_calls' => []], $reply);
+        $pieces = [];
+        $reply = $model->stream('sys', [], [], function (string $d) use (&$pieces): void {
+            $pieces[] = $d;
+        });
+        $this->assertSame(['4242 42', '42'], $pieces);
+        $this->assertSame(['text' => '4242 4242', 'tool_calls' => [['id' => 'c', 'name' => 'page_call', 'input' => []]]], $reply);
+    }
 }

@@ -5,7 +5,6 @@ namespace App\Http\Middleware;
 use App\Stand\Inertia;
 use Closure;
 use Illuminate\Http\Request;
-use Toolmark\Laravel\Events\ToolmarkChat;
 use Toolmark\Laravel\Facades\Toolmark;
 
 /**
@@ -27,13 +26,9 @@ final class HandleInertiaRequests
         return Inertia::handle($request, $next);
     }
 
-    /** @return list<array{id: int, role: string, text: string}> */
+    /** @return list<array{id: int, role: string, text: string, messageId?: string, part?: array<string, string>}> the lines, tool lines with their parts */
     private function chat(Request $request): array
     {
-        $conversation = Toolmark::currentConversation($request);
-
-        return $conversation === null ? [] : $conversation->messages()->orderBy('id')
-            ->whereIn('role', ToolmarkChat::ROLES)->get(['id', 'role', 'text'])
-            ->filter(fn ($m): bool => $m->text !== '')->values()->all();
+        return Toolmark::currentConversation($request)?->chatLines() ?? [];
     }
 }
