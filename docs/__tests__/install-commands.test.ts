@@ -100,6 +100,7 @@ describe('tarball install lines', () => {
 
   it('the closure follows dependencies and required peers (@toolmark/next needs forms and protocol)', () => {
     expect(withDependencies(['@toolmark/next'], packages)).toEqual([
+      '@toolmark/bridge',
       '@toolmark/core',
       '@toolmark/forms',
       '@toolmark/next',
