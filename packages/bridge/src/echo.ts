@@ -8,6 +8,10 @@ export interface EchoChannelLike {
   stopListening?(event: string, callback?: (payload: unknown) => void): unknown
   /** Subscription errors (e.g. the channel authorization was refused). */
   error?(callback: (status: unknown) => void): unknown
+  /** Runs `callback` when the subscription succeeds (Laravel Echo's Pusher channels). */
+  subscribed?(callback: () => void): unknown
+  /** The underlying Pusher channel: `subscribed` is true once it is (a channel Echo had already joined). */
+  subscription?: { subscribed?: boolean }
 }
 
 /** The part of a Laravel Echo instance this transport uses; a real `Echo` fits without a cast. */
@@ -44,6 +48,9 @@ export interface EchoTransport extends BridgeTransport {
 
 const DEFAULT_EVENT = '.toolmark.message'
 
+/** The longest a send waits for the channel subscription before it goes anyway. */
+const SUBSCRIBE_WAIT_MS = 3000
+
 /**
  * Bridge transport over Laravel Echo (server → page) and HTTP POST (page → server).
  *
@@ -55,7 +62,8 @@ const DEFAULT_EVENT = '.toolmark.message'
  * message (a JSON string included) with the `invalid_message` event. Subscription errors (refused
  * channel authorization) reach `onError`.
  *
- * Outbound: `fetch(postUrl, { method: 'POST', credentials: 'same-origin', redirect: 'error' })` with
+ * Outbound: once the channel subscription succeeded (it failed, or 3 s passed: a message sent earlier could be
+ * answered before the page listens), `fetch(postUrl, { method: 'POST', credentials: 'same-origin', redirect: 'error' })` with
  * JSON, `Accept: application/json` and `X-Requested-With: XMLHttpRequest` headers plus `headers()`
  * (read on every send). `send` rejects on a network failure, a redirect or a non-2xx status.
  *
@@ -102,8 +110,24 @@ export function echoTransport(options: EchoTransportOptions): EchoTransport {
     }
   })
 
+  // Sends wait until the page can hear the answer: the server may answer the first manifest at once on the channel
+  // (a pending card asked again), and a broadcast made before the subscription succeeded is lost.
+  const listening = new Promise<void>((resolve) => {
+    if (typeof subscription.subscribed !== 'function' || subscription.subscription?.subscribed === true)
+      return resolve()
+    const timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS)
+    const done = (): void => {
+      clearTimeout(timer)
+      resolve()
+    }
+    subscription.subscribed(done)
+    subscription.error?.(done)
+  })
+
   return {
     async send(message) {
+      if (closed) throw new Error('echoTransport: transport closed')
+      await listening
       if (closed) throw new Error('echoTransport: transport closed')
       const body = JSON.stringify(message)
       const response = await fetch(postUrl, {

@@ -372,6 +372,39 @@ describe('echoTransport with the bridge', () => {
   })
 })
 
+describe('echoTransport sends once the page listens', () => {
+  it('POSTs the first manifest only after the channel subscription succeeded, so a call broadcast in answer at once runs', async () => {
+    const run = vi.fn(() => ok('saved'))
+    const tm = createTestToolmark({ dev: false })
+    tm.register({ name: 'save', description: 'Save', input: z.object({}), hints: { readOnly: true }, run })
+    const page = connect('alice')
+    // The server answers the first manifest at once on the channel, as Laravel does for a card asked again.
+    const subscribedAtPost: boolean[] = []
+    server.respond = (post) => {
+      const message = JSON.parse(post.body) as { type: string; clientId: string }
+      if (message.type === 'manifest') {
+        subscribedAtPost.push(server.subscribers(PRIVATE).includes(page.socketId() ?? '-'))
+        const call = {
+          protocol: 1,
+          type: 'call',
+          clientId: message.clientId,
+          id: 'asked-again',
+          tool: 'save',
+          input: {},
+        }
+        void server.trigger(PRIVATE, EVENT, { message: call })
+      }
+      return { status: 204 }
+    }
+    const transport = echoTransport({ echo: page, channel: CHANNEL, postUrl: server.postUrl })
+    transports.push(transport)
+    const dispose = tm.use(bridge({ transport }))
+    await until(() => run.mock.calls.length === 1, 'the call answered at once runs')
+    expect(subscribedAtPost[0]).toBe(true)
+    dispose()
+  })
+})
+
 describe('the Pusher test server (support)', () => {
   it('refuses REST triggers without a valid Pusher signature', async () => {
     const forged = new PusherServerSdk({
