@@ -131,8 +131,18 @@ class Decisions
      */
     public function reask(Conversation $conversation, string $clientId, int $rev, array $tools): void
     {
+        // Read again, not from the request's model: a page load's manifests are POSTed one right after the other and
+        // may run side by side (the first one rebinds the conversation while a later one, with more tools, is read).
+        $conversation->refresh();
         if ($conversation->active_client_id !== $clientId) {
             return; // an old tab's manifest: the conversation's calls go to the page load it is bound to
+        }
+        // The page load's latest stored manifest, whichever of its requests stored it.
+        $page = DB::table('toolmark_pages')->where('client_id', $clientId)->first();
+        $stored = $page !== null ? json_decode((string) $page->tools, true) : null;
+        if (is_array($stored)) {
+            $rev = (int) $page->rev;
+            $tools = $stored;
         }
         $pending = DB::table('toolmark_decisions')
             ->where('conversation_id', $conversation->id)

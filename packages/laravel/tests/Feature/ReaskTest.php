@@ -7,6 +7,7 @@ use Illuminate\Support\Facades\Bus;
 use Illuminate\Support\Facades\DB;
 use Toolmark\Laravel\Agent\AgentLoop;
 use Toolmark\Laravel\Agent\AgentModel;
+use Toolmark\Laravel\Decisions;
 use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Jobs\ContinueAgentTurn;
 use Toolmark\Laravel\Jobs\ExpireCall;
@@ -132,6 +133,25 @@ final class ReaskTest extends TestCase
         $this->assertSame([], $this->reload('page-B', ['name' => 'notes.search', 'description' => 'Search']));
         $this->assertCount(1, $this->reload('page-B', self::SAVE, 2));
         $this->assertSame([], $this->reload('page-B', self::SAVE, 3), 'asked once per page load');
+    }
+
+    public function test_a_manifest_handled_beside_the_one_that_rebinds_still_asks_the_new_page_load(): void
+    {
+        $this->cardPending();
+        $this->gone('page-A');
+        // A request of page-B's read the conversation before page-B's first manifest rebound it (a page load's
+        // manifests are POSTed one right after the other and handled side by side).
+        $stale = Conversation::query()->findOrFail($this->chat->id);
+        $this->assertSame([], $this->reload('page-B', ['name' => 'notes.search', 'description' => 'Search']));
+        DB::table('toolmark_pages')->where('client_id', 'page-B')->update(['rev' => 2, 'tools' => json_encode([self::SAVE])]);
+        $before = count($this->broadcasts->messages());
+        (new Decisions(app(Toolmark::class)))->reask($stale, 'page-B', 2, [self::SAVE]);
+        $calls = array_values(array_filter(
+            array_slice($this->broadcasts->messages(), $before),
+            fn (array $m): bool => $m['type'] === 'call',
+        ));
+        $this->assertCount(1, $calls);
+        $this->assertSame('page-B', $calls[0]['clientId']);
     }
 
     public function test_when_the_reloaded_page_answers_first_the_old_tabs_card_is_withdrawn_with_a_cancel(): void
