@@ -448,7 +448,7 @@ describe('deferred confirmation and full reloads', () => {
     await expect.poll(() => page.getByRole('link', { name: 'Robotics' }).count()).toBeGreaterThan(0)
   })
 
-  it('a full reload gets a new clientId, Laravel rebinds the conversation, and a card from before the reload is gone', async () => {
+  it('a full reload gets a new clientId, Laravel rebinds the conversation, and the card from before the reload is expired (its decision is asked again)', async () => {
     const { page, conversation } = await signIn('fay')
     const first = await clientId(page)
     await say(page, 'create a challenge titled Chess')
@@ -472,7 +472,8 @@ describe('deferred confirmation and full reloads', () => {
       (row) => row?.active_client_id === second,
       'rebind',
     )
-    expect(await page.getByTestId('confirm-card').count()).toBe(0)
+    // The decision comes back as a new card on the new page load (see "a reload while a card waits").
+    await page.getByTestId('confirm-card').waitFor()
     // The new page load cannot answer the old page's confirmation (bound to the old clientId).
     const forged = {
       protocol: 1,
@@ -483,9 +484,11 @@ describe('deferred confirmation and full reloads', () => {
     }
     expect(await post(page, `/toolmark/bridge/${conversation}`, forged)).toBe(204)
     await until(rejections, (r) => r.includes('mismatch'), 'mismatch logged')
-    expect(sql(`select state from toolmark_confirmations where conversation_id = ${conversation}`)).toEqual([
-      { state: 'expired' },
-    ])
+    expect(
+      sql<{ confirm_id: string; state: string }>(
+        `select confirm_id, state from toolmark_confirmations where conversation_id = ${conversation}`,
+      ).find((r) => r.confirm_id === card?.confirm_id),
+    ).toEqual({ confirm_id: card?.confirm_id, state: 'expired' })
     // Calls now go to the new page load.
     await say(page, 'list the challenges')
     await until(
@@ -500,33 +503,66 @@ describe('deferred confirmation and full reloads', () => {
 })
 
 describe('a reload while a card waits', () => {
-  it('expires the card from before the reload and says so in the chat, as the other two demos do', async () => {
+  it('asks the card again on the reloaded page with a new confirmId; approving creates the challenge once, as the other two demos do', async () => {
     const { page, conversation } = await signIn('flo')
     await say(page, 'create a challenge titled Origami')
     await page.getByTestId('confirm-card').waitFor()
+    const [before] = sql<{ confirm_id: string }>(
+      `select confirm_id from toolmark_confirmations where conversation_id = ${conversation}`,
+    )
     await page.reload()
-    const notes = await until(
-      () => page.getByTestId('chat-log').locator('[data-role="tool"] .text').allTextContents(),
-      (lines) => lines.some((line) => line.startsWith('confirmation expired')),
-      'the expiry note',
-    )
-    expect(notes.filter((line) => line.startsWith('confirmation expired'))).toEqual([
-      'confirmation expired: Create challenge "Origami" (the page that asked for it is gone)',
-    ])
-    expect(await page.getByTestId('confirm-card').count()).toBe(0)
-    expect(sql(`select state from toolmark_confirmations where conversation_id = ${conversation}`)).toEqual([
-      { state: 'expired' },
-    ])
-    // The agent's history holds the refusal for the card's tool call (what the model reads next turn).
-    const [row] = sql<{ agent: string }>(
-      `select agent from conversation_messages where conversation_id = ${conversation} and text like 'confirmation expired:%'`,
-    )
-    expect(JSON.parse(JSON.parse(row?.agent ?? '{}').content).result).toEqual({
-      status: 'refused',
-      code: 'confirmation_expired',
-      message: 'The confirmation expired or was already used',
+    // The pending decision is asked again on the new page load: its card comes back.
+    const card = page.getByTestId('confirm-card')
+    await card.waitFor({ timeout: 8000 }).catch(() => {
+      console.log(
+        'DEBUG php',
+        existsSync(demo.phpLog) ? readFileSync(demo.phpLog, 'utf8').slice(-6000) : 'none',
+      )
+      console.log(
+        'DEBUG calls',
+        JSON.stringify(
+          sql(
+            `select id, tool, client_id, state, kind, origin from toolmark_calls where conversation_id = ${conversation}`,
+          ),
+        ),
+      )
     })
-    expect(sql("select title from challenges where title = 'Origami'")).toEqual([])
+    expect(await card.count()).toBe(1)
+    expect(await card.locator('.summary').textContent()).toBe('Create challenge "Origami"')
+    // The old page load's card is expired; the new one (stored once the page's answer lands) has a new confirmId.
+    const rows = await until(
+      () =>
+        sql<{ confirm_id: string; state: string }>(
+          `select confirm_id, state from toolmark_confirmations where conversation_id = ${conversation}`,
+        ),
+      (r) => r.length === 2,
+      'the card asked again, stored',
+    )
+    expect(rows.find((r) => r.state === 'expired')?.confirm_id).toBe(before?.confirm_id)
+    expect(rows.find((r) => r.state === 'pending')?.confirm_id).not.toBe(before?.confirm_id)
+    // The agent is not told the card expired: it is back.
+    const notes = await page.getByTestId('chat-log').locator('[data-role="tool"] .text').allTextContents()
+    expect(notes.filter((line) => line.startsWith('confirmation expired'))).toEqual([])
+
+    await card.getByRole('button', { name: 'Approve' }).click()
+    await card.waitFor({ state: 'detached' })
+    await until(
+      () => sql("select title from challenges where title = 'Origami'"),
+      (r) => r.length === 1,
+      'the challenge created',
+    )
+    expect(
+      sql<{ state: string }>(
+        `select state from toolmark_confirmations where conversation_id = ${conversation}`,
+      )
+        .map((r) => r.state)
+        .sort(),
+    ).toEqual(['expired', 'used'])
+    // A second reload asks nothing: the decision is made.
+    await page.reload()
+    await page.getByTestId('chat-log').waitFor()
+    expect(await page.getByTestId('confirm-card').count()).toBe(0)
+    expect(sql("select title from challenges where title = 'Origami'")).toHaveLength(1)
   })
 
   it('another user cannot expire the cards of a conversation that is not theirs (403)', async () => {
