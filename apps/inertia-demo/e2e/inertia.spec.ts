@@ -513,20 +513,7 @@ describe('a reload while a card waits', () => {
     await page.reload()
     // The pending decision is asked again on the new page load: its card comes back.
     const card = page.getByTestId('confirm-card')
-    await card.waitFor({ timeout: 8000 }).catch(() => {
-      console.log(
-        'DEBUG php',
-        existsSync(demo.phpLog) ? readFileSync(demo.phpLog, 'utf8').slice(-6000) : 'none',
-      )
-      console.log(
-        'DEBUG calls',
-        JSON.stringify(
-          sql(
-            `select id, tool, client_id, state, kind, origin from toolmark_calls where conversation_id = ${conversation}`,
-          ),
-        ),
-      )
-    })
+    await card.waitFor()
     expect(await card.count()).toBe(1)
     expect(await card.locator('.summary').textContent()).toBe('Create challenge "Origami"')
     // The old page load's card is expired; the new one (stored once the page's answer lands) has a new confirmId.
