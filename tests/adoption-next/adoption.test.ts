@@ -32,6 +32,9 @@ const ENV = {
   npm_config_audit: 'false',
   npm_config_fund: 'false',
   npm_config_update_notifier: 'false',
+  // npx installs create-next-app without asking (a person answers its "Ok to proceed?" with y); without a TTY and
+  // with nothing in npm's cache it would otherwise cancel.
+  npm_config_yes: 'true',
 }
 
 const timings: string[] = []
