@@ -90,7 +90,19 @@ async function signIn(name: string, viewport: Viewport): Promise<Page> {
       ),
     )
     .toContain('challenges.create')
+  // And Laravel has that manifest (it is POSTed once the page listens on its channel): a message sent before it
+  // would be planned without the page's tools.
+  const clientId = await page.evaluate(
+    () => (window as unknown as { __toolmark: { clientId: string } }).__toolmark.clientId,
+  )
+  await expect.poll(() => storedTools(clientId)).toContain('challenges.create')
   return page
+}
+
+/** The tools of the manifest Laravel stored for a page load, as JSON text ('' before its first manifest). */
+function storedTools(clientId: string): string {
+  const code = `$d = new PDO('sqlite:' . $argv[1]); $s = $d->prepare('select tools from toolmark_pages where client_id = ?'); $s->execute([$argv[2]]); echo (string) $s->fetchColumn();`
+  return execFileSync('php', ['-r', code, demo.database, clientId], { encoding: 'utf8' })
 }
 
 const names = (page: Page): Promise<string[]> =>
