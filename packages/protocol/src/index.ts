@@ -45,6 +45,7 @@ export {
   type ProtocolMessage,
   type ResultMessage,
 } from './messages.ts'
+export type { AgentMessage, LlmTool, Provider, ProviderEvent, ProviderRequest, ToolCall } from './model.ts'
 export type {
   CancelledBy,
   CancelledResult,

@@ -1,9 +1,11 @@
-import type { EmbeddedProvider } from '@toolmark/offline-agent'
+import type { EmbeddedProvider, Provider as OfflineAgentProvider } from '@toolmark/offline-agent'
+import type { AgentMessage as ProtocolAgentMessage, Provider as ProtocolProvider } from '@toolmark/protocol'
 import { describe, expectTypeOf, it } from 'vitest'
 import { aiSdkProvider } from '../ai-sdk.ts'
 import type { AnthropicProvider } from '../anthropic.ts'
 import type { ChatEvent } from '../contract.ts'
 import {
+  type AgentMessage,
   type ConfirmBinding,
   type Conversation,
   createMemoryStore,
@@ -75,6 +77,12 @@ describe('the Provider port', () => {
       .parameter(0)
       .toHaveProperty('provider')
       .toMatchTypeOf<Provider | undefined>()
+  })
+
+  it('is one contract: the server, the offline agent and the protocol name the same types', () => {
+    expectTypeOf<Provider>().toEqualTypeOf<ProtocolProvider>()
+    expectTypeOf<OfflineAgentProvider>().toEqualTypeOf<ProtocolProvider>()
+    expectTypeOf<AgentMessage>().toEqualTypeOf<ProtocolAgentMessage>()
   })
 
   it('an async generator is a provider', () => {
