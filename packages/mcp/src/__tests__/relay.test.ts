@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { type CallToolResult, Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { build } from 'esbuild'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -66,10 +65,7 @@ const call = (
   args: Record<string, unknown> = {},
   signal?: AbortSignal,
 ): Promise<CallToolResult> =>
-  client.callTool({ name, arguments: args }, undefined, {
-    timeout: 20_000,
-    ...(signal ? { signal } : {}),
-  }) as Promise<CallToolResult>
+  client.callTool({ name, arguments: args }, { timeout: 20_000, ...(signal ? { signal } : {}) })
 const text = (r: CallToolResult): string => (r.content[0] as { text: string }).text
 
 async function pairPage(page: Page, allowReload = false): Promise<string> {
@@ -126,7 +122,7 @@ beforeAll(async () => {
     })
   })
   client = new Client({ name: 'relay-test', version: '1.0.0' })
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
     listChanged++
   })
   try {
