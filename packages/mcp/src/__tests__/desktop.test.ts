@@ -580,7 +580,7 @@ describe('protocol 2026-07-28: confirmation as an input_required round trip', ()
     expect(page.runs).toEqual(['delete:3'])
   })
 
-  it('a tampered requestState is refused and nothing runs; the genuine one still answers once', async () => {
+  it('a tampered requestState is refused, and so is the genuine one with another call’s arguments: nothing runs', async () => {
     const relay = await relayWith()
     const client = await startClient(
       relay,
