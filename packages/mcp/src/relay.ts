@@ -48,7 +48,9 @@ export const DEFAULT_PORT = 17333
  * WebSocket for the pages. A page pairs only after the user confirms its one-time code in the MCP
  * client (tool `toolmark_pair`); the WebSocket upgrade checks `Origin` against an exact allowlist and
  * `Host` against loopback names (DNS rebinding). It only composes: the tabs (relay/tabs.ts), the
- * pairing (relay/pairing.ts), the MCP server (relay/server.ts) and the socket (relay/socket.ts).
+ * pairing (relay/pairing.ts), one MCP server per connection and era (relay/server.ts, served by the
+ * SDK's `serveStdio`), the 2026-07-28 confirmation rounds (relay/input.ts) and the socket
+ * (relay/socket.ts).
  */
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const allowed = originAllowlist(options.allowedOrigins)
