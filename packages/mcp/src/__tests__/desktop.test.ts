@@ -146,8 +146,8 @@ async function openPage(
   return page
 }
 
-async function relayWith(): Promise<Relay> {
-  const relay = await startRelay({ allowedOrigins: [ORIGIN], port: 0, log: () => {} })
+async function relayWith(options: { callTimeoutMs?: number } = {}): Promise<Relay> {
+  const relay = await startRelay({ allowedOrigins: [ORIGIN], port: 0, log: () => {}, ...options })
   cleanups.push(() => relay.close())
   return relay
 }
@@ -601,6 +601,26 @@ describe('protocol 2026-07-28: confirmation as an input_required round trip', ()
     // Another call's arguments with the genuine state are refused too.
     await expect(retry(client, { id: 4 }, asked.requestState)).rejects.toThrow(/another call/)
     await tick(50)
+    expect(page.runs).toEqual([])
+  })
+
+  it('a requestState past its lifetime (the call timeout) is refused and nothing runs', async () => {
+    const relay = await relayWith({ callTimeoutMs: 1_000 })
+    const client = await startClient(
+      relay,
+      () => ({ action: 'accept', content: {} }),
+      'Claude Desktop',
+      '2026-07-28',
+      {
+        autoFulfill: false,
+      },
+    )
+    const page = await openPage(relay, client, { expiryMs: 10_000 })
+    const asked = await first(client, { id: 3 })
+    await tick(2_100)
+    await expect(retry(client, { id: 3 }, asked.requestState)).rejects.toThrow(
+      /Invalid or expired requestState/,
+    )
     expect(page.runs).toEqual([])
   })
 
