@@ -549,6 +549,35 @@ describe('protocol 2026-07-28: confirmation as an input_required round trip', ()
     expect(asked[1]).toMatch(/Fix id: /)
   })
 
+  it('a tool removed while the client is asked answers stale and nothing runs', async () => {
+    const relay = await relayWith()
+    let dispose = (): void => {}
+    const client = await startClient(
+      relay,
+      () => {
+        dispose()
+        return { action: 'accept', content: {} }
+      },
+      'Claude Desktop',
+      '2026-07-28',
+    )
+    const page = await openPage(relay, client)
+    const handle = page.tm.register({
+      name: 'archive',
+      description: 'Archive everything.',
+      hints: { destructive: true },
+      run: () => {
+        page.runs.push('archive')
+        return ok(true)
+      },
+    })
+    dispose = () => handle.dispose()
+    while (!(await client.listTools()).tools.some((t) => t.name === 't1__archive')) await tick()
+    const r = await call(client, 't1__archive', {})
+    expect(result(r)).toMatchObject({ status: 'refused', code: 'stale' })
+    expect(page.runs).toEqual([])
+  })
+
   it('declined in the client, nothing runs: cancelled by the operator', async () => {
     const relay = await relayWith()
     const client = await startClient(relay, () => ({ action: 'decline' }), 'Claude Desktop', '2026-07-28')
