@@ -216,7 +216,7 @@ const searchTool = {
   const ORIGIN = 'http://127.0.0.1:5173'
   const relay = await startRelay({ allowedOrigins: [ORIGIN], port: 0, log: () => {} })
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair()
-  await relay.server.connect(serverEnd)
+  await relay.connect(serverEnd)
   const client = new Client({ name: 'bench', version: '1.0.0' })
   await client.connect(clientEnd)
 

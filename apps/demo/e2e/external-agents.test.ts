@@ -26,7 +26,7 @@ beforeAll(async () => {
   ])
   relay = await startRelay({ allowedOrigins: [demoServer.url], port: 0, log: () => {} })
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair()
-  await relay.server.connect(serverEnd)
+  await relay.connect(serverEnd)
   client = new Client({ name: 'demo-e2e', version: '1.0.0' })
   await client.connect(clientEnd)
   page = await (await browser.newContext()).newPage()

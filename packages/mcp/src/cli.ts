@@ -2,7 +2,7 @@
 // `npx @toolmark/mcp --allow-origin http://localhost:5173`: a stdio MCP server for desktop clients.
 // stdout carries only JSON-RPC; every log line goes to stderr.
 import { parseArgs } from 'node:util'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio'
 import { DEFAULT_PORT, startRelay } from './relay.ts'
 
 const USAGE = `Usage: toolmark-mcp --allow-origin <origin> [--allow-origin <origin>…] [--port <n>] [--call-timeout <ms>]
@@ -48,11 +48,8 @@ try {
     ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
   })
   process.stderr.write(`[toolmark-mcp] pages connect to ws://127.0.0.1:${relay.port}\n`)
-  const transport = new StdioServerTransport()
-  transport.onclose = () => {
-    void relay.close().then(() => process.exit(0))
-  }
-  await relay.server.connect(transport)
+  // The client's opening picks the protocol: 2025 revisions after initialize, 2026-07-28 otherwise.
+  await relay.connect(new StdioServerTransport())
   process.stdin.on('end', () => {
     void relay.close().then(() => process.exit(0))
   })

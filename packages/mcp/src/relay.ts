@@ -1,5 +1,6 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { elicitConfirmation } from './relay/elicit.ts'
+import type { Server, Transport } from '@modelcontextprotocol/server'
+import { serveStdio } from '@modelcontextprotocol/server/stdio'
+import { InputRounds } from './relay/input.ts'
 import { originAllowlist } from './relay/origins.ts'
 import { Pairing } from './relay/pairing.ts'
 import { createMcpServer } from './relay/server.ts'
@@ -26,9 +27,14 @@ export interface RelayOptions {
   log?: (line: string) => void
 }
 
-/** A running relay: the MCP `Server` (connect it to a transport) and the pages' WebSocket. */
+/** A running relay: serve MCP clients with `connect`; pages use its loopback WebSocket. */
 export interface Relay {
-  readonly server: Server
+  /**
+   * Serves one MCP client on `transport` (stdio, in-memory, …) until it closes. The client's opening
+   * picks the protocol: `initialize` serves the 2025 revisions (2025-11-25 and older), `server/discover`
+   * or a first request carrying the 2026-07-28 `_meta` envelope serves 2026-07-28.
+   */
+  connect(transport: Transport): Promise<void>
   /** The port pages connect to (`ws://127.0.0.1:<port>`). */
   readonly port: number
   close(): Promise<void>
@@ -42,26 +48,44 @@ export const DEFAULT_PORT = 17333
  * WebSocket for the pages. A page pairs only after the user confirms its one-time code in the MCP
  * client (tool `toolmark_pair`); the WebSocket upgrade checks `Origin` against an exact allowlist and
  * `Host` against loopback names (DNS rebinding). It only composes: the tabs (relay/tabs.ts), the
- * pairing (relay/pairing.ts), the MCP server (relay/server.ts) and the socket (relay/socket.ts).
+ * pairing (relay/pairing.ts), one MCP server per connection and era (relay/server.ts, served by the
+ * SDK's `serveStdio`), the 2026-07-28 confirmation rounds (relay/input.ts) and the socket
+ * (relay/socket.ts).
  */
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const allowed = originAllowlist(options.allowedOrigins)
   const log = options.log ?? ((line: string) => process.stderr.write(`[toolmark-mcp] ${line}\n`))
+  const callTimeoutMs = options.callTimeoutMs ?? 300_000
+  /** The MCP servers of the connected clients: each hears when the paired tools change. */
+  const live = new Set<{ server: Server; listChanged: () => void }>()
   const tabs: Tabs = new Tabs({
-    callTimeoutMs: options.callTimeoutMs ?? 300_000,
-    onChange: () => mcp.listChanged(),
-    confirm: (tab, msg, signal) =>
-      elicitConfirmation(mcp.server, { tab: tab.id, origin: tab.origin }, msg, signal),
+    callTimeoutMs,
+    onChange: () => {
+      for (const mcp of live) mcp.listChanged()
+    },
   })
   const pairing = new Pairing(tabs, { ttlMs: options.pairingTtlMs ?? 120_000, log })
-  const mcp = createMcpServer(tabs, pairing, log)
+  // A confirmation round lives at most as long as its call.
+  const shared = { tabs, pairing, log, rounds: new InputRounds(Math.ceil(callTimeoutMs / 1000)) }
   const socket = await openSocket({ port: options.port ?? DEFAULT_PORT, allowed, tabs, pairing, log })
+  const handles = new Set<{ close(): Promise<void> }>()
   return {
-    server: mcp.server,
     port: socket.port,
+    connect: async (transport) => {
+      const handle = serveStdio(
+        ({ era }) => {
+          const mcp = createMcpServer(shared, era)
+          live.add(mcp)
+          mcp.server.onclose = () => live.delete(mcp)
+          return mcp.server
+        },
+        { transport, onerror: (err) => log(`mcp: ${err.message}`) },
+      )
+      handles.add(handle)
+    },
     close: async () => {
       await socket.close()
-      await mcp.server.close()
+      await Promise.all([...handles].map((h) => h.close()))
     },
   }
 }

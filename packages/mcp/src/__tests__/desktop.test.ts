@@ -1,11 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import {
   type CallToolResult,
-  ElicitRequestSchema,
+  Client,
   type ElicitResult,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js'
+  InMemoryTransport,
+} from '@modelcontextprotocol/client'
 import {
   type CallMeta,
   type ConfirmRequest,
@@ -26,8 +24,9 @@ import {
 import { type Relay, startRelay } from '../relay.ts'
 
 /*
- * Desktop agents as callers, in process: the real SDK Client (1.32) on an in-memory transport to the
+ * Desktop agents as callers, in process: the real SDK Client (2.4) on an in-memory transport to the
  * relay, and pages in Node (`ws`, sending the page's Origin) with a real registry and mcpPairing().
+ * The client speaks 2025-11-25 (the SDK's default, `initialize`) unless a test pins 2026-07-28.
  */
 
 const ORIGIN = 'http://127.0.0.1:5173'
@@ -46,15 +45,29 @@ class PageSocket extends WebSocket {
 
 type Elicit = (params: { message: string; requestedSchema: unknown }) => Promise<ElicitResult> | ElicitResult
 
-async function startClient(relay: Relay, elicit?: Elicit, name = 'Claude Desktop'): Promise<Client> {
+/** The protocol revision a test client speaks. */
+type Revision = '2025-11-25' | '2026-07-28'
+
+async function startClient(
+  relay: Relay,
+  elicit?: Elicit,
+  name = 'Claude Desktop',
+  revision: Revision = '2025-11-25',
+  options: { autoFulfill?: boolean } = {},
+): Promise<Client> {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair()
-  await relay.server.connect(serverEnd)
+  await relay.connect(serverEnd)
   const client = new Client(
     { name, version: '1.2.3' },
-    elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+    {
+      ...(elicit ? { capabilities: { elicitation: { form: {} } } } : {}),
+      ...(revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      ...(options.autoFulfill === false ? { inputRequired: { autoFulfill: false } } : {}),
+    },
   )
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params as never))
+  if (elicit) client.setRequestHandler('elicitation/create', (request) => elicit(request.params as never))
   await client.connect(clientEnd)
+  expect(client.getNegotiatedProtocolVersion()).toBe(revision)
   cleanups.push(() => client.close())
   return client
 }
@@ -133,8 +146,8 @@ async function openPage(
   return page
 }
 
-async function relayWith(): Promise<Relay> {
-  const relay = await startRelay({ allowedOrigins: [ORIGIN], port: 0, log: () => {} })
+async function relayWith(options: { callTimeoutMs?: number } = {}): Promise<Relay> {
+  const relay = await startRelay({ allowedOrigins: [ORIGIN], port: 0, log: () => {}, ...options })
   cleanups.push(() => relay.close())
   return relay
 }
@@ -142,7 +155,7 @@ async function relayWith(): Promise<Relay> {
 const result = (r: CallToolResult): { status: string; [k: string]: unknown } =>
   JSON.parse((r.content[0] as { text: string }).text)
 const call = (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
-  client.callTool({ name, arguments: args }, undefined, { timeout: 10_000 }) as Promise<CallToolResult>
+  client.callTool({ name, arguments: args }, { timeout: 10_000 })
 
 describe('confirmation in the MCP client (elicitation)', () => {
   it('accept runs the call once, asked with the card’s content; no in-page card', async () => {
@@ -372,7 +385,7 @@ describe('tool-definition drift', () => {
     const relay = await relayWith()
     const client = await startClient(relay)
     let changes = 0
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       changes++
     })
     const page = await openPage(relay, client)
@@ -416,5 +429,288 @@ describe('tool-definition drift', () => {
     await client.listTools()
     expect(result(await call(client, 't1__note', { text: 'd' }))).toMatchObject({ status: 'ok' })
     expect(page.runs.at(-1)).toBe('note:Adds a note, now with a colour.')
+  })
+})
+
+describe('protocol 2026-07-28: confirmation as an input_required round trip', () => {
+  /** A 2026-07-28 client in manual mode: `input_required` comes back to the test instead of being fulfilled. */
+  type InputRequired = {
+    resultType: 'input_required'
+    inputRequests: Record<string, unknown>
+    requestState: string
+  }
+  const first = async (client: Client, args: Record<string, unknown>): Promise<InputRequired> => {
+    const r = (await client.callTool(
+      { name: 't1__challenge__delete', arguments: args },
+      { timeout: 10_000, allowInputRequired: true },
+    )) as unknown as InputRequired
+    expect(r.resultType).toBe('input_required')
+    return r
+  }
+  const retry = (
+    client: Client,
+    args: Record<string, unknown>,
+    requestState: string,
+    action: 'accept' | 'decline' = 'accept',
+  ): Promise<CallToolResult> =>
+    client.callTool(
+      {
+        name: 't1__challenge__delete',
+        arguments: args,
+        inputResponses: { confirm: action === 'accept' ? { action, content: {} } : { action } },
+        requestState,
+      } as never,
+      { timeout: 10_000, allowInputRequired: true },
+    )
+
+  it('serves server/discover with 2026-07-28 and lists the tools in a stable order', async () => {
+    const relay = await relayWith()
+    const client = await startClient(
+      relay,
+      () => ({ action: 'accept', content: {} }),
+      'Claude Desktop',
+      '2026-07-28',
+    )
+    const discovered = await client.discover()
+    expect(discovered.supportedVersions).toContain('2026-07-28')
+    expect(discovered.capabilities.tools).toMatchObject({ listChanged: true })
+    const page = await openPage(relay, client)
+    page.tm.register({ name: 'alpha', description: 'A.', hints: { readOnly: true }, run: () => ok(1) })
+    while (!(await client.listTools()).tools.some((t) => t.name === 't1__alpha')) await tick()
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    expect(names).toEqual(['toolmark_pair', 'toolmark_tabs', 't1__alpha', 't1__challenge__delete'])
+  })
+
+  it('tool list changes reach a subscription (subscriptions/listen); a changed tool is stale until listed again', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, undefined, 'Claude Desktop', '2026-07-28')
+    let changes = 0
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changes++
+    })
+    const subscription = await client.listen({ toolsListChanged: true })
+    cleanups.push(() => subscription.close())
+    const page = await openPage(relay, client)
+    const before = changes
+    expect(before).toBeGreaterThan(0)
+    page.tm.register({
+      name: 'note',
+      description: 'Adds a note.',
+      hints: { readOnly: true },
+      run: () => ok(1),
+    })
+    while (changes === before) await tick()
+    const stale = await call(client, 't1__note', {})
+    expect(result(stale)).toMatchObject({ status: 'refused', code: 'stale' })
+    await client.listTools()
+    expect(result(await call(client, 't1__note', {}))).toMatchObject({ status: 'ok' })
+  })
+
+  it('approved in the client, the call runs once, asked with the card’s content; no in-page card', async () => {
+    const relay = await relayWith()
+    const asked: Array<{ message: string; requestedSchema: unknown }> = []
+    const client = await startClient(
+      relay,
+      (params) => {
+        asked.push(params)
+        return { action: 'accept', content: {} }
+      },
+      'Claude Desktop',
+      '2026-07-28',
+    )
+    const page = await openPage(relay, client)
+    const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
+    expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 3 } })
+    expect(page.runs).toEqual(['delete:3'])
+    expect(page.cards).toEqual([])
+    expect(asked).toHaveLength(1)
+    expect(asked[0]!.message).toContain('Delete challenge 3')
+    expect(asked[0]!.message).toContain('This action cannot be undone.')
+    expect(page.metas).toEqual([{ mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } } }])
+  })
+
+  it('an edit in the client is validated again by the page: an invalid one is asked again, a valid one runs', async () => {
+    const relay = await relayWith()
+    const asked: string[] = []
+    const client = await startClient(
+      relay,
+      (params) => {
+        asked.push(params.message)
+        return { action: 'accept', content: { id: asked.length === 1 ? 1000 : 7, name: 'Kites' } }
+      },
+      'Claude Desktop',
+      '2026-07-28',
+    )
+    const page = await openPage(relay, client)
+    const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
+    expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 7 } })
+    expect(page.runs).toEqual(['delete:7'])
+    expect(asked).toHaveLength(2)
+    expect(asked[1]).toMatch(/Fix id: /)
+  })
+
+  it('a tool removed while the client is asked answers stale and nothing runs', async () => {
+    const relay = await relayWith()
+    let dispose = (): void => {}
+    const client = await startClient(
+      relay,
+      () => {
+        dispose()
+        return { action: 'accept', content: {} }
+      },
+      'Claude Desktop',
+      '2026-07-28',
+    )
+    const page = await openPage(relay, client)
+    const handle = page.tm.register({
+      name: 'archive',
+      description: 'Archive everything.',
+      hints: { destructive: true },
+      run: () => {
+        page.runs.push('archive')
+        return ok(true)
+      },
+    })
+    dispose = () => handle.dispose()
+    while (!(await client.listTools()).tools.some((t) => t.name === 't1__archive')) await tick()
+    const r = await call(client, 't1__archive', {})
+    expect(result(r)).toMatchObject({ status: 'refused', code: 'stale' })
+    expect(page.runs).toEqual([])
+  })
+
+  it('declined in the client, nothing runs: cancelled by the operator', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, () => ({ action: 'decline' }), 'Claude Desktop', '2026-07-28')
+    const page = await openPage(relay, client)
+    const r = await call(client, 't1__challenge__delete', { id: 3 })
+    expect(result(r)).toMatchObject({ status: 'cancelled', by: 'operator' })
+    expect(page.runs).toEqual([])
+  })
+
+  it('a replayed requestState is refused: the call ran once', async () => {
+    const relay = await relayWith()
+    const client = await startClient(
+      relay,
+      () => ({ action: 'accept', content: {} }),
+      'Claude Desktop',
+      '2026-07-28',
+      {
+        autoFulfill: false,
+      },
+    )
+    const page = await openPage(relay, client)
+    const asked = await first(client, { id: 3 })
+    expect(asked.inputRequests.confirm).toMatchObject({ method: 'elicitation/create' })
+    expect(result(await retry(client, { id: 3 }, asked.requestState))).toMatchObject({ status: 'ok' })
+    await expect(retry(client, { id: 3 }, asked.requestState)).rejects.toThrow(
+      /Invalid or expired requestState/,
+    )
+    await tick(50)
+    expect(page.runs).toEqual(['delete:3'])
+  })
+
+  it('a tampered requestState is refused, and so is the genuine one with another call’s arguments: nothing runs', async () => {
+    const relay = await relayWith()
+    const client = await startClient(
+      relay,
+      () => ({ action: 'accept', content: {} }),
+      'Claude Desktop',
+      '2026-07-28',
+      {
+        autoFulfill: false,
+      },
+    )
+    const page = await openPage(relay, client)
+    const asked = await first(client, { id: 3 })
+    const [version, body, mac] = asked.requestState.split('.') as [string, string, string]
+    const payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as { p: { tool: string } }
+    payload.p.tool = 't1__other'
+    const forged = `${version}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${mac}`
+    await expect(retry(client, { id: 3 }, forged)).rejects.toThrow(/Invalid or expired requestState/)
+    // Another call's arguments with the genuine state are refused too.
+    await expect(retry(client, { id: 4 }, asked.requestState)).rejects.toThrow(/another call/)
+    await tick(50)
+    expect(page.runs).toEqual([])
+  })
+
+  it('a requestState past its lifetime (the call timeout) is refused and nothing runs', async () => {
+    const relay = await relayWith({ callTimeoutMs: 1_000 })
+    const client = await startClient(
+      relay,
+      () => ({ action: 'accept', content: {} }),
+      'Claude Desktop',
+      '2026-07-28',
+      {
+        autoFulfill: false,
+      },
+    )
+    const page = await openPage(relay, client, { expiryMs: 10_000 })
+    const asked = await first(client, { id: 3 })
+    await tick(2_100)
+    await expect(retry(client, { id: 3 }, asked.requestState)).rejects.toThrow(
+      /Invalid or expired requestState/,
+    )
+    expect(page.runs).toEqual([])
+  })
+
+  it('an answer after the confirmation expired is refused and nothing runs', async () => {
+    const relay = await relayWith()
+    const client = await startClient(
+      relay,
+      async () => {
+        await tick(400)
+        return { action: 'accept', content: {} }
+      },
+      'Claude Desktop',
+      '2026-07-28',
+    )
+    const page = await openPage(relay, client, { expiryMs: 150 })
+    const r = await call(client, 't1__challenge__delete', { id: 3 })
+    expect(result(r)).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
+    await tick(400)
+    expect(page.runs).toEqual([])
+  })
+
+  it('a client that does not declare elicitation gets the in-page card, with who asked', async () => {
+    const relay = await relayWith()
+    const client = await startClient(relay, undefined, 'Claude Desktop', '2026-07-28')
+    const page = await openPage(relay, client)
+    const pending = call(client, 't1__challenge__delete', { id: 3 })
+    while (page.queue.getPending().length === 0) await tick()
+    expect(page.cards[0]).toMatchObject({
+      summary: 'Claude Desktop wants to: Delete challenge 3',
+      mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } },
+    })
+    page.queue.approve(page.queue.getPending()[0]!.confirmId)
+    expect(result(await pending)).toMatchObject({ status: 'ok' })
+    expect(page.runs).toEqual(['delete:3'])
+  })
+})
+
+describe('an older client', () => {
+  it('a client on SDK 1.32 (kept as a devDependency only for this test) still confirms through elicitation', async () => {
+    const { Client: OldClient } = await import('@modelcontextprotocol/sdk/client/index.js')
+    const { InMemoryTransport: OldTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js')
+    const relay = await relayWith()
+    const [clientEnd, serverEnd] = OldTransport.createLinkedPair()
+    await relay.connect(serverEnd as never)
+    const old = new OldClient(
+      { name: 'Old Desktop', version: '0.9.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    )
+    const asked: string[] = []
+    old.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message)
+      return { action: 'accept', content: {} }
+    })
+    await old.connect(clientEnd)
+    cleanups.push(() => old.close())
+    const page = await openPage(relay, old as unknown as Client)
+    const r = await old.callTool({ name: 't1__challenge__delete', arguments: { id: 3 } })
+    expect(result(r as CallToolResult)).toMatchObject({ status: 'ok', data: { deleted: 3 } })
+    expect(page.runs).toEqual(['delete:3'])
+    expect(asked).toHaveLength(1)
+    expect(page.metas).toEqual([{ mcp: { tab: 't1', client: { name: 'Old Desktop', version: '0.9.0' } } }])
   })
 })

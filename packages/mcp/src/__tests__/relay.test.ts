@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { type CallToolResult, Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { build } from 'esbuild'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -66,10 +65,7 @@ const call = (
   args: Record<string, unknown> = {},
   signal?: AbortSignal,
 ): Promise<CallToolResult> =>
-  client.callTool({ name, arguments: args }, undefined, {
-    timeout: 20_000,
-    ...(signal ? { signal } : {}),
-  }) as Promise<CallToolResult>
+  client.callTool({ name, arguments: args }, { timeout: 20_000, ...(signal ? { signal } : {}) })
 const text = (r: CallToolResult): string => (r.content[0] as { text: string }).text
 
 async function pairPage(page: Page, allowReload = false): Promise<string> {
@@ -126,7 +122,7 @@ beforeAll(async () => {
     })
   })
   client = new Client({ name: 'relay-test', version: '1.0.0' })
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
     listChanged++
   })
   try {
@@ -330,7 +326,10 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
       (p) => p.length === 1,
       'confirmation',
     )
-    expect(req).toMatchObject({ tool: 'challenge.delete', summary: 'Delete challenge 3' })
+    expect(req).toMatchObject({
+      tool: 'challenge.delete',
+      summary: 'relay-test wants to: Delete challenge 3',
+    })
     await first.evaluate((id) => (window as unknown as App).app.reject(id), req!.confirmId)
     expect((await rejected).structuredContent).toEqual({ status: 'cancelled', by: 'operator' })
 
@@ -541,4 +540,80 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
       'a free slot once they closed',
     )
   })
+})
+
+describe('a 2026-07-28 client over stdio', () => {
+  // Its own relay CLI starts under tsx: seconds on a busy machine.
+  it('discovers the relay, pairs a page and confirms a destructive call through input_required', async () => {
+    let err = ''
+    const modern = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        '--conditions=@toolmark/source',
+        '--import',
+        'tsx',
+        CLI,
+        '--allow-origin',
+        server.origin,
+        '--port',
+        '0',
+      ],
+      stderr: 'pipe',
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    })
+    const port = new Promise<string>((resolve) => {
+      modern.stderr!.on('data', (chunk: Buffer) => {
+        err += chunk.toString()
+        const m = /pages connect to (ws:\/\/127\.0\.0\.1:\d+)/.exec(err)
+        if (m) resolve(m[1]!)
+      })
+    })
+    const agent = new Client(
+      { name: 'modern-test', version: '2.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    )
+    const asked: string[] = []
+    agent.setRequestHandler('elicitation/create', (request) => {
+      asked.push((request.params as { message: string }).message)
+      return { action: 'accept', content: {} }
+    })
+    await agent.connect(modern)
+    try {
+      expect(agent.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+      const url = await port
+      const page = await context.newPage()
+      await page.goto(`${server.origin}/app.html?relay=${encodeURIComponent(url)}`)
+      const { code } = await until(
+        () => status(page),
+        (s) => s.state === 'pairing',
+        'pairing code',
+      )
+      expect((await agent.callTool({ name: 'toolmark_pair', arguments: { code } })).isError).toBeFalsy()
+      const { tab } = await until(
+        () => status(page),
+        (s) => s.state === 'paired',
+        'paired',
+      )
+      const names = (await agent.listTools()).tools.map((t) => t.name)
+      expect(names).toEqual([
+        'toolmark_pair',
+        'toolmark_tabs',
+        `${tab}__challenge__delete`,
+        `${tab}__search`,
+        `${tab}__slow__wait`,
+      ])
+      const r = await agent.callTool(
+        { name: `${tab}__challenge__delete`, arguments: { id: 9 } },
+        { timeout: 20_000 },
+      )
+      expect(r.structuredContent).toEqual({ status: 'ok', data: { deleted: true } })
+      expect(asked).toHaveLength(1)
+      expect(asked[0]).toContain('Delete challenge 9')
+      expect(await app(page, (a) => a.pending())).toEqual([])
+      expect(await app(page, (a) => a.runs)).toEqual(['delete:9'])
+      await page.close()
+    } finally {
+      await agent.close()
+    }
+  }, 60_000)
 })

@@ -1,5 +1,11 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import type { ClientCapabilities, ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js'
+import {
+  type ClientCapabilities,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  SdkError,
+  SdkErrorCode,
+  type Server,
+} from '@modelcontextprotocol/server'
 import type { PairingConfirmedMessage, PairingConfirmMessage } from '../protocol/messages.ts'
 
 /** How long past the page's expiry the client's answer is still relayed: the page refuses it then. */
@@ -8,9 +14,41 @@ const ANSWER_GRACE_MS = 1_000
 type Fields = NonNullable<PairingConfirmMessage['fields']>
 type FieldSchema = ElicitRequestFormParams['requestedSchema']['properties'][string]
 
-/** True when the client declared form elicitation (the SDK reads `elicitation: {}` as form, as the spec says). */
+/** True when the client declared form elicitation (`elicitation: {}` means form, as the spec says). */
 export function canElicit(capabilities: ClientCapabilities | undefined): boolean {
-  return capabilities?.elicitation?.form !== undefined
+  const elicitation = capabilities?.elicitation
+  if (typeof elicitation !== 'object' || elicitation === null) return false
+  return elicitation.form !== undefined || elicitation.url === undefined
+}
+
+/** The form the client shows to confirm a call: the card's text and its editable fields, prefilled. */
+export function confirmForm(
+  where: { tab: string; origin: string; title?: string },
+  msg: PairingConfirmMessage,
+): ElicitRequestFormParams {
+  const properties: Record<string, FieldSchema> = {}
+  for (const [name, value] of Object.entries(msg.fields ?? {})) properties[name] = fieldSchema(name, value)
+  return { mode: 'form', message: confirmText(where, msg), requestedSchema: { type: 'object', properties } }
+}
+
+/**
+ * The page's `confirmed` for the client's answer: accept approves with the fields the user changed
+ * (only those the form offered), decline declines, anything else cancels.
+ */
+export function confirmedFrom(
+  msg: PairingConfirmMessage,
+  answer: { action: ElicitResult['action']; content?: Record<string, unknown> | undefined },
+): PairingConfirmedMessage {
+  const fields: Fields = msg.fields ?? {}
+  const base = { type: 'confirmed' as const, confirmId: msg.confirmId }
+  if (answer.action === 'decline') return { ...base, approved: false, reason: 'declined' }
+  if (answer.action !== 'accept') return { ...base, approved: false, reason: 'cancelled' }
+  const edits: Fields = {}
+  for (const [name, value] of Object.entries(answer.content ?? {}))
+    if (name in fields && value !== fields[name] && isField(value)) edits[name] = value
+  return Object.keys(edits).length > 0
+    ? { ...base, approved: true, input: edits }
+    : { ...base, approved: true }
 }
 
 /**
@@ -25,26 +63,12 @@ export async function elicitConfirmation(
   msg: PairingConfirmMessage,
   signal: AbortSignal,
 ): Promise<PairingConfirmedMessage> {
-  const fields: Fields = msg.fields ?? {}
-  const properties: Record<string, FieldSchema> = {}
-  for (const [name, value] of Object.entries(fields)) properties[name] = fieldSchema(name, value)
   const timeout = Math.max(1, msg.expiresAt - Date.now()) + ANSWER_GRACE_MS
-  const base = { type: 'confirmed' as const, confirmId: msg.confirmId }
   try {
-    const answer = await server.elicitInput(
-      { mode: 'form', message: confirmText(where, msg), requestedSchema: { type: 'object', properties } },
-      { timeout, signal },
-    )
-    if (answer.action === 'decline') return { ...base, approved: false, reason: 'declined' }
-    if (answer.action !== 'accept') return { ...base, approved: false, reason: 'cancelled' }
-    const edits: Fields = {}
-    for (const [name, value] of Object.entries(answer.content ?? {}))
-      if (name in fields && value !== fields[name] && isField(value)) edits[name] = value
-    return Object.keys(edits).length > 0
-      ? { ...base, approved: true, input: edits }
-      : { ...base, approved: true }
+    return confirmedFrom(msg, await server.elicitInput(confirmForm(where, msg), { timeout, signal }))
   } catch (err) {
-    const timedOut = (err as { code?: unknown }).code === -32001
+    const timedOut = err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout
+    const base = { type: 'confirmed' as const, confirmId: msg.confirmId }
     return { ...base, approved: false, reason: timedOut || signal.aborted ? 'expired' : 'unavailable' }
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { WebSocket } from 'ws'
 import { errorText } from './results.ts'
 import type { Tab, Tabs } from './tabs.ts'

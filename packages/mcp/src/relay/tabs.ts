@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { ToolManifest } from '@toolmark/core'
 import { llmName } from '@toolmark/core/adapter'
 import type { WebSocket } from 'ws'
@@ -14,6 +14,15 @@ import type {
 import { errorText, mcpResult, type OutputCheck, outputCheck } from './results.ts'
 
 const MAX_TOOLS_PER_TAB = 500
+
+/** Asks the MCP client to confirm one of its calls: resolves the answer for the page. */
+export type Asker = (msg: PairingConfirmMessage, signal: AbortSignal) => Promise<PairingConfirmedMessage>
+
+/** Who makes a call: the client's declared name and version, and how it confirms in its own UI (if it can). */
+export interface Caller {
+  client: PairingClient | undefined
+  ask?: Asker | undefined
+}
 
 /** One page socket: its tab id, its pairing state, its tools and its calls in flight. */
 export interface Tab {
@@ -38,7 +47,8 @@ export interface Tab {
       /** The check of `ok` data against the tool's listed output schema, when it has one. */
       output: OutputCheck | undefined
       signal: AbortSignal
-      elicit: boolean
+      /** Asks the client that made the call to confirm, when it can. */
+      ask: Asker | undefined
     }
   >
   /** Confirmations the client is being asked for (their ids): each is asked once at a time. */
@@ -60,8 +70,6 @@ export class Tabs {
     private readonly options: {
       callTimeoutMs: number
       onChange: () => void
-      /** Asks the MCP client to confirm (when a call said it can): resolves the answer for the page. */
-      confirm: (tab: Tab, msg: PairingConfirmMessage, signal: AbortSignal) => Promise<PairingConfirmedMessage>
     },
   ) {}
 
@@ -139,9 +147,9 @@ export class Tabs {
    */
   confirm(tab: Tab, msg: PairingConfirmMessage): void {
     const call = tab.calls.get(msg.id)
-    if (!call?.elicit || tab.asking.has(msg.confirmId)) return
+    if (!call?.ask || tab.asking.has(msg.confirmId)) return
     tab.asking.add(msg.confirmId)
-    void this.options.confirm(tab, msg, call.signal).then((answer) => {
+    void call.ask(msg, call.signal).then((answer) => {
       tab.asking.delete(msg.confirmId)
       this.send(tab, answer)
     })
@@ -157,7 +165,7 @@ export class Tabs {
     args: Record<string, unknown>,
     meta: Record<string, unknown> | undefined,
     signal: AbortSignal,
-    who: { client: PairingClient | undefined; elicit: boolean },
+    who: Caller,
   ): Promise<CallToolResult> {
     const { callTimeoutMs } = this.options
     return new Promise<CallToolResult>((resolve) => {
@@ -187,7 +195,7 @@ export class Tabs {
         untrusted: tool.hints?.untrustedContent === true,
         output: outputCheck(tool),
         signal,
-        elicit: who.elicit,
+        ask: who.ask,
       })
       if (signal.aborted) return onAbort()
       signal.addEventListener('abort', onAbort, { once: true })
@@ -199,7 +207,7 @@ export class Tabs {
         rev: tab.rev,
         ...(Object.keys(trace).length > 0 ? { meta: trace } : {}),
         ...(who.client ? { client: who.client } : {}),
-        ...(who.elicit ? { elicit: true as const } : {}),
+        ...(who.ask ? { elicit: true as const } : {}),
       })
     })
   }

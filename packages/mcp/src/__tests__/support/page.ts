@@ -3,7 +3,15 @@ import { createConfirmQueue, createToolmark, ok, type RunResult } from '@toolmar
 import { mcpPairing, type PairingStatus } from '@toolmark/mcp/page'
 
 const queue = createConfirmQueue()
-const tm = createToolmark({ confirm: queue.handler })
+const relay = new URLSearchParams(location.search).get('relay') ?? ''
+// A client that confirms in its own UI is asked there; any other gets this page's card.
+const pairing = mcpPairing({
+  url: relay,
+  onStatus: (s) => {
+    status = s
+  },
+})
+const tm = createToolmark({ confirm: pairing.confirm(queue.handler) })
 const runs: string[] = []
 let status: PairingStatus = { state: 'connecting' }
 let aborted = false
@@ -54,15 +62,7 @@ tm.scope('slow').register({
 const metas: unknown[] = []
 tm.use((host) => host.observe({ call: (_event, meta) => void metas.push(meta ?? null) }))
 
-const relay = new URLSearchParams(location.search).get('relay') ?? ''
-tm.use(
-  mcpPairing({
-    url: relay,
-    onStatus: (s) => {
-      status = s
-    },
-  }),
-)
+tm.use(pairing)
 
 Object.assign(window, {
   app: {
