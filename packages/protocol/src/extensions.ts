@@ -27,7 +27,9 @@ export const PROGRESS_INTERVAL_MS = 250
 /** A server passes on at most this many `progress` messages per page load per second and drops the rest. */
 export const MAX_PROGRESS_PER_SECOND = 20
 
-const NAME = /^[a-z][a-z0-9_-]{0,31}$/
+/** The pattern of an extension name, as a regular expression source. */
+export const EXTENSION_NAME_SOURCE = '^[a-z][a-z0-9_-]{0,31}$'
+const NAME = new RegExp(EXTENSION_NAME_SOURCE)
 
 /** Page → agent: the extensions this page load supports (sent after a manifest; a server may ignore it). */
 export interface ExtensionsOfferMessage {
