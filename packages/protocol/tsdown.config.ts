@@ -6,7 +6,7 @@ import { defineConfig } from 'tsdown'
  * an app does not reach (the JSON Schemas, the LLM tool texts) instead of keeping one file's top level.
  */
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', extensions: 'src/extensions.ts' },
   unbundle: true,
   format: 'esm',
   platform: 'neutral',

@@ -55,9 +55,9 @@ export function watch(
   return off
 }
 
-const OBSERVED = ['call', 'result', 'confirm', 'blocked'] as const
+const OBSERVED = ['call', 'result', 'confirm', 'blocked', 'progress'] as const
 
-/** `ConsumerHost.observe`: the call, result, confirm and blocked events with their call's meta. */
+/** `ConsumerHost.observe`: the call, result, confirm, blocked and progress events with their call's meta. */
 export function observe(events: ConsumerEvents, metas: CallMetas, observer: CallObserver): () => void {
   const offs = OBSERVED.filter((e) => typeof observer[e] === 'function').map((e) =>
     events.on(e, (payload) => observer[e]!(payload as never, metas.get(payload.callId))),

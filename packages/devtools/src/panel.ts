@@ -395,6 +395,13 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
           `${str(decision.kind)}${decision.code ? ` (${str(decision.code)})` : ''}`,
         ),
         c.durationMs === undefined ? '' : ` in ${ms(c.durationMs)} ms`,
+        c.result === undefined && c.progress
+          ? h(
+              'span',
+              { 'data-slot': 'progress' },
+              ` ${c.progress.fraction === undefined ? '' : `${Math.round(c.progress.fraction * 100)}% `}${str(c.progress.message ?? '')}`,
+            )
+          : '',
       ),
       h('p', { 'data-slot': 'decision' }, `Policy decision: ${str(decision.reason)}`),
       h('h3', null, 'Input (redacted)'),

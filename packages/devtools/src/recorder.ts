@@ -1,5 +1,5 @@
 // The devtools recorder: what the panel shows, built only from the registry's public consumer API
-// (`watch`-like revisions, `observe`d calls, results, confirmations and calls blocked before they
+// (`watch`-like revisions, `observe`d calls, their progress, results, confirmations and calls blocked before they
 // ran, consumers' published `statuses`, `redact`). It holds what a
 // confirmation card shows and nothing more: inputs arrive redacted, results are redacted here, a
 // call's meta is reduced to its trace id, and an error event keeps its code and message, never its cause.
@@ -132,6 +132,8 @@ export interface CallEntry {
   decision: Decision
   /** Its confirmations, oldest first. */
   confirmations: ConfirmationEntry[]
+  /** The latest progress its tool reported while it ran (`ctx.progress`), without preliminary data. */
+  progress?: { fraction?: number; message?: string; at: number }
 }
 
 /** An `error` event, without its cause. */
@@ -498,6 +500,16 @@ export function createRecorder(host: ConsumerHost, options: RecorderOptions = {}
     settle(entry, e.result)
     changed()
   }
+  const onProgress = (e: ToolmarkEvents['progress']): void => {
+    const entry = byId.get(e.callId)
+    if (!entry || entry.result) return
+    // Preliminary data is left out: it has no sensitive paths to redact it by.
+    const progress: NonNullable<CallEntry['progress']> = { at: Date.now() }
+    if (e.fraction !== undefined) progress.fraction = e.fraction
+    if (e.message !== undefined) progress.message = e.message
+    entry.progress = progress
+    changed()
+  }
   const onConfirm = (e: ToolmarkEvents['confirm']): void => {
     const entry = byId.get(e.callId)
     if (!entry) return
@@ -528,7 +540,13 @@ export function createRecorder(host: ConsumerHost, options: RecorderOptions = {}
 
   const offs = [
     host.subscribe(revision),
-    host.observe({ call: onCall, result: onResult, confirm: onConfirm, blocked: onBlocked }),
+    host.observe({
+      call: onCall,
+      result: onResult,
+      confirm: onConfirm,
+      blocked: onBlocked,
+      progress: onProgress,
+    }),
     host.events.on('status', () => {
       session.consumers = plain(host.statuses())
       changed()

@@ -3,6 +3,7 @@
 namespace Toolmark\Laravel;
 
 use Illuminate\Support\Carbon;
+use Illuminate\Support\Facades\Cache;
 use Illuminate\Support\Facades\Crypt;
 use Illuminate\Support\Facades\DB;
 use Illuminate\Support\Facades\Log;
@@ -11,6 +12,7 @@ use Toolmark\Laravel\Agent\ToolParts;
 use Toolmark\Laravel\Events\CallCompleted;
 use Toolmark\Laravel\Events\ConfirmationRequested;
 use Toolmark\Laravel\Events\ConfirmationResolved;
+use Toolmark\Laravel\Events\ToolmarkProgress;
 use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Jobs\ContinueAgentTurn;
 use Toolmark\Laravel\Jobs\RunFollowUpTurn;
@@ -62,7 +64,13 @@ class Bridge
         self::defaultChanges($object);
         $problem = Validator::problem($object);
         if ($problem !== null) {
-            return $this->reject($conversation, 'invalid', null, $problem);
+            // Not a v1 message: perhaps one of an opt-in extension (a v1 server drops those here).
+            $extension = Validator::extensionProblem($object);
+            if ($extension === null) {
+                return $this->extension($conversation, $userId, json_decode((string) json_encode($object), true));
+            }
+
+            return $this->reject($conversation, 'invalid', null, $extension === 'not an extension message' ? $problem : $extension);
         }
         $message = json_decode((string) json_encode($object), true);
 
@@ -139,6 +147,63 @@ class Bridge
             return $this->reject($conversation, $outcome, $message['clientId']);
         }
         $this->decisions->reask($conversation, $message['clientId'], (int) $message['rev'], $message['tools']);
+
+        return null;
+    }
+
+    /**
+     * A message of an opt-in extension. An offer is answered on the channel with the extensions this server
+     * takes (only `progress`). A `progress` message must name a pending call bound to this user, conversation and
+     * page load (else `unknown_id` / `mismatch`); one for a call already answered or past its deadline is dropped
+     * (progress never extends a deadline). At most `maxProgressPerSecond` per page load per second are passed on
+     * (counted in the cache), the message masked like every text the server keeps, as `.toolmark.progress`;
+     * preliminary `data` is not passed on.
+     *
+     * @param array<string, mixed> $message
+     */
+    private function extension(Conversation $conversation, int $userId, array $message): ?string
+    {
+        $clientId = $message['clientId'];
+        if ($message['type'] === 'extensions') {
+            $known = DB::table('toolmark_pages')->where('client_id', $clientId)->first();
+            $mismatch = self::ownership($known, $userId, $conversation);
+            if ($mismatch !== null) {
+                return $this->reject($conversation, $mismatch, $clientId);
+            }
+            $accept = array_values(array_intersect($message['offer'], Wire::EXTENSIONS['accepted']));
+            $this->toolmark->deliver($userId, (int) $conversation->id, ['protocol' => Wire::PROTOCOL, 'type' => 'extensions', 'clientId' => $clientId, 'accept' => $accept]);
+
+            return null;
+        }
+        $window = 'toolmark:progress:'.hash('sha256', $clientId).':'.intdiv((int) floor(microtime(true) * 1000), 1000);
+        Cache::add($window, 0, 2);
+        if (Cache::increment($window) > Wire::EXTENSIONS['maxProgressPerSecond']) {
+            return null; // dropped, unlogged: a page reporting too often is not an error
+        }
+        $binding = DB::table('toolmark_calls')->where('id', $message['id'])->first();
+        if ($binding === null) {
+            return $this->reject($conversation, 'unknown_id', $message['id']);
+        }
+        if ((int) $binding->user_id !== $userId || (int) $binding->conversation_id !== (int) $conversation->id || $binding->client_id !== $clientId) {
+            return $this->reject($conversation, 'mismatch', $message['id']);
+        }
+        if ($binding->kind !== 'call' || $binding->state !== 'pending' || self::pastDeadline($binding) || $binding->origin !== 'agent') {
+            return null;
+        }
+        $progress = [];
+        if (array_key_exists('fraction', $message)) {
+            $progress['fraction'] = $message['fraction'];
+        }
+        if (array_key_exists('message', $message)) {
+            $progress['message'] = Mask::text(Mask::scrub($message['message'], Mask::secretForms(self::secretsOf($binding))));
+        }
+        if ($progress !== [] && config('toolmark.chat_events', true)) {
+            try {
+                event(new ToolmarkProgress($userId, (int) $conversation->id, $binding->tool_call_id, $progress));
+            } catch (\Throwable $error) {
+                report($error);
+            }
+        }
 
         return null;
     }

@@ -46,6 +46,64 @@ final class Validator
         };
     }
 
+    /**
+     * Why the message is not a valid page → agent message of an opt-in extension (`validateExtensionMessage(value,
+     * 'toAgent')` in @toolmark/protocol/extensions): an `extensions` offer or a `progress` message. Null when it is one.
+     */
+    public static function extensionProblem(mixed $m): ?string
+    {
+        $e = Wire::EXTENSIONS;
+        if (! $m instanceof stdClass) {
+            return 'not an object';
+        }
+        if (($m->protocol ?? null) !== Wire::PROTOCOL) {
+            return 'unsupported protocol';
+        }
+        $type = $m->type ?? null;
+        if ($type === 'extensions') {
+            if (! self::strict($m, ['protocol', 'type', 'clientId', 'offer'])) {
+                return 'extensions: unknown property offer';
+            }
+            if (! self::isId($m->clientId ?? null)) {
+                return 'extensions: clientId must be a non-empty string';
+            }
+            $offer = $m->offer ?? null;
+            if (! is_array($offer) || count($offer) > $e['maxExtensions']) {
+                return "extensions: offer must be an array of at most {$e['maxExtensions']} names";
+            }
+            foreach ($offer as $name) {
+                if (! is_string($name) || preg_match($e['namePattern'], $name) !== 1) {
+                    return 'extensions: each name must match the extension name pattern';
+                }
+            }
+
+            return count(array_unique($offer)) === count($offer) ? null : 'extensions: offer must be unique';
+        }
+        if ($type !== 'progress') {
+            return 'not an extension message';
+        }
+        if (! self::strict($m, ['protocol', 'type', 'clientId', 'id', 'fraction', 'message', 'data'])) {
+            return 'progress: unknown property';
+        }
+        if (! self::isId($m->clientId ?? null)) {
+            return 'progress: clientId must be a non-empty string';
+        }
+        if (! self::isId($m->id ?? null)) {
+            return 'progress: id must be a non-empty string';
+        }
+        if (property_exists($m, 'fraction') && (! (is_int($m->fraction) || is_float($m->fraction)) || $m->fraction < 0 || $m->fraction > 1)) {
+            return 'progress: fraction must be a number from 0 to 1';
+        }
+        if (property_exists($m, 'message') && (! is_string($m->message) || mb_strlen($m->message, 'UTF-8') > $e['maxProgressMessage'])) {
+            return "progress: message must be a string of at most {$e['maxProgressMessage']} characters";
+        }
+        if (! property_exists($m, 'fraction') && ! property_exists($m, 'message') && ! property_exists($m, 'data')) {
+            return 'progress: needs fraction, message or data';
+        }
+
+        return null;
+    }
+
     private static function manifest(stdClass $m): ?string
     {
         if (! self::isRev($m->rev ?? null)) {

@@ -23,9 +23,13 @@ export interface OtelOptions {
 interface Open {
   span: Span
   confirmAt?: number
+  /** How many `toolmark.progress` events the span has. */
+  progressEvents?: number
 }
 
 const MAX_DEFERRED = 100
+/** Most `toolmark.progress` events one call's span gets. */
+const MAX_PROGRESS_EVENTS = 32
 
 /**
  * One span per tool call, `execute_tool {tool}` (kind INTERNAL), with the GenAI attributes
@@ -158,7 +162,19 @@ export function otel(options: OtelOptions): ToolmarkConsumer {
       finish(span, event.tool, event.result ?? { status: 'cancelled', by: 'operator' })
     }
 
-    const off = host.observe({ call: onCall, result: onResult, confirm: onConfirm })
+    const onProgress = (event: ToolmarkEvents['progress']): void => {
+      const o = open.get(event.callId)
+      // At most MAX_PROGRESS_EVENTS per span: a tool reporting in a tight loop cannot flood the trace.
+      if (!o || (o.progressEvents ?? 0) >= MAX_PROGRESS_EVENTS) return
+      o.progressEvents = (o.progressEvents ?? 0) + 1
+      const attributes: Record<string, number | string> = {}
+      if (event.fraction !== undefined) attributes['toolmark.progress.fraction'] = event.fraction
+      // The message is the app's text about the user's data: recorded only where inputs are.
+      if (recordInputs && event.message !== undefined) attributes['toolmark.progress.message'] = event.message
+      o.span.addEvent('toolmark.progress', attributes)
+    }
+
+    const off = host.observe({ call: onCall, result: onResult, confirm: onConfirm, progress: onProgress })
     return () => {
       off()
       for (const { span } of open.values()) {

@@ -1,7 +1,7 @@
 /**
  * Writes the protocol v1 JSON Schemas from src/schemas.ts (their single source) to
  * dist/v1/page-to-agent.json and agent-to-page.json, the files exported as
- * `@toolmark/protocol/v1/*.json`, and dist/v1/wire.json: the wire constants and secret rules
+ * `@toolmark/protocol/v1/*.json`, the extension messages' schemas (extensions-*.json), and dist/v1/wire.json: the wire constants and secret rules
  * (src/wire.ts, src/secrets.ts) for servers in other languages.
  *
  * Node 20 cannot run TypeScript, so `pnpm build` (after tsdown) runs `pnpm run emit:protocol-schemas`,
@@ -11,6 +11,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { extensionSchemas } from '../src/extensions.ts'
 import { protocolSchemas } from '../src/schemas.ts'
 import * as secrets from '../src/secrets.ts'
 import * as wire from '../src/wire.ts'
@@ -22,6 +23,9 @@ const files = {
   'agent-to-page.json': protocolSchemas.agentToPage,
   // The wire constants and the secret rules for servers in other languages (regular expression sources).
   'wire.json': { ...wire, secrets },
+  // The opt-in extensions' messages (a v1 party rejects them; see docs/protocol/v1.md, Extensions).
+  'extensions-page-to-agent.json': extensionSchemas.pageToAgent,
+  'extensions-agent-to-page.json': extensionSchemas.agentToPage,
 }
 for (const [name, schema] of Object.entries(files)) {
   writeFileSync(resolve(outDir, name), `${JSON.stringify(schema, null, 2)}\n`)

@@ -5,6 +5,13 @@
  * checked-in file differs.
  */
 import { ERROR_MESSAGES, REFUSED_CODES, REFUSED_MESSAGES } from '../src/codes.ts'
+import {
+  EXTENSION_NAME_SOURCE,
+  MAX_EXTENSIONS,
+  MAX_PROGRESS_MESSAGE,
+  MAX_PROGRESS_PER_SECOND,
+  PROGRESS_EXTENSION,
+} from '../src/extensions.ts'
 import { EMPTY_MANIFEST_TEXT, PAGE_CALL_TOOL, PAGE_DESCRIBE_TOOL, UNTRUSTED_NOTE } from '../src/llm.ts'
 import { PROTOCOL_VERSION } from '../src/messages.ts'
 import * as secrets from '../src/secrets.ts'
@@ -97,6 +104,13 @@ export function renderWirePhp(): string {
       ...VALIDATION,
       toolNamePattern: pcre(VALIDATION.toolNamePattern.replace(/\$$/, '\\z')),
       llmNamePattern: pcre(VALIDATION.llmNamePattern.replace(/\$$/, '\\z')),
+    }),
+    constant("The opt-in extensions' rules: the names a server takes, name pattern, limits.", 'EXTENSIONS', {
+      accepted: [PROGRESS_EXTENSION],
+      namePattern: pcre(EXTENSION_NAME_SOURCE.replace(/\$$/, '\\z')),
+      maxExtensions: MAX_EXTENSIONS,
+      maxProgressMessage: MAX_PROGRESS_MESSAGE,
+      maxProgressPerSecond: MAX_PROGRESS_PER_SECOND,
     }),
     constant('The secret rules (PCRE patterns, word lists, limits).', 'SECRETS', {
       masked: secrets.MASKED,

@@ -52,6 +52,8 @@ export const WIRE_NAMES = {
   deltaEvent: 'toolmark.delta',
   /** A page call the agent made started or changed state (`.toolmark.tool`): `{ part }`, as the server's `tool` event. */
   toolEvent: 'toolmark.tool',
+  /** A running page call's progress (`.toolmark.progress`): `{ callId, progress }`, as the server's `tool-progress`. */
+  progressEvent: 'toolmark.progress',
 } as const
 
 /** Headers the page's HTTP transports send with every POST (Laravel's CSRF header among them). */

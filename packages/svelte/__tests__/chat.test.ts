@@ -33,6 +33,15 @@ describe('AgentChat (Svelte)', () => {
     conversation.emit({ type: 'text-delta', messageId: 'a1', delta: 'Found three ' })
     await flush()
     expect(parts()).toEqual(['Cart: ok (3 results)', 'search {"q":"kite"} running…'])
+    // The page reports progress while the call runs: a bar and its message, gone once the call ends.
+    conversation.emit({
+      type: 'tool-progress',
+      callId: 'c2',
+      progress: { fraction: 0.5, message: 'page 2 of 4' },
+    })
+    await flush()
+    expect(parts()[1]?.replace(/\s+/g, ' ')).toBe('search {"q":"kite"} running… page 2 of 4')
+    expect(document.querySelector('[data-toolmark-progress] progress')?.getAttribute('value')).toBe('0.5')
     expect(document.querySelector('[data-streaming]')?.textContent?.trim()).toBe('Agent: Found three')
     expect(screen.getByRole('status')).toBeTruthy()
     conversation.emit({ type: 'tool', part: done })
@@ -40,6 +49,7 @@ describe('AgentChat (Svelte)', () => {
     conversation.emit({ type: 'busy', busy: false })
     await flush()
     expect(parts()).toEqual(['Cart: ok (3 results)', 'search {"q":"kite"} done (ok (3 results))'])
+    expect(document.querySelector('[data-toolmark-progress]')).toBeNull()
     expect(document.querySelector('[data-streaming]')).toBeNull()
     expect(screen.getAllByTestId('agent-chat-message').map((li) => li.textContent?.trim())).toEqual([
       'You: add a kite',

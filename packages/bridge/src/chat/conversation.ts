@@ -36,6 +36,24 @@ export interface ToolPart {
   summary?: string
   /** While `waiting`: the page's confirmation id (its card). */
   confirmId?: string
+  /** While `running`: how far the tool has come, when the page reports it (see {@link ToolProgressEvent}). */
+  progress?: ToolProgress
+}
+
+/** How far a running page call has come: a fraction from 0 to 1 and/or a short message (masked). */
+export interface ToolProgress {
+  fraction?: number
+  message?: string
+}
+
+/**
+ * A running page call reported progress (pages with the bridge's `progress` extension). It updates the part
+ * of `callId` while that part is `running`; it is not stored, and the next `tool` event replaces it.
+ */
+export interface ToolProgressEvent {
+  type: 'tool-progress'
+  callId: string
+  progress: ToolProgress
 }
 
 /** Assistant text as it streams; the `message` event with the same id ends it with the whole text. */
@@ -57,8 +75,9 @@ export type ChatEvent =
   | { type: 'busy'; busy: boolean }
   | TextDeltaEvent
   | ToolEvent
+  | ToolProgressEvent
 
-const EVENT_TYPES = new Set(['message', 'busy', 'text-delta', 'tool'])
+const EVENT_TYPES = new Set(['message', 'busy', 'text-delta', 'tool', 'tool-progress'])
 
 /** A conversation with its visible messages, oldest first (`GET /api/conversations/:id`). */
 export interface ConversationBody {

@@ -14,6 +14,8 @@ export {
   type ToolEvent,
   type ToolPart,
   type ToolPartState,
+  type ToolProgress,
+  type ToolProgressEvent,
 } from './conversation.ts'
 export {
   type ChatSnapshot,

@@ -96,6 +96,11 @@ function applyEvent(s: ChatSnapshot, event: ChatEvent): ChatSnapshot {
     }
     case 'tool':
       return { ...s, tools: mergePart(s.tools, event.part) }
+    case 'tool-progress': {
+      const part = s.tools.find((p) => p.callId === event.callId)
+      if (part?.state !== 'running') return s
+      return { ...s, tools: mergePart(s.tools, { ...part, progress: event.progress }) }
+    }
     case 'message': {
       const { message } = event
       return {

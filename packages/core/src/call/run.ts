@@ -5,7 +5,16 @@ import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
 import type { Turn } from '../tool/queue.ts'
 import { cancelled, error, isRunResult, ok } from '../tool/result.ts'
-import type { Caller, CtxConfirmOutcome, FieldChange, ToolContext, ToolFiles, ToolResult } from '../types.ts'
+import type {
+  Caller,
+  CtxConfirmOutcome,
+  FieldChange,
+  ToolContext,
+  ToolFiles,
+  ToolProgress,
+  ToolProgressEvent,
+  ToolResult,
+} from '../types.ts'
 import { blocked } from './blocked.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
@@ -102,6 +111,25 @@ export class Run implements Timed, ToolContext, Turn {
 
   registerUndo(undo: () => unknown): void {
     if (typeof undo === 'function') this.#tm.undoStore.set(this.callId, undo)
+  }
+
+  progress(update: ToolProgress): void {
+    const tm = this.#tm
+    if (
+      this.#settled ||
+      !this.#started ||
+      !tm.emitter.has('progress') ||
+      !update ||
+      typeof update !== 'object'
+    )
+      return
+    const { fraction, message, data } = update
+    const event: ToolProgressEvent = { callId: this.callId, tool: this.#entry.name, caller: this.caller }
+    if (typeof fraction === 'number' && fraction >= 0 && fraction <= 1) event.fraction = fraction
+    if (typeof message === 'string') event.message = message.slice(0, 200)
+    if (data !== undefined) event.data = data
+    if (event.fraction !== undefined || event.message !== undefined || 'data' in event)
+      tm.emitter.emit('progress', event)
   }
 
   /**

@@ -17,6 +17,8 @@ export interface ToolmarkEvents {
     /** How long the call waited in its scope's queue before `run` started (only for a call that started). */
     queuedMs?: number
   }
+  /** A running tool reported progress with `ctx.progress` (only the fields it gave, checked). */
+  progress: ToolProgressEvent
   /** A call that never reached its tool's `run`, and why (see `CallObserver.blocked`). */
   blocked: CallBlocked
   /** A consumer published (or, with `status` undefined, withdrew) its status (see `ConsumerHost.status`). */
@@ -36,6 +38,19 @@ export interface ToolmarkEvents {
   interaction: { kind: 'approved' | 'rejected'; confirmId: string; tool: string }
   change: { rev: number }
   error: ToolmarkErrorEvent
+}
+
+/** The `progress` event: what a running call reported, with the call it belongs to. */
+export interface ToolProgressEvent {
+  callId: string
+  tool: string
+  caller: Caller
+  /** From 0 to 1. */
+  fraction?: number
+  /** At most 200 characters. */
+  message?: string
+  /** Preliminary data, as the tool gave it. */
+  data?: unknown
 }
 
 export interface ToolmarkErrorEvent {

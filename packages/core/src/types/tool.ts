@@ -45,6 +45,22 @@ export interface ToolContext {
    * The last registration of a call wins; the store keeps the latest 100 calls' restorers.
    */
   registerUndo(undo: () => unknown): void
+  /**
+   * Report how far the run has come: a fraction from 0 to 1, a short message (cut at 200 characters), and/or
+   * preliminary data (JSON). Observers get it as a `progress` event. Never throws; ignored once the call has
+   * ended. It never extends the call's deadline. Consumers decide how often they pass it on.
+   */
+  progress(update: ToolProgress): void
+}
+
+/** What a running tool reports with `ctx.progress`: any of a fraction (0 to 1), a message and preliminary data. */
+export interface ToolProgress {
+  /** How much is done, from 0 to 1; any other number is left out. */
+  fraction?: number
+  /** A short note for the user, such as "Uploading 3 of 10". */
+  message?: string
+  /** A preliminary result (JSON-safe), replaced by the final result when the run ends. */
+  data?: unknown
 }
 
 /** Anything that validates like Standard Schema v1. */

@@ -44,6 +44,8 @@ export interface CallObserver {
   call?(event: ToolmarkEvents['call'], meta: CallMeta | undefined): void
   result?(event: ToolmarkEvents['result'], meta: CallMeta | undefined): void
   confirm?(event: ToolmarkEvents['confirm'], meta: CallMeta | undefined): void
+  /** A running call reported progress (`ctx.progress`). */
+  progress?(event: ToolmarkEvents['progress'], meta: CallMeta | undefined): void
   /**
    * A call answered before its tool's `run` started (refused by the policy, an unknown or stale
    * tool, invalid input, a full queue, cancelled), with the reason as data. Reported only while

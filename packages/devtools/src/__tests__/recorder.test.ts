@@ -1,4 +1,4 @@
-import { type ConsumerHost, createToolmark, ok, type ToolmarkOptions } from '@toolmark/core'
+import { type ConsumerHost, createToolmark, ok, type RunResult, type ToolmarkOptions } from '@toolmark/core'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
@@ -107,6 +107,33 @@ describe('recorder', () => {
       decision: { kind: 'allowed' },
     })
     expect(typeof entry.durationMs).toBe('number')
+  })
+
+  it("shows a running call's latest progress (never its preliminary data), and keeps it once the call ended", async () => {
+    const { tm, host, recorder } = setup()
+    let step: (u: { fraction?: number; message?: string; data?: unknown }) => void = () => {}
+    let finish: () => void = () => {}
+    tm.register({
+      name: 'upload',
+      description: 'Upload',
+      hints: { readOnly: true },
+      run: (_: unknown, ctx) =>
+        new Promise<RunResult>((resolve) => {
+          step = (u) => ctx.progress(u)
+          finish = () => resolve(ok())
+        }),
+    })
+    const running = host.run('upload', {}, { caller: 'mcp' })
+    await tick()
+    step({ fraction: 0.25, message: 'first', data: { secret: 'raw' } })
+    step({ fraction: 0.5, message: 'second' })
+    const entry = recorder.session.calls.at(-1)!
+    expect(entry.progress).toMatchObject({ fraction: 0.5, message: 'second' })
+    expect(JSON.stringify(entry)).not.toContain('raw')
+    finish()
+    await running
+    step({ fraction: 1 })
+    expect(entry.progress).toMatchObject({ fraction: 0.5 })
   })
 
   it('explains a policy refusal of a playground call and keeps validation issues', async () => {

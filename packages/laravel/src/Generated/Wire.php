@@ -36,6 +36,7 @@ final class Wire
         'chatEvent' => 'toolmark.chat',
         'deltaEvent' => 'toolmark.delta',
         'toolEvent' => 'toolmark.tool',
+        'progressEvent' => 'toolmark.progress',
     ];
 
     /** Headers the page sends with every POST. */
@@ -227,6 +228,17 @@ final class Wire
         'toolNamePattern' => '~^[A-Za-z0-9_.-]{1,128}\\z~',
         'llmNamePattern' => '~^[a-zA-Z0-9_-]{1,64}\\z~',
         'maxRev' => 9007199254740991,
+    ];
+
+    /** The opt-in extensions' rules: the names a server takes, name pattern, limits. */
+    public const EXTENSIONS = [
+        'accepted' => [
+            'progress',
+        ],
+        'namePattern' => '~^[a-z][a-z0-9_-]{0,31}\\z~',
+        'maxExtensions' => 16,
+        'maxProgressMessage' => 200,
+        'maxProgressPerSecond' => 20,
     ];
 
     /** The secret rules (PCRE patterns, word lists, limits). */

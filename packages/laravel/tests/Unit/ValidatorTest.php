@@ -49,6 +49,25 @@ final class ValidatorTest extends TestCase
         $this->assertNotNull(Validator::problem($message));
     }
 
+    /** @return iterable<string, array{mixed, bool}> */
+    public static function extensionFixtures(): iterable
+    {
+        foreach (['accept', 'reject'] as $expected) {
+            $files = glob(self::FIXTURES."extensions/{$expected}/toAgent/*.json") ?: [];
+            sort($files);
+            foreach ($files as $file) {
+                yield "{$expected}/".basename($file) => [json_decode((string) file_get_contents($file), false, 512, JSON_THROW_ON_ERROR), $expected === 'accept'];
+            }
+        }
+    }
+
+    /** @dataProvider extensionFixtures */
+    public function test_the_extension_messages_are_checked_as_the_protocol_package_checks_them(mixed $message, bool $valid): void
+    {
+        $this->assertSame($valid, Validator::extensionProblem($message) === null);
+        $this->assertNotNull(Validator::problem($message), 'a plain v1 check rejects every extension message');
+    }
+
     public function test_the_corpus_is_there(): void
     {
         $this->assertCount(32, iterator_to_array(self::accepted()));

@@ -65,6 +65,27 @@ describe('otel(): one span per call', () => {
     expect(span.status.code).toBe(api.SpanStatusCode.UNSET)
   })
 
+  it('records progress as span events: the fraction always, the message only with recordInputs, 32 at most', async () => {
+    for (const record of [false, true]) {
+      exporter.reset()
+      const { tm } = setup({}, record)
+      tm.register({
+        name: 'upload',
+        description: 'Upload.',
+        hints: { readOnly: true },
+        run: (_: unknown, ctx) => {
+          for (let i = 1; i <= 100; i++) ctx.progress({ fraction: i / 100, message: `${CANARY} ${i}` })
+          return ok()
+        },
+      })
+      await tm.call('upload', {}, { caller: 'webmcp' })
+      const events = only().events.filter((e) => e.name === 'toolmark.progress')
+      expect(events).toHaveLength(32)
+      expect(events[0]?.attributes?.['toolmark.progress.fraction']).toBe(0.01)
+      expect(events[0]?.attributes?.['toolmark.progress.message']).toBe(record ? `${CANARY} 1` : undefined)
+    }
+  })
+
   it('refused, invalid, cancelled and error results set ERROR with error.type', async () => {
     const { tm } = setup({ policy: { mcp: ['readOnly'] }, abortGraceMs: 5 })
     tm.register(search)

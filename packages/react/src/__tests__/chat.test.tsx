@@ -310,6 +310,31 @@ describeEachReactMode('AgentChat', ({ render }) => {
     ).toBe('done')
   })
 
+  it("shows a running call's progress (bar and message) until the call ends; progress of other calls is ignored", async () => {
+    const running = { callId: 'c1', tool: 'upload', title: 'Upload', input: '{}', state: 'running' } as const
+    server.conversations.set('c1', [])
+    localStorage.setItem('toolmark:conversation', 'c1')
+    const { wrap } = setup()
+    render(wrap(<AgentChat conversation={agentConversation()} />))
+    await flush()
+    const stream = server.stream('c1')
+    const part = () => screen.getAllByTestId('agent-chat-tool')[0]!
+    const text = () => part().textContent?.replace(/\s+/g, ' ')
+    stream.emit({ type: 'tool', part: running })
+    stream.emit({
+      type: 'tool-progress',
+      callId: 'c1',
+      progress: { fraction: 0.4, message: 'Uploading 2 of 5' },
+    })
+    stream.emit({ type: 'tool-progress', callId: 'unknown', progress: { fraction: 0.9 } })
+    expect(text()).toBe('Upload {} running… Uploading 2 of 5')
+    expect(part().querySelector('progress')?.getAttribute('value')).toBe('0.4')
+    stream.emit({ type: 'tool', part: { ...running, state: 'done', summary: 'ok' } })
+    stream.emit({ type: 'tool-progress', callId: 'c1', progress: { fraction: 1 } })
+    expect(text()).toBe('Upload {} done (ok)')
+    expect(part().querySelector('progress')).toBeNull()
+  })
+
   it("shows a confirmation card that takes focus after the user's message; Approve runs the tool", async () => {
     const onRun = vi.fn()
     const { tm, wrap } = setup()

@@ -38,14 +38,26 @@ const STATE_WORDS: Record<ToolPart['state'], string> = {
 }
 
 /**
- * The default rendering of a page call: its title (or tool name), the input, its state and the outcome's
- * summary. `data-state` carries the state for styling.
+ * The default rendering of a page call: its title (or tool name), the input, its state, its progress while it
+ * runs (a `<progress>` bar and the page's message) and the outcome's summary. `data-state` carries the state for
+ * styling.
  */
 export function ToolPartView({ part }: ToolPartProps): ReactNode {
   return (
     <span data-toolmark-tool-part="" data-state={part.state} data-tool={part.tool}>
       <strong>{part.title ?? part.tool}</strong> <code>{part.input}</code> <em>{STATE_WORDS[part.state]}</em>
       {part.summary !== undefined && part.state !== 'running' ? <span> ({part.summary})</span> : null}
+      {part.state === 'running' && part.progress ? (
+        <span data-toolmark-progress="">
+          {part.progress.fraction !== undefined ? (
+            <>
+              {' '}
+              <progress max={1} value={part.progress.fraction} />
+            </>
+          ) : null}
+          {part.progress.message !== undefined ? ` ${part.progress.message}` : null}
+        </span>
+      ) : null}
     </span>
   )
 }

@@ -97,7 +97,9 @@ describe('the Provider port', () => {
 })
 
 describe('the chat events a front end reads', () => {
-  it('are messages, the busy flag, streamed text and tool parts', () => {
-    expectTypeOf<ChatEvent['type']>().toEqualTypeOf<'message' | 'busy' | 'text-delta' | 'tool'>()
+  it('are messages, the busy flag, streamed text, tool parts and their progress', () => {
+    expectTypeOf<ChatEvent['type']>().toEqualTypeOf<
+      'message' | 'busy' | 'text-delta' | 'tool' | 'tool-progress'
+    >()
   })
 })

@@ -1,13 +1,28 @@
 import { randomUUID } from 'node:crypto'
 import { bridge } from '@toolmark/bridge'
+import { progressBridge } from '@toolmark/bridge/progress'
 import { websocketTransport } from '@toolmark/bridge/websocket'
-import { createToolmark, ok, REFUSED_MESSAGES, type Toolmark } from '@toolmark/core'
+import {
+  createToolmark,
+  ok,
+  REFUSED_MESSAGES,
+  type RunResult,
+  type ToolContext,
+  type Toolmark,
+} from '@toolmark/core'
 import { environment } from '@toolmark/core/adapter'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { EXPIRED_RESULT } from '../agent/loop.ts'
 import { challengesRegistry } from './challenges-page.ts'
-import { type Browser, ScriptedProvider, type TestServer, testServer, toolCall } from './helpers.ts'
+import {
+  type Browser,
+  readEvents,
+  ScriptedProvider,
+  type TestServer,
+  testServer,
+  toolCall,
+} from './helpers.ts'
 
 /*
  * The server against the real page side: a core registry with the bridge and websocketTransport
@@ -32,7 +47,14 @@ const withCookie = (cookie: string) =>
   }
 
 /** Attaches a page (registry + bridge + websocketTransport) and resolves once the server bound it. */
-async function attach(t: TestServer, browser: Browser, conversation: string, tm: Toolmark, clientId: string) {
+async function attach(
+  t: TestServer,
+  browser: Browser,
+  conversation: string,
+  tm: Toolmark,
+  clientId: string,
+  make: typeof bridge = bridge,
+) {
   const bound = new Promise<void>((resolve) => {
     const off = t.server.relay.on('rebound', (e) => {
       if (e.to === clientId) {
@@ -47,7 +69,7 @@ async function attach(t: TestServer, browser: Browser, conversation: string, tm:
     WebSocket: withCookie(browser.cookie),
     terminalCloseCodes: [4401, 4403],
   })
-  const dispose = tm.use(bridge({ transport, clientId }))
+  const dispose = tm.use(make({ transport, clientId }))
   cleanup.push(() => dispose?.())
   await bound
   return dispose
@@ -94,6 +116,57 @@ describe('with the real page side (core registry, bridge, websocketTransport)', 
     expect((await browser.messages(conversation)).at(-1)).toMatchObject({
       role: 'assistant',
       text: 'Created "Robotics".',
+    })
+    expect(t.rejections).toEqual([])
+  })
+
+  it("with progressBridge, a slow tool's progress reaches the chat while it runs, then its result", async () => {
+    const provider = new ScriptedProvider([
+      () => [toolCall('tc-upload', 'page_call', { tool: 'files.upload', input: {} })],
+      () => [{ type: 'text', delta: 'Uploaded.' }],
+    ])
+    const t = await testServer({ provider })
+    const browser = await t.browser()
+    const conversation = await browser.createConversation()
+    let step: (u: Parameters<ToolContext['progress']>[0]) => void = () => {}
+    let finish: () => void = () => {}
+    const tm = createToolmark({ dev: false })
+    tm.register({
+      name: 'files.upload',
+      title: 'Upload files',
+      description: 'Upload the files',
+      hints: { readOnly: true },
+      run: (_: unknown, ctx: ToolContext) =>
+        new Promise<RunResult>((resolve) => {
+          step = (u) => ctx.progress(u)
+          finish = () => resolve(ok({ files: 3 }))
+        }),
+    })
+    await attach(t, browser, conversation, tm, randomUUID(), progressBridge)
+    const events: unknown[] = []
+    const stream = new AbortController()
+    cleanup.push(() => stream.abort())
+    const response = await browser.fetch(`/api/conversations/${conversation}/events`, {
+      signal: stream.signal,
+    })
+    void (async () => {
+      for await (const event of readEvents(response.body!)) events.push(JSON.parse(event.data))
+    })().catch(() => {})
+    await browser.say(conversation, 'upload the files')
+    await vi.waitFor(() => expect(events).toContainEqual(expect.objectContaining({ type: 'tool' })))
+    step({ fraction: 1 / 3, message: 'Uploaded 1 of 3' })
+    await vi.waitFor(() =>
+      expect(events).toContainEqual({
+        type: 'tool-progress',
+        callId: 'tc-upload',
+        progress: { fraction: 1 / 3, message: 'Uploaded 1 of 3' },
+      }),
+    )
+    finish()
+    await t.server.agent.idle(conversation)
+    expect((await browser.messages(conversation)).at(-1)).toMatchObject({
+      role: 'assistant',
+      text: 'Uploaded.',
     })
     expect(t.rejections).toEqual([])
   })

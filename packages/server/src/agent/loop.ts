@@ -9,7 +9,7 @@ import {
 import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
 import { type BoundPage, LEASE_MS, type Relay, type RelayEvents } from '../relay/relay.ts'
 import { boundContent, boundManifest, boundText } from '../shared/bounds.ts'
-import { type ChatMessage, MAX_MESSAGE_LENGTH, type ToolPart } from '../shared/contract.ts'
+import { type ChatMessage, MAX_MESSAGE_LENGTH, type ToolPart, type ToolProgress } from '../shared/contract.ts'
 import { LimitExceeded, MAX_QUEUED_TURNS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import {
@@ -155,6 +155,12 @@ export class Agent {
       this.#onExpired(conversationId, bindings, reason ?? 'gone'),
     )
     options.relay.on('withdrawn', (event) => this.#onWithdrawn(event))
+    options.relay.on('progress', ({ conversationId, toolCallId, fraction, message }) => {
+      const progress: ToolProgress = {}
+      if (fraction !== undefined) progress.fraction = fraction
+      if (message !== undefined) progress.message = message
+      options.events.publish(conversationId, { type: 'tool-progress', callId: toolCallId, progress })
+    })
   }
 
   /**

@@ -8,6 +8,13 @@ import {
   type ResultMessage,
   validateMessage,
 } from '@toolmark/protocol'
+import {
+  type ExtensionToAgentMessage,
+  MAX_PROGRESS_PER_SECOND,
+  PROGRESS_EXTENSION,
+  type ProgressMessage,
+  validateExtensionMessage,
+} from '@toolmark/protocol/extensions'
 import { boundText } from '../shared/bounds.ts'
 import type { Clock } from '../shared/clock.ts'
 import { logString } from '../shared/log.ts'
@@ -143,7 +150,13 @@ export async function receive(host: InboundHost, conn: Conn, text: string): Prom
   if (!copy.ok) return refuse(host, conn, copy.detail)
   defaultChanges(copy.value)
   const checked = validateMessage(copy.value, 'toAgent')
-  if (!checked.ok) return reject(host, conn, { reason: 'invalid', type: '?', detail: checked.reason })
+  if (!checked.ok) {
+    // Not a v1 message: perhaps one of an opt-in extension (a v1 server drops those here).
+    const ext = validateExtensionMessage(copy.value, 'toAgent')
+    if (ext.ok) return extension(host, conn, ext.message)
+    const detail = ext.reason === 'not an extension message' ? checked.reason : ext.reason
+    return reject(host, conn, { reason: 'invalid', type: '?', detail })
+  }
   const message = checked.message
   switch (message.type) {
     case 'manifest':
@@ -158,6 +171,52 @@ export async function receive(host: InboundHost, conn: Conn, text: string): Prom
     case 'confirmed':
       return confirmed(host, conn, message)
   }
+}
+
+/**
+ * A message of an opt-in extension. An offer is answered on the same connection with the extensions this
+ * server takes (only `progress`); a `progress` message goes to the chat of the call it reports on.
+ */
+async function extension(host: InboundHost, conn: Conn, message: ExtensionToAgentMessage): Promise<boolean> {
+  if (message.type === 'progress') return progress(host, conn, message)
+  if (!(await ownsClient(host, conn, message.clientId, 'extensions'))) return false
+  const accept = message.offer.filter((name) => name === PROGRESS_EXTENSION)
+  conn.send(JSON.stringify({ protocol: 1, type: 'extensions', clientId: message.clientId, accept }))
+  return true
+}
+
+/**
+ * How far a call in flight has come. At most `MAX_PROGRESS_PER_SECOND` per page connection are passed on (the
+ * rest are dropped, unlogged); it must name a pending call bound to this page load; a call already answered or
+ * past its deadline drops it (progress never extends a deadline). Its message is masked like every text the
+ * server keeps, and preliminary `data` stays on the page side.
+ */
+async function progress(host: InboundHost, conn: Conn, message: ProgressMessage): Promise<boolean> {
+  const now = host.clock.now()
+  const window = conn.progressWindow
+  if (!window || now - window.start >= 1000) conn.progressWindow = { start: now, count: 1 }
+  else if (++window.count > MAX_PROGRESS_PER_SECOND) return false
+  const base = { type: 'progress', id: message.id, clientId: message.clientId }
+  const binding = await host.store.getCall(message.id)
+  if (!binding) return reject(host, conn, { ...base, reason: 'unknown_id' })
+  if (
+    binding.userId !== conn.userId ||
+    binding.conversationId !== conn.conversationId ||
+    binding.clientId !== message.clientId
+  )
+    return reject(host, conn, { ...base, reason: 'mismatch' })
+  if (binding.kind !== 'call' || binding.state !== 'pending' || now > binding.deadlineAt) return false
+  const event: RelayEvents['progress'] = {
+    conversationId: binding.conversationId,
+    toolCallId: binding.toolCallId,
+    tool: binding.tool,
+  }
+  if (message.fraction !== undefined) event.fraction = message.fraction
+  if (message.message !== undefined)
+    event.message = maskText(scrub(message.message, host.callSecrets(binding.id)))
+  if (event.fraction === undefined && event.message === undefined) return true
+  host.emit('progress', event)
+  return true
 }
 
 /**

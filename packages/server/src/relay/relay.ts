@@ -147,6 +147,7 @@ export class Relay {
     expired: new Set(),
     rebound: new Set(),
     withdrawn: new Set(),
+    progress: new Set(),
   }
   readonly #inbound: InboundHost
   /** Settles once the calls left pending by an earlier run are timed out; requests wait for it. */

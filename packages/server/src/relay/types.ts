@@ -70,6 +70,11 @@ export interface RelayEvents {
    * what the agent is told for the call `toolCallId`; `why` says it in words.
    */
   withdrawn: { conversationId: string; toolCallId: string; tool: string; result: ToolResult; why: string }
+  /**
+   * A page reported how far a call in flight has come (the `progress` extension), masked: for the model's tool
+   * call `toolCallId`, a fraction from 0 to 1 and/or a short message.
+   */
+  progress: { conversationId: string; toolCallId: string; tool: string; fraction?: number; message?: string }
 }
 
 /** One authenticated socket, bound to a user and a conversation before anything is relayed. */
@@ -101,6 +106,8 @@ export interface Conn {
   send: (text: string) => void
   clientIds: Set<string>
   open: boolean
+  /** The `progress` messages passed on in the current one-second window (the rest are dropped). */
+  progressWindow?: { start: number; count: number }
 }
 
 /** A request waiting for its result: how to resolve it, its deadline timer, the secrets of its input. */

@@ -58,6 +58,15 @@ describe('AgentChat (Vue)', () => {
     conversation.emit({ type: 'text-delta', messageId: 'a1', delta: 'Found three ' })
     await flush()
     expect(parts()).toEqual(['Cart: ok (3 results)', 'search {"q":"kite"} running…'])
+    // The page reports progress while the call runs: a bar and its message, gone once the call ends.
+    conversation.emit({
+      type: 'tool-progress',
+      callId: 'c2',
+      progress: { fraction: 0.5, message: 'page 2 of 4' },
+    })
+    await flush()
+    expect(parts()[1]?.replace(/\s+/g, ' ')).toBe('search {"q":"kite"} running… page 2 of 4')
+    expect(document.querySelector('[data-toolmark-progress] progress')?.getAttribute('value')).toBe('0.5')
     expect(chat.find('[data-streaming]').text()).toBe('Agent: Found three')
     expect(chat.find('[role="status"]').exists()).toBe(true)
     conversation.emit({ type: 'tool', part: done })
@@ -65,6 +74,7 @@ describe('AgentChat (Vue)', () => {
     conversation.emit({ type: 'busy', busy: false })
     await flush()
     expect(parts()).toEqual(['Cart: ok (3 results)', 'search {"q":"kite"} done (ok (3 results))'])
+    expect(document.querySelector('[data-toolmark-progress]')).toBeNull()
     expect(chat.find('[data-streaming]').exists()).toBe(false)
     expect(chat.findAll('[data-testid="agent-chat-message"]').map((li) => li.text())).toEqual([
       'You: add a kite',

@@ -15,8 +15,9 @@ const STATE_WORDS: Record<ToolPart['state'], string> = {
 const WHO = { user: 'You', assistant: 'Agent', tool: 'Tool' } as const
 
 /**
- * The default rendering of a page call: its title (or tool name), the input, its state and the outcome's
- * summary. `data-state` carries the state for styling. Takes the prop `part`.
+ * The default rendering of a page call: its title (or tool name), the input, its state, its progress while it
+ * runs (a `<progress>` bar and the page's message) and the outcome's summary. `data-state` carries the state for
+ * styling. Takes the prop `part`.
  */
 export const ToolPartView = /* @__PURE__ */ defineComponent({
   name: 'ToolPartView',
@@ -34,6 +35,14 @@ export const ToolPartView = /* @__PURE__ */ defineComponent({
         ' ',
         h('em', STATE_WORDS[part.state]),
         part.summary !== undefined && part.state !== 'running' ? h('span', ` (${part.summary})`) : null,
+        part.state === 'running' && part.progress
+          ? h('span', { 'data-toolmark-progress': '' }, [
+              part.progress.fraction !== undefined
+                ? [' ', h('progress', { max: 1, value: part.progress.fraction })]
+                : null,
+              part.progress.message !== undefined ? ` ${part.progress.message}` : null,
+            ])
+          : null,
       ])
     }
   },
