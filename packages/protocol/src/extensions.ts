@@ -6,29 +6,23 @@
  * keep working unchanged.
  */
 
-import { deepFreeze } from './freeze.ts'
+import {
+  EXTENSION_NAME_SOURCE,
+  MAX_EXTENSIONS,
+  MAX_PROGRESS_MESSAGE,
+} from './extension-constants.ts'
 import { MAX_ID_LENGTH, PROTOCOL_VERSION } from './messages.ts'
 
-/** The `progress` extension: a running call's progress (a fraction, a message, preliminary data). */
-export const PROGRESS_EXTENSION = 'progress' as const
+export {
+  EXTENSION_NAME_SOURCE,
+  MAX_EXTENSIONS,
+  MAX_PROGRESS_DATA,
+  MAX_PROGRESS_MESSAGE,
+  MAX_PROGRESS_PER_SECOND,
+  PROGRESS_EXTENSION,
+  PROGRESS_INTERVAL_MS,
+} from './extension-constants.ts'
 
-/** Most extension names one `extensions` message lists. */
-export const MAX_EXTENSIONS = 16
-
-/** Longest `message` of a `progress` message, in code points. */
-export const MAX_PROGRESS_MESSAGE = 200
-
-/** Largest `data` of a `progress` message, in characters of its JSON text (a page leaves larger data out). */
-export const MAX_PROGRESS_DATA = 16_384
-
-/** A page sends at most one `progress` per call in this many milliseconds (it keeps the latest in between). */
-export const PROGRESS_INTERVAL_MS = 250
-
-/** A server passes on at most this many `progress` messages per page load per second and drops the rest. */
-export const MAX_PROGRESS_PER_SECOND = 20
-
-/** The pattern of an extension name, as a regular expression source. */
-export const EXTENSION_NAME_SOURCE = '^[a-z][a-z0-9_-]{0,31}$'
 const NAME = new RegExp(EXTENSION_NAME_SOURCE)
 
 /** Page → agent: the extensions this page load supports (sent after a manifest; a server may ignore it). */
@@ -136,58 +130,4 @@ export function validateExtensionMessage(
   return problem === undefined ? { ok: true, message: value as never } : { ok: false, reason: problem }
 }
 
-const DRAFT = 'https://json-schema.org/draft/2020-12/schema'
-const envelope = {
-  protocol: { const: PROTOCOL_VERSION },
-  clientId: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH },
-}
-const names = {
-  type: 'array',
-  maxItems: MAX_EXTENSIONS,
-  uniqueItems: true,
-  items: { type: 'string', pattern: NAME.source },
-}
-
-/**
- * JSON Schemas (draft 2020-12) of the extension messages, one per direction, as data. They accept exactly
- * what {@link validateExtensionMessage} accepts (the fixture corpus proves it).
- */
-export const extensionSchemas = /* @__PURE__ */ deepFreeze({
-  pageToAgent: {
-    $schema: DRAFT,
-    $id: 'urn:toolmark:protocol:v1:extensions:page-to-agent',
-    title: 'Toolmark bridge protocol v1 extensions: page → agent message',
-    oneOf: [
-      {
-        type: 'object',
-        properties: { ...envelope, type: { const: 'extensions' }, offer: names },
-        required: ['protocol', 'type', 'clientId', 'offer'],
-        additionalProperties: false,
-      },
-      {
-        type: 'object',
-        properties: {
-          ...envelope,
-          type: { const: 'progress' },
-          id: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH },
-          fraction: { type: 'number', minimum: 0, maximum: 1 },
-          message: { type: 'string', maxLength: MAX_PROGRESS_MESSAGE },
-          data: true,
-        },
-        required: ['protocol', 'type', 'clientId', 'id'],
-        // The four required properties and at least one of fraction, message and data.
-        minProperties: 5,
-        additionalProperties: false,
-      },
-    ],
-  },
-  agentToPage: {
-    $schema: DRAFT,
-    $id: 'urn:toolmark:protocol:v1:extensions:agent-to-page',
-    title: 'Toolmark bridge protocol v1 extensions: agent → page message',
-    type: 'object',
-    properties: { ...envelope, type: { const: 'extensions' }, accept: names },
-    required: ['protocol', 'type', 'clientId', 'accept'],
-    additionalProperties: false,
-  },
-})
+export { extensionSchemas } from './extension-schemas.ts'
