@@ -1,4 +1,4 @@
-import type { CallOptions, ConsumerHost, ToolResult } from '@toolmark/core'
+import type { ConsumerHost, ConsumerRunOptions, ToolResult } from '@toolmark/core'
 import { newId } from '@toolmark/core/adapter'
 import type { AgentToPageMessage } from '@toolmark/protocol'
 import {
@@ -99,11 +99,12 @@ export function inbound(
     const callId = newId()
     inflight.set(id, token)
     confirmations.pending.add(callId)
-    const options: CallOptions =
+    // Observers of the call see its protocol id as meta `{ id }` (the progress extension sends under it).
+    const options: ConsumerRunOptions =
       msg.rev === undefined
-        ? { caller: 'inapp', signal: token.signal, callId }
-        : { caller: 'inapp', signal: token.signal, callId, rev: msg.rev }
-    tm.call(msg.tool, msg.input, options).then((result) => {
+        ? { caller: 'inapp', signal: token.signal, callId, meta: { id } }
+        : { caller: 'inapp', signal: token.signal, callId, meta: { id }, rev: msg.rev }
+    tm.run(msg.tool, msg.input, options).then((result) => {
       inflight.delete(id)
       confirmations.pending.delete(callId)
       if (stopped) return

@@ -28,12 +28,12 @@ export interface ProgressBridgeOptions extends BridgeOptions {
 
 type Obj = Record<string, unknown>
 
-/** `raw.type` and `raw.id` of an inbound value, read without trusting it (a getter that throws reads as none). */
-function peek(raw: unknown): { type?: unknown; id?: unknown; clientId?: unknown } {
+/** `raw.type` and `raw.clientId` of an inbound value, read without trusting it (a getter that throws reads as none). */
+function peek(raw: unknown): { type?: unknown; clientId?: unknown } {
   try {
     if (typeof raw !== 'object' || raw === null) return {}
     const o = raw as Obj
-    return { type: o.type, id: o.id, clientId: o.clientId }
+    return { type: o.type, clientId: o.clientId }
   } catch {
     return {}
   }
@@ -49,8 +49,6 @@ export function progressBridge(options: ProgressBridgeOptions): Bridge {
   const intervalMs = options.intervalMs ?? PROGRESS_INTERVAL_MS
   let accepted = false
   let offered = false
-  /** The protocol id of the call being handed to the bridge right now (the bridge starts it synchronously). */
-  let handing: string | undefined
   /** Core call id → the protocol id of a call this bridge runs. */
   const ids = new Map<string, string>()
   /** Protocol id → when its last progress was sent, and the update waiting for the interval to pass. */
@@ -73,19 +71,14 @@ export function progressBridge(options: ProgressBridgeOptions): Bridge {
     },
     onMessage(handler) {
       return inner.onMessage((raw) => {
-        const { type, id, clientId: to } = peek(raw)
+        const { type, clientId: to } = peek(raw)
         if (type === 'extensions' && to === clientId) {
           const copy = boundedCopy(raw, { maxBytes: 4096, maxDepth: 4 })
           const checked = copy.ok ? validateExtensionMessage(copy.value, 'toPage') : undefined
           if (checked?.ok) accepted = checked.message.accept.includes(PROGRESS_EXTENSION)
           return
         }
-        handing = type === 'call' && typeof id === 'string' && to === clientId ? id : undefined
-        try {
-          handler(raw)
-        } finally {
-          handing = undefined
-        }
+        handler(raw)
       })
     },
   }
@@ -142,8 +135,9 @@ export function progressBridge(options: ProgressBridgeOptions): Bridge {
   const base = bridge({ ...options, transport, clientId })
   const consumer = (host: ConsumerHost): (() => void) => {
     const off = host.observe({
-      call(event) {
-        if (handing !== undefined && event.caller === 'inapp') ids.set(event.callId, handing)
+      // The bridge's calls carry their protocol id as meta `{ id }`.
+      call(event, meta) {
+        if (event.caller === 'inapp' && typeof meta?.id === 'string') ids.set(event.callId, meta.id)
       },
       progress: report,
       result(event) {
