@@ -75,3 +75,38 @@ test('the first words of the reply appear while the agent still works, and the c
     await demo.page.locator('[data-testid="chat-message"][data-role="tool"][data-state="done"]').count(),
   ).toBe(1)
 })
+
+test('a slow tool shows its progress while it runs, then its result', async () => {
+  const demo = tab
+  await demo.fresh()
+  // Every progress the chat shows, as the DOM changes.
+  await demo.page.evaluate(() => {
+    const shown: string[] = []
+    Object.assign(window, { __progress: shown })
+    new MutationObserver(() => {
+      const el = document.querySelector<HTMLElement>('[data-testid="tool-progress"]')
+      const text = el?.textContent?.trim()
+      const value = el?.querySelector('progress')?.getAttribute('value')
+      const entry = text ? `${value ?? ''} ${text}` : undefined
+      if (entry && shown.at(-1) !== entry) shown.push(entry)
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true })
+  })
+  const reply = (await demo.ask('Export the challenges to CSV')).join('\n')
+  const shown = await demo.page.evaluate(() => (window as unknown as { __progress: string[] }).__progress)
+  // The chat showed the export running with its progress, one step per challenge, before its result.
+  expect(shown).toEqual([
+    '0.3333333333333333 Exported 1 of 3',
+    '0.6666666666666666 Exported 2 of 3',
+    '1 Exported 3 of 3',
+  ])
+  // Once the call ended, its part shows done and no progress.
+  await expect.poll(() => demo.page.locator('[data-testid="tool-progress"]').count()).toBe(0)
+  expect(
+    await demo.page
+      .locator(
+        '[data-testid="chat-message"][data-role="tool"][data-state="done"][title="Export challenges to CSV"]',
+      )
+      .count(),
+  ).toBe(1)
+  expect(reply).toContain('rows 3')
+})

@@ -1,5 +1,5 @@
-import { bridge } from '@toolmark/bridge'
 import { httpTransport } from '@toolmark/bridge/http'
+import { progressBridge } from '@toolmark/bridge/progress'
 import { websocketTransport } from '@toolmark/bridge/websocket'
 import { createToolmark } from '@toolmark/core'
 import { devtools } from '@toolmark/devtools'
@@ -38,7 +38,8 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
           url: `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?${query}`,
           terminalCloseCodes: [4401, 4403],
         })
-  const consumers = [bridge({ transport }), ...external.consumers, devtools({ production: true })]
+  // The bridge with the progress extension: a slow tool's progress shows in the chat while it runs.
+  const consumers = [progressBridge({ transport }), ...external.consumers, devtools({ production: true })]
   // `?devtools=webmcp`: the devtools also answer the browser's developer tools, as a WebMCP tool
   // marked debugging (it records calls while attached, so only when asked). The demo is a production
   // build, so it turns the tool on explicitly (the console says so).

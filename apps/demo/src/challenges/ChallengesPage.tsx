@@ -3,7 +3,7 @@ import { agentSubmit } from '@toolmark/forms/dom'
 import { ToolScope, useTool, useToolmark } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useMemo, useState, useSyncExternalStore } from 'react'
 import type { Challenge, ChallengeStore } from './store.ts'
-import { createTool, deleteTool, notesTool, searchTool } from './tools.ts'
+import { createTool, deleteTool, exportTool, notesTool, searchTool } from './tools.ts'
 
 const issuesText = (issues: readonly Issue[]): string => issues.map((issue) => issue.message).join('; ')
 
@@ -29,12 +29,13 @@ export function ChallengesPage({ store }: { store: ChallengeStore }): ReactNode 
   )
 }
 
-/** Registers `challenges.search`, `.create`, `.delete` and `.notes` in the enclosing scope. */
+/** Registers `challenges.search`, `.create`, `.delete`, `.notes` and `.export` in the enclosing scope. */
 function ChallengeTools({ store }: { store: ChallengeStore }): null {
   useTool(useMemo(() => searchTool(store), [store]))
   useTool(useMemo(() => createTool(store), [store]))
   useTool(useMemo(() => deleteTool(store), [store]))
   useTool(useMemo(() => notesTool(store), [store]))
+  useTool(useMemo(() => exportTool(store), [store]))
   return null
 }
 

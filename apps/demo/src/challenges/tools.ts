@@ -1,4 +1,4 @@
-import { invalid, ok, type ToolDefinition } from '@toolmark/core'
+import { cancelled, invalid, ok, type ToolDefinition } from '@toolmark/core'
 import * as z from 'zod'
 import type { ChallengeStore } from './store.ts'
 
@@ -90,6 +90,35 @@ export function deleteTool(store: ChallengeStore): ToolDefinition<ReturnType<typ
       })
       store.setLastDeleted({ callId: ctx.callId, challenge: removed.challenge })
       return ok({ deleted: removed.challenge.name })
+    },
+  }
+}
+
+/** How long `challenges.export` spends on each challenge, so its progress can be seen. */
+export const EXPORT_STEP_MS = 400
+
+/**
+ * `challenges.export` (readOnly, slow): the challenges as CSV, one row at a time, reporting its progress
+ * (`ctx.progress`) so the chat shows how far it has come. Stops when the call is cancelled.
+ */
+export function exportTool(store: ChallengeStore): ToolDefinition {
+  return {
+    name: 'export',
+    title: 'Export challenges to CSV',
+    description:
+      'Export the challenges as a CSV spreadsheet, one row per challenge. It takes a few seconds. ' +
+      'Use it when the user asks to export, download or back up the challenges.',
+    hints: { readOnly: true },
+    run: async (_input, ctx) => {
+      const all = store.getState().challenges
+      const rows = ['name,description']
+      for (const [i, challenge] of all.entries()) {
+        await new Promise((resolve) => setTimeout(resolve, EXPORT_STEP_MS))
+        if (ctx.signal.aborted) return cancelled('signal')
+        rows.push([challenge.name, challenge.description].map((v) => `"${v.replace(/"/g, '""')}"`).join(','))
+        ctx.progress({ fraction: (i + 1) / all.length, message: `Exported ${i + 1} of ${all.length}` })
+      }
+      return ok({ rows: all.length, csv: rows.join('\n') })
     },
   }
 }

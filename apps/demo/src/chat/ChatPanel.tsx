@@ -37,7 +37,7 @@ const STATE_LABEL: Record<ToolPart['state'], string> = {
   cancelled: 'cancelled',
 }
 
-/** One page call of the agent: its title, input and state (`data-state` for styling and tests). */
+/** One page call of the agent: its title, input, state and progress while it runs (`data-state` for styling and tests). */
 function ToolPartBadge({ part }: { part: ToolPart }): ReactNode {
   return (
     <span
@@ -49,6 +49,14 @@ function ToolPartBadge({ part }: { part: ToolPart }): ReactNode {
       <span className="tool-title">{part.title ?? part.tool}</span>{' '}
       <code className="tool-input">{part.input}</code>{' '}
       <span className="tool-state">{STATE_LABEL[part.state]}</span>
+      {part.state === 'running' && part.progress ? (
+        <span className="tool-progress" data-testid="tool-progress">
+          {part.progress.fraction !== undefined ? (
+            <progress max={1} value={part.progress.fraction} aria-label="Progress" />
+          ) : null}
+          {part.progress.message !== undefined ? <span> {part.progress.message}</span> : null}
+        </span>
+      ) : null}
     </span>
   )
 }
