@@ -12,7 +12,8 @@ const MAX_UNDELIVERED = 100
  * outcome to send. Then it is dropped, so bridges that come and go leave nothing on the registry.
  */
 interface ClientState {
-  readonly ours: Set<string>
+  /** The confirmIds our results carried and not settled yet → the protocol id of the call that asked. */
+  readonly ours: Map<string, string>
   readonly undelivered: Map<string, ToolResult>
   deliver: ((confirmId: string, result: ToolResult) => void) | undefined
   /** How many attaches of this clientId are live. */
@@ -32,7 +33,7 @@ function clientState(tm: ConsumerHost, clientId: string): ClientState {
   const found = all.get(clientId)
   if (found) return found
   const st: ClientState = {
-    ours: new Set(),
+    ours: new Map(),
     undelivered: new Map(),
     deliver: undefined,
     attached: 0,
@@ -69,8 +70,16 @@ export interface Delivery {
    * settlement for one of them, before its result went out, is kept.
    */
   readonly pending: Set<string>
-  /** Our `needs_confirmation` result for `callId` went out: its outcome is sent now if kept, else when it settles. */
-  awaiting(callId: string, confirmId: string): void
+  /**
+   * Our `needs_confirmation` result for `callId` (protocol id `id`) went out: its outcome is sent now
+   * if kept, else when it settles.
+   */
+  awaiting(callId: string, confirmId: string, id: string): void
+  /**
+   * The server withdrew the card our call `id` opened (a `cancel` for it: another page load answered
+   * its decision): it expires here, and no `confirmed` is sent for it, since the server already closed it.
+   */
+  withdraw(id: string): void
   /** Sends what settled while no bridge was attached, and whatever settles from now on (after the attach manifest). */
   flush(): void
   /** On detach: outcomes that settle from now on are kept for the next attach. */
@@ -91,11 +100,15 @@ export function delivery(tm: ConsumerHost, clientId: string, out: Outbound): Del
   const offConfirm = tm.events.on('confirm', onConfirm)
   return {
     pending,
-    awaiting(callId, confirmId) {
+    awaiting(callId, confirmId, id) {
       const settled = early.get(callId)
       early.delete(callId)
       if (settled) out.confirmed(confirmId, settled)
-      else state.ours.add(confirmId)
+      else state.ours.set(confirmId, id)
+    },
+    withdraw(id) {
+      for (const [confirmId, asked] of state.ours)
+        if (asked === id && state.ours.delete(confirmId)) tm.expirePending(confirmId)
     },
     flush() {
       state.deliver = out.confirmed

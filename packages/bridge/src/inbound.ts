@@ -81,10 +81,13 @@ export function inbound(
     dispatch(checked.message)
   }
 
-  /** A cancel aborts its call; a describe or call is answered exactly once, by id. */
+  /**
+   * A cancel aborts its call, or withdraws the card its `needs_confirmation` answer opened; a
+   * describe or call is answered exactly once, by id.
+   */
   const dispatch = (msg: AgentToPageMessage): void => {
-    if (msg.type === 'cancel') return inflight.get(msg.id)?.abort()
     const id = msg.id
+    if (msg.type === 'cancel') return inflight.get(id)?.abort() ?? confirmations.withdraw(id)
     if (answered.has(id) || inflight.has(id)) return // each id is answered once: a duplicate is ignored
     if (msg.type === 'describe') {
       const entry = tm.describe(msg.tool, { caller: 'inapp' })
@@ -109,7 +112,7 @@ export function inbound(
       confirmations.pending.delete(callId)
       if (stopped) return
       answer(id, result)
-      if (result.status === 'needs_confirmation') confirmations.awaiting(callId, result.confirmId)
+      if (result.status === 'needs_confirmation') confirmations.awaiting(callId, result.confirmId, id)
     })
   }
 

@@ -177,6 +177,7 @@ class ToolmarkImpl implements ConsumerHost {
     return list === undefined || list.length === 0 ? NO_CONFIRMATIONS : list
   }
   undo: ConsumerHost['undo'] = (callId) => this.#pipeline.undo(callId)
+  expirePending: ConsumerHost['expirePending'] = (confirmId) => !!this.#pending?.expire(confirmId)
 
   // Consumers, and what they get besides the registry: consumer.ts.
   use: ConsumerHost['use'] = (consumer) => (this.#active() ? this.#consumers.use(consumer, this) : () => {})

@@ -11,6 +11,12 @@ return [
     // expired; `toolmark:prune` expires older pending ones. Null: no server-side limit.
     'confirm_expiry_minutes' => \Toolmark\Laravel\Generated\Wire::CONFIRM_TTL_MS / 60000,
 
+    // How long a user's message waits, in ms, for the conversation's page while it is loading (its
+    // Echo client authorized the private channel in the last 10 s, its first manifest not stored yet),
+    // so the model sees the page's tools. 0 never waits; with no page loading nothing waits. The
+    // mark is kept in the app's cache: use a store all web and queue workers share.
+    'page_wait_ms' => (int) env('TOOLMARK_PAGE_WAIT_MS', 2000),
+
     // Caps on what one user can make the server keep.
     'limits' => [
         // The chat message route: a larger request body is refused with 413 `body_too_large`.

@@ -146,6 +146,7 @@ class Bridge
         if ($outcome !== null) {
             return $this->reject($conversation, $outcome, $message['clientId']);
         }
+        PageWait::arrived($userId, $conversation->id);
         $this->decisions->reask($conversation, $message['clientId'], (int) $message['rev'], $message['tools']);
 
         return null;

@@ -74,9 +74,16 @@ class ToolmarkServiceProvider extends ServiceProvider
             try {
                 $this->app->make(BroadcastManager::class)->channel(
                     Wire::NAMES['channelPrefix'].'.{user}.{conversation}',
-                    // Only the user named in the channel, and only for a conversation they own.
-                    fn ($auth, string $user, Conversation $conversation): bool => (string) $auth->getAuthIdentifier() === $user
-                        && $conversation->isOwnedBy($auth->getAuthIdentifier()),
+                    // Only the user named in the channel, and only for a conversation they own. An allowed
+                    // authorization is a page of that conversation loading: its first message waits for the manifest.
+                    function ($auth, string $user, Conversation $conversation): bool {
+                        $allowed = (string) $auth->getAuthIdentifier() === $user && $conversation->isOwnedBy($auth->getAuthIdentifier());
+                        if ($allowed) {
+                            PageWait::connecting($user, $conversation->id);
+                        }
+
+                        return $allowed;
+                    },
                 );
             } catch (\Throwable $error) {
                 // A broadcaster that cannot be built (Pusher without PUSHER_APP_KEY) must not stop the app

@@ -89,17 +89,63 @@ describe('cancel', () => {
     expect(resultOf('s')).toEqual({ status: 'ok', data: 'partial' })
   })
 
-  it('cancel of a call answered needs_confirmation does nothing: the confirmation stays approvable', async () => {
-    const { tm, send, resultOf, received } = page()
+  it('cancel of a call answered needs_confirmation withdraws its card: it expires here and no confirmed is sent', async () => {
+    const { tm, send, resultOf, received, errors } = page()
     const run = createTool(tm)
+    const settled: unknown[] = []
+    tm.events.on('confirm', (e) => {
+      if (e.phase === 'settled') settled.push({ outcome: e.outcome, result: e.result })
+    })
+    send({ type: 'call', id: 'c', tool: 'create', input: { name: 'A' } })
+    send({ type: 'call', id: 'd', tool: 'create', input: { name: 'B' } })
+    await tick()
+    const { confirmId } = resultOf('c') as { confirmId: string }
+    expect(tm.pendingConfirmations()).toHaveLength(2)
+
+    send({ type: 'cancel', id: 'c' })
+    await tick()
+    expect(tm.pendingConfirmations().map((p) => p.summary)).toEqual(['Create "B"'])
+    expect(settled).toEqual([
+      {
+        outcome: 'expired',
+        result: { status: 'refused', code: 'confirmation_expired', message: expect.any(String) },
+      },
+    ])
+    expect(await tm.confirmPending(confirmId, { approved: true })).toMatchObject({
+      code: 'confirmation_expired',
+    })
+    expect(run).not.toHaveBeenCalled()
+    expect(received.filter((m) => m.type === 'confirmed')).toEqual([])
+
+    // A second cancel for it does nothing; the other card is still answered with confirmed as usual.
+    send({ type: 'cancel', id: 'c' })
+    const other = tm.pendingConfirmations()[0]!.confirmId
+    await tm.confirmPending(other, { approved: true })
+    await tick()
+    expect(received.filter((m) => m.type === 'confirmed')).toEqual([
+      { protocol: 1, type: 'confirmed', clientId: CLIENT, confirmId: other, result: ok({ created: 'B' }) },
+    ])
+    expect(errors).toEqual([])
+  })
+
+  it('cancel of a call whose card was already answered changes nothing', async () => {
+    const { tm, send, resultOf, received } = page()
+    createTool(tm)
     send({ type: 'call', id: 'c', tool: 'create', input: { name: 'A' } })
     await tick()
     const { confirmId } = resultOf('c') as { confirmId: string }
+    await tm.confirmPending(confirmId, { approved: false })
+    await tick()
     send({ type: 'cancel', id: 'c' })
     await tick()
-    expect(await tm.confirmPending(confirmId, { approved: true })).toEqual(ok({ created: 'A' }))
-    await tick()
-    expect(run).toHaveBeenCalledTimes(1)
-    expect(received.filter((m) => m.type === 'confirmed')).toHaveLength(1)
+    expect(received.filter((m) => m.type === 'confirmed')).toEqual([
+      {
+        protocol: 1,
+        type: 'confirmed',
+        clientId: CLIENT,
+        confirmId,
+        result: { status: 'cancelled', by: 'operator' },
+      },
+    ])
   })
 })

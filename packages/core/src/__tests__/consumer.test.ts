@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
 import { createTestToolmark } from '../testing/index.ts'
-import { ok } from '../tool/result.ts'
+import { ok, refused } from '../tool/result.ts'
 import type { CallMeta, ConsumerHost, Manifest, ToolManifest, ToolmarkErrorEvent } from '../types.ts'
 import { searchTool, tick } from './helpers.ts'
 
@@ -129,5 +129,28 @@ describe('the consumer host (what tm.use hands a consumer)', () => {
     expect(host.redact('search', { query: 'x' })).toBe('[redacted]')
     h.dispose()
     expect(host.redact('pay', { card: { cvc: '123' } })).toBe('[redacted]')
+  })
+
+  it('expirePending expires an open deferred confirmation as its expiry would, once', async () => {
+    const tm = createTestToolmark()
+    const run = vi.fn(() => ok())
+    tm.register({ name: 'save', description: 'Save', hints: { consequential: true }, run })
+    const { host } = hostOf(tm)
+    const settled: unknown[] = []
+    tm.events.on('confirm', (e) => {
+      if (e.phase === 'settled') settled.push([e.outcome, e.result])
+    })
+    const asked = await tm.call('save', {}, { caller: 'inapp' })
+    const confirmId = (asked as { confirmId: string }).confirmId
+    expect(tm.pendingConfirmations()).toHaveLength(1)
+
+    expect(host.expirePending(confirmId)).toBe(true)
+    expect(tm.pendingConfirmations()).toEqual([])
+    expect(settled).toEqual([['expired', refused('confirmation_expired')]])
+    expect(await tm.confirmPending(confirmId, { approved: true })).toEqual(refused('confirmation_expired'))
+    expect(run).not.toHaveBeenCalled()
+    expect(host.expirePending(confirmId)).toBe(false)
+    expect(host.expirePending('unknown')).toBe(false)
+    expect(settled).toHaveLength(1)
   })
 })

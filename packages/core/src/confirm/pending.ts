@@ -69,6 +69,14 @@ export class PendingStore {
     return true
   }
 
+  /** Expires the open deferred confirmation `confirmId` now. Returns false when there is none. */
+  expire(confirmId: string): boolean {
+    const rec = this.get(confirmId)
+    if (rec?.mode !== 'deferred' || !this.remove(rec)) return false
+    rec.expire()
+    return true
+  }
+
   /** Expires every record whose tool lives in one of `scopes`. */
   dropScopes(scopes: ReadonlySet<EntryScope>): void {
     for (const rec of [...this.#records.values()]) {

@@ -100,6 +100,11 @@ export interface ConsumerHost extends Toolmark {
   status(name: string, status: ConsumerStatus | undefined): void
   /** The statuses consumers have published, by name. */
   statuses(): Readonly<Record<string, ConsumerStatus>>
+  /**
+   * Expires an open deferred confirmation now, as its expiry would: it leaves `pendingConfirmations()`
+   * and settles as `expired` (`refused confirmation_expired`). Returns false when it is not open.
+   */
+  expirePending(confirmId: string): boolean
 }
 
 /** The registry: what `createToolmark(options)` returns. */

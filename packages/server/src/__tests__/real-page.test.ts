@@ -204,6 +204,30 @@ describe('with the real page side (core registry, bridge, websocketTransport)', 
     expect(t.rejections).toEqual([])
   })
 
+  it("removes the old tab's card when the user answers the card asked again in a new tab", async () => {
+    const { t, browser, conversation, answer } = await setup()
+    const names: string[] = []
+    const old = challengesRegistry(names)
+    await attach(t, browser, conversation, old, randomUUID())
+    await answer('create a challenge called Robotics')
+    expect(old.pendingConfirmations()).toHaveLength(1)
+
+    // A second tab opens (the first stays open): it is asked the same decision as its own card.
+    const tab = challengesRegistry(names)
+    await attach(t, browser, conversation, tab, randomUUID())
+    await vi.waitFor(() => expect(tab.pendingConfirmations()).toHaveLength(1))
+    const [again] = tab.pendingConfirmations()
+    const confirmed = confirmedOnce(t)
+    await tab.confirmPending(again!.confirmId, { approved: true })
+    await confirmed
+    await t.server.agent.idle(conversation)
+
+    // The server withdrew the old tab's card with a cancel: it is gone there, and nothing was sent for it.
+    await vi.waitFor(() => expect(old.pendingConfirmations()).toEqual([]))
+    expect(names).toEqual(['Robotics'])
+    expect(t.rejections).toEqual([])
+  })
+
   it("records an expired confirmation with core's exact refused message", () => {
     expect(EXPIRED_RESULT).toEqual({
       status: 'refused',

@@ -9,6 +9,7 @@ use Toolmark\Laravel\Agent\AgentLoop;
 use Toolmark\Laravel\Http\Middleware\LimitBody;
 use Toolmark\Laravel\LimitExceeded;
 use Toolmark\Laravel\Mask;
+use Toolmark\Laravel\PageWait;
 use Toolmark\Laravel\Models\Conversation;
 use Toolmark\Laravel\Models\ConversationMessage;
 
@@ -21,7 +22,9 @@ use Toolmark\Laravel\Models\ConversationMessage;
  * is refused 429 `too_many_turns` with `Retry-After: 5`, and the message is not stored.
  * It is stored masked for the chat and the history; the text as typed stays only in the encrypted
  * `secret_text` column until the turn ends (the model may need a card number to fill a form). The
- * turn starts after the response; the text is never queued.
+ * turn starts after the response; the text is never queued. When a page of the conversation is
+ * loading (its channel authorized, its manifest not stored yet), the turn first waits for that
+ * manifest, up to `toolmark.page_wait_ms` (PageWait).
  */
 final class MessageController
 {
@@ -29,7 +32,7 @@ final class MessageController
     public const TURN_COUNTS_FOR_MINUTES = 15;
 
     /** 403 unless the user owns the conversation, 413 or 400 over a limit, 422 for a missing text, 429 over the turn cap, else 202 `{id}`. */
-    public function __invoke(Request $request, Conversation $conversation, AgentLoop $loop): JsonResponse
+    public function __invoke(Request $request, Conversation $conversation, AgentLoop $loop, PageWait $pages): JsonResponse
     {
         $user = $request->user();
         abort_unless($user !== null && $conversation->isOwnedBy($user->getAuthIdentifier()), 403);
@@ -53,7 +56,8 @@ final class MessageController
             'agent' => ['role' => 'user', 'text' => Mask::text($text)],
             'secret_text' => $text, // the `encrypted` cast encrypts it
         ]);
-        dispatch(fn () => $loop->step($conversation))->afterResponse();
+        // A page that is loading (PageWait) gets up to `toolmark.page_wait_ms` to send its manifest first.
+        dispatch(fn () => $loop->step($pages->await($conversation)))->afterResponse();
 
         return response()->json(['id' => $message->id], 202);
     }
