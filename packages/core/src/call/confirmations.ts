@@ -1,6 +1,7 @@
 import { clock } from '../clock.ts'
 import { type Approval, isApprovalProblem } from '../confirm/approval.ts'
 import { DeferredConfirmations } from '../confirm/deferred.ts'
+import { conversationOf, findGrant } from '../confirm/grants.ts'
 import { confirmCall } from '../confirm/inline.ts'
 import type { PendingRecord } from '../confirm/pending.ts'
 import { cancelled, refused } from '../tool/result.ts'
@@ -49,7 +50,15 @@ export class CallConfirmations {
     if (late && (entry.disposed || !entry.scope.visible()))
       return blocked(tm, gone(tm, entry.name, req.rev), entry.name, req)
     if (late && req.signal?.aborted) return blocked(tm, cancelled('signal'), entry.name, req)
-    if (tm.modes[caller] === 'deferred') return this.#deferred.defer(entry, req.input, callId, caller)
+    // A live grant for this tool, fingerprint and caller kind: it runs without a card.
+    const conversation = conversationOf(req.conversation)
+    const grant = findGrant(tm, entry, caller, conversation)
+    if (grant) {
+      req.grant = grant.id
+      return p.execute(req)
+    }
+    if (tm.modes[caller] === 'deferred')
+      return this.#deferred.defer(entry, req.input, callId, caller, conversation)
     if (tm.options.confirm === undefined)
       return blocked(tm, refused('not_allowed'), entry.name, req, ruleOf(tm, entry, caller))
     return confirmCall(tm, req, callId, (approved) => p.execute(approved))
