@@ -25,7 +25,9 @@ const Page = defineComponent({
     const { items } = usePendingConfirmations()
     return () => [
       h(Note),
-      ...items.value.map((item) => h(ConfirmationCard, { key: item.confirmId, confirmation: item, grantDays: 7 })),
+      ...items.value.map((item) =>
+        h(ConfirmationCard, { key: item.confirmId, confirmation: item, grantDays: 7 }),
+      ),
       h(GrantsList, { grants: props.grants }),
     ]
   },
