@@ -11,6 +11,7 @@ export default defineConfig({
     'server-tools': 'src/server-tools/index.ts',
     chat: 'src/chat/index.ts',
     progress: 'src/progress.ts',
+    grants: 'src/grants/index.ts',
   },
   format: 'esm',
   platform: 'neutral',

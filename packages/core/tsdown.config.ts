@@ -46,6 +46,7 @@ export default defineConfig([
       'testing/index': 'src/testing/index.ts',
       'adapter/index': 'src/adapter/index.ts',
       'webmcp/index': 'src/webmcp/index.ts',
+      'grants/index': 'src/grants/index.ts',
     },
     format: 'esm',
     platform: 'neutral',

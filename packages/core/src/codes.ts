@@ -56,6 +56,13 @@ export const ERROR_EVENT_CODES = {
    * is inert; pass live: true to run it without a DOM.
    */
   inert_registry: 'inert_registry',
+  /**
+   * A destructive tool declared grantable (registration fails), or an approval's remember that
+   * cannot be kept (warning; the approval counts once).
+   */
+  invalid_grant: 'invalid_grant',
+  /** The grant store threw or rejected (a lookup asks for confirmation; an add keeps nothing). */
+  grant_store_failed: 'grant_store_failed',
 } as const
 
 /** Codes only ever thrown (or rejected) as `ToolmarkError`, never emitted as events. */

@@ -22,6 +22,7 @@ export type {
 } from '@toolmark/protocol'
 export type * from './types/confirm.ts'
 export type * from './types/events.ts'
+export type * from './types/grants.ts'
 export type * from './types/options.ts'
 export type * from './types/policy.ts'
 export type * from './types/tool.ts'

@@ -1,7 +1,7 @@
 // "@toolmark/devtools": the entry hook an app's main bundle gets. It only listens for the shortcut
 // (and, when asked, shows a launcher button); the panel and its recorder are a separate chunk,
 // imported when the panel opens. While the panel is closed nothing observes the registry.
-import type { ConsumerHost, ToolmarkConsumer } from '@toolmark/core'
+import type { ConsumerHost, GrantStore, ToolmarkConsumer } from '@toolmark/core'
 
 declare const process: { env: { NODE_ENV?: string } }
 
@@ -13,11 +13,13 @@ export interface DevtoolsOptions {
   open?: boolean
   /** Show a small "Toolmark devtools (Alt+Shift+D)" button at the bottom left that opens the panel. Default false. */
   launcher?: boolean
+  /** The registry's grant store (`createToolmark({ grants })`): the Grants tab lists its grants with Revoke buttons. */
+  grants?: GrantStore
 }
 
 /** What the panel chunk exports (see `panel.ts`). */
 export interface PanelModule {
-  openPanel(host: ConsumerHost, onClose: () => void): { close(): void }
+  openPanel(host: ConsumerHost, onClose: () => void, grants?: GrantStore): { close(): void }
 }
 
 /**
@@ -38,7 +40,7 @@ export function devtools(options: DevtoolsOptions = {}): ToolmarkConsumer {
       loading = true
       import('./panel.ts').then((m: PanelModule) => {
         loading = false
-        if (!gone) panel = m.openPanel(host, () => (panel = undefined))
+        if (!gone) panel = m.openPanel(host, () => (panel = undefined), options.grants)
       })
     }
     const onKey = (e: KeyboardEvent): void => {

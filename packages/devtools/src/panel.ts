@@ -1,7 +1,8 @@
 // The devtools panel: a custom element with its own shadow root and scoped styles, no framework.
 // It renders a recorder's session (or an imported one) in five tabs and answers deferred
 // confirmations exactly as the app's card does, with `tm.confirmPending`.
-import type { Caller, ConsumerHost, PendingConfirmation } from '@toolmark/core'
+import type { Caller, ConsumerHost, GrantStore, PendingConfirmation } from '@toolmark/core'
+import { grantLabel } from '@toolmark/core/adapter'
 import {
   CALLERS,
   type CallEntry,
@@ -19,6 +20,7 @@ const TABS = [
   ['registry', 'Registry'],
   ['calls', 'Calls'],
   ['pending', 'Pending'],
+  ['grants', 'Grants'],
   ['consumers', 'Consumers'],
   ['playground', 'Playground'],
 ] as const
@@ -107,6 +109,8 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
   #timer: ReturnType<typeof setInterval> | undefined
   #offs: (() => void)[] = []
   #onClose: () => void = () => {}
+  /** The app's grant store, when it gave the devtools one. */
+  #grants: GrantStore | undefined
   /** The pop-out window the panel is in, if any. */
   #window: Window | null = null
   /** Set while the panel moves between the page and its pop-out window. */
@@ -114,11 +118,13 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
   readonly #root = this.attachShadow({ mode: 'open' })
 
   /** Starts recording `host` and renders; `onClose` runs once when the panel closes. */
-  attach(host: ConsumerHost, onClose: () => void): void {
+  attach(host: ConsumerHost, onClose: () => void, grants?: GrantStore): void {
     this.#host = host
     this.#onClose = onClose
+    this.#grants = grants
     this.#recorder = createRecorder(host)
     this.#offs.push(this.#recorder.subscribe(() => this.#render()))
+    if (grants) this.#offs.push(grants.subscribe(() => this.#renderGrants()))
     this.#root.innerHTML = `<style>${STYLES}</style>
 <aside aria-label="Toolmark devtools">
   <header>
@@ -243,6 +249,7 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     this.#renderRegistry()
     this.#renderCalls()
     this.#renderPending()
+    this.#renderGrants()
     this.#renderConsumers()
     this.#refreshPlaygroundTools()
   }
@@ -490,6 +497,51 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
     )
   }
 
+  /** The user's grants (remembered approvals) with Revoke buttons, live only. */
+  #renderGrants(): void {
+    const store = this.#grants
+    if (!store)
+      return this.#fill(
+        'grants',
+        muted("Pass devtools({ grants }) (the registry's grant store) to list and revoke grants."),
+      )
+    if (this.#imported) return this.#fill('grants', muted('Grants are live only.'))
+    const grants = store.list()
+    this.#fill(
+      'grants',
+      h(
+        'p',
+        null,
+        `${grants.length} remembered approvals: each lets calls of its tool by its caller run without a card while the tool is unchanged.`,
+      ),
+      grants.length
+        ? h(
+            'ul',
+            null,
+            grants.map((g) => {
+              const label = grantLabel(g)
+              return h(
+                'li',
+                { 'data-grant': g.id },
+                h('strong', null, label.heading),
+                ` ${label.detail}. `,
+                h(
+                  'span',
+                  { class: 'muted' },
+                  `Grant ${g.id}, tool ${g.tool}, fingerprint ${g.fingerprint}. `,
+                ),
+                h(
+                  'button',
+                  { type: 'button', 'data-act': 'revoke', 'data-id': g.id, 'data-key': `revoke-${g.id}` },
+                  'Revoke',
+                ),
+              )
+            }),
+          )
+        : muted('None.'),
+    )
+  }
+
   #renderConsumers(): void {
     const statuses = Object.entries(this.#session.consumers ?? {})
     const detail = (v: unknown): Child[] =>
@@ -597,6 +649,9 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
       case 'reject':
         void this.#host!.confirmPending(id, { approved: false }).then(() => this.#render())
         return
+      case 'revoke':
+        void Promise.resolve(this.#grants?.revoke(id)).then(() => this.#renderGrants())
+        return
       case 'run':
         void this.#run()
         return
@@ -684,11 +739,11 @@ export class ToolmarkDevtoolsElement extends HTMLElement {
 }
 
 /** Opens the panel on `host` (defining `<toolmark-devtools>` once); `onClose` runs when it closes. */
-export function openPanel(host: ConsumerHost, onClose: () => void): { close(): void } {
+export function openPanel(host: ConsumerHost, onClose: () => void, grants?: GrantStore): { close(): void } {
   if (!customElements.get('toolmark-devtools'))
     customElements.define('toolmark-devtools', ToolmarkDevtoolsElement)
   const el = document.createElement('toolmark-devtools') as ToolmarkDevtoolsElement
   document.body.append(el)
-  el.attach(host, onClose)
+  el.attach(host, onClose, grants)
   return el
 }

@@ -126,6 +126,8 @@ export interface CallEntry {
   queuedMs?: number
   /** Why it never reached the tool's `run`, as the registry reported it (see {@link explain}). */
   blocked?: BlockedReason
+  /** The id of the grant (a remembered approval) that let it run without a confirmation card. */
+  grant?: string
   /** Validation issues of an `invalid` result. */
   issues?: Issue[]
   /** How the registry decided, in plain words. */
@@ -274,7 +276,13 @@ function allowedBy(caller: Caller, hints: ToolHints | undefined): string {
 export function decide(
   result: ToolResult | undefined,
   confirmations: readonly ConfirmationEntry[],
-  call?: { tool: string; caller: Caller; blocked?: BlockedReason | undefined; hints?: ToolHints | undefined },
+  call?: {
+    tool: string
+    caller: Caller
+    blocked?: BlockedReason | undefined
+    hints?: ToolHints | undefined
+    grant?: string | undefined
+  },
 ): Decision {
   const confirmed = confirmations.length > 0
   const blocked = call?.blocked
@@ -293,8 +301,12 @@ export function decide(
     }
   switch (result.status) {
     case 'ok':
-      return confirmed
-        ? { kind: 'confirm', reason: `${rule}The user approved it, then it ran.` }
+      if (confirmed) return { kind: 'confirm', reason: `${rule}The user approved it, then it ran.` }
+      return call?.grant
+        ? {
+            kind: 'allowed',
+            reason: `${rule}It ran without a card: grant ${call.grant} (an approval the user chose to remember for this tool and caller).`,
+          }
         : { kind: 'allowed', reason: `${rule}No confirmation needed; it ran.` }
     case 'needs_confirmation':
       return { kind: 'confirm', reason: `${rule}It needs the user to approve (deferred).` }
@@ -445,6 +457,7 @@ export function createRecorder(host: ConsumerHost, options: RecorderOptions = {}
       caller: entry.caller,
       blocked: entry.blocked,
       hints: hintsOf(entry.tool),
+      grant: entry.grant,
     })
   const settle = (entry: CallEntry, result: ToolResult, durationMs?: number): void => {
     const r = plain(
@@ -487,6 +500,7 @@ export function createRecorder(host: ConsumerHost, options: RecorderOptions = {}
   const onResult = (e: ToolmarkEvents['result'], meta: CallMeta | undefined): void => {
     const entry = byId.get(e.callId) ?? add(e, undefined, meta)
     if (e.queuedMs !== undefined) entry.queuedMs = e.queuedMs
+    if (typeof e.grant === 'string') entry.grant = e.grant
     // A deferred approval's run reports its own result: keep the duration of the first answer.
     settle(entry, e.result, entry.durationMs ?? e.durationMs)
     changed()

@@ -54,6 +54,8 @@ return [
         'gone' => 'toolmark/gone/{conversation}',
         // The chat: the user's message starts an agent turn. Null if your app has its own.
         'messages' => 'toolmark/conversations/{conversation}/messages',
+        // The user's grants (remembered approvals): GET and POST here, DELETE here/{grant}. Null: not registered.
+        'grants' => 'toolmark/grants',
     ],
 
     // Broadcast every new chat line (masked text only) as `.toolmark.chat` on the conversation's

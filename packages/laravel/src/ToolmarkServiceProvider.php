@@ -15,6 +15,7 @@ use Toolmark\Laravel\Console\PruneCommand;
 use Toolmark\Laravel\Events\ToolmarkChat;
 use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Http\Controllers\BridgeController;
+use Toolmark\Laravel\Http\Controllers\GrantController;
 use Toolmark\Laravel\Http\Controllers\MessageController;
 use Toolmark\Laravel\Http\Controllers\PageGoneController;
 use Toolmark\Laravel\Http\Middleware\LimitBody;
@@ -106,7 +107,7 @@ class ToolmarkServiceProvider extends ServiceProvider
     }
 
     /**
-     * The package's routes (`toolmark.routes.bridge`, `.gone`, `.messages`), without middleware:
+     * The package's routes (`toolmark.routes.bridge`, `.gone`, `.messages`, `.grants`), without middleware:
      * `Route::toolmark()` inside your own group (with `web` and your auth) registers the same.
      */
     public static function routes(): void
@@ -116,6 +117,13 @@ class ToolmarkServiceProvider extends ServiceProvider
             if (is_string($path) && $path !== '') {
                 Route::post($path, $controller)->name("toolmark.{$key}");
             }
+        }
+        // The user's grants (remembered approvals): list, store, revoke.
+        $grants = config('toolmark.routes.grants', 'toolmark/grants');
+        if (is_string($grants) && $grants !== '') {
+            Route::get($grants, [GrantController::class, 'index'])->name('toolmark.grants');
+            Route::post($grants, [GrantController::class, 'store'])->name('toolmark.grants.store');
+            Route::delete($grants.'/{grant}', [GrantController::class, 'destroy'])->name('toolmark.grants.destroy');
         }
         Route::getRoutes()->refreshNameLookups(); // names given after a route was added are found by route()
     }

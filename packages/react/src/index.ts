@@ -4,8 +4,11 @@ export type {
   ConfirmationCardData,
   ConfirmQueue,
   ConfirmRequest,
+  Grant,
+  GrantStore,
   Manifest,
   PendingConfirmation,
+  Remember,
   Scope,
   ToolDefinition,
   ToolManifest,
@@ -21,6 +24,7 @@ export {
 } from '@toolmark/core/adapter'
 export { ConfirmationCard, type ConfirmationCardProps } from './ConfirmationCard.tsx'
 export { NO_TOOLMARK, ScopeContext, useCurrentScope, useToolmark } from './context.ts'
+export { GrantsList, type GrantsListProps } from './GrantsList.tsx'
 export { ToolmarkProvider, type ToolmarkProviderProps } from './ToolmarkProvider.tsx'
 export { ToolScope, type ToolScopeProps } from './ToolScope.tsx'
 export {
@@ -29,6 +33,7 @@ export {
   useConfirmationCard,
 } from './useConfirmationCard.ts'
 export { type ConfirmQueueView, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.ts'
+export { type GrantsView, useGrants } from './useGrants.ts'
 export { type UseManifestOptions, useManifest } from './useManifest.ts'
 export {
   type PendingConfirmationItem,

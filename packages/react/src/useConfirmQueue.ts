@@ -1,6 +1,6 @@
 'use client'
 import type { ConfirmQueue } from '@toolmark/core'
-import { type ConfirmRequestItem, createQueueView } from '@toolmark/core/adapter'
+import { type ApproveArgs, type ConfirmRequestItem, createQueueView } from '@toolmark/core/adapter'
 import { useMemo, useSyncExternalStore } from 'react'
 
 export type { ConfirmRequestItem }
@@ -9,8 +9,11 @@ export type { ConfirmRequestItem }
 export interface ConfirmQueueView {
   /** Open requests, oldest first (identity changes only when the set changes; items keep theirs). */
   items: readonly ConfirmRequestItem[]
-  /** Approve by id, optionally with edited input. False when the request is no longer open. */
-  approve(confirmId: string, ...input: [] | [input: unknown]): boolean
+  /**
+   * Approve by id, optionally with edited input and a `remember` choice. False when the request is no
+   * longer open.
+   */
+  approve(confirmId: string, ...args: ApproveArgs): boolean
   /** Reject by id. False when the request is no longer open. */
   reject(confirmId: string): boolean
 }

@@ -7,6 +7,8 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 export interface ConfirmationCardOptions {
   /** Called on Escape while focus is inside the card (bound through `cardRef`); usually `item.reject`. */
   reject?: () => unknown
+  /** The days the "always allow" choice of a grantable card lasts. Default 30. */
+  grantDays?: number
   /**
    * Move focus to the Reject button (`data-toolmark-reject`) when the card mounts, e.g. when it answers
    * the user's own chat message. Never taken from a text field the user is typing in. Read at mount.
@@ -56,5 +58,5 @@ export function useConfirmationCard(
       autoFocus: latest.current.autoFocus === true,
     })
   }, [])
-  return { ...cardView(data, now), cardRef }
+  return { ...cardView(data, now, options.grantDays), cardRef }
 }

@@ -1,6 +1,6 @@
 'use client'
 import type { ToolResult } from '@toolmark/core'
-import { createPendingView, type PendingConfirmationItem } from '@toolmark/core/adapter'
+import { type ApproveArgs, createPendingView, type PendingConfirmationItem } from '@toolmark/core/adapter'
 import { useMemo, useSyncExternalStore } from 'react'
 import { useToolmark } from './context.ts'
 
@@ -11,10 +11,10 @@ export interface PendingConfirmations {
   /** Open confirmations, oldest first (identity changes only when the set changes; items keep theirs). */
   items: readonly PendingConfirmationItem[]
   /**
-   * Approve by id (`tm.confirmPending(confirmId, { approved: true, input? })`); an unknown, used or
-   * expired id resolves with the core's `refused` result.
+   * Approve by id (`tm.confirmPending(confirmId, { approved: true, input?, remember? })`); an unknown,
+   * used or expired id resolves with the core's `refused` result.
    */
-  approve(confirmId: string, ...input: [] | [input: unknown]): Promise<ToolResult>
+  approve(confirmId: string, ...args: ApproveArgs): Promise<ToolResult>
   /** Reject by id (`tm.confirmPending(confirmId, { approved: false, reason? })`). */
   reject(confirmId: string, reason?: string): Promise<ToolResult>
 }

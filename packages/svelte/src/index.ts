@@ -3,8 +3,11 @@ export type {
   ConfirmationCardData,
   ConfirmQueue,
   ConfirmRequest,
+  Grant,
+  GrantStore,
   Manifest,
   PendingConfirmation,
+  Remember,
   Scope,
   ToolDefinition,
   ToolManifest,
@@ -28,10 +31,12 @@ export {
   useCurrentScope,
   useToolmark,
 } from './context.js'
+export { default as GrantsList } from './GrantsList.svelte'
 export { externalStore, type ReactiveStore } from './store.js'
 export { default as ToolmarkProvider } from './ToolmarkProvider.svelte'
 export { type ConfirmationCardOptions, useConfirmationCard } from './useConfirmationCard.svelte.js'
 export { type ConfirmQueueStore, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.js'
+export { type GrantsStore, useGrants } from './useGrants.js'
 export { type UseManifestOptions, useManifest } from './useManifest.js'
 export {
   type PendingConfirmationItem,

@@ -1,5 +1,5 @@
 import type { ConfirmQueue } from '@toolmark/core'
-import { type ConfirmRequestItem, createQueueView } from '@toolmark/core/adapter'
+import { type ApproveArgs, type ConfirmRequestItem, createQueueView } from '@toolmark/core/adapter'
 import { externalStore, type ReactiveStore } from './store.js'
 
 export type { ConfirmRequestItem }
@@ -7,7 +7,7 @@ export type { ConfirmRequestItem }
 /** What `useConfirmQueue(queue)` returns: open inline requests as a store (`$requests`), plus answers by id. */
 export interface ConfirmQueueStore extends ReactiveStore<readonly ConfirmRequestItem[]> {
   /** Approve by id, optionally with edited input. False when the request is no longer open. */
-  approve(confirmId: string, ...input: [] | [input: unknown]): boolean
+  approve(confirmId: string, ...args: ApproveArgs): boolean
   /** Reject by id. False when the request is no longer open. */
   reject(confirmId: string): boolean
 }

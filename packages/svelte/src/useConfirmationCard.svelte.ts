@@ -8,6 +8,8 @@ export interface ConfirmationCardOptions {
   reject?: () => unknown
   /** Move focus to Reject (`data-toolmark-reject`) when the card mounts; never from a field being typed in. */
   autoFocus?: boolean
+  /** The days the "always allow" choice of a grantable card lasts. Default 30. */
+  grantDays?: number | undefined
 }
 
 /**
@@ -40,7 +42,7 @@ export function useConfirmationCard(
     }, 1000)
     return () => clearInterval(id)
   })
-  const view = $derived(cardView(data(), now))
+  const view = $derived(cardView(data(), now, options.grantDays))
   // Untracked: the attachment must not re-run (and re-take focus) when the options' sources change.
   const attach = (element: HTMLElement) =>
     untrack(() =>

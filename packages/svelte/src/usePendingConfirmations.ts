@@ -1,5 +1,5 @@
 import type { ToolResult } from '@toolmark/core'
-import { createPendingView, type PendingConfirmationItem } from '@toolmark/core/adapter'
+import { type ApproveArgs, createPendingView, type PendingConfirmationItem } from '@toolmark/core/adapter'
 import { useToolmark } from './context.js'
 import { externalStore, type ReactiveStore } from './store.js'
 
@@ -11,7 +11,7 @@ export interface PendingConfirmationsStore extends ReactiveStore<readonly Pendin
    * Approve by id (`tm.confirmPending(confirmId, { approved: true, input? })`); an unknown, used or
    * expired id resolves with the core's `refused` result.
    */
-  approve(confirmId: string, ...input: [] | [input: unknown]): Promise<ToolResult>
+  approve(confirmId: string, ...args: ApproveArgs): Promise<ToolResult>
   /** Reject by id (`tm.confirmPending(confirmId, { approved: false, reason? })`). */
   reject(confirmId: string, reason?: string): Promise<ToolResult>
 }

@@ -1,9 +1,12 @@
-import type { ConfirmationCardData } from '@toolmark/core'
-import { defineComponent, h, type PropType, useTemplateRef } from 'vue'
+import type { ConfirmationCardData, Remember } from '@toolmark/core'
+import { defineComponent, h, type PropType, shallowRef, useId, useTemplateRef } from 'vue'
 import { useConfirmationCard } from './useConfirmationCard.ts'
 
 /** What `<ConfirmationCard>` accepts: a pending item or an inline request, with its answers. */
-export type AnswerableConfirmation = ConfirmationCardData & { approve(): unknown; reject(): unknown }
+export type AnswerableConfirmation = ConfirmationCardData & {
+  approve(input?: unknown, remember?: Remember): unknown
+  reject(): unknown
+}
 
 const show = (value: unknown): string => (value === undefined ? '—' : JSON.stringify(value))
 
@@ -12,7 +15,9 @@ const show = (value: unknown): string => (value === undefined ? '—' : JSON.str
  * and Approve, in that order (Delete plus "This action cannot be undone." for destructive tools
  * without undo). Approve (or Delete) is the one primary button, marked `data-toolmark-primary` for
  * styling. An `alertdialog` labelled by its heading and described by its summary; Escape inside
- * rejects it, and `autoFocus` focuses Reject.
+ * rejects it, and `autoFocus` focuses Reject. A grantable card (`grantable: true`) also offers "Allow
+ * once" (the default), "Allow for this conversation" (when the call has one) and "Always allow for N days"
+ * as radio buttons; Approve sends the choice as `remember`.
  * Copy it or use it.
  */
 // Pure: bundlers drop the card when only other exports are imported.
@@ -26,6 +31,8 @@ export const ConfirmationCard = /* @__PURE__ */ defineComponent({
      * focus goes back when the card settles. Never taken from a field the user is typing in.
      */
     autoFocus: { type: Boolean, default: false },
+    /** The days "Always allow" lasts on a grantable card. Default 30. */
+    grantDays: { type: Number, default: undefined },
   },
   setup(props) {
     const card = useTemplateRef<HTMLElement>('card')
@@ -33,10 +40,16 @@ export const ConfirmationCard = /* @__PURE__ */ defineComponent({
       element: card,
       reject: () => props.confirmation.reject(),
       autoFocus: props.autoFocus,
+      ...(props.grantDays !== undefined && { grantDays: props.grantDays }),
     })
+    const choice = shallowRef(0)
+    const group = useId()
     return () => {
       const v = view.value
       const c = props.confirmation
+      const remember = v.grantChoices[choice.value]?.remember
+      const approve = () =>
+        remember === undefined || remember === 'once' ? c.approve() : c.approve(undefined, remember)
       return h(
         'section',
         {
@@ -70,17 +83,32 @@ export const ConfirmationCard = /* @__PURE__ */ defineComponent({
             { 'data-testid': 'confirmation-countdown', role: 'timer', 'aria-live': 'off' },
             v.expired ? 'Expired' : `Expires in ${v.countdown}`,
           ),
+          v.grantChoices.length > 0
+            ? h('fieldset', { 'data-testid': 'confirmation-remember' }, [
+                h('legend', 'Remember this approval'),
+                ...v.grantChoices.map((option, i) =>
+                  h('label', { key: option.key }, [
+                    h('input', {
+                      type: 'radio',
+                      name: group,
+                      value: option.key,
+                      checked: choice.value === i,
+                      onChange: () => {
+                        choice.value = i
+                      },
+                    }),
+                    option.label,
+                  ]),
+                ),
+              ])
+            : null,
           // Reject first; the approve (or Delete) button is the one primary button.
           h(
             'button',
             { type: 'button', 'data-toolmark-reject': '', onClick: () => c.reject() },
             v.rejectLabel,
           ),
-          h(
-            'button',
-            { type: 'button', 'data-toolmark-primary': '', onClick: () => c.approve() },
-            v.approveLabel,
-          ),
+          h('button', { type: 'button', 'data-toolmark-primary': '', onClick: approve }, v.approveLabel),
         ],
       )
     }

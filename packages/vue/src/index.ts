@@ -3,8 +3,11 @@ export type {
   ConfirmationCardData,
   ConfirmQueue,
   ConfirmRequest,
+  Grant,
+  GrantStore,
   Manifest,
   PendingConfirmation,
+  Remember,
   Scope,
   ToolDefinition,
   ToolManifest,
@@ -19,6 +22,7 @@ export {
   UNDOABLE_NOTE,
 } from '@toolmark/core/adapter'
 export { type AnswerableConfirmation, ConfirmationCard } from './ConfirmationCard.ts'
+export { GrantsList } from './GrantsList.ts'
 export {
   NO_INJECTION_CONTEXT,
   NO_TOOLMARK,
@@ -31,6 +35,7 @@ export {
 export { ToolmarkPlugin, type ToolmarkPluginOptions } from './plugin.ts'
 export { type ConfirmationCardOptions, useConfirmationCard } from './useConfirmationCard.ts'
 export { type ConfirmQueueView, type ConfirmRequestItem, useConfirmQueue } from './useConfirmQueue.ts'
+export { type GrantsView, useGrants } from './useGrants.ts'
 export { type UseManifestOptions, useManifest } from './useManifest.ts'
 export {
   type PendingConfirmationItem,

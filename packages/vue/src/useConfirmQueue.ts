@@ -1,5 +1,10 @@
 import type { ConfirmQueue } from '@toolmark/core'
-import { type ConfirmRequestItem, createQueueView, environment } from '@toolmark/core/adapter'
+import {
+  type ApproveArgs,
+  type ConfirmRequestItem,
+  createQueueView,
+  environment,
+} from '@toolmark/core/adapter'
 import { onScopeDispose, type ShallowRef, shallowRef } from 'vue'
 
 export type { ConfirmRequestItem }
@@ -9,7 +14,7 @@ export interface ConfirmQueueView {
   /** Open requests, oldest first (a new array only when the set changes; items keep theirs). */
   items: Readonly<ShallowRef<readonly ConfirmRequestItem[]>>
   /** Approve by id, optionally with edited input. False when the request is no longer open. */
-  approve(confirmId: string, ...input: [] | [input: unknown]): boolean
+  approve(confirmId: string, ...args: ApproveArgs): boolean
   /** Reject by id. False when the request is no longer open. */
   reject(confirmId: string): boolean
 }

@@ -23,6 +23,8 @@ export interface ConfirmationCardOptions {
   reject?: () => unknown
   /** Move focus to Reject when the card mounts; never taken from a field the user is typing in. */
   autoFocus?: boolean
+  /** The days the "always allow" choice of a grantable card lasts. Default 30. */
+  grantDays?: number
 }
 
 /**
@@ -69,5 +71,5 @@ export function useConfirmationCard(
     )
     onScopeDispose(stop, true)
   }
-  return computed(() => cardView(toValue(data), now.value))
+  return computed(() => cardView(toValue(data), now.value, options.grantDays))
 }

@@ -1,5 +1,10 @@
 import type { ToolResult } from '@toolmark/core'
-import { createPendingView, environment, type PendingConfirmationItem } from '@toolmark/core/adapter'
+import {
+  type ApproveArgs,
+  createPendingView,
+  environment,
+  type PendingConfirmationItem,
+} from '@toolmark/core/adapter'
 import { onScopeDispose, type ShallowRef, shallowRef } from 'vue'
 import { useToolmark } from './injection.ts'
 
@@ -13,7 +18,7 @@ export interface PendingConfirmations {
    * Approve by id (`tm.confirmPending(confirmId, { approved: true, input? })`); an unknown, used or
    * expired id resolves with the core's `refused` result.
    */
-  approve(confirmId: string, ...input: [] | [input: unknown]): Promise<ToolResult>
+  approve(confirmId: string, ...args: ApproveArgs): Promise<ToolResult>
   /** Reject by id (`tm.confirmPending(confirmId, { approved: false, reason? })`). */
   reject(confirmId: string, reason?: string): Promise<ToolResult>
 }

@@ -1,4 +1,4 @@
-import type { ConfirmationCardData } from '../types.ts'
+import type { ConfirmationCardData, Remember } from '../types.ts'
 
 /** Text shown on destructive confirmation cards whose tool offers no undo. */
 export const DESTRUCTIVE_WARNING = 'This action cannot be undone.'
@@ -8,6 +8,32 @@ export const UNDOABLE_NOTE = 'This action can be undone from the page.'
 
 /** Attribute that marks a card's Reject button: `attachCard` moves focus there. */
 export const REJECT_ATTRIBUTE = 'data-toolmark-reject'
+
+/** The days "always allow" lasts on the reference cards, unless the app passes its own. */
+export const DEFAULT_GRANT_DAYS = 30
+
+/** One way a grantable card can remember its approval (see the Grants section of the confirmation guide). */
+export interface GrantChoice {
+  /** Stable key for the choice: `once`, `conversation` or `days`. */
+  key: 'once' | 'conversation' | 'days'
+  /** `Allow once`, `Allow for this conversation`, `Always allow for N days`. */
+  label: string
+  /** What to pass as `remember` when approving with this choice. */
+  remember: Remember
+}
+
+/**
+ * The choices a card offers: none unless the card is `grantable`; "for this conversation" only when the
+ * call carried a conversation id. The first (allow once) is the default.
+ */
+export function grantChoices(data: ConfirmationCardData, days = DEFAULT_GRANT_DAYS): readonly GrantChoice[] {
+  if (data.grantable !== true) return []
+  const choices: GrantChoice[] = [{ key: 'once', label: 'Allow once', remember: 'once' }]
+  if (data.conversation !== undefined)
+    choices.push({ key: 'conversation', label: 'Allow for this conversation', remember: 'conversation' })
+  choices.push({ key: 'days', label: `Always allow for ${days} days`, remember: { days } })
+  return choices
+}
 
 /** What a confirmation card renders, derived from the core's card data and the current time. */
 export interface ConfirmationCardView {
@@ -43,6 +69,8 @@ export interface ConfirmationCardView {
   /** `m:ss` until expiry. Render it with `role="timer"` (not live) so it is not read out every second. */
   countdown: string
   expired: boolean
+  /** How the approval may be remembered (`[]`: the card offers no choice; see {@link grantChoices}). */
+  grantChoices: readonly GrantChoice[]
 }
 
 /** camelCase, snake_case and kebab-case boundaries inside a name segment. */
@@ -65,7 +93,11 @@ export function readableToolName(name: string): string {
 }
 
 /** Derives the card view; pure, so each framework only supplies a ticking `now`. */
-export function cardView(data: ConfirmationCardData, now: number): ConfirmationCardView {
+export function cardView(
+  data: ConfirmationCardData,
+  now: number,
+  grantDays = DEFAULT_GRANT_DAYS,
+): ConfirmationCardView {
   const secondsLeft = Math.max(0, Math.ceil((data.expiresAt - now) / 1000))
   const minutes = Math.floor(secondsLeft / 60)
   const seconds = secondsLeft % 60
@@ -92,6 +124,7 @@ export function cardView(data: ConfirmationCardData, now: number): ConfirmationC
     secondsLeft,
     countdown: `${minutes}:${String(seconds).padStart(2, '0')}`,
     expired: secondsLeft === 0,
+    grantChoices: grantChoices(data, grantDays),
   }
 }
 

@@ -24,12 +24,16 @@ export {
   attachCard,
   type ConfirmationCardView,
   cardView,
+  DEFAULT_GRANT_DAYS,
   DESTRUCTIVE_WARNING,
+  type GrantChoice,
+  grantChoices,
   REJECT_ATTRIBUTE,
   readableToolName,
   UNDOABLE_NOTE,
 } from './card-view.ts'
 export { attachConsumers } from './consumers.ts'
+export { GRANT_CALLER_NAMES, type GrantLabel, grantLabel } from './grant-label.ts'
 export {
   DEFINITION_FIELDS,
   type FieldRule,
@@ -56,6 +60,7 @@ export { publishRoute, ROUTES_STATUS, type RouteEntry, type RoutesStatus } from 
 export { createScopeBinding, type ScopeBinding, type ScopeIdentity } from './scope-binding.ts'
 export { type BindingScope, createToolBinding, structuralKey, type ToolBinding } from './tool-binding.ts'
 export {
+  type ApproveArgs,
   type ConfirmRequestItem,
   createPendingView,
   createQueueView,

@@ -35,6 +35,7 @@ export const DEFINITION_FIELDS = {
   changes: 'optional',
   sensitivePaths: 'paths',
   anchors: 'optional',
+  grantable: 'value',
   undoable: 'latest',
   run: 'latest',
 } as const satisfies Record<keyof ToolDefinition, FieldRule>

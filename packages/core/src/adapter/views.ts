@@ -1,5 +1,11 @@
 import type { ConfirmQueue } from '../confirm/queue.ts'
-import type { ConfirmRequest, PendingConfirmation, Toolmark, ToolResult } from '../types.ts'
+import type { ConfirmRequest, PendingConfirmation, Remember, Toolmark, ToolResult } from '../types.ts'
+
+/**
+ * What an approval takes: nothing, edited input, or edited input (`undefined`: none) and a `remember`
+ * choice (a grantable card only).
+ */
+export type ApproveArgs = [] | [input: unknown] | [input: unknown, remember: Remember]
 
 /**
  * A reactive source in the shape every framework binds (React's `useSyncExternalStore`, a Vue
@@ -15,8 +21,11 @@ export interface ExternalSource<T> {
 
 /** A deferred confirmation with its answers bound. */
 export interface PendingConfirmationItem extends PendingConfirmation {
-  /** Approve (optionally with edited input, re-validated by the core); resolves with the tool's result. */
-  approve(...input: [] | [input: unknown]): Promise<ToolResult>
+  /**
+   * Approve (optionally with edited input, re-validated by the core, and a `remember` choice); resolves
+   * with the tool's result.
+   */
+  approve(...args: ApproveArgs): Promise<ToolResult>
   /** Reject; resolves with the `cancelled` result the agent also receives. */
   reject(reason?: string): Promise<ToolResult>
 }
@@ -24,7 +33,7 @@ export interface PendingConfirmationItem extends PendingConfirmation {
 /** An inline confirmation request with its answers bound. */
 export interface ConfirmRequestItem extends ConfirmRequest {
   /** Approve (optionally with edited input). False when the request is no longer open. */
-  approve(...input: [] | [input: unknown]): boolean
+  approve(...args: ApproveArgs): boolean
   /** Reject. False when the request is no longer open. */
   reject(): boolean
 }
@@ -35,7 +44,7 @@ export interface PendingView extends ExternalSource<readonly PendingConfirmation
    * Approve by id (`tm.confirmPending(confirmId, { approved: true, input? })`); an unknown, used or
    * expired id resolves with the core's `refused` result, never a rejection.
    */
-  approve(confirmId: string, ...input: [] | [input: unknown]): Promise<ToolResult>
+  approve(confirmId: string, ...args: ApproveArgs): Promise<ToolResult>
   /** Reject by id (`tm.confirmPending(confirmId, { approved: false, reason? })`); same results as `approve`. */
   reject(confirmId: string, reason?: string): Promise<ToolResult>
 }
@@ -43,7 +52,7 @@ export interface PendingView extends ExternalSource<readonly PendingConfirmation
 /** A confirm queue's open requests as items with bound answers, plus answers by id. */
 export interface QueueView extends ExternalSource<readonly ConfirmRequestItem[]> {
   /** Approve by id, optionally with edited input. False when the request is no longer open. */
-  approve(confirmId: string, ...input: [] | [input: unknown]): boolean
+  approve(confirmId: string, ...args: ApproveArgs): boolean
   /** Reject by id. False when the request is no longer open. */
   reject(confirmId: string): boolean
 }
@@ -72,23 +81,30 @@ function bindList<S extends object, I>(read: () => readonly S[], bind: (entry: S
   }
 }
 
+/** The outcome an approval sends: edited input and `remember` only when given. */
+function outcomeOf(args: ApproveArgs): { approved: true; input?: unknown; remember?: Remember } {
+  const [input, remember] = args
+  return {
+    approved: true,
+    ...(input !== undefined && { input }),
+    ...(remember !== undefined && { remember }),
+  }
+}
+
 /**
  * The deferred confirmations of `tm` for a UI: every change of the set (request, answer, expiry,
  * scope disposal) ends in a `confirm` event, which is what `subscribe` listens to.
  */
 export function createPendingView(tm: Toolmark): PendingView {
-  const approve = (confirmId: string, ...input: [] | [input: unknown]): Promise<ToolResult> =>
-    tm.confirmPending(
-      confirmId,
-      input.length === 0 ? { approved: true } : { approved: true, input: input[0] },
-    )
+  const approve = (confirmId: string, ...args: ApproveArgs): Promise<ToolResult> =>
+    tm.confirmPending(confirmId, outcomeOf(args))
   const reject = (confirmId: string, reason?: string): Promise<ToolResult> =>
     tm.confirmPending(confirmId, reason === undefined ? { approved: false } : { approved: false, reason })
   const getSnapshot = bindList(
     () => tm.pendingConfirmations(),
     (pending): PendingConfirmationItem => ({
       ...pending,
-      approve: (...input: [] | [input: unknown]) => approve(pending.confirmId, ...input),
+      approve: (...args: ApproveArgs) => approve(pending.confirmId, ...args),
       reject: (reason?: string) => reject(pending.confirmId, reason),
     }),
   )
@@ -97,14 +113,14 @@ export function createPendingView(tm: Toolmark): PendingView {
 
 /** The open requests of an inline confirmation queue (`createConfirmQueue()`) for a UI. */
 export function createQueueView(queue: ConfirmQueue): QueueView {
-  const approve = (confirmId: string, ...input: [] | [input: unknown]): boolean =>
-    input.length === 0 ? queue.approve(confirmId) : queue.approve(confirmId, input[0])
+  const approve = (confirmId: string, ...args: ApproveArgs): boolean =>
+    queue.approve(confirmId, args[0], args[1])
   const reject = (confirmId: string): boolean => queue.reject(confirmId)
   const getSnapshot = bindList(
     () => queue.getPending(),
     (request): ConfirmRequestItem => ({
       ...request,
-      approve: (...input: [] | [input: unknown]) => approve(request.confirmId, ...input),
+      approve: (...args: ApproveArgs) => approve(request.confirmId, ...args),
       reject: () => reject(request.confirmId),
     }),
   )

@@ -88,6 +88,7 @@ export class Pipeline {
         rev: options.rev,
         deadline: undefined,
         approval: undefined,
+        conversation: options.conversation,
       }
       let pending: ToolResult | Promise<ToolResult> | undefined
       let checked: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>> | undefined
@@ -226,6 +227,7 @@ export class Pipeline {
       result,
       durationMs: clock.mono() - t0,
       ...(queuedMs !== undefined && { queuedMs }),
+      ...(req.grant && { grant: req.grant }),
     })
     return result
   }

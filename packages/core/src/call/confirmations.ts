@@ -1,6 +1,7 @@
 import { clock } from '../clock.ts'
 import { type Approval, isApprovalProblem } from '../confirm/approval.ts'
 import { DeferredConfirmations } from '../confirm/deferred.ts'
+import { conversationOf, findGrant } from '../confirm/grants.ts'
 import { confirmCall } from '../confirm/inline.ts'
 import type { PendingRecord } from '../confirm/pending.ts'
 import { cancelled, refused } from '../tool/result.ts'
@@ -49,9 +50,18 @@ export class CallConfirmations {
     if (late && (entry.disposed || !entry.scope.visible()))
       return blocked(tm, gone(tm, entry.name, req.rev), entry.name, req)
     if (late && req.signal?.aborted) return blocked(tm, cancelled('signal'), entry.name, req)
-    if (tm.modes[caller] === 'deferred') return this.#deferred.defer(entry, req.input, callId, caller)
-    if (tm.options.confirm === undefined)
+    const deferred = tm.modes[caller] === 'deferred'
+    // Inline without a handler: nobody could have been asked, so no grant applies either.
+    if (!deferred && tm.options.confirm === undefined)
       return blocked(tm, refused('not_allowed'), entry.name, req, ruleOf(tm, entry, caller))
+    // A live grant for this tool, fingerprint and caller kind: it runs without a card.
+    const conversation = conversationOf(req.conversation)
+    const grant = findGrant(tm, entry, caller, conversation)
+    if (grant) {
+      req.grant = grant.id
+      return p.execute(req)
+    }
+    if (deferred) return this.#deferred.defer(entry, req.input, callId, caller, conversation)
     return confirmCall(tm, req, callId, (approved) => p.execute(approved))
   }
 

@@ -22,6 +22,10 @@ export interface CallRequest {
   deadline: number | undefined
   /** Set for an approved confirmation: what its run checks again when it starts. */
   approval: Approval | undefined
+  /** The call's conversation id (`CallOptions.conversation`, as passed: checked where grants use it). */
+  conversation?: unknown
+  /** The id of the grant that let the call skip its confirmation. */
+  grant?: string
   /** Set by the run when it starts while a `result` listener is attached: the time it waited in the queue. */
   queuedMs?: number
 }

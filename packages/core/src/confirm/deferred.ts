@@ -7,6 +7,7 @@ import type { Caller, ConfirmOutcome, PendingConfirmation, ToolResult } from '..
 import { type Approval, approvalProblem, settledAs } from './approval.ts'
 import { cardData, prepareConfirmation } from './card.ts'
 import { acceptEdit } from './edit.ts'
+import { offerGrant, rememberApproval } from './grants.ts'
 import type { ConfirmHost } from './host.ts'
 import type { PendingRecord } from './pending.ts'
 
@@ -43,13 +44,24 @@ export class DeferredConfirmations {
   }
 
   /** Deferred mode: store a single-use confirmation and answer `needs_confirmation` at once. */
-  defer(entry: Entry, value: unknown, callId: string, caller: Caller): ToolResult {
+  defer(
+    entry: Entry,
+    value: unknown,
+    callId: string,
+    caller: Caller,
+    conversation: string | undefined,
+  ): ToolResult {
     const tm = this.#tm
     const prepared = prepareConfirmation(tm, entry, value, callId)
     if ('status' in prepared) return prepared
     const confirmId = newId()
     const createdAt = clock.now()
-    const card = cardData(entry, confirmId, caller, prepared, createdAt + tm.expiryMs)
+    const card = offerGrant(
+      tm,
+      entry,
+      cardData(entry, confirmId, caller, prepared, createdAt + tm.expiryMs),
+      conversation,
+    )
     const rec: PendingRecord = {
       confirmId,
       callId,
@@ -57,6 +69,7 @@ export class DeferredConfirmations {
       entry,
       caller,
       input: value,
+      conversation,
       card: Object.freeze({ ...card, createdAt, callId }) as PendingConfirmation,
       monoStart: clock.mono(),
       snapshot: prepared.snapshot,
@@ -123,6 +136,7 @@ export class DeferredConfirmations {
       const problem = approvalProblem(tm, rec.entry, approval, rec.callId)
       if (problem !== undefined) return this.#settle(rec, problem, settledAs(problem))
       tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: name })
+      rememberApproval(tm, rec.entry, rec.caller, rec.conversation, outcome.remember)
       // The approved run still waits its turn in the scope's queue: it starts only if the tool is
       // still the one approved and visible, the approval has not expired and the form still holds
       // the values the card showed.

@@ -9,7 +9,7 @@ import type { PendingStore } from './pending.ts'
  */
 export interface ConfirmHost {
   readonly dev: boolean
-  readonly options: Pick<ToolmarkOptions, 'confirm' | 'requiresConfirmation'>
+  readonly options: Pick<ToolmarkOptions, 'confirm' | 'requiresConfirmation' | 'grants'>
   /** The confirmation mode of each non-human caller. */
   readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
   readonly emitter: Emitter

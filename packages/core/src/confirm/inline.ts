@@ -14,6 +14,7 @@ import type {
 import type { Approval } from './approval.ts'
 import { cardData, type PreparedConfirmation, prepareConfirmation, showInput } from './card.ts'
 import { acceptEdit } from './edit.ts'
+import { conversationOf, offerGrant, rememberApproval } from './grants.ts'
 import type { ConfirmHost } from './host.ts'
 import type { PendingRecord } from './pending.ts'
 
@@ -23,6 +24,8 @@ export type InlineOutcome =
       approved: true
       input: unknown
       edited: boolean
+      /** The approver's `remember` choice, as answered (checked where it is kept). */
+      remember?: unknown
       /** Whether the approval has expired since (checked again where the approved run starts). */
       expired: () => boolean
     }
@@ -46,6 +49,8 @@ export function askInline(
     input: unknown
     prepared: PreparedConfirmation
     signal: AbortSignal | undefined
+    /** The call's conversation id (calls only: `ctx.confirm` is never remembered). */
+    conversation?: string | undefined
   },
 ): Promise<InlineOutcome> {
   return new Promise<InlineOutcome>((resolve) => {
@@ -55,6 +60,7 @@ export function askInline(
     const confirmId = newId()
     const createdAt = clock.now()
     const card = cardData(entry, confirmId, a.caller, a.prepared, createdAt + tm.expiryMs)
+    if (a.kind === 'call') offerGrant(tm, entry, card, a.conversation)
     const controller = new AbortController()
     let done = false
     const end = (outcome: InlineOutcome): void => {
@@ -128,7 +134,13 @@ export function askInline(
           }
           if (!('input' in outcome) || outcome.input === undefined) {
             tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: entry.name })
-            return end({ approved: true, input: a.input, edited: false, expired: isExpired })
+            return end({
+              approved: true,
+              input: a.input,
+              edited: false,
+              remember: outcome.remember,
+              expired: isExpired,
+            })
           }
           const edit = await acceptEdit(entry, outcome.input, a.input)
           // Re-validation awaited: the expiry, the registration and the signal are checked again.
@@ -140,7 +152,13 @@ export function askInline(
             return end({ approved: false, reason: 'invalid', result: invalid(edit.issues) })
           }
           tm.emitter.emit('interaction', { kind: 'approved', confirmId, tool: entry.name })
-          end({ approved: true, input: edit.value, edited: true, expired: isExpired })
+          end({
+            approved: true,
+            input: edit.value,
+            edited: true,
+            remember: outcome.remember,
+            expired: isExpired,
+          })
         })
         .catch((err: unknown) => {
           tm.report('tool_threw', `The confirm handler or validator failed for "${entry.name}"`, {
@@ -160,6 +178,8 @@ export interface InlineCall {
   input: unknown
   readonly caller: Caller
   readonly signal: AbortSignal | undefined
+  /** The call's conversation id as passed (see `conversationOf`). */
+  readonly conversation?: unknown
   deadline: number | undefined
   approval: Approval | undefined
 }
@@ -186,8 +206,10 @@ export async function confirmCall<R extends InlineCall>(
     input: req.input,
     prepared,
     signal: req.signal,
+    conversation: conversationOf(req.conversation),
   })
   if (!outcome.approved) return outcome.result
+  rememberApproval(tm, entry, req.caller, conversationOf(req.conversation), outcome.remember)
   req.input = outcome.input
   req.deadline = clock.mono() + left
   req.approval = { expired: outcome.expired, snapshot: prepared.snapshot }

@@ -12,6 +12,8 @@ export interface PendingRecord {
   readonly caller: Caller
   /** The real (validated) input the approved run receives. */
   readonly input: unknown
+  /** The call's conversation id, for a grant "for this conversation". */
+  readonly conversation?: string | undefined
   /** What the user sees: redacted. */
   readonly card: PendingConfirmation
   /** `performance.now()` at creation (expiry also counts monotonic time, so a wall-clock change cannot extend it). */

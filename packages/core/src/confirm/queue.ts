@@ -1,4 +1,4 @@
-import type { ConfirmHandler, ConfirmOutcome, ConfirmRequest } from '../types.ts'
+import type { ConfirmHandler, ConfirmOutcome, ConfirmRequest, Remember } from '../types.ts'
 
 /** A store of inline confirmation requests for a UI to render and answer. */
 export interface ConfirmQueue {
@@ -8,8 +8,11 @@ export interface ConfirmQueue {
   getPending(): readonly ConfirmRequest[]
   /** Called after every change; returns an unsubscribe function. */
   subscribe(listener: () => void): () => void
-  /** Approve an open request, optionally with edited input. Returns false when it is no longer open. */
-  approve(confirmId: string, input?: unknown): boolean
+  /**
+   * Approve an open request, optionally with edited input and a `remember` choice (a grantable
+   * request only). Returns false when it is no longer open.
+   */
+  approve(confirmId: string, input?: unknown, remember?: Remember): boolean
   /** Reject an open request. Returns false when it is no longer open. */
   reject(confirmId: string): boolean
 }
@@ -59,8 +62,9 @@ export function createConfirmQueue(): ConfirmQueue {
         listeners.delete(listener)
       }
     },
-    approve: (confirmId, input) =>
-      settle(confirmId, input === undefined ? { approved: true } : { approved: true, input }),
+    // An undefined input or remember is the same as none (the registry reads them so).
+    approve: (confirmId, input, remember) =>
+      settle(confirmId, { approved: true, input, remember } as ConfirmOutcome),
     reject: (confirmId) => settle(confirmId, { approved: false, reason: 'rejected' }),
   }
 }

@@ -106,6 +106,10 @@ export class ToolTable implements ScopeHost {
         if (this.tools.get(name) === entry) host.conversionFailed(entry, err)
       },
     })
+    if (tool.grantable === true && entry.hintClass === 'destructive') {
+      host.misconfigured('invalid_grant', `Destructive tool "${name}" cannot be grantable`, name)
+      return inert(name)
+    }
     const clash = this.tools.get(name) ?? this.#llmNames.get(entry.llmName)
     if (clash) {
       const what =

@@ -1,9 +1,15 @@
 /** Confirmations: what a card shows, what the app answers, what stays pending. */
 import type { FieldChange, Issue } from '@toolmark/protocol'
+import type { Remember } from './grants.ts'
 import type { Caller } from './policy.ts'
 
-/** Outcome of a confirmation: approved (optionally with edited input) or not. */
-export type ConfirmOutcome = { approved: true; input?: unknown } | { approved: false; reason?: string }
+/**
+ * Outcome of a confirmation: approved (optionally with edited input) or not. `remember` keeps the
+ * approval as a grant (only for a card with `grantable`; default `'once'`).
+ */
+export type ConfirmOutcome =
+  | { approved: true; input?: unknown; remember?: Remember }
+  | { approved: false; reason?: string }
 
 /** Outcome of `ctx.confirm(...)`. It never throws. */
 export type CtxConfirmOutcome =
@@ -35,6 +41,13 @@ export interface ConfirmationCardData {
   changes: FieldChange[]
   /** Epoch milliseconds after which approval is refused. */
   expiresAt: number
+  /**
+   * Present (`true`) when the approval may be remembered (the tool is `grantable` and the registry
+   * has a grant store): offer "allow once / for this conversation / always for N days".
+   */
+  grantable?: true
+  /** The call's conversation id, when it has one: "for this conversation" is offered only then. */
+  conversation?: string
 }
 
 /** An inline confirmation request handed to the app's `confirm` handler. */

@@ -16,6 +16,8 @@ export interface ToolmarkEvents {
     durationMs: number
     /** How long the call waited in its scope's queue before `run` started (only for a call that started). */
     queuedMs?: number
+    /** The id of the grant that let the call run without a confirmation card. */
+    grant?: string
   }
   /** A running tool reported progress with `ctx.progress` (only the fields it gave, checked). */
   progress: ToolProgressEvent

@@ -3,6 +3,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { JsonSchema, ToolManifestSummary } from '@toolmark/protocol'
 import type { ConfirmHandler, ConfirmMode } from './confirm.ts'
+import type { GrantStore } from './grants.ts'
 import type { Caller, Policy } from './policy.ts'
 
 export interface CallOptions {
@@ -12,6 +13,8 @@ export interface CallOptions {
   signal?: AbortSignal
   /** Override the call id (bridges pass theirs); a fresh UUID otherwise. */
   callId?: string
+  /** The conversation the call belongs to: grants "for this conversation" match only its calls. */
+  conversation?: string
 }
 
 export interface ToolmarkOptions {
@@ -72,4 +75,9 @@ export interface ToolmarkOptions {
    * wait for it, and an invalid schema answers each call `error "Tool failed"` (`tool_threw`).
    */
   fromJsonSchema?: (schema: JsonSchema) => StandardSchemaV1
+  /**
+   * Where remembered approvals live (see the Grants section of the confirmation guide). Without it,
+   * every confirmation is asked and `remember` is ignored.
+   */
+  grants?: GrantStore
 }

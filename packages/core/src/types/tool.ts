@@ -113,6 +113,12 @@ export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | un
    */
   undoable?: boolean
   /**
+   * The user may remember an approval of this tool ("for this conversation", "always for N days"):
+   * a matching grant then lets the call run without a card. Bound to the tool's fingerprint and the
+   * caller kind. A destructive tool cannot be grantable (`invalid_grant` at registration).
+   */
+  grantable?: boolean
+  /**
    * Where the tool and its parameters live on the page (CSS selectors or functions returning an
    * element), for tours via `tm.anchor`. A selector that matches nothing or a throwing function gives `null`.
    */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPostgres, type TestPostgres } from '../../../../tests/support/servers.ts'
 import { createToolmarkServer, type Provider } from '../index.ts'
 import { openPostgresStore, type PostgresStoreOptions, StoreUnavailableError } from '../postgres.ts'
+import { PG_MIGRATIONS } from '../store/pg-migrations.ts'
 import type { Store } from '../store/store.ts'
 import { storeRules } from './store-rules.ts'
 
@@ -74,7 +75,8 @@ describe('PostgreSQL store', () => {
     const url = await database()
     const [a, b, c] = await Promise.all([open(url), open(url), open(url)])
     const { rows } = await a.pool.query('SELECT version FROM toolmark_migrations')
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }])
+    expect(rows).toEqual(PG_MIGRATIONS.map((_, i) => ({ version: i + 1 })))
+    expect(rows).toHaveLength(6)
     const user = await a.createUser()
     const conversation = await b.createConversation(user.id)
     expect(await c.getConversation(conversation.id)).toEqual(conversation)

@@ -274,6 +274,63 @@ export function storeRules(name: string, open: OpenStore): void {
       await s.close()
     })
 
+    it("keeps each user's grants apart: newest first, one per tool, caller and conversation, expired ones left out, gone with the user", async () => {
+      const s = await open(() => 1_000)
+      const [alice, bob] = [await s.createUser(), await s.createUser()]
+      const sessions = [await s.createSession(alice.id), await s.createSession(bob.id)]
+      const conversation = await s.createConversation(alice.id)
+      const grant = { tool: 'notes.add', fingerprint: '0123456789abcdef', caller: 'inapp' as const }
+      await s.putGrant!({ ...grant, id: 'g1', userId: alice.id, createdAt: 1, expiresAt: 5_000 })
+      await s.putGrant!({
+        ...grant,
+        id: 'g2',
+        userId: alice.id,
+        createdAt: 2,
+        conversationId: conversation.id,
+      })
+      await s.putGrant!({
+        ...grant,
+        id: 'g3',
+        userId: alice.id,
+        createdAt: 3,
+        caller: 'mcp',
+        expiresAt: 9_000,
+        title: 'Add note',
+      })
+      await s.putGrant!({ ...grant, id: 'g4', userId: bob.id, createdAt: 4, expiresAt: 5_000 })
+      expect((await s.listGrants!(alice.id, 1_000)).map((g) => g.id)).toEqual(['g3', 'g2', 'g1'])
+      expect((await s.listGrants!(alice.id, 1_000))[0]).toEqual({
+        ...grant,
+        id: 'g3',
+        userId: alice.id,
+        createdAt: 3,
+        caller: 'mcp',
+        expiresAt: 9_000,
+        title: 'Add note',
+      })
+      // The same tool, caller and conversation: the newer grant replaces the older one.
+      await s.putGrant!({
+        ...grant,
+        id: 'g5',
+        userId: alice.id,
+        createdAt: 5,
+        expiresAt: 6_000,
+        fingerprint: 'fedcba9876543210',
+      })
+      expect((await s.listGrants!(alice.id, 1_000)).map((g) => g.id)).toEqual(['g5', 'g3', 'g2'])
+      expect((await s.listGrants!(alice.id, 6_000)).map((g) => g.id)).toEqual(['g3', 'g2'])
+      // Only its own user revokes a grant.
+      expect(await s.revokeGrant!(bob.id, 'g3')).toBe(false)
+      expect(await s.revokeGrant!(alice.id, 'g3')).toBe(true)
+      expect(await s.revokeGrant!(alice.id, 'g3')).toBe(false)
+      expect((await s.listGrants!(bob.id, 1_000)).map((g) => g.id)).toEqual(['g4'])
+      await s.touchSession(sessions[1]!.id, 2_000)
+      expect(await s.pruneSessions(sessions[0]!.lastSeenAt, 10)).toBe(1)
+      expect(await s.listGrants!(alice.id, 1_000)).toEqual([])
+      expect((await s.listGrants!(bob.id, 1_000)).map((g) => g.id)).toEqual(['g4'])
+      await s.close()
+    })
+
     it('keeps the manifest with the highest rev, the user its app named, and one secret per name', async () => {
       const s = await open()
       await s.ensureUser('app-user-1')

@@ -14,6 +14,7 @@ import {
 import { escapeForLog } from '../shared/log.ts'
 import type { Conversation, Session, Store } from '../store/store.ts'
 import { readJson } from './body.ts'
+import { grantRoutes } from './grants.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
 import { chatCompletions } from './openai-compat.ts'
 import { readSessionCookie, type SessionCookieOptions, setSessionCookie } from './session.ts'
@@ -365,6 +366,8 @@ export function createApp(deps: HttpDeps): Hono<Env> {
       release()
     })
   })
+
+  grantRoutes(app, { store, now, own })
 
   app.all('/api/*', (c) => fail(c, 404, 'not_found', 'No such API route'))
   app.all('/toolmark/*', (c) => fail(c, 404, 'not_found', 'No such route'))

@@ -6,6 +6,7 @@ import type {
   PendingDecision,
   Session,
   Store,
+  StoredGrant,
   StoredMessage,
   User,
 } from './store.ts'
@@ -30,6 +31,8 @@ export function createMemoryStore(now: () => number = Date.now): Store {
   const manifests = new Map<string, ManifestRecord>()
   /** `conversationId \0 toolCallId` → the agent call's decision. */
   const decisions = new Map<string, PendingDecision>()
+  /** Grants by id, oldest first. */
+  const grants = new Map<string, StoredGrant>()
   const decisionKey = (d: { conversationId: string; toolCallId: string }) =>
     `${d.conversationId}\u0000${d.toolCallId}`
 
@@ -41,7 +44,9 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       messages.delete(id)
       conversations.delete(id)
     }
-    for (const table of [calls, confirms, manifests, decisions] as Array<Map<string, { userId: string }>>)
+    for (const table of [calls, confirms, manifests, decisions, grants] as Array<
+      Map<string, { userId: string }>
+    >)
       for (const [key, row] of table) if (!reachable.has(row.userId)) table.delete(key)
     for (const id of users.keys()) if (!reachable.has(id)) users.delete(id)
   }
@@ -245,6 +250,26 @@ export function createMemoryStore(now: () => number = Date.now): Store {
     getManifest: async (clientId) => {
       const row = manifests.get(clientId)
       return row && copy(row)
+    },
+    listGrants: async (userId, at) =>
+      [...grants.values()]
+        .filter((g) => g.userId === userId && (g.expiresAt === undefined || at < g.expiresAt))
+        .reverse()
+        .map((g) => copy(g)),
+    async putGrant(grant) {
+      for (const [id, g] of grants)
+        if (
+          g.userId === grant.userId &&
+          g.tool === grant.tool &&
+          g.caller === grant.caller &&
+          g.conversationId === grant.conversationId
+        )
+          grants.delete(id)
+      grants.set(grant.id, copy(grant))
+    },
+    async revokeGrant(userId, id) {
+      if (grants.get(id)?.userId !== userId) return false
+      return grants.delete(id)
     },
     async close() {},
   }

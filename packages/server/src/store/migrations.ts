@@ -43,6 +43,11 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX decisions_by_user ON decisions (user_id);`,
   // A tool line carries the chat's rendering of its page call (a JSON `ToolPart`).
   `ALTER TABLE messages ADD COLUMN part TEXT;`,
+  // Grants: approvals a user chose to remember, per user (http/grants.ts).
+  `CREATE TABLE grants (
+     id TEXT PRIMARY KEY, user_id TEXT NOT NULL, tool TEXT NOT NULL, title TEXT, fingerprint TEXT NOT NULL,
+     caller TEXT NOT NULL, conversation_id TEXT, created_at INTEGER NOT NULL, expires_at INTEGER);
+   CREATE INDEX grants_by_user ON grants (user_id, created_at);`,
 ]
 
 /** Applies the migrations `db` has not run yet, each in its own transaction. */

@@ -49,6 +49,12 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE INDEX toolmark_decisions_by_user ON toolmark_decisions (user_id);`,
   // A tool line carries the chat's rendering of its page call (a `ToolPart`).
   `ALTER TABLE toolmark_messages ADD COLUMN part JSON;`,
+  // Grants: approvals a user chose to remember, per user (http/grants.ts).
+  `CREATE TABLE toolmark_grants (
+     id TEXT PRIMARY KEY, seq BIGSERIAL NOT NULL, user_id TEXT NOT NULL, tool TEXT NOT NULL, title TEXT,
+     fingerprint TEXT NOT NULL, caller TEXT NOT NULL, conversation_id TEXT, created_at BIGINT NOT NULL,
+     expires_at BIGINT);
+   CREATE INDEX toolmark_grants_by_user ON toolmark_grants (user_id, created_at);`,
 ]
 
 /** An arbitrary constant: the advisory lock that serializes migrations between instances. */

@@ -1,6 +1,7 @@
 import pg from 'pg'
 import type { AgentMessage } from '../agent/types.ts'
 import type { ToolPart } from '../shared/contract.ts'
+import { type GrantRow, grantValues, toGrant } from './grants-sql.ts'
 import { migratePostgres } from './pg-migrations.ts'
 import {
   type CallBinding,
@@ -152,6 +153,8 @@ const MANIFEST_COLUMNS = 'client_id, user_id, conversation_id, rev, tools, updat
  * `*`): a prepared statement's result columns are fixed when it is planned, so a later migration adding a column
  * must not change them.
  */
+const GRANT_COLUMNS = 'id, user_id, tool, title, fingerprint, caller, conversation_id, created_at, expires_at'
+
 const STATEMENTS = {
   ping: 'SELECT 1',
   secretInsert:
@@ -216,6 +219,13 @@ const STATEMENTS = {
   // One round trip for the relay's most frequent read (the page a conversation is bound to).
   activePageGet: `SELECT m.client_id, m.user_id, m.conversation_id, m.rev, m.tools, m.updated_at
     FROM toolmark_conversations c JOIN toolmark_manifests m ON m.client_id = c.active_client_id WHERE c.id = $1`,
+  grantList: `SELECT ${GRANT_COLUMNS} FROM toolmark_grants
+    WHERE user_id = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at DESC, seq DESC`,
+  // Replaces the user's grant for the same tool, caller and conversation in one statement.
+  grantPut: `WITH dropped AS (DELETE FROM toolmark_grants
+      WHERE user_id = $2 AND tool = $3 AND caller = $6 AND conversation_id IS NOT DISTINCT FROM $7)
+    INSERT INTO toolmark_grants (${GRANT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+  grantRevoke: 'DELETE FROM toolmark_grants WHERE id = $1 AND user_id = $2',
 } as const
 
 /** The name of one of the store's fixed statements. */
@@ -354,6 +364,7 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
             'DELETE FROM toolmark_confirms WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_decisions WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_manifests WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
+            'DELETE FROM toolmark_grants WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_conversations WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_users WHERE id NOT IN (SELECT user_id FROM toolmark_sessions)',
           ])
@@ -474,6 +485,12 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
       ]),
     getManifest: (clientId) => first('manifestGet', [clientId], toManifest),
     getActivePage: (conversationId) => first('activePageGet', [conversationId], toManifest),
+    listGrants: async (userId, at) =>
+      (await query('grantList', [userId, at])).rows.map((r) => toGrant(r as unknown as GrantRow)),
+    async putGrant(grant) {
+      await query('grantPut', grantValues(grant))
+    },
+    revokeGrant: (userId, id) => changed('grantRevoke', [id, userId]),
     async close() {
       pool.off('error', onPoolError)
       if (own) await pool.end()

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import { sqliteGrants } from './grants-sql.ts'
 import { migrate } from './migrations.ts'
 import {
   callRow,
@@ -124,6 +125,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     pendingDecisions: async (conversationId) => q.pendingDecisions.all(conversationId).map(toDecision),
     putManifest: async (record) => q.putManifest.run(manifestRow(record)).changes === 1,
     getManifest: async (clientId) => one(q.getManifest.get(clientId), toManifest),
+    ...sqliteGrants(db),
     async close() {
       if (db.open) db.close()
     },

@@ -109,6 +109,26 @@ export interface ManifestRecord {
 }
 
 /**
+ * A remembered approval ("allow for this conversation", "always for N days") of one page tool, for one user
+ * and one kind of caller. The page decides whether a call matches (`@toolmark/core` checks the tool, its
+ * fingerprint, the caller and the expiry again); the server keeps the list, per user.
+ */
+export interface StoredGrant {
+  id: string
+  userId: string
+  tool: string
+  title?: string
+  /** The tool's fingerprint when it was approved (`toolFingerprint` of `@toolmark/core/grants`). */
+  fingerprint: string
+  caller: 'inapp' | 'webmcp' | 'mcp' | 'tour' | 'test'
+  /** Set for a grant for one conversation (one of the user's). */
+  conversationId?: string
+  createdAt: number
+  /** Epoch ms when it ends; set unless the grant is for one conversation. */
+  expiresAt?: number
+}
+
+/**
  * Persistence behind the server. Every method returns a promise, so a store may live in this process
  * (memory, SQLite) or behind a network (PostgreSQL); the single-use transitions (`settleCall`,
  * `settleConfirm`, `expireConfirms`) are atomic compare-and-set updates, so two server instances
@@ -208,6 +228,16 @@ export interface Store {
    * a store behind a network implements it to save a round trip. Optional: the relay falls back to the two.
    */
   getActivePage?(conversationId: string): Promise<ManifestRecord | undefined>
+  /**
+   * The user's grants that have not expired at `at` (epoch ms), newest first. Optional, with
+   * {@link Store.putGrant} and {@link Store.revokeGrant}: without them the grants routes answer
+   * `501 grants_unavailable`. Pruning a user removes their grants.
+   */
+  listGrants?(userId: string, at: number): Promise<StoredGrant[]>
+  /** Stores a grant, replacing the user's grant for the same tool, caller and conversation (one statement or transaction). */
+  putGrant?(grant: StoredGrant): Promise<void>
+  /** Removes the user's grant `id`; false when the user has no such grant. */
+  revokeGrant?(userId: string, id: string): Promise<boolean>
   /** Resolves when the database answers (the readiness check); a store without one is always ready. */
   ping?(): Promise<void>
   close(): Promise<void>
