@@ -220,8 +220,11 @@ test('an undo from the page adds a line to the chat, which a reload keeps', asyn
   await tab.fresh()
   const { page } = tab
   await tab.ask('Delete the challenge Marathon Training')
+  const before = (await tab.messages('assistant')).length
   await card(page, 'challenges.delete').getByTestId('confirm-delete').click()
   await item(page, 'Marathon Training').waitFor({ state: 'detached' })
+  // The agent's follow-up about the delete first: the undo comes after it.
+  await tab.waitForAssistant(before)
   expect(await pageNotes(page)).toEqual([])
   await page.getByTestId('undo-delete').click()
   await item(page, 'Marathon Training').waitFor()
