@@ -30,7 +30,10 @@ const budgets = [
     // rolldown once the confirmation chunk is a standalone file (see below); 14.46 esbuild without
     // the development-only residue; 14.39 with the confirmed calls' glue in the confirmation chunk;
     // 13.92 esbuild, 13.62 rolldown once async validation, undo and ctx.confirm share that chunk.
-    max: 14.0 * KiB,
+    // 14.84 esbuild, 14.51 rolldown with readable context (tm.context, scope.context, readContext,
+    // watchContext: declaration, masking, the size bound, revisions and their notification), which
+    // `tm.context` needs synchronously, so it cannot load on demand.
+    max: 14.9 * KiB,
     goal: 8 * KiB,
   },
   {
@@ -60,7 +63,8 @@ const budgets = [
     // handler and a late load there; a jsonSchema tool's validator is made by the compiler's chunk;
     // the refused messages and "Tool failed" come from @toolmark/protocol as constants (no table of
     // stale variants, no REFUSED_CODES); one loader for both chunks; smaller hosts and ids.
-    max: 10 * KiB,
+    // → 10.88 esbuild, 10.67 rolldown: readable context (registry/context.ts, part of the registry).
+    max: 10.9 * KiB,
     goal: 10 * KiB,
   },
   {
