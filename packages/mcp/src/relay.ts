@@ -2,10 +2,13 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { elicitConfirmation } from './relay/elicit.ts'
 import { originAllowlist } from './relay/origins.ts'
 import { Pairing } from './relay/pairing.ts'
+import { PagePrompts, servePrompts } from './relay/prompts.ts'
+import { ContextResources, serveResources } from './relay/resources.ts'
 import { createMcpServer } from './relay/server.ts'
 import { openSocket } from './relay/socket.ts'
 import { Tabs } from './relay/tabs.ts'
 
+export { contextUri } from './relay/resources.ts'
 export { mcpResult } from './relay/results.ts'
 export { PAIR_TOOL } from './relay/server.ts'
 
@@ -49,13 +52,41 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[toolmark-mcp] ${line}\n`))
   const tabs: Tabs = new Tabs({
     callTimeoutMs: options.callTimeoutMs ?? 300_000,
-    onChange: () => mcp.listChanged(),
+    onChange: () => {
+      mcp.listChanged()
+      // A closed tab's resources and prompts leave their lists.
+      const paired = tabs.paired()
+      resources.sync(paired)
+      prompts.sync(paired)
+    },
     confirm: (tab, msg, signal) =>
       elicitConfirmation(mcp.server, { tab: tab.id, origin: tab.origin }, msg, signal),
   })
   const pairing = new Pairing(tabs, { ttlMs: options.pairingTtlMs ?? 120_000, log })
   const mcp = createMcpServer(tabs, pairing, log)
-  const socket = await openSocket({ port: options.port ?? DEFAULT_PORT, allowed, tabs, pairing, log })
+  // Notifications only once the client is initialized; a failure is logged, never thrown.
+  const notify = (what: string, send: () => Promise<void>): void => {
+    if (mcp.server.getClientCapabilities() === undefined) return
+    send().catch((err: unknown) => log(`${what} failed: ${String(err)}`))
+  }
+  const resources = new ContextResources({
+    listChanged: () => notify('resources/list_changed', () => mcp.server.sendResourceListChanged()),
+    updated: (uri) => notify('resources/updated', () => mcp.server.sendResourceUpdated({ uri })),
+  })
+  const prompts = new PagePrompts(() =>
+    notify('prompts/list_changed', () => mcp.server.sendPromptListChanged()),
+  )
+  const paired = () => tabs.paired()
+  serveResources(mcp.server, resources, paired)
+  servePrompts(mcp.server, prompts, paired, (tab, name) => resources.text(tab, name))
+  const socket = await openSocket({
+    port: options.port ?? DEFAULT_PORT,
+    allowed,
+    tabs,
+    pairing,
+    log,
+    offers: (tab, msg) => (msg.type === 'context' ? resources.update(tab, msg) : prompts.update(tab, msg)),
+  })
   return {
     server: mcp.server,
     port: socket.port,
