@@ -139,6 +139,10 @@ describe('readable context as MCP resources, and prompts', () => {
     })
   })
 
+  it('lists no resource templates: every entry is a listed resource', async () => {
+    expect(await client.listResourceTemplates()).toEqual({ resourceTemplates: [] })
+  })
+
   it('lists a paired page’s context as JSON resources; masked fields never reach the client', async () => {
     const { page, tab } = await openPaired()
     const expected = [`toolmark://${tab}/context/orders.current`, `toolmark://${tab}/context/user`]

@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
@@ -119,9 +120,13 @@ export class ContextResources {
   }
 }
 
-/** Serves `resources/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
+/**
+ * Serves `resources/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`, and an
+ * empty `resources/templates/list` (every resource is listed; clients ask for templates too).
+ */
 export function serveResources(server: Server, resources: ContextResources, paired: () => Tab[]): void {
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: resources.list(paired()) }))
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
   server.setRequestHandler(ReadResourceRequestSchema, (request) =>
     resources.read(paired(), request.params.uri),
   )
