@@ -30,7 +30,7 @@ const budgets = [
     // rolldown once the confirmation chunk is a standalone file (see below); 14.46 esbuild without
     // the development-only residue; 14.39 with the confirmed calls' glue in the confirmation chunk;
     // 13.92 esbuild, 13.62 rolldown once async validation, undo and ctx.confirm share that chunk.
-    // 14.84 esbuild, 14.51 rolldown with readable context (tm.context, scope.context, readContext,
+    // 14.85 esbuild, 14.52 rolldown with readable context (tm.context, scope.context, readContext,
     // watchContext: declaration, masking, the size bound, revisions and their notification), which
     // `tm.context` needs synchronously, so it cannot load on demand.
     max: 14.9 * KiB,

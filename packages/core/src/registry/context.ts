@@ -52,7 +52,9 @@ function isJson(value: unknown, depth: number): boolean {
   return isPlainObject(value) && Object.values(value).every((v) => v !== undefined && isJson(v, depth + 1))
 }
 
-const INERT: ContextHandle = { name: '', set() {}, dispose() {} }
+const NOOP = (): void => {}
+/** The handle of a declaration that did nothing (server rendering, a reported misconfiguration). */
+const inert = (name: string): ContextHandle => ({ name, set: NOOP, dispose: NOOP })
 
 /**
  * The readable context entries: declaration (names and scopes as for tools), masked JSON values,
@@ -70,37 +72,39 @@ export class ContextTable {
     this.#host = host
   }
 
+  /** The context revision: bumped by every added, removed or changed entry. */
   get rev(): number {
     return this.#rev
   }
 
+  /** `tm.context` / `scope.context`: checks, declares and returns the entry's handle. */
   declare(def: ContextDefinition, options: RegisterOptions | undefined, root: ScopeImpl): ContextHandle {
     const host = this.#host
-    if (!host.active()) return INERT
+    const local = typeof def?.name === 'string' ? def.name : ''
+    if (!host.active()) return inert(local)
     if (typeof def?.description !== 'string')
       throw new TypeError('A context entry needs a description string')
-    const local = typeof def.name === 'string' ? def.name : ''
     const scope = options?.scope ?? root
     if (!(scope instanceof ScopeImpl) || scope.host !== root.host || scope.disposed) {
       host.misconfigured(
         scope.disposed === true ? 'scope_disposed' : 'invalid_scope',
         `Context "${local}" was declared in a disposed scope or a scope of another registry`,
       )
-      return INERT
+      return inert(local)
     }
     const name = scope.path === '' ? local : `${scope.path}.${local}`
     if (!isValidName(local) || !isValidName(name)) {
       host.misconfigured('invalid_name', `Invalid context name "${name}"`)
-      return INERT
+      return inert(name)
     }
     if (this.slots.has(name)) {
       host.misconfigured('duplicate_name', `A context entry named "${name}" is already declared`, name)
-      return INERT
+      return inert(name)
     }
     const slot = new ContextSlot(name, def, scope)
     // A bad first value throws in development before anything is declared.
     const first = this.#read(slot, def.value)
-    if (options?.signal?.aborted) return INERT
+    if (options?.signal?.aborted) return inert(name)
     this.slots.set(name, slot)
     scope.contexts.add(slot)
     this.#store(slot, first)

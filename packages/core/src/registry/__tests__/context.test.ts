@@ -151,6 +151,24 @@ describe('tm.context', () => {
     expect(errors).toHaveLength(8)
   })
 
+  it('a scope of another registry or a disposed scope declares nothing', () => {
+    const tm = createToolmark({ live: true, dev: true })
+    const other = createToolmark({ live: true }).scope('other')
+    expect(() => tm.context({ name: 'x', description: 'X', value: 1 }, { scope: other })).toThrow(
+      expect.objectContaining({ code: 'invalid_scope' }),
+    )
+    const gone = tm.scope('gone')
+    gone.dispose()
+    expect(() => gone.context({ name: 'x', description: 'X', value: 1 })).toThrow(
+      expect.objectContaining({ code: 'scope_disposed' }),
+    )
+    const prod = live()
+    const h = prod.context({ name: 'x', description: 'X', value: 1 }, { scope: other })
+    expect(h.name).toBe('x')
+    h.set(2)
+    expect(prod.readContext().entries).toEqual([])
+  })
+
   it('development: a bad value for a declared entry throws and the entry shows null, never the old value', () => {
     const tm = createToolmark({ live: true, dev: true })
     const h = tm.context({ name: 'x', description: 'X', value: 'old' })
