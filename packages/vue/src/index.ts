@@ -3,6 +3,8 @@ export type {
   ConfirmationCardData,
   ConfirmQueue,
   ConfirmRequest,
+  ContextDefinition,
+  ContextHandle,
   Manifest,
   PendingConfirmation,
   Scope,
@@ -40,3 +42,4 @@ export {
 export { type UseScopeOptions, useScope } from './useScope.ts'
 export { type UseToolOptions, useTool } from './useTool.ts'
 export { type ToolAnchor, useToolAnchor } from './useToolAnchor.ts'
+export { useToolmarkContext } from './useToolmarkContext.ts'

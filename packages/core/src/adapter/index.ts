@@ -30,6 +30,7 @@ export {
   UNDOABLE_NOTE,
 } from './card-view.ts'
 export { attachConsumers } from './consumers.ts'
+export { type ContextBinding, contextKey, createContextBinding } from './context-binding.ts'
 export {
   DEFINITION_FIELDS,
   type FieldRule,

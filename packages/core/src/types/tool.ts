@@ -9,6 +9,7 @@ import type {
   ToolResult,
 } from '@toolmark/protocol'
 import type { CtxConfirmOutcome } from './confirm.ts'
+import type { ContextDefinition, ContextHandle } from './context.ts'
 import type { Caller } from './policy.ts'
 
 /** What a tool's `run` may return: any result but `needs_confirmation` (which only the registry creates). */
@@ -174,10 +175,12 @@ export interface Scope {
     tool: ToolDefinition<S, O>,
     options?: Omit<RegisterOptions, 'scope'>,
   ): ToolHandle
+  /** Declare a readable context entry in this scope (see `Toolmark.context`). */
+  context(entry: ContextDefinition, options?: Omit<RegisterOptions, 'scope'>): ContextHandle
   /** A nested scope. */
   scope(name: string, options?: ScopeOptions): Scope
   /** Replace `when` and re-evaluate visibility. */
   setWhen(when: boolean | (() => boolean)): void
-  /** Dispose its tools, nested scopes and pending confirmations. Idempotent. */
+  /** Dispose its tools, context entries, nested scopes and pending confirmations. Idempotent. */
   dispose(): void
 }
