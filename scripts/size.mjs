@@ -30,7 +30,9 @@ const budgets = [
     // rolldown once the confirmation chunk is a standalone file (see below); 14.46 esbuild without
     // the development-only residue; 14.39 with the confirmed calls' glue in the confirmation chunk;
     // 13.92 esbuild, 13.62 rolldown once async validation, undo and ctx.confirm share that chunk.
-    max: 14.0 * KiB,
+    // → 14.09 esbuild, 13.78 rolldown (+0.17): a tool's `callers` (its check, its refusal as
+    // unknown_tool with the reason for `blocked`, `info().callers`).
+    max: 14.1 * KiB,
     goal: 8 * KiB,
   },
   {
@@ -60,7 +62,9 @@ const budgets = [
     // handler and a late load there; a jsonSchema tool's validator is made by the compiler's chunk;
     // the refused messages and "Tool failed" come from @toolmark/protocol as constants (no table of
     // stale variants, no REFUSED_CODES); one loader for both chunks; smaller hosts and ids.
-    max: 10 * KiB,
+    // → 10.16 esbuild, 9.98 rolldown (+0.17): a tool's `callers` (its check, its refusal as
+    // unknown_tool with the reason for `blocked`, `info().callers`).
+    max: 10.2 * KiB,
     goal: 10 * KiB,
   },
   {
