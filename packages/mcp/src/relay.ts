@@ -1,5 +1,4 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { elicitConfirmation } from './relay/elicit.ts'
 import { originAllowlist } from './relay/origins.ts'
 import { Pairing } from './relay/pairing.ts'
 import { createMcpServer } from './relay/server.ts'
@@ -50,8 +49,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const tabs: Tabs = new Tabs({
     callTimeoutMs: options.callTimeoutMs ?? 300_000,
     onChange: () => mcp.listChanged(),
-    confirm: (tab, msg, signal) =>
-      elicitConfirmation(mcp.server, { tab: tab.id, origin: tab.origin }, msg, signal),
+    confirm: (tab, msg, signal) => mcp.confirm(tab, msg, signal),
   })
   const pairing = new Pairing(tabs, { ttlMs: options.pairingTtlMs ?? 120_000, log })
   const mcp = createMcpServer(tabs, pairing, log)
