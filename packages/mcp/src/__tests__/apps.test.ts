@@ -103,6 +103,7 @@ async function takeCard(client: Client, key: string): Promise<Record<string, unk
 describe('MCP Apps confirmation card', () => {
   it('is listed and readable as a sandboxed mcp-app resource with a strict CSP and no external script', async () => {
     const { client } = await setup(APPS)
+    expect(client.getServerCapabilities()?.extensions).toEqual({ [APPS_EXTENSION]: {} })
     const { resources } = await client.listResources()
     expect(resources).toEqual([expect.objectContaining({ uri: CARD_URI, mimeType: APP_MIME_TYPE })])
     const read = await client.readResource({ uri: CARD_URI })
