@@ -169,7 +169,10 @@ export class ToolTable implements ScopeHost {
     }
   }
 
-  /** Registration fails only when no allowed non-human caller has a confirmation path. */
+  /**
+   * Registration fails only when no allowed non-human caller has a confirmation path. Callers the
+   * tool's `callers` leave out never see it, so they are not counted.
+   */
   #checkConfirmPath(entry: Entry): boolean {
     if (!entry.confirms) return true
     const host = this.#host
@@ -177,6 +180,7 @@ export class ToolTable implements ScopeHost {
     let path = false
     const blind: Caller[] = []
     for (const caller of NON_HUMAN_CALLERS) {
+      if (entry.callers?.has(caller) === false) continue
       if (!host.policy.get(caller)?.has(entry.hintClass)) continue
       if (host.modes[caller] === 'deferred' || hasHandler) path = true
       else blind.push(caller)

@@ -6,7 +6,7 @@ import type { ConfirmOutcome, PendingConfirmation } from './confirm.ts'
 import type { ContextDefinition, ContextHandle, ContextSnapshot } from './context.ts'
 import type { ConsumerStatus, ToolmarkEventName, ToolmarkEvents } from './events.ts'
 import type { CallOptions } from './options.ts'
-import type { Caller } from './policy.ts'
+import type { Caller, ToolCaller } from './policy.ts'
 import type { AnySchema, RegisterOptions, Scope, ScopeOptions, ToolDefinition, ToolHandle } from './tool.ts'
 
 /** Registration details for devtools and tours. */
@@ -17,6 +17,8 @@ export interface ToolInfo extends ToolManifestSummary {
   visible: boolean
   /** Whether a non-human caller needs the user's approval to run it. */
   needsConfirmation: boolean
+  /** The callers the tool is limited to (its `callers` option); absent: every caller. */
+  callers?: ToolCaller[]
 }
 
 /**

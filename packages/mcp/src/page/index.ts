@@ -47,7 +47,7 @@ export interface McpPairingOptions {
   ) => WebSocket
   /**
    * Whether a call's confirmation may be asked in the MCP client itself (when the client declared
-   * form elicitation), per tool and per client. Default `true`; `false` (or a function answering
+   * form elicitation or MCP Apps: a form, or the relay's confirmation card), per tool and per client. Default `true`; `false` (or a function answering
    * false) keeps the in-page card for that tool or client. The page's expiry, single use, revision
    * check and edit validation apply either way.
    */
@@ -93,7 +93,8 @@ export type McpConfirmFallback = (request: McpConfirmRequest) => ConfirmOutcome 
 export interface McpPairing extends ToolmarkConsumer {
   /**
    * The registry's confirm handler (`createToolmark({ confirm })`): a confirmation of an MCP call is
-   * asked in the MCP client when it can (`elicitation/create`) and `confirmInClient` allows it, else
+   * asked in the MCP client when it can (`elicitation/create`, or the MCP Apps card) and
+   * `confirmInClient` allows it, else
    * `fallback` (the in-page card) gets it with who asked. Other callers go to `fallback` unchanged.
    */
   confirm(fallback: McpConfirmFallback): (request: ConfirmRequest) => Promise<ConfirmOutcome>

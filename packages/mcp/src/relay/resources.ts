@@ -3,6 +3,7 @@ import {
   type Resource,
   ResourceNotFoundError,
   type Server,
+  type ServerContext,
 } from '@modelcontextprotocol/server'
 import type { PairingContextEntry, PairingContextMessage } from '../protocol/messages.ts'
 import type { Tab } from './tabs.ts'
@@ -100,9 +101,17 @@ export class ContextResources {
   }
 }
 
+/** Resources of the connection itself, served before the pages' context (the MCP Apps card). */
+export interface OwnResources {
+  list(ctx: ServerContext): Resource[]
+  /** The resource at `uri`, or undefined when it is not one of these. */
+  read(uri: string, ctx: ServerContext): ReadResourceResult | undefined
+}
+
 /**
- * Serves `resources/list` and `resources/read`, and an empty `resources/templates/list` (every
- * resource is listed; clients ask for templates too). On the 2025 era (`subscribed` given) also
+ * Serves `resources/list` and `resources/read` (the connection's `own` resources, then the pages'
+ * context), and an empty `resources/templates/list` (every resource is listed; clients ask for
+ * templates too). On the 2025 era (`subscribed` given) also
  * `resources/subscribe` and `resources/unsubscribe`, which fill `subscribed`; on 2026-07-28 a client
  * names the resources it follows in its `subscriptions/listen` instead, served by the SDK.
  */
@@ -111,10 +120,16 @@ export function serveResources(
   resources: ContextResources,
   paired: () => Tab[],
   subscribed: Set<string> | undefined,
+  own: OwnResources,
 ): void {
-  server.setRequestHandler('resources/list', () => ({ resources: resources.list(paired()) }))
+  server.setRequestHandler('resources/list', (_request, ctx) => ({
+    resources: [...own.list(ctx), ...resources.list(paired())],
+  }))
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }))
-  server.setRequestHandler('resources/read', (request) => resources.read(paired(), request.params.uri))
+  server.setRequestHandler(
+    'resources/read',
+    (request, ctx) => own.read(request.params.uri, ctx) ?? resources.read(paired(), request.params.uri),
+  )
   if (!subscribed) return
   server.setRequestHandler('resources/subscribe', (request) => {
     subscribed.add(request.params.uri)
