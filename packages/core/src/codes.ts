@@ -47,6 +47,8 @@ export const ERROR_EVENT_CODES = {
   late_result: 'late_result',
   /** The bridge dropped an inbound message (too large, too deep, malformed, wrong direction). */
   invalid_message: 'invalid_message',
+  /** A readable context value that is not JSON or is larger than MAX_CONTEXT_CHARS (the entry shows null). */
+  invalid_context: 'invalid_context',
   /** Registration into a disposed scope. */
   scope_disposed: 'scope_disposed',
   /** Development warning: a tool was registered with none of readOnly, consequential, destructive. */

@@ -1,4 +1,5 @@
 import { newId } from './ids.ts'
+import type { ContextTable } from './registry/context.ts'
 import { REDACTED, redactedValue } from './tool/redact.ts'
 import type {
   Caller,
@@ -7,6 +8,7 @@ import type {
   CallOptions,
   ConsumerRunOptions,
   ConsumerStatus,
+  ContextSnapshot,
   Manifest,
   ToolDefinition,
   ToolManifest,
@@ -53,6 +55,31 @@ export function watch(
   const off = base.subscribe(deliver)
   deliver()
   return off
+}
+
+/**
+ * `ConsumerHost.watchContext`: the caller's context now, then after each change of entries or of
+ * scope visibility, only when an entry the caller sees was added, removed or changed.
+ */
+export function watchContext(
+  table: Pick<ContextTable, 'snapshot' | 'subscribe'>,
+  revisions: { subscribe(listener: () => void): () => void },
+  caller: Caller,
+  listener: (context: ContextSnapshot) => void,
+): () => void {
+  let last: string | undefined
+  const deliver = (): void => {
+    const context = table.snapshot(caller)
+    const key = context.entries.map((e) => `${e.name} ${e.rev}`).join()
+    if (key === last) return
+    last = key
+    listener(context)
+  }
+  const offs = [table.subscribe(deliver), revisions.subscribe(deliver)]
+  deliver()
+  return () => {
+    for (const off of offs) off()
+  }
 }
 
 const OBSERVED = ['call', 'result', 'confirm', 'blocked', 'progress'] as const

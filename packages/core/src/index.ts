@@ -17,6 +17,7 @@ export {
 } from './codes.ts'
 export { type ConfirmQueue, createConfirmQueue } from './confirm/queue.ts'
 export { isToolmarkError, ToolmarkError } from './errors.ts'
+export { MAX_CONTEXT_CHARS } from './registry/context.ts'
 export { fromJsonSchema } from './schema/json-schema.ts'
 export { flatten, getPath, setPath } from './schema/paths.ts'
 export { REDACTED } from './tool/redact.ts'

@@ -5,7 +5,16 @@ import { type CallExtras, extras } from './call/lazy.ts'
 import { UndoStore } from './call/undo.ts'
 import { NO_CONFIRMATIONS } from './confirm/limits.ts'
 import type { PendingStore } from './confirm/pending.ts'
-import { type CallMetas, Consumers, observe, redact, run, setStatus, watch } from './consumer.ts'
+import {
+  type CallMetas,
+  Consumers,
+  observe,
+  redact,
+  run,
+  setStatus,
+  watch,
+  watchContext,
+} from './consumer.ts'
 import { environment } from './env.ts'
 import { ToolmarkError } from './errors.ts'
 import { readOptions, type Settings } from './options.ts'
@@ -146,6 +155,10 @@ class ToolmarkImpl implements ConsumerHost {
   // Registration and scopes: registry/registry.ts (the table owns its scopes).
   register: ConsumerHost['register'] = (tool, options) =>
     this.#table.register(tool as ToolDefinition, options)
+  context: ConsumerHost['context'] = (entry, options) => this.#table.context(entry, options)
+  readContext: ConsumerHost['readContext'] = (options) => this.#table.contexts.snapshot(options?.caller)
+  watchContext: ConsumerHost['watchContext'] = (options, listener) =>
+    watchContext(this.#table.contexts, this.#revisions, options.caller, listener)
   scope: ConsumerHost['scope'] = (name, options) => this.#table.createScope(this.#table.root, name, options)
   subscribe: ConsumerHost['subscribe'] = (listener) => this.#revisions.subscribe(listener)
 

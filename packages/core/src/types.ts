@@ -21,6 +21,7 @@ export type {
   ToolResult,
 } from '@toolmark/protocol'
 export type * from './types/confirm.ts'
+export type * from './types/context.ts'
 export type * from './types/events.ts'
 export type * from './types/grants.ts'
 export type * from './types/options.ts'

@@ -246,6 +246,8 @@ export function explain(reason: BlockedReason, tool: string, caller: string): st
       return `The policy lets ${rule.caller} call ${allowed} tools (policy.${rule.caller}); ${tool} is ${cls}, so it is not in ${rule.caller}'s manifest.`
     }
     case 'unknown_tool':
+      if (reason.callers)
+        return `${tool} is hidden from ${caller}: its definition limits it to ${reason.callers.join(', ')} (callers), so ${caller} sees no tool by that name.`
       return `No visible tool is named ${tool} at revision ${reason.currentRev}${reason.rev === undefined ? '' : ` (the caller saw revision ${reason.rev})`}: not registered, or its scope is hidden.`
     case 'stale':
       if (reason.rev === undefined)

@@ -1,12 +1,15 @@
-import type { Server, Transport } from '@modelcontextprotocol/server'
+import type { Transport } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { InputRounds } from './relay/input.ts'
 import { originAllowlist } from './relay/origins.ts'
 import { Pairing } from './relay/pairing.ts'
-import { createMcpServer } from './relay/server.ts'
+import { PagePrompts } from './relay/prompts.ts'
+import { ContextResources } from './relay/resources.ts'
+import { createMcpServer, type McpConnection } from './relay/server.ts'
 import { openSocket } from './relay/socket.ts'
 import { Tabs } from './relay/tabs.ts'
 
+export { contextUri } from './relay/resources.ts'
 export { mcpResult } from './relay/results.ts'
 export { PAIR_TOOL } from './relay/server.ts'
 
@@ -56,18 +59,41 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const allowed = originAllowlist(options.allowedOrigins)
   const log = options.log ?? ((line: string) => process.stderr.write(`[toolmark-mcp] ${line}\n`))
   const callTimeoutMs = options.callTimeoutMs ?? 300_000
-  /** The MCP servers of the connected clients: each hears when the paired tools change. */
-  const live = new Set<{ server: Server; listChanged: () => void }>()
+  /** The MCP servers of the connected clients: each hears when the paired tools, context or prompts change. */
+  const live = new Set<McpConnection>()
   const tabs: Tabs = new Tabs({
     callTimeoutMs,
     onChange: () => {
       for (const mcp of live) mcp.listChanged()
+      // A closed tab's resources and prompts leave their lists.
+      const paired = tabs.paired()
+      resources.sync(paired)
+      prompts.sync(paired)
     },
   })
   const pairing = new Pairing(tabs, { ttlMs: options.pairingTtlMs ?? 120_000, log })
+  const resources = new ContextResources({
+    listChanged: () => {
+      for (const mcp of live) mcp.resourcesChanged()
+    },
+    updated: (uri) => {
+      for (const mcp of live) mcp.resourceUpdated(uri)
+    },
+  })
+  const prompts = new PagePrompts(() => {
+    for (const mcp of live) mcp.promptsChanged()
+  })
   // A confirmation round lives at most as long as its call.
-  const shared = { tabs, pairing, log, rounds: new InputRounds(Math.ceil(callTimeoutMs / 1000)) }
-  const socket = await openSocket({ port: options.port ?? DEFAULT_PORT, allowed, tabs, pairing, log })
+  const rounds = new InputRounds(Math.ceil(callTimeoutMs / 1000))
+  const shared = { tabs, pairing, log, rounds, resources, prompts }
+  const socket = await openSocket({
+    port: options.port ?? DEFAULT_PORT,
+    allowed,
+    tabs,
+    pairing,
+    log,
+    offers: (tab, msg) => (msg.type === 'context' ? resources.update(tab, msg) : prompts.update(tab, msg)),
+  })
   const handles = new Set<{ close(): Promise<void> }>()
   return {
     port: socket.port,

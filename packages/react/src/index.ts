@@ -4,6 +4,8 @@ export type {
   ConfirmationCardData,
   ConfirmQueue,
   ConfirmRequest,
+  ContextDefinition,
+  ContextHandle,
   Grant,
   GrantStore,
   Manifest,
@@ -43,3 +45,4 @@ export {
 export { type UseScopeOptions, useScope } from './useScope.ts'
 export { type UseToolOptions, useTool } from './useTool.ts'
 export { type ToolAnchor, useToolAnchor } from './useToolAnchor.ts'
+export { useToolmarkContext } from './useToolmarkContext.ts'

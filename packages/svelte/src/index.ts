@@ -3,6 +3,8 @@ export type {
   ConfirmationCardData,
   ConfirmQueue,
   ConfirmRequest,
+  ContextDefinition,
+  ContextHandle,
   Grant,
   GrantStore,
   Manifest,
@@ -46,3 +48,4 @@ export {
 export { type UseScopeOptions, useScope } from './useScope.svelte.js'
 export { type UseToolOptions, useTool } from './useTool.svelte.js'
 export { type ToolAnchor, useToolAnchor } from './useToolAnchor.js'
+export { useToolmarkContext } from './useToolmarkContext.svelte.js'

@@ -120,10 +120,16 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
         : { state: 'idle', tours: [...tours.keys()] },
     )
 
+  /** Visible, and not hidden from tours by the tool's `callers`. */
+  const shown = (name: string): boolean => {
+    const info = tm.info(name)
+    return info?.visible === true && (info.callers === undefined || info.callers.includes('tour'))
+  }
+
   /** Resolves true once `name` is visible, false after `waitMs` or when the tour ended. */
   const waitForTool = (name: string, run: typeof active): Promise<boolean> =>
     new Promise((resolve) => {
-      if (tm.info(name)?.visible) return resolve(true)
+      if (shown(name)) return resolve(true)
       let done = false
       const finish = (value: boolean): void => {
         if (done) return
@@ -135,7 +141,7 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
       }
       const check = (): void => {
         if (active !== run) finish(false)
-        else if (tm.info(name)?.visible) finish(true)
+        else if (shown(name)) finish(true)
       }
       const unsubscribe = tm.subscribe(check)
       // Visibility can also change through a scope's `when` function without a new registration.
@@ -192,7 +198,7 @@ export function createTourRunner(tm: Toolmark, options: TourRunnerOptions): Tour
     let watching = false
     const unwatch = tm.subscribe(() => {
       if (active !== run || run.index !== index) return
-      if (running || watching || tm.info(step.tool)?.visible) return render(running ? 'running' : 'idle')
+      if (running || watching || shown(step.tool)) return render(running ? 'running' : 'idle')
       watching = true
       void waitForTool(step.tool, run).then((back) => {
         watching = false

@@ -3,6 +3,8 @@ export type {
   ConfirmationCardData,
   ConfirmQueue,
   ConfirmRequest,
+  ContextDefinition,
+  ContextHandle,
   Grant,
   GrantStore,
   Manifest,
@@ -45,3 +47,4 @@ export {
 export { type UseScopeOptions, useScope } from './useScope.ts'
 export { type UseToolOptions, useTool } from './useTool.ts'
 export { type ToolAnchor, useToolAnchor } from './useToolAnchor.ts'
+export { useToolmarkContext } from './useToolmarkContext.ts'

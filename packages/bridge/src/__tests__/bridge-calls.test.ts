@@ -86,6 +86,30 @@ describe('calls and describe', () => {
     expect([resultOf('a'), resultOf('b'), resultOf('c')]).toEqual([expected, expected, expected])
   })
 
+  it('a tool whose callers leave out inapp: not in the manifest, describe and call refused unknown_tool', async () => {
+    const { tm, send, resultOf, received } = page()
+    const runs: string[] = []
+    tm.register({
+      name: 'desk',
+      description: 'd',
+      hints: { readOnly: true },
+      callers: ['mcp'],
+      run: () => {
+        runs.push('desk')
+        return ok()
+      },
+    })
+    await tick()
+    const manifest = received.filter((m) => m.type === 'manifest').at(-1) as { tools: { name: string }[] }
+    expect(manifest.tools.map((t) => t.name)).toEqual([])
+    send({ type: 'describe', id: 'd', tool: 'desk' })
+    send({ type: 'call', id: 'c', tool: 'desk', input: {} })
+    await tick()
+    const expected = { status: 'refused', code: 'unknown_tool', message: expect.any(String), rev: tm.rev }
+    expect([resultOf('d'), resultOf('c')]).toEqual([expected, expected])
+    expect(runs).toEqual([])
+  })
+
   it('rev only for unknown_tool/stale: not_allowed and busy carry none', async () => {
     const { tm, send, resultOf } = page({ policy: { inapp: ['readOnly'] } })
     createTool(tm)

@@ -7,7 +7,9 @@ import type {
   Manifest,
   PendingConfirmation,
   Scope,
+  ToolCaller,
   ToolContext,
+  ToolDefinition,
   ToolHandle,
   ToolManifest,
   ToolResult,
@@ -134,5 +136,20 @@ describe('manifest summary entries', () => {
   it('carry the optional sensitivePaths extension as read-only strings', () => {
     const tm = createTestToolmark()
     expectTypeOf(tm.manifest().tools[0]!.sensitivePaths).toEqualTypeOf<readonly string[] | undefined>()
+  })
+})
+
+describe('callers', () => {
+  it('takes the non-human callers only, as a read-only list', () => {
+    expectTypeOf<ToolDefinition['callers']>().toEqualTypeOf<readonly ToolCaller[] | undefined>()
+    expectTypeOf<ToolCaller>().toEqualTypeOf<'inapp' | 'webmcp' | 'mcp' | 'tour' | 'test'>()
+    const tm = createToolmark()
+    const agents = ['inapp', 'mcp'] as const
+    tm.register({ name: 'a', description: 'd', callers: agents, run: () => ok() })
+    // @ts-expect-error a human may call every tool: it is not a caller a tool is limited to
+    tm.register({ name: 'b', description: 'd', callers: ['human'], run: () => ok() })
+    // @ts-expect-error not a caller
+    tm.register({ name: 'c', description: 'd', callers: ['desktop'], run: () => ok() })
+    expectTypeOf(tm.info('a')!.callers).toEqualTypeOf<ToolCaller[] | undefined>()
   })
 })

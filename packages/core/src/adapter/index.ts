@@ -33,6 +33,7 @@ export {
   UNDOABLE_NOTE,
 } from './card-view.ts'
 export { attachConsumers } from './consumers.ts'
+export { type ContextBinding, contextKey, createContextBinding } from './context-binding.ts'
 export { GRANT_CALLER_NAMES, type GrantLabel, grantLabel } from './grant-label.ts'
 export {
   DEFINITION_FIELDS,

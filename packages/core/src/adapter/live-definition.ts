@@ -25,6 +25,7 @@ export const DEFINITION_FIELDS = {
   description: 'value',
   title: 'value',
   mode: 'value',
+  callers: 'value',
   hints: 'hints',
   input: 'schema',
   output: 'schema',

@@ -11,7 +11,7 @@ import type { Caller, CallOptions, ConfirmOutcome, ToolResult } from '../types.t
 import type { ValidatorSettled } from './async-validation.ts'
 import { blocked, ruleOf } from './blocked.ts'
 import type { CallConfirmations } from './confirmations.ts'
-import { gone } from './gone.ts'
+import { gone, unknownTool } from './gone.ts'
 import type { CallHost } from './host.ts'
 import { type CallExtras, extras } from './lazy.ts'
 import type { CallRequest } from './request.ts'
@@ -52,14 +52,17 @@ export class Pipeline {
         })
       const entry = tm.lookup(name, undefined)
       if (!entry) return blocked(tm, gone(tm, name, options.rev), name, options)
-      if (!tm.allows(entry, caller))
+      if (!tm.allows(entry, caller)) {
+        // A tool whose `callers` leave this caller out does not exist for it: unknown_tool, never stale.
+        const hidden = entry.callers?.has(caller) === false
         return blocked(
           tm,
-          refused('not_allowed'),
+          hidden ? unknownTool(tm) : refused('not_allowed'),
           name,
-          { caller, callId: options.callId, entry, input },
-          ruleOf(tm, entry, caller),
+          { caller, callId: options.callId, rev: options.rev, entry, input },
+          hidden ? { callers: [...entry.callers!] } : ruleOf(tm, entry, caller),
         )
+      }
       const signal = options.signal
       if (signal?.aborted || entry.scope.queue.full)
         return blocked(tm, signal?.aborted ? cancelled('signal') : refused('busy'), name, {

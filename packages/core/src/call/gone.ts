@@ -15,5 +15,10 @@ export function gone(
 ): ToolResult {
   return host.wentStale(name, rev)
     ? refused('stale', REFUSED_CODE_MESSAGES.stale, host.rev)
-    : refused('unknown_tool', REFUSED_CODE_MESSAGES.unknown_tool, host.rev)
+    : unknownTool(host)
+}
+
+/** `unknown_tool` with the current revision. */
+export function unknownTool(host: Pick<CallHost, 'rev'>): ToolResult {
+  return refused('unknown_tool', REFUSED_CODE_MESSAGES.unknown_tool, host.rev)
 }

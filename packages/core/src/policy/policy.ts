@@ -37,6 +37,17 @@ export function hintClass(hints: ToolHints | undefined): HintClass {
   return 'unannotated'
 }
 
+/**
+ * Reads a tool's `callers` option: `undefined` (every caller) or the set it names. Throws a
+ * `TypeError` for anything but a non-empty array of non-human callers.
+ */
+export function readCallers(value: unknown, tool: string): ReadonlySet<Caller> | undefined {
+  if (value === undefined) return undefined
+  if (!Array.isArray(value) || value.length === 0 || !value.every((c) => NON_HUMAN_CALLERS.includes(c)))
+    throw new TypeError(`Tool "${tool}": callers must list one or more of ${NON_HUMAN_CALLERS.join(', ')}`)
+  return new Set(value)
+}
+
 /** A problem found while reading options: code and message, reported by the registry. */
 export interface OptionProblem {
   code: 'invalid_policy' | 'invalid_confirm_mode'
@@ -110,8 +121,9 @@ export function compileModes(
 }
 
 /**
- * Whether `caller` may see (and so call) a tool: a human always may; any other caller when the
- * policy allows the tool's hint class and, for a tool that confirms inline, a `confirm` handler exists.
+ * Whether `caller` may see (and so call) a tool: a human always may; any other caller when the tool's
+ * `callers` include it, the policy allows the tool's hint class and, for a tool that confirms inline,
+ * a `confirm` handler exists.
  */
 export function allows(
   settings: {
@@ -119,10 +131,15 @@ export function allows(
     readonly modes: Readonly<Record<Exclude<Caller, 'human'>, ConfirmMode>>
     readonly options: { readonly confirm?: unknown }
   },
-  tool: { readonly hintClass: HintClass; readonly confirms: boolean },
+  tool: {
+    readonly hintClass: HintClass
+    readonly confirms: boolean
+    readonly callers: ReadonlySet<Caller> | undefined
+  },
   caller: Caller,
 ): boolean {
   if (caller === 'human') return true
+  if (tool.callers !== undefined && !tool.callers.has(caller)) return false
   if (!settings.policy.get(caller)?.has(tool.hintClass)) return false
   return !(tool.confirms && settings.modes[caller] === 'inline' && settings.options.confirm === undefined)
 }

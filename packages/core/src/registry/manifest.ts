@@ -1,5 +1,5 @@
 import type { Entry } from '../tool/entry.ts'
-import type { Caller, Manifest, ToolInfo, ToolManifest, ToolManifestSummary } from '../types.ts'
+import type { Caller, Manifest, ToolCaller, ToolInfo, ToolManifest, ToolManifestSummary } from '../types.ts'
 
 /** What manifests read from the registry. */
 export interface ManifestSource {
@@ -67,6 +67,7 @@ export class Manifests {
       scope: entry.scope.path,
       visible: entry.scope.visible(),
       needsConfirmation: entry.confirms,
+      ...(entry.callers && { callers: [...entry.callers] as ToolCaller[] }),
     }
   }
 }

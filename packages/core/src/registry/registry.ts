@@ -7,6 +7,8 @@ import { isValidName } from '../tool/names.ts'
 import type {
   Caller,
   ConfirmMode,
+  ContextDefinition,
+  ContextHandle,
   HintClass,
   RegisterOptions,
   Scope,
@@ -15,6 +17,7 @@ import type {
   ToolHandle,
   ToolmarkOptions,
 } from '../types.ts'
+import { ContextTable } from './context.ts'
 import type { Revisions } from './revisions.ts'
 import { type ScopeHost, ScopeImpl } from './scope.ts'
 
@@ -54,6 +57,8 @@ export class ToolTable implements ScopeHost {
   // Fields the constructor assigns are `declare`d: no field declaration in the published code.
   readonly tools = new Map<string, Entry>()
   declare readonly root: ScopeImpl
+  /** The readable context entries, declared in the same scopes. */
+  declare readonly contexts: ContextTable
   readonly #host: RegistryHost
   readonly #llmNames = new Map<string, Entry>()
   /** Full name → the revision at which it stopped being available. */
@@ -63,6 +68,16 @@ export class ToolTable implements ScopeHost {
     this.#host = host
     // The table owns its scopes: they call back here, never through the facade.
     this.root = new ScopeImpl(this, undefined, '')
+    this.contexts = new ContextTable({
+      active: () => host.active(),
+      misconfigured: (code, message, name) => host.misconfigured(code, message, name),
+      // Seen by the callers the policy gives some tools.
+      sees: (caller) => caller === 'human' || (host.policy.get(caller)?.size ?? 0) > 0,
+    })
+  }
+
+  context(def: ContextDefinition, options: RegisterOptions | undefined): ContextHandle {
+    return this.contexts.declare(def, options, this.root)
   }
 
   register(tool: ToolDefinition, options: RegisterOptions | undefined): ToolHandle {
@@ -158,7 +173,10 @@ export class ToolTable implements ScopeHost {
     }
   }
 
-  /** Registration fails only when no allowed non-human caller has a confirmation path. */
+  /**
+   * Registration fails only when no allowed non-human caller has a confirmation path. Callers the
+   * tool's `callers` leave out never see it, so they are not counted.
+   */
   #checkConfirmPath(entry: Entry): boolean {
     if (!entry.confirms) return true
     const host = this.#host
@@ -166,6 +184,7 @@ export class ToolTable implements ScopeHost {
     let path = false
     const blind: Caller[] = []
     for (const caller of NON_HUMAN_CALLERS) {
+      if (entry.callers?.has(caller) === false) continue
       if (!host.policy.get(caller)?.has(entry.hintClass)) continue
       if (host.modes[caller] === 'deferred' || hasHandler) path = true
       else blind.push(caller)
@@ -228,6 +247,7 @@ export class ToolTable implements ScopeHost {
     for (const s of all) {
       this.#host.revisions.untrack(s)
       for (const entry of [...s.entries]) this.#remove(entry)
+      for (const slot of [...s.contexts]) this.contexts.drop(slot)
     }
     this.#host.dropPending(all)
   }

@@ -1,10 +1,21 @@
 import type { Entry } from '../tool/entry.ts'
 import { CallQueue } from '../tool/queue.ts'
-import type { AnySchema, RegisterOptions, Scope, ScopeOptions, ToolDefinition, ToolHandle } from '../types.ts'
+import type {
+  AnySchema,
+  ContextDefinition,
+  ContextHandle,
+  RegisterOptions,
+  Scope,
+  ScopeOptions,
+  ToolDefinition,
+  ToolHandle,
+} from '../types.ts'
+import type { ContextSlot } from './context.ts'
 
 /** What a scope needs from its registry. */
 export interface ScopeHost {
   register(tool: ToolDefinition, options: RegisterOptions | undefined): ToolHandle
+  context(def: ContextDefinition, options: RegisterOptions | undefined): ContextHandle
   createScope(parent: ScopeImpl, name: string, options: ScopeOptions | undefined): Scope
   disposeScope(scope: ScopeImpl): void
   whenChanged(scope: ScopeImpl, wasVisible: boolean): void
@@ -19,6 +30,8 @@ export class ScopeImpl implements Scope {
   readonly queue: CallQueue
   readonly children = new Set<ScopeImpl>()
   readonly entries = new Set<Entry>()
+  /** Its readable context entries. */
+  readonly contexts = new Set<ContextSlot>()
   #when: boolean | (() => boolean)
   #disposed = false
 
@@ -59,6 +72,10 @@ export class ScopeImpl implements Scope {
     options?: Omit<RegisterOptions, 'scope'>,
   ): ToolHandle {
     return this.host.register(tool as unknown as ToolDefinition, { ...options, scope: this })
+  }
+
+  context(def: ContextDefinition, options?: Omit<RegisterOptions, 'scope'>): ContextHandle {
+    return this.host.context(def, { ...options, scope: this })
   }
 
   scope(name: string, options?: ScopeOptions): Scope {

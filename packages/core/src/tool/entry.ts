@@ -1,8 +1,15 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { hintClass } from '../policy/policy.ts'
+import { hintClass, readCallers } from '../policy/policy.ts'
 import { type JsonSchemaCompiler, jsonSchemaValidator } from '../schema/lazy.ts'
 import { markWriteOnly } from '../schema/write-only.ts'
-import type { HintClass, JsonSchema, ToolDefinition, ToolManifest, ToolManifestSummary } from '../types.ts'
+import type {
+  Caller,
+  HintClass,
+  JsonSchema,
+  ToolDefinition,
+  ToolManifest,
+  ToolManifestSummary,
+} from '../types.ts'
 import { llmName } from './names.ts'
 import type { CallQueue } from './queue.ts'
 import { readSensitivePaths } from './redact.ts'
@@ -46,6 +53,8 @@ export class Entry {
   declare readonly hintClass: HintClass
   /** Consequential or destructive (or unannotated under `confirmUnannotated`). */
   declare readonly confirms: boolean
+  /** The callers the tool is limited to (`callers`); `undefined`: every caller. */
+  declare readonly callers: ReadonlySet<Caller> | undefined
   /** Validates input: the tool's schema, its `jsonSchema` (fromJsonSchema subset, see schema/lazy.ts), or nothing. */
   declare readonly validate: Validate | undefined
   declare readonly summary: ToolManifestSummary
@@ -59,6 +68,7 @@ export class Entry {
     this.def = def
     this.scope = scope
     this.hintClass = hintClass(def.hints)
+    this.callers = readCallers(def.callers, name)
     this.confirms =
       this.hintClass === 'consequential' ||
       this.hintClass === 'destructive' ||

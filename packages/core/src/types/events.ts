@@ -3,7 +3,7 @@
 import type { Issue, ToolResult } from '@toolmark/protocol'
 import type { ErrorEventCode } from '../codes.ts'
 import type { ConfirmationCardData, ConfirmMode } from './confirm.ts'
-import type { Caller, HintClass } from './policy.ts'
+import type { Caller, HintClass, ToolCaller } from './policy.ts'
 
 /** Events. Each `on` returns an unsubscribe function. */
 export interface ToolmarkEvents {
@@ -72,7 +72,8 @@ export interface ToolmarkErrorEvent {
  *   confirmed inline and the app has no `confirm` handler. For a value that is not a caller, `rule`
  *   holds only `caller`.
  * - `unknown_tool` / `stale`: no visible tool has this name; `stale` when it went away after the
- *   revision `rev` the caller saw. `currentRev` is the registry's revision.
+ *   revision `rev` the caller saw. `currentRev` is the registry's revision. `callers` is set when
+ *   the tool exists but its `callers` option hides it from this caller (the callers it lists).
  * - `invalid`: the input's validation `issues`.
  * - `busy`: the scope's queue was full. `cancelled`: aborted before `run` started.
  * - any other refusal code (an approval that expired or went stale before its run started).
@@ -82,7 +83,7 @@ export type BlockedReason =
       code: 'not_allowed'
       rule: { caller: string; hintClass?: HintClass; allowed?: HintClass[]; noConfirmHandler?: true }
     }
-  | { code: 'unknown_tool' | 'stale'; rev: number | undefined; currentRev: number }
+  | { code: 'unknown_tool' | 'stale'; rev: number | undefined; currentRev: number; callers?: ToolCaller[] }
   | { code: 'invalid'; issues: Issue[] }
   | { code: 'busy' | 'cancelled' | 'confirmation_expired' | 'error' }
 

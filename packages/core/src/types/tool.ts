@@ -9,7 +9,8 @@ import type {
   ToolResult,
 } from '@toolmark/protocol'
 import type { CtxConfirmOutcome } from './confirm.ts'
-import type { Caller } from './policy.ts'
+import type { ContextDefinition, ContextHandle } from './context.ts'
+import type { Caller, ToolCaller } from './policy.ts'
 
 /** What a tool's `run` may return: any result but `needs_confirmation` (which only the registry creates). */
 export type RunResult<T = unknown> = Exclude<ToolResult<T>, NeedsConfirmationResult>
@@ -107,6 +108,15 @@ export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | un
    */
   hints?: ToolHints
   /**
+   * The callers that may see and call this tool (`inapp`, `webmcp`, `mcp`, `tour`, `test`); omitted,
+   * every caller may. To any other caller the tool does not exist: it is absent from that caller's
+   * manifest, `describe` gives `undefined` and a call is refused `unknown_tool`. The policy still
+   * applies to the callers listed. A user's approval of a deferred confirmation runs as `human`, so
+   * it works for a call an allowed caller made. An empty list or a name that is not one of those
+   * callers throws a `TypeError` at registration.
+   */
+  callers?: readonly ToolCaller[]
+  /**
    * The page lets the user undo this tool's effect afterwards (its `run` calls `ctx.registerUndo` and the
    * page shows an Undo control). Confirmation cards then say "This action can be undone from the page."
    * instead of "This action cannot be undone."; policy and the Delete label do not change.
@@ -180,10 +190,12 @@ export interface Scope {
     tool: ToolDefinition<S, O>,
     options?: Omit<RegisterOptions, 'scope'>,
   ): ToolHandle
+  /** Declare a readable context entry in this scope (see `Toolmark.context`). */
+  context(entry: ContextDefinition, options?: Omit<RegisterOptions, 'scope'>): ContextHandle
   /** A nested scope. */
   scope(name: string, options?: ScopeOptions): Scope
   /** Replace `when` and re-evaluate visibility. */
   setWhen(when: boolean | (() => boolean)): void
-  /** Dispose its tools, nested scopes and pending confirmations. Idempotent. */
+  /** Dispose its tools, context entries, nested scopes and pending confirmations. Idempotent. */
   dispose(): void
 }

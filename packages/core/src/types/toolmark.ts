@@ -3,9 +3,10 @@
 import type { Manifest, ToolManifest, ToolManifestSummary, ToolResult } from '@toolmark/protocol'
 import type { ErrorEventCode } from '../codes.ts'
 import type { ConfirmOutcome, PendingConfirmation } from './confirm.ts'
+import type { ContextDefinition, ContextHandle, ContextSnapshot } from './context.ts'
 import type { ConsumerStatus, ToolmarkEventName, ToolmarkEvents } from './events.ts'
 import type { CallOptions } from './options.ts'
-import type { Caller } from './policy.ts'
+import type { Caller, ToolCaller } from './policy.ts'
 import type { AnySchema, RegisterOptions, Scope, ScopeOptions, ToolDefinition, ToolHandle } from './tool.ts'
 
 /** Registration details for devtools and tours. */
@@ -16,6 +17,8 @@ export interface ToolInfo extends ToolManifestSummary {
   visible: boolean
   /** Whether a non-human caller needs the user's approval to run it. */
   needsConfirmation: boolean
+  /** The callers the tool is limited to (its `callers` option); absent: every caller. */
+  callers?: ToolCaller[]
 }
 
 /**
@@ -80,6 +83,12 @@ export interface ConsumerHost extends Toolmark {
     listener: (manifest: Manifest<ToolManifest>) => void,
   ): () => void
   watch(options: { caller: Caller; detail?: 'summary' }, listener: (manifest: Manifest) => void): () => void
+  /**
+   * Calls `listener` now with the context entries visible to `caller`, then each time that view
+   * changes (an entry added, removed, shown, hidden or given a different value), at most once per
+   * microtask. Returns the unsubscribe function.
+   */
+  watchContext(options: { caller: Caller }, listener: (context: ContextSnapshot) => void): () => void
   /** Observes calls, results and confirmations of every caller, with their {@link CallMeta}. */
   observe(observer: CallObserver): () => void
   /**
@@ -118,6 +127,17 @@ export interface Toolmark {
     tool: ToolDefinition<S, O>,
     options?: RegisterOptions,
   ): ToolHandle
+  /**
+   * Declare a readable context entry (at the root, or in `options.scope`): read-only JSON the agent
+   * sees, masked at `sensitivePaths`, gone when its handle or scope is disposed. Names, scopes and
+   * errors follow `register`; a value that is not JSON or too large is `null` and `invalid_context`.
+   */
+  context(entry: ContextDefinition, options?: RegisterOptions): ContextHandle
+  /**
+   * The context entries `caller` may see (every visible entry without `caller`): masked values,
+   * sorted by name, with the context revision. A caller the policy gives no tool sees none.
+   */
+  readContext(options?: { caller?: Caller }): ContextSnapshot
   /** A named group of tools with one lifetime (`when`, `transparent`); a bad name is `invalid_name`. */
   scope(name: string, options?: ScopeOptions): Scope
   /**

@@ -191,7 +191,7 @@ describe('recorder', () => {
     expect(stale!.decision.reason).toContain(`after revision ${seen + 1}, which webmcp saw`)
   })
 
-  it('puts every other reason in words: a stale approval, busy, cancelled, a value that is not a caller', () => {
+  it('puts every other reason in words: a stale approval, busy, cancelled, a value that is not a caller, a tool hidden from the caller', () => {
     expect(explain({ code: 'stale', rev: undefined, currentRev: 7 }, 'card.update', 'human')).toBe(
       'card.update (or the form its card showed) changed after the user approved it, so the approval was not used; the registry is at revision 7.',
     )
@@ -199,6 +199,15 @@ describe('recorder', () => {
     expect(explain({ code: 'cancelled' }, 't', 'inapp')).toContain('before the tool started')
     expect(explain({ code: 'not_allowed', rule: { caller: 'robot' } }, 't', 'robot')).toContain(
       '"robot" is not a caller',
+    )
+    expect(
+      explain(
+        { code: 'unknown_tool', rev: 3, currentRev: 4, callers: ['inapp', 'mcp'] },
+        'notes.export',
+        'webmcp',
+      ),
+    ).toBe(
+      'notes.export is hidden from webmcp: its definition limits it to inapp, mcp (callers), so webmcp sees no tool by that name.',
     )
     expect(explain({ code: 'confirmation_expired' }, 't', 'human')).toBe(
       'The confirmation expired or was already used. The tool did not run.',

@@ -714,3 +714,43 @@ describe('an older client', () => {
     expect(page.metas).toEqual([{ mcp: { tab: 't1', client: { name: 'Old Desktop', version: '0.9.0' } } }])
   })
 })
+
+describe('readable context and prompts on every connection', () => {
+  it('each client lists and reads the context; changes reach a 2025 subscriber and a 2026-07-28 subscription, not a client that follows nothing', async () => {
+    const relay = await relayWith()
+    const older = await startClient(relay)
+    const modern = await startClient(relay, undefined, 'Claude Desktop', '2026-07-28')
+    const bystander = await startClient(relay)
+    const heard = { older: [] as string[], modern: [] as string[], bystander: [] as string[], listed: 0 }
+    older.setNotificationHandler(
+      'notifications/resources/updated',
+      (n) => void heard.older.push(n.params.uri),
+    )
+    modern.setNotificationHandler(
+      'notifications/resources/updated',
+      (n) => void heard.modern.push(n.params.uri),
+    )
+    modern.setNotificationHandler('notifications/resources/list_changed', () => void heard.listed++)
+    bystander.setNotificationHandler(
+      'notifications/resources/updated',
+      (n) => void heard.bystander.push(n.params.uri),
+    )
+    const uri = 'toolmark://t1/context/cart'
+    const subscription = await modern.listen({ resourcesListChanged: true, resourceSubscriptions: [uri] })
+    cleanups.push(() => subscription.close())
+    const page = await openPage(relay, older)
+    const cart = page.tm.context({ name: 'cart', description: 'The cart.', value: { items: 1 } })
+    while (heard.listed === 0) await tick()
+    for (const client of [older, modern, bystander]) {
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([uri])
+      expect((await client.readResource({ uri })).contents).toEqual([
+        { uri, mimeType: 'application/json', text: '{"items":1}' },
+      ])
+    }
+    await older.subscribeResource({ uri })
+    cart.set({ items: 2 })
+    while (heard.older.length === 0 || heard.modern.length === 0) await tick()
+    await tick(50)
+    expect(heard).toMatchObject({ older: [uri], modern: [uri], bystander: [] })
+  })
+})

@@ -1,15 +1,18 @@
 // "@toolmark/mcp/page": pairs the page with the desktop MCP relay (`npx @toolmark/mcp`). Browser-safe:
 // it stands on @toolmark/core's public consumer API and the pairing protocol, never on Node.
 
-import type { CallMeta, ConfirmOutcome, ConfirmRequest, ToolmarkConsumer } from '@toolmark/core'
+import type { CallMeta, ConfirmOutcome, ConfirmRequest, ContextEntry, ToolmarkConsumer } from '@toolmark/core'
 import { toJsonSafeResult } from '@toolmark/core/adapter'
 import {
+  MAX_PAIRING_CONTEXT,
   PAIRING_PROTOCOL,
   type PageToRelay,
   type PairingCallMessage,
   type PairingClient,
   type PairingConfirmedMessage,
   type PairingConfirmMessage,
+  type PairingContextEntry,
+  type PairingPrompt,
   type RelayToPage,
 } from '../protocol/messages.ts'
 import { readFrame } from '../protocol/read.ts'
@@ -44,7 +47,7 @@ export interface McpPairingOptions {
   ) => WebSocket
   /**
    * Whether a call's confirmation may be asked in the MCP client itself (when the client declared
-   * form elicitation), per tool and per client. Default `true`; `false` (or a function answering
+   * form elicitation or MCP Apps: a form, or the relay's confirmation card), per tool and per client. Default `true`; `false` (or a function answering
    * false) keeps the in-page card for that tool or client. The page's expiry, single use, revision
    * check and edit validation apply either way.
    */
@@ -54,7 +57,17 @@ export interface McpPairingOptions {
    * cut to 256 characters. Default `document.title`.
    */
   title?: () => string
+  /**
+   * Prompts the MCP client offers the user (`prompts/list`, `prompts/get`), sent once paired. `text`
+   * is a template: `{{arg}}` is that argument's value and `{{context.<name>}}` that readable context
+   * entry's masked value as JSON. The relay checks them (names, at most 64, text at most 16384
+   * characters) and refuses the page when one breaks a rule: the status closes with the rule.
+   */
+  prompts?: readonly McpPrompt[]
 }
+
+/** A prompt the page offers the MCP client (see `McpPairingOptions.prompts`). */
+export type McpPrompt = PairingPrompt
 
 /** Who asked, in the meta of every call the pairing runs (observers, devtools and audit see it). */
 export interface McpCallMeta {
@@ -80,7 +93,8 @@ export type McpConfirmFallback = (request: McpConfirmRequest) => ConfirmOutcome 
 export interface McpPairing extends ToolmarkConsumer {
   /**
    * The registry's confirm handler (`createToolmark({ confirm })`): a confirmation of an MCP call is
-   * asked in the MCP client when it can (`elicitation/create`) and `confirmInClient` allows it, else
+   * asked in the MCP client when it can (`elicitation/create`, or the MCP Apps card) and
+   * `confirmInClient` allows it, else
    * `fallback` (the in-page card) gets it with who asked. Other callers go to `fallback` unchanged.
    */
   confirm(fallback: McpConfirmFallback): (request: ConfirmRequest) => Promise<ConfirmOutcome>
@@ -128,6 +142,7 @@ export function mcpPairing(options: McpPairingOptions): McpPairing {
     }
     const inflight = new Map<string, AbortController>()
     let offWatch: (() => void) | undefined
+    let offContext: (() => void) | undefined
     let closed = false
     /** The tab id the relay gave this page once paired. */
     let tab: string | undefined
@@ -215,6 +230,17 @@ export function mcpPairing(options: McpPairingOptions): McpPairing {
                 : { type: 'manifest', rev, tools, title },
             )
           })
+          if (offContext === undefined) {
+            if (options.prompts) send({ type: 'prompts', prompts: [...options.prompts] })
+            // Readable context as MCP resources: sent again only when what caller mcp sees changed.
+            offContext = host.watchContext({ caller: 'mcp' }, ({ rev, entries }) =>
+              send({
+                type: 'context',
+                rev,
+                entries: entries.slice(0, MAX_PAIRING_CONTEXT).map(contextEntry),
+              }),
+            )
+          }
           return
         case 'call':
           return call(msg)
@@ -260,6 +286,7 @@ export function mcpPairing(options: McpPairingOptions): McpPairing {
       if (closed) return
       closed = true
       offWatch?.()
+      offContext?.()
       offObserve()
       routes.close()
       for (const token of inflight.values()) token.abort()
@@ -405,6 +432,18 @@ function parse(data: unknown): RelayToPage | string {
   const frame = readFrame(data)
   if (!frame.ok) return frame.reason
   return toPageProblem(frame.value) ?? (frame.value as RelayToPage)
+}
+
+/** A context entry as the pairing protocol bounds it (title 256, description 4096 characters). */
+function contextEntry(entry: ContextEntry): PairingContextEntry {
+  const out: PairingContextEntry = {
+    name: entry.name,
+    description: [...entry.description].slice(0, 4096).join(''),
+    value: entry.value,
+    rev: entry.rev,
+  }
+  if (entry.title !== undefined) out.title = [...entry.title].slice(0, 256).join('')
+  return out
 }
 
 /** The page's title for the client, at most 256 characters; undefined when there is none or it throws. */

@@ -3,9 +3,12 @@
 
 export {
   type HelloMessage,
+  MAX_PAIRING_CONTEXT,
   MAX_PAIRING_DEPTH,
   MAX_PAIRING_ID,
   MAX_PAIRING_MESSAGE,
+  MAX_PAIRING_PROMPTS,
+  MAX_PROMPT_TEXT,
   PAIRING_PROTOCOL,
   type PageToRelay,
   type PairedMessage,
@@ -15,9 +18,14 @@ export {
   type PairingCodeMessage,
   type PairingConfirmedMessage,
   type PairingConfirmMessage,
+  type PairingContextEntry,
+  type PairingContextMessage,
   type PairingDirection,
   type PairingErrorMessage,
   type PairingManifestMessage,
+  type PairingPrompt,
+  type PairingPromptArgument,
+  type PairingPromptsMessage,
   type PairingResultMessage,
   type RelayToPage,
 } from './messages.ts'

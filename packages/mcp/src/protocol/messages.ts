@@ -28,6 +28,73 @@ export interface PairingManifestMessage {
   title?: string
 }
 
+/** Most context entries a `context` message carries. */
+export const MAX_PAIRING_CONTEXT = 64
+
+/** Most prompts a `prompts` message carries. */
+export const MAX_PAIRING_PROMPTS = 64
+
+/** Longest prompt text, in characters. */
+export const MAX_PROMPT_TEXT = 16_384
+
+/** One readable context entry as the page sends it: masked, JSON only. */
+export interface PairingContextEntry {
+  /** Full name, as a tool's (`orders.current`). */
+  name: string
+  /** At most 256 characters. */
+  title?: string
+  /** At most 4096 characters. */
+  description: string
+  /** The masked value (at most 16384 characters of JSON: the relay refuses a larger one). */
+  value: unknown
+  /** The page's context revision at which the entry last changed. */
+  rev: number
+}
+
+/**
+ * Page → relay: the readable context entries visible to caller `mcp` (at most 64), sent once paired
+ * and whenever one is added, removed or changed. Each message replaces the previous list.
+ */
+export interface PairingContextMessage {
+  type: 'context'
+  /** The page's context revision. */
+  rev: number
+  entries: PairingContextEntry[]
+}
+
+/** One argument of a prompt: always a string the client supplies. */
+export interface PairingPromptArgument {
+  /** `^[A-Za-z0-9_]{1,64}$`: `{{name}}` in the text is replaced by its value. */
+  name: string
+  /** At most 1024 characters. */
+  description?: string
+  required?: boolean
+}
+
+/** A prompt the page offers: a template the relay fills in for `prompts/get`. */
+export interface PairingPrompt {
+  /** `^[A-Za-z0-9_.-]{1,64}$`. */
+  name: string
+  /** At most 256 characters. */
+  title?: string
+  /** At most 4096 characters. */
+  description?: string
+  /** At most 16 arguments. */
+  arguments?: PairingPromptArgument[]
+  /**
+   * The user message, at most 16384 characters: `{{arg}}` becomes that argument's value (empty
+   * when not given) and `{{context.<name>}}` that context entry's masked value as JSON (`null` when
+   * there is none), in one pass.
+   */
+  text: string
+}
+
+/** Page → relay: the prompts the page offers (at most 64), sent once paired; each replaces the list. */
+export interface PairingPromptsMessage {
+  type: 'prompts'
+  prompts: PairingPrompt[]
+}
+
 /** Page → relay: the one answer to a `call`. */
 export interface PairingResultMessage {
   type: 'result'
@@ -133,7 +200,13 @@ export interface PairingErrorMessage {
 }
 
 /** Every message a page sends to the relay. */
-export type PageToRelay = HelloMessage | PairingManifestMessage | PairingResultMessage | PairingConfirmMessage
+export type PageToRelay =
+  | HelloMessage
+  | PairingManifestMessage
+  | PairingResultMessage
+  | PairingConfirmMessage
+  | PairingContextMessage
+  | PairingPromptsMessage
 
 /** Every message the relay sends to a page. */
 export type RelayToPage =

@@ -41,6 +41,8 @@ const pageToRelay: JsonSchema = {
     { $ref: '#/$defs/ManifestMessage' },
     { $ref: '#/$defs/ResultMessage' },
     { $ref: '#/$defs/ConfirmMessage' },
+    { $ref: '#/$defs/ContextMessage' },
+    { $ref: '#/$defs/PromptsMessage' },
   ],
   $defs: {
     HelloMessage: message('hello', { v: { const: 1 }, resume: token }, ['v']),
@@ -71,6 +73,64 @@ const pageToRelay: JsonSchema = {
         issues: { type: 'array', items: { $ref: '#/$defs/Issue' } },
       },
       ['id', 'confirmId', 'tool', 'summary', 'destructive', 'changes', 'expiresAt'],
+    ),
+    ContextMessage: message(
+      'context',
+      {
+        rev: count,
+        entries: {
+          type: 'array',
+          maxItems: 64,
+          items: {
+            type: 'object',
+            properties: {
+              name: toolName,
+              title: { type: 'string', maxLength: 256 },
+              description: { type: 'string', maxLength: 4096 },
+              value: true,
+              rev: count,
+            },
+            required: ['name', 'description', 'value', 'rev'],
+            additionalProperties: false,
+          },
+        },
+      },
+      ['rev', 'entries'],
+    ),
+    PromptsMessage: message(
+      'prompts',
+      {
+        prompts: {
+          type: 'array',
+          maxItems: 64,
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+              title: { type: 'string', maxLength: 256 },
+              description: { type: 'string', maxLength: 4096 },
+              arguments: {
+                type: 'array',
+                maxItems: 16,
+                items: {
+                  type: 'object',
+                  properties: {
+                    name: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' },
+                    description: { type: 'string', maxLength: 1024 },
+                    required: { type: 'boolean' },
+                  },
+                  required: ['name'],
+                  additionalProperties: false,
+                },
+              },
+              text: { type: 'string', maxLength: 16384 },
+            },
+            required: ['name', 'text'],
+            additionalProperties: false,
+          },
+        },
+      },
+      ['prompts'],
     ),
     ToolManifest: {
       description: 'One full manifest entry. Unknown properties are accepted for forward compatibility.',

@@ -14,7 +14,7 @@ import {
  * The page imports only this file of the validator, so the relay's checks stay out of its bundle.
  */
 
-const PAGE_TO_RELAY = ['hello', 'manifest', 'result', 'confirm'] as const
+const PAGE_TO_RELAY = ['hello', 'manifest', 'result', 'confirm', 'context', 'prompts'] as const
 const REASONS = ['declined', 'cancelled', 'expired', 'unavailable']
 
 /** Why `value` is not a relay → page message, or undefined when it is one. */

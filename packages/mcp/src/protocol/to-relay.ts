@@ -9,7 +9,7 @@ import {
   typeProblem,
   unknownKey,
 } from './checks.ts'
-import { PAIRING_PROTOCOL } from './messages.ts'
+import { MAX_PAIRING_CONTEXT, MAX_PAIRING_PROMPTS, MAX_PROMPT_TEXT, PAIRING_PROTOCOL } from './messages.ts'
 
 /*
  * Page → relay messages, checked strictly at the top level. Manifest entries and hints accept
@@ -61,6 +61,10 @@ export function toRelayProblem(value: unknown): string | undefined {
     }
     case 'confirm':
       return confirmProblem(value)
+    case 'context':
+      return contextProblem(value)
+    case 'prompts':
+      return promptsProblem(value)
     default:
       return typeProblem(value.type, RELAY_TO_PAGE, 'relay→page')
   }
@@ -143,6 +147,67 @@ function confirmProblem(value: Record<string, unknown>): string | undefined {
       'toAgent',
     )
     if (!issues.ok) return `confirm: issues: ${issues.reason}`
+  }
+  return undefined
+}
+
+/** A `context`: strict; entry values are any JSON (the frame's size and depth bounds apply). */
+function contextProblem(value: Record<string, unknown>): string | undefined {
+  const extra = unknownKey(value, ['type', 'rev', 'entries'])
+  if (extra !== undefined) return `context: unknown property ${extra}`
+  if (!isCount(value.rev)) return 'context: rev must be an integer >= 0'
+  if (!Array.isArray(value.entries) || value.entries.length > MAX_PAIRING_CONTEXT)
+    return `context: entries must be an array of at most ${MAX_PAIRING_CONTEXT}`
+  for (const entry of value.entries) {
+    if (!isObject(entry)) return 'context: each entry must be an object'
+    const extra = unknownKey(entry, ['name', 'title', 'description', 'value', 'rev'])
+    if (extra !== undefined) return `context: entry: unknown property ${extra}`
+    if (!isToolName(entry.name)) return 'context: entry name must match ^[A-Za-z0-9_.-]{1,128}$'
+    if (entry.title !== undefined && !isText(entry.title, 0, 256))
+      return 'context: entry title must be a string of at most 256 characters'
+    if (!isText(entry.description, 0, 4096))
+      return 'context: entry description must be a string of at most 4096 characters'
+    if (!('value' in entry)) return 'context: entry value is missing'
+    if (!isCount(entry.rev)) return 'context: entry rev must be an integer >= 0'
+  }
+  return undefined
+}
+
+const PROMPT_NAME = /^[A-Za-z0-9_.-]{1,64}$/
+const ARGUMENT_NAME = /^[A-Za-z0-9_]{1,64}$/
+
+/** A `prompts`: strict, every text bounded. */
+function promptsProblem(value: Record<string, unknown>): string | undefined {
+  const extra = unknownKey(value, ['type', 'prompts'])
+  if (extra !== undefined) return `prompts: unknown property ${extra}`
+  if (!Array.isArray(value.prompts) || value.prompts.length > MAX_PAIRING_PROMPTS)
+    return `prompts: prompts must be an array of at most ${MAX_PAIRING_PROMPTS}`
+  for (const prompt of value.prompts) {
+    if (!isObject(prompt)) return 'prompts: each prompt must be an object'
+    const extra = unknownKey(prompt, ['name', 'title', 'description', 'arguments', 'text'])
+    if (extra !== undefined) return `prompts: prompt: unknown property ${extra}`
+    if (typeof prompt.name !== 'string' || !PROMPT_NAME.test(prompt.name))
+      return 'prompts: prompt name must match ^[A-Za-z0-9_.-]{1,64}$'
+    if (prompt.title !== undefined && !isText(prompt.title, 0, 256))
+      return 'prompts: prompt title must be a string of at most 256 characters'
+    if (prompt.description !== undefined && !isText(prompt.description, 0, 4096))
+      return 'prompts: prompt description must be a string of at most 4096 characters'
+    if (!isText(prompt.text, 0, MAX_PROMPT_TEXT))
+      return `prompts: prompt text must be a string of at most ${MAX_PROMPT_TEXT} characters`
+    const args = prompt.arguments
+    if (args === undefined) continue
+    if (!Array.isArray(args) || args.length > 16) return 'prompts: arguments must be an array of at most 16'
+    for (const arg of args) {
+      if (!isObject(arg)) return 'prompts: each argument must be an object'
+      const extra = unknownKey(arg, ['name', 'description', 'required'])
+      if (extra !== undefined) return `prompts: argument: unknown property ${extra}`
+      if (typeof arg.name !== 'string' || !ARGUMENT_NAME.test(arg.name))
+        return 'prompts: argument name must match ^[A-Za-z0-9_]{1,64}$'
+      if (arg.description !== undefined && !isText(arg.description, 0, 1024))
+        return 'prompts: argument description must be a string of at most 1024 characters'
+      if (arg.required !== undefined && typeof arg.required !== 'boolean')
+        return 'prompts: argument required must be a boolean'
+    }
   }
   return undefined
 }

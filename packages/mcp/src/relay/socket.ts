@@ -1,7 +1,11 @@
 import type { IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type WebSocket, WebSocketServer } from 'ws'
-import { MAX_PAIRING_MESSAGE } from '../protocol/messages.ts'
+import {
+  MAX_PAIRING_MESSAGE,
+  type PairingContextMessage,
+  type PairingPromptsMessage,
+} from '../protocol/messages.ts'
 import { readPairingMessage } from '../protocol/validate.ts'
 import { loopbackHost, normalOrigin } from './origins.ts'
 import { MAX_PENDING, type Pairing } from './pairing.ts'
@@ -21,6 +25,8 @@ export async function openSocket(options: {
   tabs: Tabs
   pairing: Pairing
   log: (line: string) => void
+  /** A paired page's `context` or `prompts`: a problem it returns closes the socket (4002). */
+  offers?: (tab: Tab, msg: PairingContextMessage | PairingPromptsMessage) => string | undefined
 }): Promise<{ port: number; close: () => Promise<void> }> {
   const { allowed, tabs, pairing, log } = options
   const wss = new WebSocketServer({
@@ -82,6 +88,13 @@ export async function openSocket(options: {
       if (msg.type === 'manifest') tabs.manifest(tab, msg)
       else if (msg.type === 'result') tabs.result(tab, msg)
       else if (msg.type === 'confirm') tabs.confirm(tab, msg)
+      else if (msg.type === 'context' || msg.type === 'prompts') {
+        const problem = options.offers?.(tab, msg)
+        if (problem !== undefined) {
+          log(`dropped a malformed message from tab ${tab.id} (${origin}): ${problem}`)
+          ws.close(4002, `Malformed message: ${problem}`.slice(0, 120))
+        }
+      }
     })
     ws.on('close', () => {
       clearTimeout(helloTimer)

@@ -13,6 +13,7 @@ import {
   useScope,
   useTool,
   useToolAnchor,
+  useToolmarkContext,
 } from '../index.ts'
 
 function Tool() {
@@ -24,6 +25,7 @@ function Tool() {
     anchors: { tool: anchor.target },
     run: () => undefined,
   })
+  useToolmarkContext({ name: 'query', description: 'The search query', value: 'shoes' })
   return (
     <button type="button" ref={anchor.ref}>
       Search
@@ -60,6 +62,7 @@ describe('server rendering', () => {
     const consumer = vi.fn(() => undefined)
     const listener = vi.fn()
     tm.events.on('error', listener)
+    const context = vi.spyOn(tm, 'context')
     const html = renderToString(
       <ToolmarkProvider toolmark={tm} consumers={[consumer]}>
         <Page />
@@ -68,6 +71,8 @@ describe('server rendering', () => {
     expect(html).toContain('tools: <!-- -->0')
     expect(html).toContain('scope: <!-- -->no')
     expect(tm.manifest().tools).toEqual([])
+    expect(tm.readContext().entries).toEqual([])
+    expect(context).not.toHaveBeenCalled()
     expect(tm.rev).toBe(0)
     expect(consumer).not.toHaveBeenCalled()
     expect(listener).not.toHaveBeenCalled()
@@ -97,9 +102,11 @@ describe('server rendering', () => {
     )
     await act(async () => {})
     expect(tm.manifest().tools.map((t) => t.name)).toEqual(['search', 'settings.search'])
+    expect(tm.readContext().entries.map((e) => e.name)).toEqual(['query', 'settings.query'])
     expect(errors).not.toHaveBeenCalled()
     act(() => root.unmount())
     container.remove()
     expect(tm.manifest().tools).toEqual([])
+    expect(tm.readContext().entries).toEqual([])
   })
 })

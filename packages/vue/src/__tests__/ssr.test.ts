@@ -11,6 +11,7 @@ import {
   useScope,
   useTool,
   useToolAnchor,
+  useToolmarkContext,
 } from '../index.ts'
 
 const Tool = defineComponent({
@@ -23,6 +24,7 @@ const Tool = defineComponent({
       anchors: { tool: anchor.target },
       run: () => undefined,
     })
+    useToolmarkContext({ name: 'query', description: 'The search query', value: 'shoes' })
     return () => h('button', { ref: anchor.ref }, 'Search')
   },
 })
@@ -62,6 +64,7 @@ describe('server rendering', () => {
     const errors = vi.fn()
     tm.events.on('error', errors)
     const subscribe = vi.spyOn(tm, 'subscribe')
+    const context = vi.spyOn(tm, 'context')
     const on = vi.spyOn(tm.events, 'on')
     const warn = vi.spyOn(console, 'warn')
     const app = createSSRApp(Page).use(ToolmarkPlugin, { toolmark: tm, consumers: [consumer] })
@@ -72,6 +75,7 @@ describe('server rendering', () => {
     expect(tm.rev).toBe(0)
     expect(consumer).not.toHaveBeenCalled()
     expect(subscribe).not.toHaveBeenCalled()
+    expect(context).not.toHaveBeenCalled()
     expect(on).not.toHaveBeenCalled()
     expect(errors).not.toHaveBeenCalled()
     expect(warn).not.toHaveBeenCalled()

@@ -85,6 +85,19 @@ describe('webmcp(): publishing', () => {
     expect('title' in mc.tools.get('create')!).toBe(false)
   })
 
+  it('leaves out a tool whose callers do not include webmcp, and follows a change of registration', async () => {
+    const { mc, tm } = setup()
+    tm.register(search)
+    const desk = tm.register({ ...search, name: 'desk', callers: ['mcp'] })
+    tm.register({ ...search, name: 'agents', callers: ['webmcp', 'inapp'] })
+    tm.use(webmcp({ modelContext: mc }))
+    expect([...mc.tools.keys()].sort()).toEqual(['agents', 'search'])
+    desk.dispose()
+    tm.register({ ...search, name: 'desk', callers: ['webmcp'] })
+    await tick()
+    expect([...mc.tools.keys()].sort()).toEqual(['agents', 'desk', 'search'])
+  })
+
   it('maps destructive to consequentialHint and passes exposedTo', () => {
     const mc = new FakeModelContext()
     const spy = vi.spyOn(mc, 'registerTool')

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type { PairingCallMessage } from '../../protocol/messages.ts'
 import { validatePairingMessage } from '../../protocol/validate.ts'
-import { mcpPairing, type PairingStatus } from '../index.ts'
+import { type McpPrompt, mcpPairing, type PairingStatus } from '../index.ts'
 
 describe('mcpPairing()', () => {
   it('reports a narrowed status', () => {
@@ -17,6 +17,19 @@ describe('mcpPairing()', () => {
     expectTypeOf<PairingCallMessage['tool']>().toEqualTypeOf<string>()
   })
 
+  it('takes prompts with string arguments', () => {
+    const prompts: McpPrompt[] = [
+      {
+        name: 'summarize',
+        text: 'In a {{tone}} tone: {{context.order}}',
+        arguments: [{ name: 'tone', required: true }],
+      },
+    ]
+    mcpPairing({ url: 'ws://127.0.0.1:17333', prompts })
+    // @ts-expect-error: a prompt needs its text
+    mcpPairing({ url: 'ws://127.0.0.1:17333', prompts: [{ name: 'x' }] })
+  })
+
   it('validatePairingMessage narrows to the direction’s messages', () => {
     const r = validatePairingMessage({}, 'toPage')
     if (r.ok)
@@ -24,6 +37,9 @@ describe('mcpPairing()', () => {
         'pairing' | 'paired' | 'call' | 'cancel' | 'error' | 'confirmed'
       >()
     const q = validatePairingMessage({}, 'toRelay')
-    if (q.ok) expectTypeOf(q.message.type).toEqualTypeOf<'hello' | 'manifest' | 'result' | 'confirm'>()
+    if (q.ok)
+      expectTypeOf(q.message.type).toEqualTypeOf<
+        'hello' | 'manifest' | 'result' | 'confirm' | 'context' | 'prompts'
+      >()
   })
 })

@@ -42,9 +42,16 @@ describe('pairing fixture corpus', () => {
       [
         ...new Set(fixtures.filter((f) => f.expected === expected && f.direction === direction).map(typeOf)),
       ].sort()
-    expect(types('accept', 'toRelay')).toEqual(['confirm', 'hello', 'manifest', 'result'])
+    expect(types('accept', 'toRelay')).toEqual([
+      'confirm',
+      'context',
+      'hello',
+      'manifest',
+      'prompts',
+      'result',
+    ])
     expect(types('reject', 'toRelay')).toEqual(
-      expect.arrayContaining(['confirm', 'hello', 'manifest', 'result']),
+      expect.arrayContaining(['confirm', 'context', 'hello', 'manifest', 'prompts', 'result']),
     )
     expect(types('accept', 'toPage')).toEqual(['call', 'cancel', 'confirmed', 'error', 'paired', 'pairing'])
     expect(types('reject', 'toPage')).toEqual(
