@@ -6,11 +6,7 @@
  * keep working unchanged.
  */
 
-import {
-  EXTENSION_NAME_SOURCE,
-  MAX_EXTENSIONS,
-  MAX_PROGRESS_MESSAGE,
-} from './extension-constants.ts'
+import { EXTENSION_NAME_SOURCE, MAX_EXTENSIONS, MAX_PROGRESS_MESSAGE } from './extension-constants.ts'
 import { MAX_ID_LENGTH, PROTOCOL_VERSION } from './messages.ts'
 
 export {
