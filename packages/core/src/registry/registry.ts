@@ -17,7 +17,7 @@ import type {
   ToolHandle,
   ToolmarkOptions,
 } from '../types.ts'
-import { ContextTable } from './context.ts'
+import { type ContextSlot, ContextTable } from './context.ts'
 import type { Revisions } from './revisions.ts'
 import { type ScopeHost, ScopeImpl } from './scope.ts'
 
@@ -247,7 +247,7 @@ export class ToolTable implements ScopeHost {
     for (const s of all) {
       this.#host.revisions.untrack(s)
       for (const entry of [...s.entries]) this.#remove(entry)
-      for (const slot of [...s.contexts]) this.contexts.drop(slot)
+      for (const slot of [...s.contexts]) this.contexts.drop(slot as ContextSlot)
     }
     this.#host.dropPending(all)
   }

@@ -10,7 +10,6 @@ import type {
   ToolDefinition,
   ToolHandle,
 } from '../types.ts'
-import type { ContextSlot } from './context.ts'
 
 /** What a scope needs from its registry. */
 export interface ScopeHost {
@@ -19,6 +18,11 @@ export interface ScopeHost {
   createScope(parent: ScopeImpl, name: string, options: ScopeOptions | undefined): Scope
   disposeScope(scope: ScopeImpl): void
   whenChanged(scope: ScopeImpl, wasVisible: boolean): void
+}
+
+/** A readable context entry as its scope holds it (the registry's context table owns the rest). */
+export interface ScopedContext {
+  readonly name: string
 }
 
 /** A named group of tools with one lifetime; nested scopes join names with `.`. */
@@ -31,7 +35,7 @@ export class ScopeImpl implements Scope {
   readonly children = new Set<ScopeImpl>()
   readonly entries = new Set<Entry>()
   /** Its readable context entries. */
-  readonly contexts = new Set<ContextSlot>()
+  readonly contexts = new Set<ScopedContext>()
   #when: boolean | (() => boolean)
   #disposed = false
 
