@@ -163,7 +163,8 @@ const budgets = [
     // confirmations routed to the MCP client (confirm/confirmed, the editable fields), who called in
     // the call meta and the card, the page's title, and their strict checks (4.01 esbuild on main with the rest).
     // → 4.13 esbuild (rolldown 4.06): readable context sent as `context` and the page's `prompts`.
-    max: 4.2 * KiB,
+    // → 4.25 (4.17 rolldown): a relayed call's ctx.progress sent to the relay (at most one per call per 250 ms).
+    max: 4.3 * KiB,
   },
   {
     name: '@toolmark/react minimal (provider + useTool), on top of core',

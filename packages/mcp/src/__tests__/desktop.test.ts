@@ -380,6 +380,41 @@ describe('structured results', () => {
   })
 })
 
+describe('progress', () => {
+  for (const revision of ['2025-11-25', '2026-07-28'] as const)
+    it(`a tool's ctx.progress reaches a ${revision} client that asked for progress, growing only`, async () => {
+      const relay = await relayWith()
+      const client = await startClient(relay, undefined, 'Claude Desktop', revision)
+      const page = await openPage(relay, client)
+      page.tm.register({
+        name: 'upload',
+        description: 'Uploads the files.',
+        hints: { readOnly: true },
+        run: async (_input, ctx) => {
+          ctx.progress({ fraction: 0.5, message: 'Uploaded 1 of 2' })
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          ctx.progress({ fraction: 0.4 }) // not growing: never sent
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          ctx.progress({ fraction: 1, message: 'Uploaded 2 of 2' })
+          return ok({ files: 2 })
+        },
+      })
+      let listed = (await client.listTools()).tools.find((t) => t.name === 't1__upload')
+      while (!listed)
+        [, listed] = [await tick(), (await client.listTools()).tools.find((t) => t.name === 't1__upload')]
+      const seen: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> = []
+      const done = await client.callTool(
+        { name: 't1__upload', arguments: {} },
+        { timeout: 10_000, onprogress: (p) => seen.push(p) },
+      )
+      expect(result(done)).toEqual({ status: 'ok', data: { files: 2 } })
+      expect(seen).toEqual([
+        { progress: 0.5, total: 1, message: 'Uploaded 1 of 2' },
+        { progress: 1, total: 1, message: 'Uploaded 2 of 2' },
+      ])
+    })
+})
+
 describe('tool-definition drift', () => {
   it('a call against a definition changed since the client listed it is refused stale until it lists again', async () => {
     const relay = await relayWith()

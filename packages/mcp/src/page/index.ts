@@ -69,6 +69,9 @@ export interface McpPairingOptions {
 /** A prompt the page offers the MCP client (see `McpPairingOptions.prompts`). */
 export type McpPrompt = PairingPrompt
 
+/** Least time between two progress messages of one relayed call, in ms. */
+const PROGRESS_MS = 250
+
 /** Who asked, in the meta of every call the pairing runs (observers, devtools and audit see it). */
 export interface McpCallMeta {
   /** The tab id the call came through (`t1`, …): the pairing. */
@@ -149,12 +152,25 @@ export function mcpPairing(options: McpPairingOptions): McpPairing {
     const routes = new Routes((message) => send(message))
     live = routes
     // Which confirmation belongs to which relayed call: the registry announces each with its call's meta.
+    /** Relayed call id → when its last progress went out (at most one per PROGRESS_MS; the rest dropped). */
+    const progressAt = new Map<string, number>()
     const offObserve = host.observe({
       confirm: (event, meta) => {
         if (event.phase === 'requested') {
           const call = meta && routes.calls.get(meta)
           if (call) routes.byConfirm.set(event.request.confirmId, call)
         } else routes.settled(event.confirmId)
+      },
+      // A relayed call's progress goes to the relay, for the client that asked for it.
+      progress: ({ fraction, message }, meta) => {
+        const id = meta && routes.calls.get(meta)?.msg.id
+        const now = Date.now()
+        if (!id || !inflight.has(id) || now - (progressAt.get(id) ?? -PROGRESS_MS) < PROGRESS_MS) return
+        progressAt.set(id, now)
+        const update: PageToRelay = { type: 'progress', id }
+        if (fraction !== undefined) update.fraction = fraction
+        if (message !== undefined) update.message = message
+        send(update)
       },
     })
 
@@ -272,6 +288,7 @@ export function mcpPairing(options: McpPairingOptions): McpPairing {
         })
         .then((result) => {
           inflight.delete(msg.id)
+          progressAt.delete(msg.id)
           const safe = toJsonSafeResult(result, (err) =>
             host.report('transport_failed', `The result of "${msg.tool}" was not serializable`, {
               tool: msg.tool,

@@ -103,6 +103,20 @@ export interface PairingResultMessage {
   result: ToolResult
 }
 
+/**
+ * Page → relay: how far a call in flight has come (its tool's `ctx.progress`), at most one per call every
+ * 250 ms. The relay passes it to the client as MCP progress when the request asked for it.
+ */
+export interface PairingProgressMessage {
+  type: 'progress'
+  /** The call's id. */
+  id: string
+  /** From 0 to 1. */
+  fraction?: number
+  /** At most 200 characters. */
+  message?: string
+}
+
 /** Relay → page: show this one-time code; the user gives it to the desktop client before `expiresAt`. */
 export interface PairingCodeMessage {
   type: 'pairing'
@@ -204,6 +218,7 @@ export type PageToRelay =
   | HelloMessage
   | PairingManifestMessage
   | PairingResultMessage
+  | PairingProgressMessage
   | PairingConfirmMessage
   | PairingContextMessage
   | PairingPromptsMessage

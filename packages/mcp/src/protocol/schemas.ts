@@ -40,6 +40,7 @@ const pageToRelay: JsonSchema = {
     { $ref: '#/$defs/HelloMessage' },
     { $ref: '#/$defs/ManifestMessage' },
     { $ref: '#/$defs/ResultMessage' },
+    { $ref: '#/$defs/ProgressMessage' },
     { $ref: '#/$defs/ConfirmMessage' },
     { $ref: '#/$defs/ContextMessage' },
     { $ref: '#/$defs/PromptsMessage' },
@@ -56,6 +57,19 @@ const pageToRelay: JsonSchema = {
       ['rev', 'tools'],
     ),
     ResultMessage: message('result', { id: token, result: { $ref: '#/$defs/ToolResult' } }, ['id', 'result']),
+    // `type`, `id` and at least one of `fraction` and `message`.
+    ProgressMessage: {
+      ...message(
+        'progress',
+        {
+          id: token,
+          fraction: { type: 'number', minimum: 0, maximum: 1 },
+          message: { type: 'string', maxLength: 200 },
+        },
+        ['id'],
+      ),
+      minProperties: 3,
+    },
     ConfirmMessage: message(
       'confirm',
       {

@@ -59,6 +59,18 @@ export function toRelayProblem(value: unknown): string | undefined {
       )
       return checked.ok ? undefined : checked.reason
     }
+    case 'progress': {
+      const extra = unknownKey(value, ['type', 'id', 'fraction', 'message'])
+      if (extra !== undefined) return `progress: unknown property ${extra}`
+      if (!isToken(value.id)) return 'progress: id must match ^[A-Za-z0-9_-]{1,256}$'
+      const { fraction, message } = value
+      if (fraction !== undefined && !(typeof fraction === 'number' && fraction >= 0 && fraction <= 1))
+        return 'progress: fraction must be a number from 0 to 1'
+      if (message !== undefined && !isText(message, 0, 200))
+        return 'progress: message must be a string of at most 200 characters'
+      if (fraction === undefined && message === undefined) return 'progress: needs fraction or message'
+      return undefined
+    }
     case 'confirm':
       return confirmProblem(value)
     case 'context':

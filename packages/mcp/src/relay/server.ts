@@ -224,10 +224,14 @@ export function createMcpServer(shared: Shared, era: 'legacy' | 'modern'): McpCo
       return tabs.call(found.tab, found.tool, args, meta, ctx.mcpReq.signal, {
         client,
         ask: cardAsk(found, unavailable),
+        progress: progressOf(meta, ctx),
       })
     }
     if (!canElicit(capabilities))
-      return tabs.call(found.tab, found.tool, args, meta, ctx.mcpReq.signal, { client })
+      return tabs.call(found.tab, found.tool, args, meta, ctx.mcpReq.signal, {
+        client,
+        progress: progressOf(meta, ctx),
+      })
     const flow = rounds.start({ tab: found.tab.id, origin: found.tab.origin }, name, args)
     void tabs
       .call(found.tab, found.tool, args, meta, flow.controller.signal, { client, ask: flow.ask })
@@ -258,7 +262,7 @@ export function createMcpServer(shared: Shared, era: 'legacy' | 'modern'): McpCo
           outputCheck(found.tool),
         )
       if (era === 'modern') return callModern(found, name, args, request.params._meta, ctx)
-      const caller: Caller = { client: who.client }
+      const caller: Caller = { client: who.client, progress: progressOf(request.params._meta, ctx) }
       const elicit = (msg: PairingConfirmMessage, signal: AbortSignal): Promise<PairingConfirmedMessage> =>
         elicitConfirmation(server, { tab: found.tab.id, origin: found.tab.origin }, msg, signal)
       if (who.apps) {
@@ -403,4 +407,33 @@ function mcpTool(name: string, tool: ToolManifest, tab: Tab): Tool {
     out.annotations!.title = tool.title
   }
   return out
+}
+
+/**
+ * MCP progress for one `tools/call` whose request carries `_meta.progressToken`, from the page's `ctx.progress`:
+ * `progress` is the fraction with `total: 1`, sent only when it grows (the protocol wants it to increase); a tool
+ * that reports messages only is counted 1, 2, 3 without a total. A failed send is ignored (best effort).
+ */
+export function progressOf(
+  meta: Record<string, unknown> | undefined,
+  ctx: ServerContext,
+): Caller['progress'] {
+  const token = meta?.progressToken
+  if (typeof token !== 'string' && typeof token !== 'number') return undefined
+  let last = -1
+  let count = 0
+  return ({ fraction, message }) => {
+    const params: Record<string, unknown> = { progressToken: token }
+    if (fraction !== undefined) {
+      if (fraction <= last) return
+      last = fraction
+      params.progress = fraction
+      params.total = 1
+    } else {
+      if (last >= 0) return
+      params.progress = ++count
+    }
+    if (message !== undefined) params.message = message
+    ctx.mcpReq.notify({ method: 'notifications/progress', params } as never).catch(() => {})
+  }
 }

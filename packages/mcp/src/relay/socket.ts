@@ -87,6 +87,7 @@ export async function openSocket(options: {
       if (!tab.paired) return // nothing but hello before the pairing
       if (msg.type === 'manifest') tabs.manifest(tab, msg)
       else if (msg.type === 'result') tabs.result(tab, msg)
+      else if (msg.type === 'progress') tabs.progress(tab, msg)
       else if (msg.type === 'confirm') tabs.confirm(tab, msg)
       else if (msg.type === 'context' || msg.type === 'prompts') {
         const problem = options.offers?.(tab, msg)

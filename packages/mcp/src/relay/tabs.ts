@@ -8,6 +8,7 @@ import type {
   PairingConfirmedMessage,
   PairingConfirmMessage,
   PairingManifestMessage,
+  PairingProgressMessage,
   PairingResultMessage,
   RelayToPage,
 } from '../protocol/messages.ts'
@@ -22,6 +23,8 @@ export type Asker = (msg: PairingConfirmMessage, signal: AbortSignal) => Promise
 export interface Caller {
   client: PairingClient | undefined
   ask?: Asker | undefined
+  /** Passes the page's progress of the call on to the client (when its request asked for progress). */
+  progress?: ((update: { fraction?: number; message?: string }) => void) | undefined
 }
 
 /** One page socket: its tab id, its pairing state, its tools and its calls in flight. */
@@ -49,6 +52,8 @@ export interface Tab {
       signal: AbortSignal
       /** Asks the client that made the call to confirm, when it can. */
       ask: Asker | undefined
+      /** The client's progress notifications for this call, when it asked for them. */
+      progress: Caller['progress']
     }
   >
   /** Confirmations the client is being asked for (their ids): each is asked once at a time. */
@@ -141,6 +146,11 @@ export class Tabs {
     call?.answer(mcpResult(msg.result, call.untrusted, call.output))
   }
 
+  /** The page's progress of a call in flight, passed on to the client that asked for it (else ignored). */
+  progress(tab: Tab, msg: PairingProgressMessage): void {
+    tab.calls.get(msg.id)?.progress?.(msg)
+  }
+
   /**
    * The page asks the client to confirm a call of its own still in flight: once per confirmation at
    * a time; the answer goes back as `confirmed`. Anything else is ignored.
@@ -196,6 +206,7 @@ export class Tabs {
         output: outputCheck(tool),
         signal,
         ask: who.ask,
+        progress: who.progress,
       })
       if (signal.aborted) return onAbort()
       signal.addEventListener('abort', onAbort, { once: true })

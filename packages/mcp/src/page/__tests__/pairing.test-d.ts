@@ -39,7 +39,7 @@ describe('mcpPairing()', () => {
     const q = validatePairingMessage({}, 'toRelay')
     if (q.ok)
       expectTypeOf(q.message.type).toEqualTypeOf<
-        'hello' | 'manifest' | 'result' | 'confirm' | 'context' | 'prompts'
+        'hello' | 'manifest' | 'result' | 'progress' | 'confirm' | 'context' | 'prompts'
       >()
   })
 })

@@ -47,11 +47,12 @@ describe('pairing fixture corpus', () => {
       'context',
       'hello',
       'manifest',
+      'progress',
       'prompts',
       'result',
     ])
     expect(types('reject', 'toRelay')).toEqual(
-      expect.arrayContaining(['confirm', 'context', 'hello', 'manifest', 'prompts', 'result']),
+      expect.arrayContaining(['confirm', 'context', 'hello', 'manifest', 'progress', 'prompts', 'result']),
     )
     expect(types('accept', 'toPage')).toEqual(['call', 'cancel', 'confirmed', 'error', 'paired', 'pairing'])
     expect(types('reject', 'toPage')).toEqual(
