@@ -12,8 +12,7 @@ import {
   ok,
   type Toolmark,
 } from '@toolmark/core'
-import { afterEach, describe, expect, it } from 'vitest'
-import { WebSocket } from 'ws'
+import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import {
   type McpConfirmRequest,
@@ -22,6 +21,7 @@ import {
   type PairingStatus,
 } from '../page/index.ts'
 import { type Relay, startRelay } from '../relay.ts'
+import { cleanupAfterEach, ORIGIN, PageSocket, tick } from './support/node-page.ts'
 
 /*
  * Desktop agents as callers, in process: the real SDK Client (2.4) on an in-memory transport to the
@@ -29,19 +29,7 @@ import { type Relay, startRelay } from '../relay.ts'
  * The client speaks 2025-11-25 (the SDK's default, `initialize`) unless a test pins 2026-07-28.
  */
 
-const ORIGIN = 'http://127.0.0.1:5173'
-const tick = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms))
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c()
-})
-
-/** ws in Node, sending the page's Origin as a browser would. */
-class PageSocket extends WebSocket {
-  constructor(url: string) {
-    super(url, { origin: ORIGIN })
-  }
-}
+const cleanups = cleanupAfterEach()
 
 type Elicit = (params: { message: string; requestedSchema: unknown }) => Promise<ElicitResult> | ElicitResult
 
