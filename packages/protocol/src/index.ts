@@ -5,6 +5,21 @@
  */
 
 export { type BoundedCopyLimits, type BoundedCopyResult, boundedCopy } from './bounded-copy.ts'
+export type {
+  ChatEvent,
+  ChatMessage,
+  ConversationBody,
+  CreatedBody,
+  ErrorBody,
+  MessageRequestBody,
+  TextDeltaEvent,
+  ToolEvent,
+  ToolPart,
+  ToolPartState,
+  ToolProgress,
+  ToolProgressEvent,
+} from './chat.ts'
+export { MAX_MESSAGE_LENGTH } from './chat.ts'
 export {
   ERROR_MESSAGES,
   REFUSED_CODE_MESSAGES,
