@@ -176,6 +176,9 @@ class Bridge
 
             return null;
         }
+        if ($message['type'] === 'context') {
+            return null; // not kept yet: the page context store follows
+        }
         $window = 'toolmark:progress:'.hash('sha256', $clientId).':'.intdiv((int) floor(microtime(true) * 1000), 1000);
         Cache::add($window, 0, 2);
         if (Cache::increment($window) > Wire::EXTENSIONS['maxProgressPerSecond']) {
