@@ -1,0 +1,161 @@
+/**
+ * `@toolmark/bridge/context`: the bridge with the opt-in `context` extension of protocol v1. The page's readable
+ * context (`tm.context(...)`: the current record, the user's selection) reaches the agent server, which shows it
+ * to the model with each turn.
+ *
+ * After its manifest the page offers the extension with an `extensions` message. Only when the server accepts
+ * it (an `extensions` message naming `context`) does the page send `context` messages: the masked context the
+ * caller `inapp` sees, at once, then again only when it changed, at most one every `CONTEXT_INTERVAL_MS` (the
+ * latest context wins in between). A v1 server drops the offer and never hears of the context.
+ */
+
+import type { ConsumerHost, ContextEntry, ContextSnapshot } from '@toolmark/core'
+import { boundedCopy, PROTOCOL_VERSION } from '@toolmark/protocol'
+import {
+  CONTEXT_EXTENSION,
+  CONTEXT_INTERVAL_MS,
+  type ContextMessageEntry,
+  MAX_CONTEXT_DESCRIPTION,
+  MAX_CONTEXT_ENTRIES,
+  MAX_CONTEXT_TOTAL,
+  validateExtensionMessage,
+} from '@toolmark/protocol/extensions'
+import { type Bridge, type BridgeOptions, bridge, getClientId } from './bridge.ts'
+import type { BridgeTransport } from './transport.ts'
+
+/** Options of {@link contextBridge}: the bridge's, plus how often the context may be sent. */
+export interface ContextBridgeOptions extends BridgeOptions {
+  /** Least time between two `context` messages, in ms. Default `CONTEXT_INTERVAL_MS` (250). */
+  intervalMs?: number
+}
+
+/** `raw.type` and `raw.clientId` of an inbound value, read without trusting it (a getter that throws reads as none). */
+function peek(raw: unknown): { type?: unknown; clientId?: unknown } {
+  try {
+    if (typeof raw !== 'object' || raw === null) return {}
+    const o = raw as Record<string, unknown>
+    return { type: o.type, clientId: o.clientId }
+  } catch {
+    return {}
+  }
+}
+
+/** One entry as the protocol carries it: no title or revision, the description cut to its limit. */
+function wireEntry(entry: ContextEntry): ContextMessageEntry {
+  const description = [...entry.description]
+  return {
+    name: entry.name,
+    description:
+      description.length > MAX_CONTEXT_DESCRIPTION
+        ? description.slice(0, MAX_CONTEXT_DESCRIPTION).join('')
+        : entry.description,
+    value: entry.value,
+  }
+}
+
+/**
+ * `bridge(options)` with the `context` extension: use it in place of `bridge` (`tm.use(contextBridge({
+ * transport }))`). A context of more than `MAX_CONTEXT_ENTRIES` entries or `MAX_CONTEXT_TOTAL` characters of
+ * JSON is not sent: the page sends an empty context instead (the server forgets the old one) and reports
+ * `invalid_context` (a warning). The consumer it returns has the bridge's `clientId`.
+ */
+export function contextBridge(options: ContextBridgeOptions): Bridge {
+  const inner = options.transport
+  const clientId = options.clientId ?? getClientId()
+  const intervalMs = options.intervalMs ?? CONTEXT_INTERVAL_MS
+  let accepted = false
+  let offered = false
+  /** The JSON text of the entries last handed to the transport; undefined: the server has none from us. */
+  let sentText: string | undefined
+  let sentAt = Number.NEGATIVE_INFINITY
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let latest: ContextSnapshot | undefined
+  let host: ConsumerHost | undefined
+
+  const offer = (): void => {
+    offered = true
+    Promise.resolve(
+      inner.send({ protocol: PROTOCOL_VERSION, type: 'extensions', clientId, offer: [CONTEXT_EXTENSION] }),
+    ).catch(() => {
+      offered = false // not sent: offered again after the next manifest
+    })
+  }
+
+  const flush = (): void => {
+    timer = undefined
+    if (!accepted || !latest || !host) return
+    let entries = latest.entries.map(wireEntry)
+    let text = JSON.stringify(entries)
+    if (entries.length > MAX_CONTEXT_ENTRIES || text.length > MAX_CONTEXT_TOTAL) {
+      host.report(
+        'invalid_context',
+        `The readable context (${entries.length} entries, ${text.length} characters of JSON) is larger than ` +
+          `the bridge sends (${MAX_CONTEXT_ENTRIES} entries, ${MAX_CONTEXT_TOTAL} characters): an empty context was sent`,
+        { level: 'warning' },
+      )
+      entries = []
+      text = '[]'
+    }
+    if (text === sentText) return
+    sentText = text
+    sentAt = Date.now()
+    Promise.resolve(inner.send({ protocol: PROTOCOL_VERSION, type: 'context', clientId, entries })).catch(
+      () => {
+        if (sentText === text) sentText = undefined // not sent: the next change sends it again
+      },
+    )
+  }
+
+  /** Sends the latest context now, or when the interval since the last one has passed. */
+  const schedule = (): void => {
+    if (!accepted || timer !== undefined) return
+    timer = setTimeout(flush, Math.max(0, sentAt + intervalMs - Date.now()))
+  }
+
+  const transport: BridgeTransport = {
+    send(message) {
+      const out = inner.send(message)
+      if (!offered && peek(message).type === 'manifest') offer()
+      return out
+    },
+    onMessage(handler) {
+      return inner.onMessage((raw) => {
+        const { type, clientId: to } = peek(raw)
+        if (type === 'extensions' && to === clientId) {
+          const copy = boundedCopy(raw, { maxBytes: 4096, maxDepth: 4 })
+          const checked = copy.ok ? validateExtensionMessage(copy.value, 'toPage') : undefined
+          if (checked?.ok) {
+            accepted = checked.message.accept.includes(CONTEXT_EXTENSION)
+            sentText = undefined // a server that (again) accepts has no context from us yet
+            schedule()
+          }
+          return
+        }
+        handler(raw)
+      })
+    },
+  }
+  if (inner.onError) transport.onError = (handler) => inner.onError!(handler)
+  if (inner.onState) transport.onState = (handler) => inner.onState!(handler)
+  if (inner.close) transport.close = () => inner.close!()
+
+  const base = bridge({ ...options, transport, clientId })
+  const consumer = (h: ConsumerHost): (() => void) => {
+    host = h
+    const off = h.watchContext({ caller: 'inapp' }, (snapshot) => {
+      latest = snapshot
+      schedule()
+    })
+    const detach = base(h)
+    return () => {
+      detach?.()
+      off()
+      if (timer !== undefined) clearTimeout(timer)
+      timer = undefined
+      host = undefined
+    }
+  }
+  return Object.assign(consumer, { clientId })
+}
+
+export { CONTEXT_INTERVAL_MS } from '@toolmark/protocol/extensions'
