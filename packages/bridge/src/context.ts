@@ -99,11 +99,10 @@ export function contextBridge(options: ContextBridgeOptions): Bridge {
     if (text === sentText) return
     sentText = text
     sentAt = Date.now()
-    Promise.resolve(inner.send({ protocol: PROTOCOL_VERSION, type: 'context', clientId, entries })).catch(
-      () => {
-        if (sentText === text) sentText = undefined // not sent: the next change sends it again
-      },
-    )
+    const message = { protocol: PROTOCOL_VERSION, type: 'context', clientId, rev: latest.rev, entries }
+    Promise.resolve(inner.send(message)).catch(() => {
+      if (sentText === text) sentText = undefined // not sent: the next change sends it again
+    })
   }
 
   /** Sends the latest context now, or when the interval since the last one has passed. */

@@ -112,11 +112,14 @@ final class Validator
     private static function context(stdClass $m): ?string
     {
         $e = Wire::EXTENSIONS;
-        if (! self::strict($m, ['protocol', 'type', 'clientId', 'entries'])) {
+        if (! self::strict($m, ['protocol', 'type', 'clientId', 'rev', 'entries'])) {
             return 'context: unknown property';
         }
         if (! self::isId($m->clientId ?? null)) {
             return 'context: clientId must be a non-empty string';
+        }
+        if (! self::isRev($m->rev ?? null)) {
+            return 'context: rev must be an integer >= 0';
         }
         $entries = $m->entries ?? null;
         if (! is_array($entries) || count($entries) > $e['maxContextEntries']) {

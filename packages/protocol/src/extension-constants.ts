@@ -14,9 +14,10 @@ export const MAX_CONTEXT_DESCRIPTION = 4096
 
 /**
  * Largest `entries` of a `context` message, in characters of its JSON text. A page sends no larger context; a
- * server refuses a larger one. Each value is already at most 16,384 characters (`MAX_CONTEXT_CHARS` in core).
+ * server refuses a larger one. It fits one text handed a model (32,768); each value is already at most 16,384
+ * characters (`MAX_CONTEXT_CHARS` in core).
  */
-export const MAX_CONTEXT_TOTAL = 65_536
+export const MAX_CONTEXT_TOTAL = 32_000
 
 /** A page sends at most one `context` in this many milliseconds (the latest context wins in between). */
 export const CONTEXT_INTERVAL_MS = 250

@@ -62,6 +62,7 @@ export const extensionSchemas = /* @__PURE__ */ deepFreeze({
         properties: {
           ...envelope,
           type: { const: 'context' },
+          rev: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
           entries: {
             type: 'array',
             maxItems: MAX_CONTEXT_ENTRIES,
@@ -77,7 +78,7 @@ export const extensionSchemas = /* @__PURE__ */ deepFreeze({
             },
           },
         },
-        required: ['protocol', 'type', 'clientId', 'entries'],
+        required: ['protocol', 'type', 'clientId', 'rev', 'entries'],
         additionalProperties: false,
       },
     ],

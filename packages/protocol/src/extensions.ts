@@ -85,6 +85,8 @@ export interface ContextMessage {
   protocol: typeof PROTOCOL_VERSION
   type: 'context'
   clientId: string
+  /** The page's context revision: a server keeps the context of the highest one it got. */
+  rev: number
   /** At most {@link MAX_CONTEXT_ENTRIES}, sorted by name. */
   entries: ContextMessageEntry[]
 }
@@ -135,8 +137,10 @@ function progressProblem(v: Obj): string | undefined {
 }
 
 function contextProblem(v: Obj): string | undefined {
-  const problem = envelopeProblem(v, ['protocol', 'type', 'clientId', 'entries'])
+  const problem = envelopeProblem(v, ['protocol', 'type', 'clientId', 'rev', 'entries'])
   if (problem) return problem
+  if (typeof v.rev !== 'number' || !Number.isSafeInteger(v.rev) || v.rev < 0)
+    return 'context: rev must be an integer >= 0'
   if (!Array.isArray(v.entries) || v.entries.length > MAX_CONTEXT_ENTRIES)
     return `context: entries must be an array of at most ${MAX_CONTEXT_ENTRIES}`
   for (const entry of v.entries) {

@@ -68,6 +68,7 @@ describe('contextBridge', () => {
       protocol: 1,
       type: 'context',
       clientId: CLIENT,
+      rev: expect.any(Number),
       entries: [
         {
           name: 'customer',
@@ -97,6 +98,8 @@ describe('contextBridge', () => {
     selection.dispose()
     await until(() => p.of('context').length === 3, 'context after dispose')
     expect(entriesOf(p.of('context')[2])).toEqual([])
+    const revs = p.of('context').map((m) => m.rev as number)
+    expect(revs).toEqual([...revs].sort((a, b) => a - b)) // the server keeps the highest
   })
 
   it('sends an empty context and reports invalid_context when the context is larger than the bridge sends', async () => {

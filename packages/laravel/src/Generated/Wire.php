@@ -243,7 +243,7 @@ final class Wire
         'contextNamePattern' => '~^[A-Za-z0-9_.-]{1,128}\\z~',
         'maxContextEntries' => 32,
         'maxContextDescription' => 4096,
-        'maxContextTotal' => 65536,
+        'maxContextTotal' => 32000,
         'maxContextPerSecond' => 8,
     ];
 
