@@ -8,6 +8,7 @@ import { ERROR_MESSAGES, REFUSED_CODES, REFUSED_MESSAGES } from '../src/codes.ts
 import {
   CONTEXT_EXTENSION,
   CONTEXT_NAME_SOURCE,
+  CONTEXT_NOTE,
   EXTENSION_NAME_SOURCE,
   MAX_CONTEXT_DESCRIPTION,
   MAX_CONTEXT_ENTRIES,
@@ -122,6 +123,7 @@ export function renderWirePhp(): string {
       maxContextDescription: MAX_CONTEXT_DESCRIPTION,
       maxContextTotal: MAX_CONTEXT_TOTAL,
       maxContextPerSecond: MAX_CONTEXT_PER_SECOND,
+      contextNote: CONTEXT_NOTE,
     }),
     constant('The secret rules (PCRE patterns, word lists, limits).', 'SECRETS', {
       masked: secrets.MASKED,
