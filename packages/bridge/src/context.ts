@@ -23,10 +23,15 @@ import {
 import { type Bridge, type BridgeOptions, bridge, getClientId } from './bridge.ts'
 import type { BridgeTransport } from './transport.ts'
 
-/** Options of {@link contextBridge}: the bridge's, plus how often the context may be sent. */
+/** Options of {@link contextBridge}: the bridge's, how often the context may be sent, and the bridge it extends. */
 export interface ContextBridgeOptions extends BridgeOptions {
   /** Least time between two `context` messages, in ms. Default `CONTEXT_INTERVAL_MS` (250). */
   intervalMs?: number
+  /**
+   * The bridge it extends: `bridge` (default), or another extension's such as `progressBridge`. The page then
+   * sends one offer naming both extensions, and each takes its own from the server's answer.
+   */
+  base?: (options: BridgeOptions) => Bridge
 }
 
 /** `raw.type` and `raw.clientId` of an inbound value, read without trusting it (a getter that throws reads as none). */
@@ -65,6 +70,10 @@ export function contextBridge(options: ContextBridgeOptions): Bridge {
   const intervalMs = options.intervalMs ?? CONTEXT_INTERVAL_MS
   let accepted = false
   let offered = false
+  /** An offer of ours waits for the end of the manifest's send: the base bridge's own offer takes it along. */
+  let pending = false
+  /** The base bridge offers extensions of its own: it takes the server's answers too. */
+  let baseOffers = false
   /** The JSON text of the entries last handed to the transport; undefined: the server has none from us. */
   let sentText: string | undefined
   let sentAt = Number.NEGATIVE_INFINITY
@@ -72,13 +81,15 @@ export function contextBridge(options: ContextBridgeOptions): Bridge {
   let latest: ContextSnapshot | undefined
   let host: ConsumerHost | undefined
 
-  const offer = (): void => {
+  /** Sends an offer (ours, or the base bridge's with ours added); a failed send offers again after the next manifest. */
+  const sendOffer = (message: unknown): void | Promise<void> => {
     offered = true
-    Promise.resolve(
-      inner.send({ protocol: PROTOCOL_VERSION, type: 'extensions', clientId, offer: [CONTEXT_EXTENSION] }),
-    ).catch(() => {
-      offered = false // not sent: offered again after the next manifest
+    pending = false
+    const out = inner.send(message)
+    Promise.resolve(out).catch(() => {
+      offered = false
     })
+    return out
   }
 
   const flush = (): void => {
@@ -113,8 +124,26 @@ export function contextBridge(options: ContextBridgeOptions): Bridge {
 
   const transport: BridgeTransport = {
     send(message) {
+      const type = peek(message).type
+      const offer = type === 'extensions' ? (message as { offer?: unknown }).offer : undefined
+      if (Array.isArray(offer)) {
+        baseOffers = true
+        if (offered && !pending) return inner.send(message)
+        return sendOffer({ ...(message as object), offer: [...offer, CONTEXT_EXTENSION] })
+      }
       const out = inner.send(message)
-      if (!offered && peek(message).type === 'manifest') offer()
+      if (!offered && !pending && type === 'manifest') {
+        pending = true
+        queueMicrotask(() => {
+          if (pending)
+            sendOffer({
+              protocol: PROTOCOL_VERSION,
+              type: 'extensions',
+              clientId,
+              offer: [CONTEXT_EXTENSION],
+            })
+        })
+      }
       return out
     },
     onMessage(handler) {
@@ -123,11 +152,12 @@ export function contextBridge(options: ContextBridgeOptions): Bridge {
         if (type === 'extensions' && to === clientId) {
           const copy = boundedCopy(raw, { maxBytes: 4096, maxDepth: 4 })
           const checked = copy.ok ? validateExtensionMessage(copy.value, 'toPage') : undefined
-          if (checked?.ok) {
-            accepted = checked.message.accept.includes(CONTEXT_EXTENSION)
+          if (checked?.ok && checked.message.accept.includes(CONTEXT_EXTENSION)) {
+            accepted = true
             sentText = undefined // a server that (again) accepts has no context from us yet
             schedule()
           }
+          if (baseOffers) handler(raw) // the base bridge's extensions read the same answer
           return
         }
         handler(raw)
@@ -138,7 +168,9 @@ export function contextBridge(options: ContextBridgeOptions): Bridge {
   if (inner.onState) transport.onState = (handler) => inner.onState!(handler)
   if (inner.close) transport.close = () => inner.close!()
 
-  const base = bridge({ ...options, transport, clientId })
+  // The base gets the bridge's options only (a base's own interval is set where it is made).
+  const { base: make = bridge, intervalMs: _interval, ...bridgeOptions } = options
+  const base = make({ ...bridgeOptions, transport, clientId })
   const consumer = (h: ConsumerHost): (() => void) => {
     host = h
     const off = h.watchContext({ caller: 'inapp' }, (snapshot) => {

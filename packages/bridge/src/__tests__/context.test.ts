@@ -3,11 +3,13 @@
  * only once the server accepted it, masked, then again only when the context changed, at most once per interval.
  */
 
+import { ok, type RunResult, type ToolContext } from '@toolmark/core'
 import { createTestToolmark } from '@toolmark/core/testing'
 import { MAX_CONTEXT_ENTRIES } from '@toolmark/protocol/extensions'
 import { describe, expect, it } from 'vitest'
 import { contextBridge } from '../context.ts'
 import { createInPageChannel } from '../in-page.ts'
+import { progressBridge } from '../progress.ts'
 import { CLIENT, type Msg, tick, until } from './helpers.ts'
 
 /** A page with a `search` tool (so caller inapp sees the context) and a contextBridge over an in-page channel. */
@@ -122,5 +124,50 @@ describe('contextBridge', () => {
     selection.set(2)
     await new Promise((r) => setTimeout(r, 80))
     expect(p.of('context')).toHaveLength(1)
+  })
+})
+
+describe('contextBridge over progressBridge', () => {
+  it('sends one offer naming both extensions, and each one works once the server accepts both', async () => {
+    const tm = createTestToolmark({ dev: false })
+    let step: ((update: { fraction: number }) => void) | undefined
+    let finish: () => void = () => {}
+    tm.register({
+      name: 'work',
+      description: 'Long work',
+      hints: { readOnly: true },
+      run: (_: unknown, c: ToolContext) =>
+        new Promise<RunResult>((resolve) => {
+          step = (update) => c.progress(update)
+          finish = () => resolve(ok('done'))
+        }),
+    })
+    tm.context({ name: 'selection', description: 'Selected rows', value: [4] })
+    const errors: string[] = []
+    tm.events.on('error', (e) => errors.push(e.code))
+    const { transport, agent } = createInPageChannel()
+    const received: Msg[] = []
+    agent.onMessage((m) => received.push(m as Msg))
+    tm.use(contextBridge({ transport, clientId: CLIENT, base: progressBridge }))
+    const of = (type: string): Msg[] => received.filter((m) => m.type === type)
+    await tick()
+    expect(of('extensions')).toEqual([
+      { protocol: 1, type: 'extensions', clientId: CLIENT, offer: ['progress', 'context'] },
+    ])
+    agent.send({ protocol: 1, clientId: CLIENT, type: 'extensions', accept: ['progress', 'context'] })
+    await until(() => of('context').length === 1, 'context')
+    expect(entriesOf(of('context')[0])).toEqual([
+      { name: 'selection', description: 'Selected rows', value: [4] },
+    ])
+    agent.send({ protocol: 1, clientId: CLIENT, type: 'call', id: 'c1', tool: 'work', input: {} })
+    await tick()
+    step?.({ fraction: 0.5 })
+    await until(() => of('progress').length === 1, 'progress')
+    expect(of('progress')[0]).toMatchObject({ id: 'c1', fraction: 0.5 })
+    finish()
+    await until(() => of('result').length === 1, 'result')
+    // The answer to the offer reached both extensions and never the bridge as an invalid message.
+    expect(of('extensions')).toHaveLength(1)
+    expect(errors).toEqual([])
   })
 })
