@@ -55,7 +55,7 @@ describe(`the context extension (${DEPLOYMENT === 'single' ? 'one instance' : 't
         protocol: 1,
         type: 'extensions',
         clientId: page.clientId,
-        accept: ['progress', 'context'],
+        accept: ['context', 'progress'], // in the offer's order
       })
       expect(t.rejections).toEqual([])
     },

@@ -9,6 +9,7 @@ import {
   validateMessage,
 } from '@toolmark/protocol'
 import {
+  CONTEXT_EXTENSION,
   type ExtensionToAgentMessage,
   MAX_PROGRESS_PER_SECOND,
   PROGRESS_EXTENSION,
@@ -20,7 +21,7 @@ import type { Clock } from '../shared/clock.ts'
 import { logString } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, ConfirmBinding, Store } from '../store/store.ts'
-import { contextAccepted, receiveContext } from './page-context.ts'
+import { receiveContext, takesContext } from './page-context.ts'
 import type { Conn, Rejection, RelayEvents, Waiter } from './types.ts'
 
 /**
@@ -188,10 +189,10 @@ async function extension(host: InboundHost, conn: Conn, message: ExtensionToAgen
       message,
     )
   if (!(await ownsClient(host, conn, message.clientId, 'extensions'))) return false
-  const accept = [
-    ...message.offer.filter((name) => name === PROGRESS_EXTENSION),
-    ...contextAccepted(host.store, message.offer),
-  ]
+  // In the offer's order, as every server answers.
+  const accept = message.offer.filter(
+    (name) => name === PROGRESS_EXTENSION || (name === CONTEXT_EXTENSION && takesContext(host.store)),
+  )
   conn.send(JSON.stringify({ protocol: 1, type: 'extensions', clientId: message.clientId, accept }))
   return true
 }

@@ -1,9 +1,4 @@
-import {
-  CONTEXT_EXTENSION,
-  type ContextMessage,
-  MAX_CONTEXT_PER_SECOND,
-  MAX_CONTEXT_TOTAL,
-} from '@toolmark/protocol/extensions'
+import { type ContextMessage, MAX_CONTEXT_PER_SECOND, MAX_CONTEXT_TOTAL } from '@toolmark/protocol/extensions'
 import { maskText, maskValue } from '../shared/redact.ts'
 import type { Store } from '../store/store.ts'
 import type { Conn, Rejection } from './types.ts'
@@ -17,11 +12,6 @@ import type { Conn, Rejection } from './types.ts'
 /** True when this server takes the `context` extension: its store keeps page contexts. */
 export function takesContext(store: Store): boolean {
   return store.putPageContext !== undefined && store.getPageContext !== undefined
-}
-
-/** The names of `offer` this server takes besides `progress`: `context` when the store keeps page contexts. */
-export function contextAccepted(store: Store, offer: readonly string[]): string[] {
-  return takesContext(store) && offer.includes(CONTEXT_EXTENSION) ? [CONTEXT_EXTENSION] : []
 }
 
 /** How many `context` messages each page connection sent in the current second. */
