@@ -62,7 +62,7 @@ function wireEntry(entry: ContextEntry): ContextMessageEntry {
  * `bridge(options)` with the `context` extension: use it in place of `bridge` (`tm.use(contextBridge({
  * transport }))`). A context of more than `MAX_CONTEXT_ENTRIES` entries or `MAX_CONTEXT_TOTAL` characters of
  * JSON is not sent: the page sends an empty context instead (the server forgets the old one) and reports
- * `invalid_context` (a warning). The consumer it returns has the bridge's `clientId`.
+ * `invalid_context`. The consumer it returns has the bridge's `clientId`.
  */
 export function contextBridge(options: ContextBridgeOptions): Bridge {
   const inner = options.transport
@@ -102,7 +102,6 @@ export function contextBridge(options: ContextBridgeOptions): Bridge {
         'invalid_context',
         `The readable context (${entries.length} entries, ${text.length} characters of JSON) is larger than ` +
           `the bridge sends (${MAX_CONTEXT_ENTRIES} entries, ${MAX_CONTEXT_TOTAL} characters): an empty context was sent`,
-        { level: 'warning' },
       )
       entries = []
       text = '[]'
