@@ -14,12 +14,14 @@ import { DEPLOYMENT, FakePage, ScriptedProvider, testServer } from './helpers.ts
 const CARD = '4242 4242 4242 4242'
 
 /** A server with a recording provider, a conversation and its page load (which offered nothing yet). */
-async function setup(options: { store?: 'memory' } = {}) {
+async function setup(options: { store?: 'memory'; transport?: 'websocket' | 'http' } = {}) {
   const provider = new ScriptedProvider([])
-  const t = await testServer({ provider, ...options })
+  const t = await testServer({ provider, ...(options.store ? { store: options.store } : {}) })
   const browser = await t.browser()
   const conversation = await browser.createConversation()
-  const page = await FakePage.open(t.server.url, browser, conversation, [])
+  const page = await FakePage.open(t.server.url, browser, conversation, [], {
+    transport: options.transport ?? 'websocket',
+  })
   let rev = 0
   const sendContext = async (entries: unknown[], at = ++rev) => {
     page.send({ protocol: 1, type: 'context', clientId: page.clientId, rev: at, entries })
@@ -61,39 +63,42 @@ describe(`the context extension (${DEPLOYMENT === 'single' ? 'one instance' : 't
     },
   )
 
-  it("shows the model the page's latest context, masked and marked as page data, and follows its changes", async () => {
-    const { t, sendContext, turn, provider } = await setup()
-    await sendContext([
-      { name: 'orders.current', description: 'The order on screen', value: { id: 7, card: CARD } },
-      { name: 'selection', description: 'Selected rows', value: [1, 2] },
-    ])
-    const first = await turn('what is this order?')
-    expect(contextOf(first)).toHaveLength(1)
-    // A card number the page left unmasked is masked by the server, like every value it keeps.
-    expect(entriesOf(contextOf(first)[0])).toEqual([
-      { name: 'orders.current', description: 'The order on screen', value: { id: 7, card: '**** 4242' } },
-      { name: 'selection', description: 'Selected rows', value: [1, 2] },
-    ])
-    // Right before the user's message, which stays the last one.
-    expect(first.slice(-2).map((m) => m.role)).toEqual(['user', 'user'])
-    expect(first.at(-1)).toEqual({ role: 'user', text: 'what is this order?' })
+  it.each(['websocket', 'http'] as const)(
+    "shows the model the page's latest context, masked and marked as page data, and follows its changes (%s)",
+    async (transport) => {
+      const { t, sendContext, turn, provider } = await setup({ transport })
+      await sendContext([
+        { name: 'orders.current', description: 'The order on screen', value: { id: 7, card: CARD } },
+        { name: 'selection', description: 'Selected rows', value: [1, 2] },
+      ])
+      const first = await turn('what is this order?')
+      expect(contextOf(first)).toHaveLength(1)
+      // A card number the page left unmasked is masked by the server, like every value it keeps.
+      expect(entriesOf(contextOf(first)[0])).toEqual([
+        { name: 'orders.current', description: 'The order on screen', value: { id: 7, card: '**** 4242' } },
+        { name: 'selection', description: 'Selected rows', value: [1, 2] },
+      ])
+      // Right before the user's message, which stays the last one.
+      expect(first.slice(-2).map((m) => m.role)).toEqual(['user', 'user'])
+      expect(first.at(-1)).toEqual({ role: 'user', text: 'what is this order?' })
 
-    await sendContext([{ name: 'selection', description: 'Selected rows', value: [3] }])
-    const second = await turn('and now?')
-    expect(contextOf(second)).toHaveLength(1)
-    expect(entriesOf(contextOf(second)[0])).toEqual([
-      { name: 'selection', description: 'Selected rows', value: [3] },
-    ])
-    expect(second.at(-1)).toEqual({ role: 'user', text: 'and now?' })
-    // The system prompt and the tools are the same bytes with and without context (prompt caching holds).
-    expect(provider.requests[1]!.system).toBe(provider.requests[0]!.system)
-    expect(JSON.stringify(provider.requests[1]!.tools)).toBe(JSON.stringify(provider.requests[0]!.tools))
+      await sendContext([{ name: 'selection', description: 'Selected rows', value: [3] }])
+      const second = await turn('and now?')
+      expect(contextOf(second)).toHaveLength(1)
+      expect(entriesOf(contextOf(second)[0])).toEqual([
+        { name: 'selection', description: 'Selected rows', value: [3] },
+      ])
+      expect(second.at(-1)).toEqual({ role: 'user', text: 'and now?' })
+      // The system prompt and the tools are the same bytes with and without context (prompt caching holds).
+      expect(provider.requests[1]!.system).toBe(provider.requests[0]!.system)
+      expect(JSON.stringify(provider.requests[1]!.tools)).toBe(JSON.stringify(provider.requests[0]!.tools))
 
-    // Nothing of it is logged, and nothing unmasked is stored.
-    expect(t.logs.join('\n')).not.toContain('Selected rows')
-    expect(JSON.stringify(provider.requests)).not.toContain(CARD)
-    expect(t.rejections).toEqual([])
-  })
+      // Nothing of it is logged, and nothing unmasked is stored.
+      expect(t.logs.join('\n')).not.toContain('Selected rows')
+      expect(JSON.stringify(provider.requests)).not.toContain(CARD)
+      expect(t.rejections).toEqual([])
+    },
+  )
 
   it('shows nothing of a page that never sent a context, or whose context is empty', async () => {
     const { sendContext, turn } = await setup()
