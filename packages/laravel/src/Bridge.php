@@ -154,9 +154,9 @@ class Bridge
 
     /**
      * A message of an opt-in extension. An offer is answered on the channel with the extensions this server
-     * takes (only `progress`). A `progress` message must name a pending call bound to this user, conversation and
-     * page load (else `unknown_id` / `mismatch`); one for a call already answered or past its deadline is dropped
-     * (progress never extends a deadline). At most `maxProgressPerSecond` per page load per second are passed on
+     * takes (`progress` and `context`); a `context` is kept for its page load (PageContext). A `progress` message
+     * must name a pending call bound to this user, conversation and page load (else `unknown_id` / `mismatch`);
+     * one for a call already answered or past its deadline is dropped (progress never extends a deadline). At most `maxProgressPerSecond` per page load per second are passed on
      * (counted in the cache), the message masked like every text the server keeps, as `.toolmark.progress`;
      * preliminary `data` is not passed on.
      *
@@ -175,6 +175,11 @@ class Bridge
             $this->toolmark->deliver($userId, (int) $conversation->id, ['protocol' => Wire::PROTOCOL, 'type' => 'extensions', 'clientId' => $clientId, 'accept' => $accept]);
 
             return null;
+        }
+        if ($message['type'] === 'context') {
+            $refused = PageContext::receive($conversation, $userId, $message);
+
+            return $refused === null ? null : $this->reject($conversation, $refused[0], $clientId, $refused[1]);
         }
         $window = 'toolmark:progress:'.hash('sha256', $clientId).':'.intdiv((int) floor(microtime(true) * 1000), 1000);
         Cache::add($window, 0, 2);

@@ -6,7 +6,14 @@
  */
 import { ERROR_MESSAGES, REFUSED_CODES, REFUSED_MESSAGES } from '../src/codes.ts'
 import {
+  CONTEXT_EXTENSION,
+  CONTEXT_NAME_SOURCE,
+  CONTEXT_NOTE,
   EXTENSION_NAME_SOURCE,
+  MAX_CONTEXT_DESCRIPTION,
+  MAX_CONTEXT_ENTRIES,
+  MAX_CONTEXT_PER_SECOND,
+  MAX_CONTEXT_TOTAL,
   MAX_EXTENSIONS,
   MAX_PROGRESS_MESSAGE,
   MAX_PROGRESS_PER_SECOND,
@@ -106,11 +113,17 @@ export function renderWirePhp(): string {
       llmNamePattern: pcre(VALIDATION.llmNamePattern.replace(/\$$/, '\\z')),
     }),
     constant("The opt-in extensions' rules: the names a server takes, name pattern, limits.", 'EXTENSIONS', {
-      accepted: [PROGRESS_EXTENSION],
+      accepted: [PROGRESS_EXTENSION, CONTEXT_EXTENSION],
       namePattern: pcre(EXTENSION_NAME_SOURCE.replace(/\$$/, '\\z')),
       maxExtensions: MAX_EXTENSIONS,
       maxProgressMessage: MAX_PROGRESS_MESSAGE,
       maxProgressPerSecond: MAX_PROGRESS_PER_SECOND,
+      contextNamePattern: pcre(CONTEXT_NAME_SOURCE.replace(/\$$/, '\\z')),
+      maxContextEntries: MAX_CONTEXT_ENTRIES,
+      maxContextDescription: MAX_CONTEXT_DESCRIPTION,
+      maxContextTotal: MAX_CONTEXT_TOTAL,
+      maxContextPerSecond: MAX_CONTEXT_PER_SECOND,
+      contextNote: CONTEXT_NOTE,
     }),
     constant('The secret rules (PCRE patterns, word lists, limits).', 'SECRETS', {
       masked: secrets.MASKED,

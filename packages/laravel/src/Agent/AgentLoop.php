@@ -11,6 +11,7 @@ use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Llm;
 use Toolmark\Laravel\Mask;
 use Toolmark\Laravel\Models\Conversation;
+use Toolmark\Laravel\PageContext;
 use Toolmark\Laravel\Toolmark;
 
 /**
@@ -59,6 +60,8 @@ class AgentLoop
         $streamId = $stream['id'] ?? null;
         $system = $followUp ? self::FOLLOW_UP_PROMPT : self::SYSTEM_PROMPT;
         $history = $conversation->agentHistory(); // masked history, plus the current user text as typed
+        // The page's readable context (the `context` extension), page data before the latest user message.
+        $history = PageContext::into($history, $followUp ? null : PageContext::text($page));
         try {
             $reply = $textStream !== null && $this->model instanceof StreamingAgentModel
                 ? $this->model->stream($system, $history, $tools, fn (string $delta) => $textStream->push($delta))

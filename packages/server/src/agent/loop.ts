@@ -26,6 +26,7 @@ import {
 import type { ConfirmBinding, Conversation, Store, StoredMessage } from '../store/store.ts'
 import { type ConversationEvents, turnKey } from './events.ts'
 import { toolLine } from './lines.ts'
+import { pageContextText, withPageContext } from './page-context.ts'
 import { heldWords, maskAssistantText, TextStream } from './stream.ts'
 import type { AgentMessage, LlmTool, Provider, ToolCall } from './types.ts'
 
@@ -467,6 +468,8 @@ export class Agent {
     for (let step = 0; step < MAX_STEPS; step++) {
       if (this.#closed) return
       const page = await this.#o.relay.page(conversation.id)
+      // The page's readable context (the `context` extension), page data beside the history; none in a follow-up.
+      const context = followUp ? undefined : await pageContextText(this.#o.store, page?.clientId, this.#log)
       // The page's tools that fit the manifest's share of what a provider is handed (see bounds.ts).
       const manifest = boundManifest(page?.tools ?? [])
       const tools: LlmTool[] = followUp
@@ -490,7 +493,7 @@ export class Agent {
       try {
         for await (const event of this.#o.provider.stream({
           system: followUp ? FOLLOW_UP_PROMPT : SYSTEM_PROMPT,
-          messages: history,
+          messages: withPageContext(history, context),
           tools,
           signal: this.#stop.signal,
           ...(followUp || !page ? {} : { manifest: [...manifest] }),
