@@ -7,6 +7,7 @@
 export { type BoundedCopyLimits, type BoundedCopyResult, boundedCopy } from './bounded-copy.ts'
 export {
   ERROR_MESSAGES,
+  OUTPUT_INVALID_MESSAGE,
   REFUSED_CODE_MESSAGES,
   REFUSED_CODES,
   REFUSED_MESSAGES,
@@ -18,11 +19,15 @@ export {
   EMPTY_MANIFEST_TEXT,
   type LlmToolDefinition,
   MANIFEST_SEPARATOR,
+  type ModelResult,
+  modelResult,
   PAGE_CALL_PREAMBLE,
   PAGE_CALL_TOOL,
   PAGE_DESCRIBE_TOOL,
   pageCallTool,
   renderManifest,
+  STRUCTURED_NOTE,
+  type StructuredOk,
   UNTRUSTED_NOTE,
   type UntrustedEnvelope,
   wrapUntrusted,
