@@ -305,7 +305,7 @@ class Bridge
             ToolParts::publish($userId, (int) $conversation->id, $part);
         }
         if ($binding->origin === 'agent') {
-            ContinueAgentTurn::dispatch((int) $conversation->id, $binding->tool_call_id, $binding->tool, $masked, $binding->kind, (bool) $binding->untrusted || self::untrustedNow($binding->client_id, $binding->tool), $part);
+            ContinueAgentTurn::dispatch((int) $conversation->id, $binding->tool_call_id, $binding->tool, $masked, $binding->kind, (bool) $binding->untrusted || self::untrustedNow($binding->client_id, $binding->tool), $part, Llm::structured(Toolmark::toolEntry($binding->client_id, $binding->tool)));
         }
         if ($masked['status'] === 'needs_confirmation') {
             $this->toolmark->notify(new ConfirmationRequested((int) $conversation->id, $binding->id, $masked['confirmId'], $binding->tool, $masked['summary']));
@@ -444,7 +444,7 @@ class Bridge
                         'toolCallId' => $binding->tool_call_id,
                         'name' => 'page_call',
                         'confirmId' => $binding->confirm_id,
-                        'content' => Llm::boundContent(Llm::json(Llm::wrapUntrusted(Mask::value($message['result'])))),
+                        'content' => Llm::boundContent(Llm::json(Llm::modelResult(Mask::value($message['result']), Llm::structured(Toolmark::toolEntry($binding->client_id, $binding->tool)), true))),
                     ],
                 ]);
             }

@@ -19,7 +19,13 @@ import {
   MAX_PROGRESS_PER_SECOND,
   PROGRESS_EXTENSION,
 } from '../src/extensions.ts'
-import { EMPTY_MANIFEST_TEXT, PAGE_CALL_TOOL, PAGE_DESCRIBE_TOOL, UNTRUSTED_NOTE } from '../src/llm.ts'
+import {
+  EMPTY_MANIFEST_TEXT,
+  PAGE_CALL_TOOL,
+  PAGE_DESCRIBE_TOOL,
+  STRUCTURED_NOTE,
+  UNTRUSTED_NOTE,
+} from '../src/llm.ts'
 import { PROTOCOL_VERSION } from '../src/messages.ts'
 import * as secrets from '../src/secrets.ts'
 import {
@@ -106,6 +112,7 @@ export function renderWirePhp(): string {
     constant("page_describe's description.", 'PAGE_DESCRIBE_DESCRIPTION', PAGE_DESCRIBE_TOOL.description),
     constant('The rendered manifest of a page without tools.', 'EMPTY_MANIFEST', EMPTY_MANIFEST_TEXT),
     constant('The note of the untrusted envelope.', 'UNTRUSTED_NOTE', UNTRUSTED_NOTE),
+    constant("The note beside a structured result's data.", 'STRUCTURED_NOTE', STRUCTURED_NOTE),
     constant("The system prompt's sentence about secrets.", 'SECRET_PROMPT_RULE', secrets.SECRET_PROMPT_RULE),
     constant("The validator's tables for page → agent messages.", 'VALIDATION', {
       ...VALIDATION,

@@ -22,6 +22,7 @@ export type {
 export { MAX_MESSAGE_LENGTH } from './chat.ts'
 export {
   ERROR_MESSAGES,
+  OUTPUT_INVALID_MESSAGE,
   REFUSED_CODE_MESSAGES,
   REFUSED_CODES,
   REFUSED_MESSAGES,
@@ -33,11 +34,15 @@ export {
   EMPTY_MANIFEST_TEXT,
   type LlmToolDefinition,
   MANIFEST_SEPARATOR,
+  type ModelResult,
+  modelResult,
   PAGE_CALL_PREAMBLE,
   PAGE_CALL_TOOL,
   PAGE_DESCRIBE_TOOL,
   pageCallTool,
   renderManifest,
+  STRUCTURED_NOTE,
+  type StructuredOk,
   UNTRUSTED_NOTE,
   type UntrustedEnvelope,
   wrapUntrusted,

@@ -94,6 +94,8 @@ export class Entry {
       if (paths.length > 0) summary.sensitivePaths = Object.freeze([...paths])
     }
     if (def.mode === 'stepwise') summary.mode = 'stepwise'
+    // Its `ok` data is checked against `output` on every call, so a server may hand it on as structured.
+    if (def.output !== undefined) summary.structured = true
     this.summary = Object.freeze(summary)
   }
 

@@ -295,8 +295,9 @@ class AgentLoop
      * @param array<string, mixed> $result
      * @param 'call'|'describe' $kind
      * @param array<string, string>|null $part
+     * @param bool $structured the tool is `structured` in the page load that answered: its `ok` data goes with a short note (Llm::modelResult)
      */
-    public function answer(Conversation $conversation, string $toolCallId, string $tool, array $result, string $kind = 'call', bool $untrusted = false, ?array $part = null): void
+    public function answer(Conversation $conversation, string $toolCallId, string $tool, array $result, string $kind = 'call', bool $untrusted = false, ?array $part = null, bool $structured = false): void
     {
         $name = $kind === 'describe' ? 'page_describe' : 'page_call';
         $result = Mask::result($result, $kind);
@@ -313,7 +314,7 @@ class AgentLoop
                 'toolCallId' => $toolCallId,
                 'name' => $name,
                 // Over Wire::MAX_PROVIDER_TEXT: an error result the model can read, stored as such.
-                'content' => Llm::boundContent(Llm::json($untrusted ? Llm::wrapUntrusted($result) : $result)),
+                'content' => Llm::boundContent(Llm::json(Llm::modelResult($result, $kind === 'call' && $structured, $untrusted))),
             ],
         ]);
     }

@@ -1,6 +1,7 @@
 import type { ToolResult } from '@toolmark/core'
 import {
   EXPIRED_RESULT,
+  modelResult,
   PAGE_DESCRIBE_TOOL,
   pageCallTool,
   SECRET_PROMPT_RULE,
@@ -670,7 +671,8 @@ export class Agent {
       entry?.hints?.untrustedContent === true ||
       rendered?.tools.find((t) => t.name === tool)?.hints?.untrustedContent === true
     // A page's result may be 1 MiB: what is over the limit is never masked, stored or handed to the model.
-    const content = boundContent(JSON.stringify(untrusted ? wrapUntrusted(outcome.result) : outcome.result))
+    // A structured tool's `ok` data goes with a short note; untrusted results are wrapped (`modelResult`).
+    const content = boundContent(JSON.stringify(modelResult(outcome.result, entry, untrusted)))
     return { content, line: boundText(toolLine('page_call', tool, outcome)), tool, outcome }
   }
 
@@ -730,7 +732,11 @@ export class Agent {
         role: 'tool',
         toolCallId: binding.toolCallId,
         name: 'page_call',
-        content: boundContent(JSON.stringify(wrapUntrusted(result))),
+        content: boundContent(
+          JSON.stringify(
+            modelResult(result, await this.#o.relay.toolEntry(binding.clientId, binding.tool), true),
+          ),
+        ),
         confirmId: binding.confirmId,
       }
       const line = boundText(
