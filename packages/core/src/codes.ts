@@ -9,7 +9,6 @@
 // @toolmark/protocol (what servers import) and are re-exported here for the page side.
 export {
   ERROR_MESSAGES,
-  OUTPUT_INVALID_MESSAGE,
   REFUSED_CODE_MESSAGES,
   REFUSED_CODES,
   REFUSED_MESSAGES,
@@ -32,7 +31,7 @@ export const ERROR_EVENT_CODES = {
   schema_conversion_failed: 'schema_conversion_failed',
   /** A tool's run, validator, summary or snapshot threw (result: error "Tool failed"). */
   tool_threw: 'tool_threw',
-  /** A tool's `ok` data failed its output schema (every build; result: error "Output does not match the tool's output schema"). */
+  /** A tool's output failed its output schema (development only). */
   output_invalid: 'output_invalid',
   /** A transport failed to send/close, or a result was not serializable. */
   transport_failed: 'transport_failed',

@@ -12,8 +12,8 @@ import type { ToolmarkErrorEvent } from './types.ts'
  * on a hot path a cheap test comes first. Without a bundler in a browser, define
  * `globalThis.process = { env: { NODE_ENV: 'production' } }` before the first import, as for React.
  *
- * Only warnings (`level: 'warning'` events), the `inert_registry` notice and the registration-time
- * schema conversion depend on it; misconfiguration still throws with `dev: true`
+ * Only warnings (`level: 'warning'` events), the `inert_registry` notice, the output check and the
+ * registration-time schema conversion depend on it; misconfiguration still throws with `dev: true`
  * and is reported with the same codes and messages in every build.
  */
 declare const process: { env: { NODE_ENV?: string } }

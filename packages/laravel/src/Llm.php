@@ -102,7 +102,7 @@ final class Llm
     /**
      * What the model gets for a page tool's result (its JSON is the tool message's content): for an
      * `ok` result with data of a `structured` tool (its manifest entry says it declares an output
-     * schema, which the page checks), the data plus Wire::STRUCTURED_NOTE; any other result as is.
+     * schema, checked by a development page), the data plus Wire::STRUCTURED_NOTE; any other result as is.
      * Wrapped by wrapUntrusted() when `$untrusted`. The same shape as `modelResult` of `@toolmark/protocol`.
      *
      * @param array<string, mixed> $result

@@ -31,13 +31,9 @@ export const REFUSED_CODES = {
 /** The exact `error` message of a tool that failed (alone, so a page bundles no other `error` message). */
 export const TOOL_FAILED_MESSAGE = 'Tool failed'
 
-/** The exact `error` message of an `ok` result whose data failed the tool's output schema. */
-export const OUTPUT_INVALID_MESSAGE = "Output does not match the tool's output schema"
-
 /** Exact `error` result messages. */
 export const ERROR_MESSAGES = {
   toolFailed: TOOL_FAILED_MESSAGE,
-  outputInvalid: OUTPUT_INVALID_MESSAGE,
   notSerializable: 'Result not serializable',
   unsupportedProtocol: 'unsupported protocol',
 } as const

@@ -120,7 +120,7 @@ export function wrapUntrusted<R extends ToolResult>(result: R): UntrustedEnvelop
 
 /** The short text beside the data of a structured result (see {@link modelResult}). */
 export const STRUCTURED_NOTE =
-  "Structured result: data matches the tool's output schema (page_describe shows it as outputSchema)."
+  'Structured result: the tool declares the shape of data as its output schema (page_describe shows it as outputSchema).'
 
 /** An `ok` result of a tool with an output schema, as the model gets it: the data plus a short text. */
 export interface StructuredOk<T = unknown> {
@@ -135,7 +135,7 @@ export type ModelResult = ToolResult | StructuredOk | UntrustedEnvelope<ToolResu
 /**
  * What an agent hands the model for a page tool's result (its JSON is the tool message's content).
  * An `ok` result with data of a tool marked `structured` in its manifest entry (it declares an output
- * schema, so the page checked the data against it) gets {@link STRUCTURED_NOTE} beside its data; any
+ * schema, whose data a development page checks against it) gets {@link STRUCTURED_NOTE} beside its data; any
  * other result is passed as is. A tool with `hints.untrustedContent` gets it wrapped by
  * {@link wrapUntrusted}. Deterministic: the same result gives the same JSON on every turn.
  */

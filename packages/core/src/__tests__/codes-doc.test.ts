@@ -45,7 +45,6 @@ describe('docs/reference/codes.md', () => {
   it("keeps the protocol's exact strings to the letter", () => {
     expect(ERROR_MESSAGES).toEqual({
       toolFailed: 'Tool failed',
-      outputInvalid: "Output does not match the tool's output schema",
       notSerializable: 'Result not serializable',
       unsupportedProtocol: 'unsupported protocol',
     })

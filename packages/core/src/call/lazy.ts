@@ -3,9 +3,9 @@ import { onDemand } from '../on-demand.ts'
 /**
  * What only some calls need loads on demand (`chunk.ts`, a chunk of its own): confirmations (the
  * card, inline and deferred confirmations, the approver's edit, the pending store), the wait for an
- * asynchronous validator, the output check and the run of an undo restorer. An app whose tools never
- * confirm, validate asynchronously, declare `output` or undo does not load it. Registering a tool that
- * confirms or declares `output` (or any tool under `requiresConfirmation`) starts the load, so it has usually arrived when the first confirmation is
+ * asynchronous validator and the run of an undo restorer. An app whose tools never confirm, validate
+ * asynchronously or undo does not load it. Registering a tool that confirms (or any tool under
+ * `requiresConfirmation`) starts the load, so it has usually arrived when the first confirmation is
  * needed; a call that needs it before waits for it (the call's deadline runs meanwhile). Once loaded
  * (by any registry), those calls go on synchronously, as before. A failed load is retried by the next
  * call that needs it; the call that hit it answers `error "Tool failed"` with a `tool_threw` event.

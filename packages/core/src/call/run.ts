@@ -5,7 +5,6 @@ import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
 import type { Turn } from '../tool/queue.ts'
 import { cancelled, error, isRunResult, ok } from '../tool/result.ts'
-import { threw } from '../tool/threw.ts'
 import type {
   Caller,
   CtxConfirmOutcome,
@@ -22,6 +21,9 @@ import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
 import { type CallExtras, extras } from './lazy.ts'
 import type { CallRequest } from './request.ts'
+
+/** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
+declare const process: { env: { NODE_ENV?: string } }
 
 const CANCELLED_SIGNAL: ToolResult = Object.freeze(cancelled('signal'))
 
@@ -210,20 +212,15 @@ export class Run implements Timed, ToolContext, Turn {
       )
       result = error(TOOL_FAILED_MESSAGE)
     }
-    // Only tools that declare an output schema pay for the check (every build; output-check.ts).
-    if (this.#entry.def.output && result.status === 'ok') return this.#checkOutput(result)
+    // Reading process.env costs in Node: only a development registry's tools with an output schema do.
+    if (
+      this.#tm.dev &&
+      process.env.NODE_ENV !== 'production' &&
+      this.#entry.def.output &&
+      result.status === 'ok'
+    )
+      checkOutput(this.#tm, this.#entry, result.data)
     this.#settle(result)
-  }
-
-  /** An `ok` result of a tool with an output schema: settled once `checkOutput` (on demand) judged it. */
-  #checkOutput(result: ToolResult & { status: 'ok' }): void {
-    const settle = (r: ToolResult): void => this.#settle(r)
-    const check = (x: CallExtras): unknown => x.checkOutput(this.#tm, this.#entry, result, this, settle)
-    if (extras.value) check(extras.value)
-    else
-      extras
-        .load()
-        .then(check, (err) => settle(threw(this.#tm, this.#entry, this.#callId, 'output check', err)))
   }
 
   #failed(err: unknown): void {
@@ -277,5 +274,24 @@ export class Run implements Timed, ToolContext, Turn {
     this.#cancelGrace?.()
     if (release) this.#entry.scope.queue.release()
     this.#resolve(result)
+  }
+}
+
+/** Development only: an `ok` result whose data fails the tool's output schema emits `output_invalid`. */
+function checkOutput(tm: CallHost, entry: Entry, data: unknown): void {
+  const name = entry.name
+  const report = (r: { issues?: readonly unknown[] | undefined }): void => {
+    if (r.issues)
+      tm.report('output_invalid', `Output of "${name}" does not match its output schema`, {
+        tool: name,
+        cause: r.issues,
+      })
+  }
+  try {
+    const r = entry.def.output!['~standard'].validate(data)
+    if (r instanceof Promise) r.then(report, () => {})
+    else report(r)
+  } catch (err) {
+    tm.report('tool_threw', `Output validator of "${name}" threw`, { tool: name, cause: err })
   }
 }

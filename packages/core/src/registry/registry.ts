@@ -134,7 +134,7 @@ export class ToolTable implements ScopeHost {
     }
     if (!this.#checkConfirmPath(entry)) return inert(name)
     // A tool that may ask for confirmation: the confirmation module starts loading now.
-    if (entry.confirms || entry.def.output || host.options.requiresConfirmation) preloadExtras()
+    if (entry.confirms || host.options.requiresConfirmation) preloadExtras()
     if (!entry.canDeriveSchema) {
       host.misconfigured(
         'schema_conversion_failed',

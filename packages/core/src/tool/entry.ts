@@ -94,7 +94,7 @@ export class Entry {
       if (paths.length > 0) summary.sensitivePaths = Object.freeze([...paths])
     }
     if (def.mode === 'stepwise') summary.mode = 'stepwise'
-    // Its `ok` data is checked against `output` on every call, so a server may hand it on as structured.
+    // It declares the shape of its `ok` data, so an agent may hand that data on as structured content.
     if (def.output !== undefined) summary.structured = true
     this.summary = Object.freeze(summary)
   }

@@ -92,11 +92,7 @@ export interface ToolDefinition<S extends AnySchema | undefined = AnySchema | un
    * is answered `invalid` with `issues[{ path, message }]` and `run` never starts.
    */
   input?: S
-  /**
-   * Standard Schema for `ok` data, checked on every call in every build: data that does not match
-   * answers `error` "Output does not match the tool's output schema" (event `output_invalid`). The
-   * manifest entry is marked `structured`, so agents get the data as a structured result.
-   */
+  /** Standard Schema for `ok` data; validated only in development (a mismatch emits `output_invalid`, the result is kept). */
   output?: StandardSchemaV1<unknown, O>
   /**
    * JSON Schema override for the manifest's `inputSchema`. Without `input`, input is validated against it

@@ -70,8 +70,8 @@ final class StructuredResultsTest extends TestCase
     {
         $this->assertSame('{"status":"ok","data":{"n":1}}', $this->answered('plain.read', ['status' => 'ok', 'data' => ['n' => 1]]));
         $this->assertSame(
-            '{"status":"error","message":"Output does not match the tool\'s output schema"}',
-            $this->answered('account.read', ['status' => 'error', 'message' => Wire::ERROR_MESSAGES['outputInvalid']]),
+            '{"status":"error","message":"Tool failed"}',
+            $this->answered('account.read', ['status' => 'error', 'message' => Wire::ERROR_MESSAGES['toolFailed']]),
         );
     }
 

@@ -44,10 +44,7 @@ describe('webmcp(): structured results', () => {
     await tick()
     expect(await mc.execute('plain', {})).toEqual(ok({ items: ['a'] }))
     expect(await mc.execute('list', { bad: 'x' })).toMatchObject({ status: 'invalid' })
-    // Data that fails the schema never reaches the agent as structured content.
-    expect(await mc.execute('list', { bad: true })).toEqual({
-      status: 'error',
-      message: "Output does not match the tool's output schema",
-    })
+    // A production registry does not check output (development only): the data is handed on as it is.
+    expect(await mc.execute('list', { bad: true })).toEqual({ items: 1 })
   })
 })
