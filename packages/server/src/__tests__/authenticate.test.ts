@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { AUTHENTICATE_FAILED, type Authenticate, createToolmarkServer } from '../index.ts'
+import { AUTHENTICATE_FAILED, type Authenticate } from '../http/app.ts'
+import { createToolmarkServer } from '../index.ts'
 import {
   Browser,
   FakePage,

@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { createToolmarkServer, SESSION_COOKIE, type SessionCookieOptions } from '../index.ts'
+import { SESSION_COOKIE } from '../http/session.ts'
+import { createToolmarkServer, type SessionCookieOptions } from '../index.ts'
 import { ScriptedProvider } from './helpers.ts'
 
 /*
