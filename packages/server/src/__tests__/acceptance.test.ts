@@ -18,7 +18,7 @@ import {
   type TestServer,
   testServers,
   toolCall,
-} from './helpers.ts'
+} from './support/test-server.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {

@@ -12,7 +12,7 @@ import {
   ScriptedProvider,
   testServer,
   toolCall,
-} from './helpers.ts'
+} from './support/test-server.ts'
 
 /*
  * One client must not hurt the others: every body is read up to its limit and no further, and no text over its

@@ -14,7 +14,7 @@ import { environment } from '@toolmark/core/adapter'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { EXPIRED_RESULT } from '../agent/loop.ts'
-import { challengesRegistry } from './challenges-page.ts'
+import { challengesRegistry } from './support/challenges-page.ts'
 import {
   type Browser,
   readEvents,
@@ -22,7 +22,7 @@ import {
   type TestServer,
   testServer,
   toolCall,
-} from './helpers.ts'
+} from './support/test-server.ts'
 
 /*
  * The server against the real page side: a core registry with the bridge and websocketTransport

@@ -13,7 +13,7 @@ import {
   TRANSPORTS,
   testServer,
   toolCall,
-} from './helpers.ts'
+} from './support/test-server.ts'
 
 /*
  * Where a call's input and result could come to rest, each checked after a turn that sends real secrets to

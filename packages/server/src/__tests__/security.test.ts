@@ -14,7 +14,7 @@ import {
   TRANSPORTS,
   testServers,
   toolCall,
-} from './helpers.ts'
+} from './support/test-server.ts'
 
 const DEADLINE = 15_000
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

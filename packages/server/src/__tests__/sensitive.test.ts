@@ -7,7 +7,7 @@ import {
   type TestServer,
   testServer,
   toolCall,
-} from './helpers.ts'
+} from './support/test-server.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
