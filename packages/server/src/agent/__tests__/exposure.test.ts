@@ -8,13 +8,9 @@ import {
   wrapUntrusted,
 } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
-import {
-  FakePage,
-  fakeTool,
-  ScriptedProvider,
-  testServer,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import { ScriptedProvider, toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { testServer } from '../../__tests__/support/test-server.ts'
 import { FOLLOW_UP_PROMPT, SYSTEM_PROMPT } from '../loop.ts'
 
 const zeta = fakeTool('zeta.list', 'List zetas', { readOnly: true }, { type: 'object' }, () => ({

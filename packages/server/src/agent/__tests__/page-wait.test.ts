@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { FakePage, fakeTool, ScriptedProvider, testServers } from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import { ScriptedProvider } from '../../__tests__/support/scripted-provider.ts'
+import { testServers } from '../../__tests__/support/test-server.ts'
 
 const server = testServers()
 const read = fakeTool('notes.read', 'Read a note', { readOnly: true }, { type: 'object' })

@@ -1,14 +1,8 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import {
-  Browser,
-  DEPLOYMENT,
-  FakePage,
-  fakeTool,
-  readEvents,
-  type TestServer,
-  testServer,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import { Browser, readEvents } from '../../__tests__/support/http-client.ts'
+import { toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { DEPLOYMENT, type TestServer, testServer } from '../../__tests__/support/test-server.ts'
 import type { ChatEvent, ChatMessage, ToolPart } from '../../shared/contract.ts'
 import type { ProviderEvent, ProviderRequest } from '../types.ts'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { Browser, DEPLOYMENT, readEvents, testServer } from '../../__tests__/support/test-server.ts'
+import { Browser, readEvents } from '../../__tests__/support/http-client.ts'
+import { DEPLOYMENT, testServer } from '../../__tests__/support/test-server.ts'
 import type { Provider, ProviderEvent, ProviderRequest } from '../types.ts'
 
 /**

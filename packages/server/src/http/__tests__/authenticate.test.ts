@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import {
-  Browser,
-  FakePage,
-  fakeTool,
-  HttpLink,
-  openSocket,
-  ScriptedProvider,
-  testServers,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import { Browser } from '../../__tests__/support/http-client.ts'
+import { HttpLink, openSocket } from '../../__tests__/support/page-links.ts'
+import { ScriptedProvider, toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { testServers } from '../../__tests__/support/test-server.ts'
 import { createToolmarkServer } from '../../index.ts'
 import { AUTHENTICATE_FAILED, type Authenticate } from '../app.ts'
 

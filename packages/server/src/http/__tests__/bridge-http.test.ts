@@ -2,16 +2,11 @@ import { randomUUID } from 'node:crypto'
 import type { AgentToPageMessage } from '@toolmark/protocol'
 import type { EventSourceMessage } from 'eventsource-parser'
 import { describe, expect, it } from 'vitest'
-import {
-  Browser,
-  FakePage,
-  fakeTool,
-  type HttpLink,
-  readEvents,
-  ScriptedProvider,
-  testServers,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import { Browser, readEvents } from '../../__tests__/support/http-client.ts'
+import type { HttpLink } from '../../__tests__/support/page-links.ts'
+import { ScriptedProvider, toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { testServers } from '../../__tests__/support/test-server.ts'
 import { TIMEOUT_RESULT } from '../../relay/relay.ts'
 import { manualClock } from '../../shared/clock.ts'
 import { REPLAY_WINDOW, RESUME_GRACE_MS } from '../bridge-http.ts'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { Browser, testServers } from '../../__tests__/support/test-server.ts'
+import { Browser } from '../../__tests__/support/http-client.ts'
+import { testServers } from '../../__tests__/support/test-server.ts'
 import type { Authenticate } from '../../index.ts'
 
 /*

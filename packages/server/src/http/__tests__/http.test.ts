@@ -1,13 +1,10 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { challengesTools, demoState } from '../../../../offline-agent/src/__tests__/demo-tools.ts'
-import {
-  Browser,
-  FakePage,
-  openSocket,
-  readEvents,
-  testServers,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage } from '../../__tests__/support/fake-page.ts'
+import { Browser, readEvents } from '../../__tests__/support/http-client.ts'
+import { openSocket } from '../../__tests__/support/page-links.ts'
+import { testServers } from '../../__tests__/support/test-server.ts'
 import { SESSION_COOKIE, sessionIdFromHeader } from '../session.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { ScriptedProvider } from '../../__tests__/support/test-server.ts'
+import { ScriptedProvider } from '../../__tests__/support/scripted-provider.ts'
 import { createToolmarkServer, type SessionCookieOptions } from '../../index.ts'
 import { SESSION_COOKIE } from '../session.ts'
 

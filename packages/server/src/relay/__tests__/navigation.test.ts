@@ -1,14 +1,9 @@
 import { wrapUntrusted } from '@toolmark/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  FakePage,
-  fakeTool,
-  flushSocket,
-  openSocket,
-  ScriptedProvider,
-  testServer,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import { flushSocket, openSocket } from '../../__tests__/support/page-links.ts'
+import { ScriptedProvider, toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { testServer } from '../../__tests__/support/test-server.ts'
 import { EXPIRED_RESULT } from '../../agent/loop.ts'
 import { manualClock } from '../../shared/clock.ts'
 import { TIMEOUT_RESULT } from '../relay.ts'

@@ -1,11 +1,7 @@
 import { expect, it } from 'vitest'
-import {
-  FakePage,
-  fakeTool,
-  ScriptedProvider,
-  testServers,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import { ScriptedProvider, toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { testServers } from '../../__tests__/support/test-server.ts'
 import { createMemoryStore } from '../../store/memory.ts'
 import { Relay } from '../relay.ts'
 

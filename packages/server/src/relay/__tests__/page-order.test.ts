@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { expect, it } from 'vitest'
-import {
-  FakePage,
-  fakeTool,
-  type HttpLink,
-  ScriptedProvider,
-  testServers,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import type { HttpLink } from '../../__tests__/support/page-links.ts'
+import { ScriptedProvider, toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { testServers } from '../../__tests__/support/test-server.ts'
 
 // Three instances only (the `server-shared` project): the page's stream is on A, its POSTs land on B.
 const server = testServers()

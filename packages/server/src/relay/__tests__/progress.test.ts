@@ -1,15 +1,9 @@
 import { MAX_PROGRESS_PER_SECOND } from '@toolmark/protocol/extensions'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import {
-  Browser,
-  DEPLOYMENT,
-  FakePage,
-  fakeTool,
-  readEvents,
-  type TestServer,
-  testServer,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import { Browser, readEvents } from '../../__tests__/support/http-client.ts'
+import { toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { DEPLOYMENT, type TestServer, testServer } from '../../__tests__/support/test-server.ts'
 import type { ProviderEvent, ProviderRequest } from '../../agent/types.ts'
 import type { ChatEvent } from '../../shared/contract.ts'
 

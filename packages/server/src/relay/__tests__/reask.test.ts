@@ -6,16 +6,10 @@ import type { ToolResult } from '@toolmark/core'
 import { EXPIRED_RESULT, REFUSED_MESSAGES, wrapUntrusted } from '@toolmark/protocol'
 import pg from 'pg'
 import { describe, expect, inject, it, onTestFinished, vi } from 'vitest'
-import {
-  Browser,
-  DEPLOYMENT,
-  FakePage,
-  fakeTool,
-  type FakePage as Page,
-  ScriptedProvider,
-  testServers,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool, type FakePage as Page } from '../../__tests__/support/fake-page.ts'
+import { Browser } from '../../__tests__/support/http-client.ts'
+import { ScriptedProvider, toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { DEPLOYMENT, testServers } from '../../__tests__/support/test-server.ts'
 import { serve } from '../../node.ts'
 import { openPostgresStore } from '../../postgres.ts'
 import { createRedisCluster } from '../../redis.ts'

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import {
-  Browser,
-  DEPLOYMENT,
-  FakePage,
-  fakeTool,
-  type HttpLink,
-  ScriptedProvider,
-  testServers,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import { Browser } from '../../__tests__/support/http-client.ts'
+import type { HttpLink } from '../../__tests__/support/page-links.ts'
+import { ScriptedProvider, toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { DEPLOYMENT, testServers } from '../../__tests__/support/test-server.ts'
 import { bridgeHttp, RETRYABLE_HEADER } from '../../http/bridge-http.ts'
 import { openSqliteStore } from '../../sqlite.ts'
 import type { Cluster } from '../cluster.ts'

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { PROTOCOL_VERSION } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
-import {
-  FakePage,
-  fakeTool,
-  ScriptedProvider,
-  testServers,
-  toolCall,
-} from '../../__tests__/support/test-server.ts'
+import { FakePage, fakeTool } from '../../__tests__/support/fake-page.ts'
+import { ScriptedProvider, toolCall } from '../../__tests__/support/scripted-provider.ts'
+import { testServers } from '../../__tests__/support/test-server.ts'
 import { escapeForLog, logString } from '../../shared/log.ts'
 
 const server = testServers()

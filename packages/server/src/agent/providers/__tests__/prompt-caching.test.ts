@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { challengesTools, demoState } from '../../../../../offline-agent/src/__tests__/demo-tools.ts'
-import { FakePage, testServer } from '../../../__tests__/support/test-server.ts'
+import { FakePage } from '../../../__tests__/support/fake-page.ts'
+import { testServer } from '../../../__tests__/support/test-server.ts'
 import { AnthropicProvider } from '../anthropic.ts'
 import { OpenAiProvider } from '../openai.ts'
 import { fixtureServer, type Recorded } from './fixture-server.ts'
