@@ -88,7 +88,7 @@ module.exports = {
       from: {
         path: '^packages/server/src/((index|server)\\.ts$|(agent|http|relay|shared|store)/)',
         pathNot:
-          '^packages/server/src/(http/ws|store/(sqlite|statements|migrations|postgres|pg-migrations))\\.ts$',
+          '(^packages/server/src/(http/ws|store/(sqlite|statements|migrations|postgres|pg-migrations))\\.ts$|__tests__)',
       },
       to: {
         path: '(^node:|^(fs|path|os|http|net|crypto|stream|url)$|node_modules/(ws|better-sqlite3|pg|ioredis|@hono/node-server)/)',
@@ -105,7 +105,7 @@ module.exports = {
     ].map(([layer, above]) => ({
       name: `server-${layer}-depends-down`,
       severity: 'error',
-      from: { path: `^packages/server/src/${layer}/` },
+      from: { path: `^packages/server/src/${layer}/`, pathNot: '__tests__' },
       to: {
         path: `^packages/server/src/((${above})/|[^/]+\\.ts$)`,
         dependencyTypesNot: ['type-only'],

@@ -2,7 +2,8 @@
 // the tool result handed back to the model, split into the time inside `Relay.request` (page
 // included) and the loop's own server-side work. Floor: the raw `ws` echo of request.ts.
 import { performance } from 'node:perf_hooks'
-import type { Conversation, Provider, ProviderEvent, ProviderRequest } from '@toolmark/server'
+import type { Provider, ProviderEvent, ProviderRequest } from '@toolmark/server'
+import type { Conversation } from '@toolmark/server/store'
 import type { RunningServer } from '@toolmark-apps/agent-server'
 import { ms, percentile, QUERY, row, TOOL, times } from './shared.ts'
 

@@ -3,6 +3,8 @@ import { defineConfig } from 'tsdown'
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    store: 'src/store.ts',
+    testing: 'src/testing.ts',
     node: 'src/node.ts',
     sqlite: 'src/sqlite.ts',
     postgres: 'src/postgres.ts',

@@ -8,7 +8,7 @@ export default defineProject({
     environment: 'node',
     include: ['src/**/__tests__/**/*.test.ts'],
     // Needs three instances: run by the `server-shared` project (vitest.shared.config.ts) only.
-    exclude: ['src/__tests__/page-order.test.ts'],
+    exclude: ['src/relay/__tests__/page-order.test.ts'],
     testTimeout: 20_000,
     // Type tests of the public surface and the ports (`Store`, `Provider`).
     typecheck: { enabled: true, include: ['src/**/__tests__/**/*.test-d.ts'], tsconfig: './tsconfig.json' },

@@ -2,18 +2,12 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { EmbeddedProvider } from '@toolmark/offline-agent'
-import {
-  type Agent,
-  type Clock,
-  createToolmarkServer,
-  type Provider,
-  type Relay,
-  type Store,
-} from '@toolmark/server'
+import { type Agent, createToolmarkServer, type Provider, type Relay, type Store } from '@toolmark/server'
 import { serve } from '@toolmark/server/node'
 import { openPostgresStore } from '@toolmark/server/postgres'
 import { createRedisCluster } from '@toolmark/server/redis'
 import { openSqliteStore } from '@toolmark/server/sqlite'
+import type { Clock } from '@toolmark/server/testing'
 import { Hono } from 'hono'
 import { createProvider } from './agent/providers/index.ts'
 import type { Config } from './config.ts'

@@ -1,13 +1,15 @@
 /**
  * `@toolmark/server`: the server side of an in-app agent, Web-standard. `createToolmarkServer`
  * returns one `fetch(request)` serving the conversation API, the chat event stream and the bridge's
- * HTTP transport. Node's WebSocket transport is in `@toolmark/server/node`, the SQLite store in
- * `@toolmark/server/sqlite`, model providers in `@toolmark/server/anthropic` and `/openai`.
+ * HTTP transport. This entry holds what an app calls: the server, its route handlers and options, and
+ * the two ports it plugs in (`Store`, `Provider`).
+ *
+ * Other doors: the `Store` port's records, `createMemoryStore` and `StoreUnavailableError` in
+ * `@toolmark/server/store`; the manual clock in `@toolmark/server/testing`; Node's WebSocket transport in
+ * `@toolmark/server/node`; the SQLite and PostgreSQL stores in `/sqlite` and `/postgres`; shared mode in
+ * `/redis`; model providers in `/anthropic`, `/openai` and `/ai-sdk`; the chat API's types in `/contract`.
  */
 
-export { ConversationEvents } from './agent/events.ts'
-export { firstArray, toolLine } from './agent/lines.ts'
-export { Agent, type AgentOptions, SYSTEM_PROMPT } from './agent/loop.ts'
 export type {
   AgentMessage,
   LlmTool,
@@ -15,27 +17,12 @@ export type {
   ProviderEvent,
   ProviderRequest,
   ToolCall,
-} from './agent/types.ts'
-export {
-  AUTHENTICATE_FAILED,
-  type Authenticate,
-  checkOrigin,
-  isLoopbackName,
-  type OriginProblem,
-} from './http/app.ts'
-export { EVENTS_PATH, MESSAGES_PATH, STREAM_HEADER } from './http/bridge-http.ts'
-export { HEALTH_PATH, READY_PATH, STORE_UNAVAILABLE } from './http/health.ts'
-export { SESSION_COOKIE, type SessionCookieOptions } from './http/session.ts'
-export type { BroadcastMessage, Cluster, ClusterMessage } from './relay/cluster.ts'
-export {
-  COORDINATOR_UNAVAILABLE_RESULT,
-  LOST_RESULT,
-  MAX_INBOUND_BYTES,
-  PAGE_CACHE_MS,
-  type Rejection,
-  Relay,
-  type RelayOptions,
-} from './relay/relay.ts'
+} from '@toolmark/protocol'
+export type { ConversationEvents } from './agent/events.ts'
+export { type Agent, SYSTEM_PROMPT } from './agent/loop.ts'
+export type { Authenticate } from './http/app.ts'
+export type { SessionCookieOptions } from './http/session.ts'
+export type { Rejection, Relay } from './relay/relay.ts'
 export {
   createToolmarkServer,
   type RouteHandler,
@@ -43,30 +30,4 @@ export {
   type ToolmarkServer,
   type ToolmarkServerOptions,
 } from './server.ts'
-export { MAX_MANIFEST_CHARS, MAX_PROVIDER_TEXT } from './shared/bounds.ts'
-export { type Clock, type ManualClock, manualClock, systemClock } from './shared/clock.ts'
-export type * from './shared/contract.ts'
-export { MAX_MESSAGE_LENGTH } from './shared/contract.ts'
-export {
-  type LimitCode,
-  LimitExceeded,
-  MAX_CHAT_STREAMS_PER_USER,
-  MAX_CONVERSATIONS_PER_USER,
-  MAX_PAGE_CONNECTIONS_PER_USER,
-  MAX_QUEUED_TURNS_PER_USER,
-} from './shared/limits.ts'
-export { escapeForLog, logString } from './shared/log.ts'
-export { MASKED, maskText, maskValue } from './shared/redact.ts'
-export { createMemoryStore } from './store/memory.ts'
-export type {
-  Answerer,
-  CallBinding,
-  ConfirmBinding,
-  Conversation,
-  ManifestRecord,
-  Session,
-  Store,
-  StoredMessage,
-  User,
-} from './store/store.ts'
-export { StoreUnavailableError } from './store/store.ts'
+export type { Store } from './store/store.ts'

@@ -5,3 +5,5 @@
  */
 
 export { createRedisCluster, type RedisCluster, type RedisClusterOptions } from './cluster/redis.ts'
+/** The shared-mode port the server's `cluster` option takes, and the messages instances send through it. */
+export type { BroadcastMessage, Cluster, ClusterMessage } from './relay/cluster.ts'

@@ -9,16 +9,10 @@ import { anthropicMessages } from '../agent/providers/anthropic.ts'
 import { openAiMessages } from '../agent/providers/openai.ts'
 import type { ProviderEvent, ProviderRequest } from '../agent/types.ts'
 import { type Clock, manualClock } from '../shared/clock.ts'
-import {
-  FakePage,
-  fakeTool,
-  flushSocket,
-  openSocket,
-  ScriptedProvider,
-  type TestServer,
-  testServers,
-  toolCall,
-} from './helpers.ts'
+import { FakePage, fakeTool } from './support/fake-page.ts'
+import { flushSocket, openSocket } from './support/page-links.ts'
+import { ScriptedProvider, toolCall } from './support/scripted-provider.ts'
+import { type TestServer, testServers } from './support/test-server.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {

@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } fr
 import WebSocket from 'ws'
 import { aiSdkProvider, type PageCallInput, pageTools } from '../ai-sdk.ts'
 import { CANCELLED_RESULT } from '../relay/relay.ts'
-import { type Browser, type TestServer, testServer } from './helpers.ts'
+import type { Browser } from './support/http-client.ts'
+import { type TestServer, testServer } from './support/test-server.ts'
 
 /*
  * `@toolmark/server/ai-sdk` against the AI SDK's own mock language model (`MockLanguageModelV4`

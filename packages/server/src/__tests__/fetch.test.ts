@@ -2,7 +2,7 @@ import { PROTOCOL_VERSION } from '@toolmark/protocol'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { createToolmarkServer, routeHandlers, type ToolmarkServerOptions } from '../index.ts'
-import { ScriptedProvider, toolCall } from './helpers.ts'
+import { ScriptedProvider, toolCall } from './support/scripted-provider.ts'
 
 /*
  * The server as a plain `fetch(Request): Promise<Response>`, with no Node HTTP server in between:

@@ -6,7 +6,9 @@ import { createToolmark, ok } from '@toolmark/core'
 import { environment, grantChoices } from '@toolmark/core/adapter'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
-import { type Browser, ScriptedProvider, type TestServer, testServer, toolCall } from './helpers.ts'
+import type { Browser } from './support/http-client.ts'
+import { ScriptedProvider, toolCall } from './support/scripted-provider.ts'
+import { type TestServer, testServer } from './support/test-server.ts'
 
 /*
  * "Allow for this conversation" for calls of the in-app agent: the page binds its bridge to the conversation its

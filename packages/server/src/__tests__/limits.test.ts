@@ -4,15 +4,10 @@ import { DRAIN_BYTES } from '../http/body.ts'
 import { MAX_CHAT_COMPLETIONS_BYTES } from '../http/openai-compat.ts'
 import { createToolmarkServer, type ToolmarkServerOptions } from '../server.ts'
 import { MAX_MANIFEST_CHARS, MAX_PROVIDER_TEXT } from '../shared/bounds.ts'
-import {
-  FakePage,
-  fakeTool,
-  HttpLink,
-  openSocket,
-  ScriptedProvider,
-  testServer,
-  toolCall,
-} from './helpers.ts'
+import { FakePage, fakeTool } from './support/fake-page.ts'
+import { HttpLink, openSocket } from './support/page-links.ts'
+import { ScriptedProvider, toolCall } from './support/scripted-provider.ts'
+import { testServer } from './support/test-server.ts'
 
 /*
  * One client must not hurt the others: every body is read up to its limit and no further, and no text over its

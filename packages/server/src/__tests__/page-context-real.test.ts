@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import WebSocket from 'ws'
 import { PAGE_CONTEXT_NOTE } from '../agent/page-context.ts'
 import type { AgentMessage } from '../agent/types.ts'
-import { ScriptedProvider, testServer } from './helpers.ts'
+import { ScriptedProvider } from './support/scripted-provider.ts'
+import { testServer } from './support/test-server.ts'
 
 /*
  * The context extension end to end: a core registry with `contextBridge` (over `progressBridge`) and

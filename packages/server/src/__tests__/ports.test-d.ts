@@ -4,21 +4,20 @@ import { describe, expectTypeOf, it } from 'vitest'
 import { aiSdkProvider } from '../ai-sdk.ts'
 import type { AnthropicProvider } from '../anthropic.ts'
 import type { ChatEvent } from '../contract.ts'
+import type * as main from '../index.ts'
 import {
   type AgentMessage,
-  type ConfirmBinding,
-  type Conversation,
-  createMemoryStore,
   createToolmarkServer,
   type Provider,
   type ProviderEvent,
   type ProviderRequest,
   type Store,
-  type StoredMessage,
 } from '../index.ts'
 import type { OpenAiProvider } from '../openai.ts'
 import { openPostgresStore, type PostgresStore } from '../postgres.ts'
 import { openSqliteStore } from '../sqlite.ts'
+import type * as storeEntry from '../store.ts'
+import { type ConfirmBinding, type Conversation, createMemoryStore, type StoredMessage } from '../store.ts'
 
 /*
  * The two ports an app implements or swaps: `Store` (where conversations, messages and bindings live) and
@@ -26,6 +25,11 @@ import { openSqliteStore } from '../sqlite.ts'
  */
 
 describe('the Store port', () => {
+  it('is the same type in the main entry and in /store, with its records and the in-memory store beside it', () => {
+    expectTypeOf<main.Store>().toEqualTypeOf<storeEntry.Store>()
+    expectTypeOf<keyof typeof storeEntry>().toEqualTypeOf<'createMemoryStore' | 'StoreUnavailableError'>()
+  })
+
   it('is what every bundled store returns, and what the server takes', () => {
     expectTypeOf(createMemoryStore()).toEqualTypeOf<Store>()
     expectTypeOf(openSqliteStore(':memory:')).toEqualTypeOf<Store>()
@@ -100,6 +104,26 @@ describe('the chat events a front end reads', () => {
   it('are messages, the busy flag, streamed text, tool parts and their progress', () => {
     expectTypeOf<ChatEvent['type']>().toEqualTypeOf<
       'message' | 'busy' | 'text-delta' | 'tool' | 'tool-progress'
+    >()
+  })
+})
+
+describe('the main entry', () => {
+  it('holds three values: the server, its route handlers and the system prompt (types are counted in entries.test.ts)', () => {
+    expectTypeOf<keyof typeof main>().toEqualTypeOf<
+      'createToolmarkServer' | 'routeHandlers' | 'SYSTEM_PROMPT'
+    >()
+  })
+
+  it('names the server parts its result exposes', () => {
+    type Server = ReturnType<typeof createToolmarkServer>
+    expectTypeOf<Server>().toEqualTypeOf<main.ToolmarkServer>()
+    expectTypeOf<Server['relay']>().toEqualTypeOf<main.Relay>()
+    expectTypeOf<Server['agent']>().toEqualTypeOf<main.Agent>()
+    expectTypeOf<Server['events']>().toEqualTypeOf<main.ConversationEvents>()
+    expectTypeOf<main.ToolmarkServerOptions['authenticate']>().toEqualTypeOf<main.Authenticate | undefined>()
+    expectTypeOf<main.ToolmarkServerOptions['sessionCookie']>().toEqualTypeOf<
+      main.SessionCookieOptions | undefined
     >()
   })
 })

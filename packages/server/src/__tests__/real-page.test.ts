@@ -14,15 +14,10 @@ import { environment } from '@toolmark/core/adapter'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { EXPIRED_RESULT } from '../agent/loop.ts'
-import { challengesRegistry } from './challenges-page.ts'
-import {
-  type Browser,
-  readEvents,
-  ScriptedProvider,
-  type TestServer,
-  testServer,
-  toolCall,
-} from './helpers.ts'
+import { challengesRegistry } from './support/challenges-page.ts'
+import { type Browser, readEvents } from './support/http-client.ts'
+import { ScriptedProvider, toolCall } from './support/scripted-provider.ts'
+import { type TestServer, testServer } from './support/test-server.ts'
 
 /*
  * The server against the real page side: a core registry with the bridge and websocketTransport

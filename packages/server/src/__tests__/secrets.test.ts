@@ -2,18 +2,12 @@ import { connect } from 'node:net'
 import type { ToolResult } from '@toolmark/core'
 import { Redis } from 'ioredis'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import {
-  type AtRest,
-  Browser,
-  DEPLOYMENT,
-  FakePage,
-  fakeTool,
-  readEvents,
-  ScriptedProvider,
-  TRANSPORTS,
-  testServer,
-  toolCall,
-} from './helpers.ts'
+import type { AtRest } from './support/deployment.ts'
+import { FakePage, fakeTool } from './support/fake-page.ts'
+import { Browser, readEvents } from './support/http-client.ts'
+import { TRANSPORTS } from './support/page-links.ts'
+import { ScriptedProvider, toolCall } from './support/scripted-provider.ts'
+import { DEPLOYMENT, testServer } from './support/test-server.ts'
 
 /*
  * Where a call's input and result could come to rest, each checked after a turn that sends real secrets to

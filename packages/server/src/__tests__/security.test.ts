@@ -5,16 +5,10 @@ import { describe, expect, it } from 'vitest'
 import type { ProviderEvent } from '../agent/types.ts'
 import { MAX_INBOUND_BYTES, TIMEOUT_RESULT } from '../relay/relay.ts'
 import { type Clock, manualClock } from '../shared/clock.ts'
-import {
-  FakePage,
-  fakeTool,
-  type HttpLink,
-  refusal,
-  ScriptedProvider,
-  TRANSPORTS,
-  testServers,
-  toolCall,
-} from './helpers.ts'
+import { FakePage, fakeTool } from './support/fake-page.ts'
+import { type HttpLink, refusal, TRANSPORTS } from './support/page-links.ts'
+import { ScriptedProvider, toolCall } from './support/scripted-provider.ts'
+import { testServers } from './support/test-server.ts'
 
 const DEADLINE = 15_000
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

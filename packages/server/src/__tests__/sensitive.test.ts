@@ -1,13 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  FakePage,
-  fakeTool,
-  readEvents,
-  ScriptedProvider,
-  type TestServer,
-  testServer,
-  toolCall,
-} from './helpers.ts'
+import { FakePage, fakeTool } from './support/fake-page.ts'
+import { readEvents } from './support/http-client.ts'
+import { ScriptedProvider, toolCall } from './support/scripted-provider.ts'
+import { type TestServer, testServer } from './support/test-server.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {

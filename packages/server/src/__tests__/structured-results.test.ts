@@ -7,7 +7,9 @@ import { STRUCTURED_NOTE, UNTRUSTED_NOTE } from '@toolmark/protocol'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import * as z from 'zod'
-import { type Browser, ScriptedProvider, type TestServer, testServer, toolCall } from './helpers.ts'
+import type { Browser } from './support/http-client.ts'
+import { ScriptedProvider, toolCall } from './support/scripted-provider.ts'
+import { type TestServer, testServer } from './support/test-server.ts'
 
 /*
  * What the in-app model gets for the result of a tool with an output schema: the page checks the data against

@@ -2,11 +2,13 @@ import type { ToolManifestSummary } from '@toolmark/core'
 import type { AgentMessage } from '../agent/types.ts'
 import type { ChatMessage, ToolPart } from '../shared/contract.ts'
 
+/** A user the server knows: the app's id (`authenticate`) or a demo session's anonymous user. */
 export interface User {
   id: string
   createdAt: number
 }
 
+/** A demo session (the signed `tm_session` cookie) and the user it stands for. */
 export interface Session {
   id: string
   userId: string
@@ -15,6 +17,7 @@ export interface Session {
   lastSeenAt: number
 }
 
+/** A conversation, owned by one user. */
 export interface Conversation {
   id: string
   userId: string
