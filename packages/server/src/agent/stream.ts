@@ -1,6 +1,7 @@
 import { CARD_NUMBER_SOURCE, CODE_SOURCE, MIN_SECRET_LENGTH, PASSWORD_SOURCE } from '@toolmark/protocol'
 import { MAX_PROVIDER_TEXT } from '../shared/bounds.ts'
 import { maskText, scrub, secretForms } from '../shared/redact.ts'
+import type { ProviderEvent, ToolCall } from './types.ts'
 
 /** At most one text delta per conversation this often while text streams (ms). */
 export const DELTA_INTERVAL_MS = 50
@@ -300,3 +301,26 @@ export function heldWords(text: string): string[] {
   return [...out]
 }
 
+/**
+ * Reads one model reply: its text and its tool calls, the text pushed to `stream` as it comes. The stream ends
+ * with the reply, also when the provider fails (the error is thrown on). Kept out of the agent's long turn
+ * function, so what V8 compiles again when a stream's code changes is this small function, not the turn.
+ */
+export async function readReply(
+  events: AsyncIterable<ProviderEvent>,
+  stream: TextStream | undefined,
+): Promise<{ text: string; calls: ToolCall[] }> {
+  let text = ''
+  const calls: ToolCall[] = []
+  try {
+    for await (const event of events) {
+      if (event.type === 'text') {
+        text += event.delta
+        stream?.push(event.delta)
+      } else calls.push(event.call)
+    }
+  } finally {
+    stream?.end()
+  }
+  return { text, calls }
+}
