@@ -1,8 +1,9 @@
 // The bridge's inbound call: a `call` message in, its `result` out, over the in-page channel, with `bridge()`
 // and with `progressBridge()` (the progress extension accepted, so its id map is in use), each against a floor
 // measured in the same run: a JSON copy of the call and of its result around a minimal registry. The three run
-// in rotating batches, each timed by the process's CPU time (not the wall clock, which a busy machine stretches). Nothing asserts; the goal is
-// printed beside the figures. `pnpm --filter @toolmark/bench bench:inbound`.
+// in rotating batches, each timed by the process's CPU time (not the wall clock, which a busy machine
+// stretches). Nothing asserts; the goal is printed beside the figures. `pnpm --filter @toolmark/bench
+// bench:inbound`.
 // Goal: a plain bridge() pays nothing for the progress extension (its ratio to the floor is the same with or
 // without progressBridge on the page); progressBridge() pays for its own id map only.
 // Last runs (2026-12-07, 2 shared cores at load average ~16, two runs each, CPU per call): before (every inbound

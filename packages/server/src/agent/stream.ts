@@ -143,6 +143,7 @@ class FlushClock {
     this.#timer ??= setTimeout(this.#tick, Math.max(0, dueIn))
   }
 
+  /** `flush` waits no more (its stream ended); the timer stops when nobody waits. */
   delete(flush: () => boolean): void {
     this.#waiting.delete(flush)
     if (this.#waiting.size === 0 && this.#timer !== undefined) {
@@ -153,8 +154,12 @@ class FlushClock {
 
   readonly #tick = (): void => {
     this.#timer = undefined
-    for (const flush of this.#waiting) if (flush()) this.#waiting.delete(flush)
-    if (this.#waiting.size > 0) this.#timer = setTimeout(this.#tick, this.#interval)
+    try {
+      for (const flush of this.#waiting) if (flush()) this.#waiting.delete(flush)
+    } finally {
+      // A stream whose publishing threw does not stop the clock for the others.
+      if (this.#waiting.size > 0) this.#timer ??= setTimeout(this.#tick, this.#interval)
+    }
   }
 }
 
