@@ -12,7 +12,9 @@
 // 2 shared cores at load average 15–20): before, bare +54% median (2.97 → 4.40 ms per turn), anthropic +20%
 // (11.05 → 13.33 ms). With one flush timer for all streams and TextStream's hidden class kept alive: bare +34%
 // (2.94 → 4.08), anthropic +20% (10.76 → 13.58). With the reply read outside the agent's turn function as well:
-// bare +26% (2.48 → 3.07 ms, 8 pairs). Not met. What the figures showed: both paths wake the process equally
+// bare +26% (2.48 → 3.07 ms, 8 pairs); the full run then: bare +27.5% (quartiles +17% to +34%, 2.11 → 2.50 ms),
+// anthropic +8.0% (+3.8% to +11.4%, 7.88 → 8.28 ms), with 18 events per anthropic turn instead of 25 (a flush
+// from a push used to leave its stream's timer running, which flushed again inside the interval). Not met. What the figures showed: both paths wake the process equally
 // often (16 wake-ups per turn), and the main thread's JavaScript for streaming (TextStream, the events, the
 // listener's JSON) is a few hundredths of a ms per turn (--cpu-prof). The difference was mostly V8's background
 // threads compiling the agent's long turn function again and again (--trace-opt --trace-deopt: 16 optimizations
