@@ -8,11 +8,19 @@
 // warm-up of each, and the figure is the median of the pairs' ratios, with their quartiles and range. Every
 // conversation's model takes its tokens from one shared clock, so both paths wake the process equally often.
 // Target: streaming adds ≤ 5%. `pnpm --filter @toolmark/bench bench:streaming` (STREAMING_BENCH_MODELS=bare for one model).
-// Last run (2026-12-07, 2 shared cores at load average 12): bare +43% median (quartiles +24% to +48%), 3.21 →
-// 4.29 ms per turn; anthropic +22% (+8% to +29%), 9.21 → 11.12 ms. Not met. A profile (--cpu-prof) shows no
-// hot function on the main thread (TextStream and the events are a few hundredths of a ms per turn): the cost
-// is wake-ups. Without TextStream's flush timer (one per stream per interval) the bare figure fell to +28%
-// (2.83 → 3.31 ms), so coalescing the streams' flush timers into one is the next step.
+// Each path's wake-ups (the process's voluntary context switches) per turn are printed too. Runs (2026-12-07,
+// 2 shared cores at load average 15–20): before, bare +54% median (2.97 → 4.40 ms per turn), anthropic +20%
+// (11.05 → 13.33 ms). With one flush timer for all streams and TextStream's hidden class kept alive: bare +34%
+// (2.94 → 4.08), anthropic +20% (10.76 → 13.58). With the reply read outside the agent's turn function as well:
+// bare +26% (2.48 → 3.07 ms, 8 pairs); the full run then: bare +27.5% (quartiles +17% to +34%, 2.11 → 2.50 ms),
+// anthropic +8.0% (+3.8% to +11.4%, 7.88 → 8.28 ms), with 18 events per anthropic turn instead of 25 (a flush
+// from a push used to leave its stream's timer running, which flushed again inside the interval). Not met. What the figures showed: both paths wake the process equally
+// often (16 wake-ups per turn), and the main thread's JavaScript for streaming (TextStream, the events, the
+// listener's JSON) is a few hundredths of a ms per turn (--cpu-prof). The difference was mostly V8's background
+// threads compiling the agent's long turn function again and again (--trace-opt --trace-deopt: 16 optimizations
+// of #turn per run, 100–250 ms each, against 3 for whole messages), because its code reading streams lost its
+// type feedback whenever no TextStream was alive at a garbage collection, and because every run here drops a
+// server. Run one path per process (STREAMING_BENCH_ONLY) to see each path without the other's JIT state.
 import { AnthropicProvider } from '../packages/server/src/agent/providers/anthropic.ts'
 import type { Provider, ProviderEvent, ProviderRequest } from '../packages/server/src/agent/types.ts'
 import { createToolmarkServer } from '../packages/server/src/server.ts'
@@ -21,7 +29,7 @@ const TOKENS = 250
 const GAP_MS = 2
 const CONVERSATIONS = 16
 const TURNS = 4
-const ROUNDS = 12
+const ROUNDS = Number(process.env.STREAMING_BENCH_ROUNDS ?? 12)
 
 const WORDS =
   'the page lists three challenges that match your search and here is what each one is about'.split(' ')
@@ -123,7 +131,7 @@ const models: Record<string, () => Provider> = {
 async function run(
   model: string,
   streamReplies: boolean,
-): Promise<{ cpuMs: number; events: number; bytes: number }> {
+): Promise<{ cpuMs: number; events: number; bytes: number; wakeups: number }> {
   const server = createToolmarkServer({ provider: models[model]!(), streamReplies, log: () => {} })
   let events = 0
   let bytes = 0
@@ -141,6 +149,7 @@ async function run(
   )
   // A collection owed by the previous run is not counted in this one (with --expose-gc).
   ;(globalThis as { gc?: () => void }).gc?.()
+  const switches = process.resourceUsage().voluntaryContextSwitches
   const start = process.cpuUsage()
   for (let turn = 0; turn < TURNS; turn++) {
     await Promise.all(
@@ -151,9 +160,10 @@ async function run(
     )
   }
   const used = process.cpuUsage(start)
+  const wakeups = process.resourceUsage().voluntaryContextSwitches - switches
   for (const stop of stops) stop()
   await server.close()
-  return { cpuMs: (used.user + used.system) / 1000, events, bytes }
+  return { cpuMs: (used.user + used.system) / 1000, events, bytes, wakeups }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -163,7 +173,22 @@ const pct = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).to
 
 // STREAMING_BENCH_MODELS=bare (a comma-separated list) runs only those models, e.g. under --cpu-prof.
 const chosen = process.env.STREAMING_BENCH_MODELS?.split(',') ?? Object.keys(models)
-for (const model of chosen) {
+// STREAMING_BENCH_ONLY=whole or =streamed runs one path alone in this process (compare two processes): the
+// interleaved pairs share one JIT, and the paths' different code weighs on each other there.
+const only = process.env.STREAMING_BENCH_ONLY
+if (only !== undefined && only !== 'whole' && only !== 'streamed')
+  throw new Error('STREAMING_BENCH_ONLY is whole or streamed')
+for (const model of only ? chosen : []) {
+  await run(model, only === 'streamed')
+  await run(model, only === 'streamed')
+  const cpu: number[] = []
+  for (let round = 0; round < ROUNDS; round++) cpu.push((await run(model, only === 'streamed')).cpuMs)
+  const turns = CONVERSATIONS * TURNS
+  console.log(
+    `streaming bench (${model} model, ${only} only): ${(median(cpu) / turns).toFixed(2)} ms CPU per turn (quartiles ${(quantile(cpu, 0.25) / turns).toFixed(2)}–${(quantile(cpu, 0.75) / turns).toFixed(2)}), ${ROUNDS} runs of ${turns} turns`,
+  )
+}
+for (const model of only ? [] : chosen) {
   if (!models[model]) throw new Error(`no model ${model}: ${Object.keys(models).join(', ')}`)
   // Warm-up, not counted: the module graph and the JIT, for both paths.
   await run(model, false)
@@ -172,6 +197,7 @@ for (const model of chosen) {
   const streamed: number[] = []
   const ratios: number[] = []
   let counts = { whole: 0, streamed: 0 }
+  const sleeps = { whole: [] as number[], streamed: [] as number[] }
   for (let round = 0; round < ROUNDS; round++) {
     // Pairs in alternating order (A B, B A, …), so a drift of the machine's load falls on both paths alike.
     const first = round % 2 === 0
@@ -182,6 +208,8 @@ for (const model of chosen) {
     streamed.push(s.cpuMs)
     ratios.push(s.cpuMs / w.cpuMs)
     counts = { whole: w.events, streamed: s.events }
+    sleeps.whole.push(w.wakeups)
+    sleeps.streamed.push(s.wakeups)
   }
   const turns = CONVERSATIONS * TURNS
   const perTurn = (values: number[]) =>
@@ -189,9 +217,11 @@ for (const model of chosen) {
   console.log(
     `streaming bench (${model} model): ${ROUNDS} interleaved pairs of ${turns} turns each, ${TOKENS} tokens ${GAP_MS} ms apart; warm-up excluded`,
   )
-  console.log(`  whole messages: ${perTurn(whole)}, ${(counts.whole / turns).toFixed(1)} events per turn`)
   console.log(
-    `  streamed:       ${perTurn(streamed)}, ${(counts.streamed / turns).toFixed(1)} events per turn`,
+    `  whole messages: ${perTurn(whole)}, ${(counts.whole / turns).toFixed(1)} events per turn, ${(median(sleeps.whole) / turns).toFixed(1)} wake-ups per turn`,
+  )
+  console.log(
+    `  streamed:       ${perTurn(streamed)}, ${(counts.streamed / turns).toFixed(1)} events per turn, ${(median(sleeps.streamed) / turns).toFixed(1)} wake-ups per turn`,
   )
   console.log(
     `  streamed / whole, per pair: median ${pct(median(ratios))}, quartiles ${pct(quantile(ratios, 0.25))} to ${pct(quantile(ratios, 0.75))}, range ${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))} (target ≤ +5%)`,

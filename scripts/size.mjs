@@ -271,7 +271,9 @@ const budgets = [
     // (37.25); 36.68 (rolldown 35.24) once that extension was removed. 37.60 (rolldown 36.12) with the
     // progress extension (ctx.progress relayed to the chat as tool-progress).
     // 38.64 esbuild, 37.15 rolldown with both the grants routes and the progress extension.
-    max: 38.7 * KiB,
+    // 38.86 esbuild, 37.36 rolldown with one shared flush clock for streamed replies and the reply read outside
+    // the agent's turn function (streaming CPU, bench/streaming.ts).
+    max: 38.9 * KiB,
   },
   {
     name: '@toolmark/server/contract (the chat API types and limit, for the browser)',

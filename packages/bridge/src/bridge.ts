@@ -2,7 +2,7 @@ import type { ConsumerHost, Manifest, ToolmarkConsumer } from '@toolmark/core'
 import { newId } from '@toolmark/core/adapter'
 import { DEFAULT_MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from '@toolmark/protocol'
 import { delivery } from './delivery.ts'
-import { inbound } from './inbound.ts'
+import { type CallTracker, inbound } from './inbound.ts'
 import { outbound } from './outbound.ts'
 import { teardown } from './teardown.ts'
 import type { BridgeTransport } from './transport.ts'
@@ -50,6 +50,11 @@ export function getClientId(): string {
  * aborts in-flight calls and closes the transport.
  */
 export function bridge(options: BridgeOptions): Bridge {
+  return trackedBridge(options)
+}
+
+/** `bridge(options)` that tells `tracker` of each call it runs (the progress extension's, internal). */
+export function trackedBridge(options: BridgeOptions, tracker?: CallTracker): Bridge {
   const { transport } = options
   if (!transport || typeof transport.send !== 'function' || typeof transport.onMessage !== 'function') {
     throw new TypeError('bridge() needs a transport with send() and onMessage()')
@@ -74,7 +79,7 @@ export function bridge(options: BridgeOptions): Bridge {
     throw new TypeError('conversation must be a string of 1 to 256 characters')
 
   const consumer = (tm: ConsumerHost): (() => void) =>
-    attach(tm, transport, clientId, onChange, maxBytes, conversation)
+    attach(tm, transport, clientId, onChange, maxBytes, conversation, tracker)
   return Object.assign(consumer, { clientId })
 }
 
@@ -90,10 +95,11 @@ function attach(
   onChange: 'manifest' | 'changed',
   maxBytes: number,
   conversation: string | undefined,
+  tracker: CallTracker | undefined,
 ): () => void {
   const out = outbound(tm, transport, clientId)
   const confirmations = delivery(tm, clientId, out)
-  const messages = inbound(tm, clientId, maxBytes, out, confirmations, conversation)
+  const messages = inbound(tm, clientId, maxBytes, out, confirmations, conversation, tracker)
   const offMessage = transport.onMessage(messages.receive)
   const offError = transport.onError?.((err) => out.fail('The transport reported an error', err))
   // For inspectors: the connection state when the transport reports one, else `attached`.

@@ -1,4 +1,4 @@
-import type { ConsumerHost, ConsumerRunOptions, ToolResult } from '@toolmark/core'
+import type { CallOptions, ConsumerHost, ToolResult } from '@toolmark/core'
 import { newId } from '@toolmark/core/adapter'
 import type { AgentToPageMessage } from '@toolmark/protocol'
 import {
@@ -15,6 +15,17 @@ import { type Outbound, report } from './outbound.ts'
 
 /** How many answered call/describe ids the bridge remembers to ignore duplicates (each id is answered once; docs/protocol/v1.md, Rules). */
 export const ANSWERED_ID_MEMORY = 1000
+
+/**
+ * Told of each call the bridge runs, by its core call id and its protocol id (the progress extension sends a
+ * call's progress under the protocol id). A plain `bridge()` has none, and its calls pay nothing for it.
+ */
+export interface CallTracker {
+  /** The call `callId` starts for the protocol id `id`, before its tool runs. */
+  start(callId: string, id: string): void
+  /** The call settled: its result is sent next (or dropped after a detach). */
+  end(callId: string): void
+}
 
 /** The inbound side of one attach: the transport's message handler, and the calls it started. */
 export interface Inbound {
@@ -36,6 +47,7 @@ export function inbound(
   out: Outbound,
   confirmations: Delivery,
   conversation?: string,
+  tracker?: CallTracker,
 ): Inbound {
   /** Protocol id → the abort handle of our call still running for it. */
   const inflight = new Map<string, CancelToken>()
@@ -103,14 +115,15 @@ export function inbound(
     const callId = newId()
     inflight.set(id, token)
     confirmations.pending.add(callId)
-    // Observers of the call see its protocol id as meta `{ id }` (the progress extension sends under it).
     // The conversation the page bound this bridge to: grants "for this conversation" match by it.
-    const options: ConsumerRunOptions = { caller: 'inapp', signal: token.signal, callId, meta: { id } }
+    const options: CallOptions = { caller: 'inapp', signal: token.signal, callId }
     if (msg.rev !== undefined) options.rev = msg.rev
     if (conversation !== undefined) options.conversation = conversation
-    tm.run(msg.tool, msg.input, options).then((result) => {
+    tracker?.start(callId, id)
+    tm.call(msg.tool, msg.input, options).then((result) => {
       inflight.delete(id)
       confirmations.pending.delete(callId)
+      tracker?.end(callId)
       if (stopped) return
       answer(id, result)
       if (result.status === 'needs_confirmation') confirmations.awaiting(callId, result.confirmId, id)

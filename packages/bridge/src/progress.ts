@@ -17,7 +17,7 @@ import {
   PROGRESS_INTERVAL_MS,
   validateExtensionMessage,
 } from '@toolmark/protocol/extensions'
-import { type Bridge, type BridgeOptions, bridge, getClientId } from './bridge.ts'
+import { type Bridge, type BridgeOptions, getClientId, trackedBridge } from './bridge.ts'
 import type { BridgeTransport } from './transport.ts'
 
 /** Options of {@link progressBridge}: the bridge's, plus how often one call's progress may be sent. */
@@ -132,23 +132,22 @@ export function progressBridge(options: ProgressBridgeOptions): Bridge {
     )
   }
 
-  const base = bridge({ ...options, transport, clientId })
-  const consumer = (host: ConsumerHost): (() => void) => {
-    const off = host.observe({
-      // The bridge's calls carry their protocol id as meta `{ id }`.
-      call(event, meta) {
-        if (event.caller === 'inapp' && typeof meta?.id === 'string') ids.set(event.callId, meta.id)
+  // The bridge tells which protocol id each of its calls runs for; progress of any other call is not sent.
+  const base = trackedBridge(
+    { ...options, transport, clientId },
+    {
+      start(callId, id) {
+        ids.set(callId, id)
       },
-      progress: report,
-      result(event) {
-        const id = ids.get(event.callId)
-        ids.delete(event.callId)
+      end(callId) {
+        const id = ids.get(callId)
+        ids.delete(callId)
         if (id !== undefined) forget(id)
       },
-      blocked(event) {
-        ids.delete(event.callId)
-      },
-    })
+    },
+  )
+  const consumer = (host: ConsumerHost): (() => void) => {
+    const off = host.observe({ progress: report })
     const detach = base(host)
     return () => {
       detach?.()

@@ -4,6 +4,7 @@ import {
   type ClientCapabilities,
   type Implementation,
   type InputRequiredResult,
+  type ProgressNotificationParams,
   ProtocolError,
   ProtocolErrorCode,
   type ReadResourceResult,
@@ -423,17 +424,16 @@ export function progressOf(
   let last = -1
   let count = 0
   return ({ fraction, message }) => {
-    const params: Record<string, unknown> = { progressToken: token }
+    let params: ProgressNotificationParams
     if (fraction !== undefined) {
       if (fraction <= last) return
       last = fraction
-      params.progress = fraction
-      params.total = 1
+      params = { progressToken: token, progress: fraction, total: 1 }
     } else {
       if (last >= 0) return
-      params.progress = ++count
+      params = { progressToken: token, progress: ++count }
     }
     if (message !== undefined) params.message = message
-    ctx.mcpReq.notify({ method: 'notifications/progress', params } as never).catch(() => {})
+    ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {})
   }
 }

@@ -28,7 +28,7 @@ import type { ConfirmBinding, Conversation, Store, StoredMessage } from '../stor
 import { type ConversationEvents, turnKey } from './events.ts'
 import { toolLine } from './lines.ts'
 import { pageContextText, withPageContext } from './page-context.ts'
-import { heldWords, maskAssistantText, TextStream } from './stream.ts'
+import { heldWords, maskAssistantText, readReply, TextStream } from './stream.ts'
 import type { AgentMessage, LlmTool, Provider, ToolCall } from './types.ts'
 
 /** The system prompt of ordinary turns. */
@@ -492,21 +492,17 @@ export class Agent {
               held: followUp || !real || !this.#sensitivePage(page, manifest) ? [] : heldWords(real.text),
             })
       try {
-        for await (const event of this.#o.provider.stream({
-          system: followUp ? FOLLOW_UP_PROMPT : SYSTEM_PROMPT,
-          messages: withPageContext(history, context),
-          tools,
-          signal: this.#stop.signal,
-          ...(followUp || !page ? {} : { manifest: [...manifest] }),
-        })) {
-          if (event.type === 'text') {
-            text += event.delta
-            stream?.push(event.delta)
-          } else calls.push(event.call)
-        }
-        stream?.end()
+        ;({ text, calls } = await readReply(
+          this.#o.provider.stream({
+            system: followUp ? FOLLOW_UP_PROMPT : SYSTEM_PROMPT,
+            messages: withPageContext(history, context),
+            tools,
+            signal: this.#stop.signal,
+            ...(followUp || !page ? {} : { manifest: [...manifest] }),
+          }),
+          stream,
+        ))
       } catch (error) {
-        stream?.end()
         if (this.#closed) return // shutting down: the request was aborted on purpose
         // An API error may echo the request: the turn's known secrets are cut out too.
         this.#log(

@@ -1,6 +1,7 @@
 import { CARD_NUMBER_SOURCE, CODE_SOURCE, MIN_SECRET_LENGTH, PASSWORD_SOURCE } from '@toolmark/protocol'
 import { MAX_PROVIDER_TEXT } from '../shared/bounds.ts'
 import { maskText, scrub, secretForms } from '../shared/redact.ts'
+import type { ProviderEvent, ToolCall } from './types.ts'
 
 /** At most one text delta per conversation this often while text streams (ms). */
 export const DELTA_INTERVAL_MS = 50
@@ -123,14 +124,58 @@ export interface TextStreamOptions {
 }
 
 /**
+ * One timer for all the streams of one interval: a stream that got text before its interval passed waits for the
+ * clock's next tick, and each tick flushes every waiting stream whose last delta is an interval old. So a
+ * process streaming many replies wakes once per interval, not once per stream, and the streams keep step.
+ */
+class FlushClock {
+  readonly #interval: number
+  readonly #waiting = new Set<() => boolean>()
+  #timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(interval: number) {
+    this.#interval = interval
+  }
+
+  /** `flush` runs at a coming tick, and again at the next one while it returns false (not due yet). */
+  add(flush: () => boolean, dueIn: number): void {
+    this.#waiting.add(flush)
+    this.#timer ??= setTimeout(this.#tick, Math.max(0, dueIn))
+  }
+
+  /** `flush` waits no more (its stream ended); the timer stops when nobody waits. */
+  delete(flush: () => boolean): void {
+    this.#waiting.delete(flush)
+    if (this.#waiting.size === 0 && this.#timer !== undefined) {
+      clearTimeout(this.#timer)
+      this.#timer = undefined
+    }
+  }
+
+  readonly #tick = (): void => {
+    this.#timer = undefined
+    try {
+      for (const flush of this.#waiting) if (flush()) this.#waiting.delete(flush)
+    } finally {
+      // A stream whose publishing threw does not stop the clock for the others.
+      if (this.#waiting.size > 0) this.#timer ??= setTimeout(this.#tick, this.#interval)
+    }
+  }
+}
+
+/** The shared clock of each interval in use. */
+const clocks = new Map<number, FlushClock>()
+
+/**
  * One assistant message as it streams: collects the provider's deltas and publishes the masked text in
  * coalesced deltas (at most one per `intervalMs`), holding back the last word and a tail that could still be
  * the start of a secret. Each new piece is masked with the text shortly before it; the final message carries
- * the whole text, masked as a whole, and wins over the deltas.
+ * the whole text, masked as a whole, and wins over the deltas. The streams of one interval share one timer.
  */
 export class TextStream {
   readonly #o: TextStreamOptions
   readonly #interval: number
+  readonly #clock: FlushClock
   #raw = ''
   /** How much of the provider's text is masked and sent. */
   #cut = 0
@@ -138,12 +183,20 @@ export class TextStream {
   readonly #cuts: number[] = [0]
   #sent = ''
   #stopped = false
-  #last = 0
-  #timer: ReturnType<typeof setTimeout> | undefined
+  /** When the last flush ran (ms since the epoch; never: long ago). */
+  #last = Number.NEGATIVE_INFINITY
+  /** Waiting for the clock's tick. */
+  #waiting = false
 
   constructor(options: TextStreamOptions) {
     this.#o = options
     this.#interval = options.intervalMs ?? DELTA_INTERVAL_MS
+    let clock = clocks.get(this.#interval)
+    if (!clock) {
+      clock = new FlushClock(this.#interval)
+      clocks.set(this.#interval, clock)
+    }
+    this.#clock = clock
   }
 
   /** The masked text sent so far. */
@@ -155,20 +208,35 @@ export class TextStream {
   push(delta: string): void {
     if (this.#stopped) return
     this.#raw += delta
+    if (this.#waiting) return
     const wait = this.#last + this.#interval - Date.now()
     if (wait <= 0) this.#flush()
-    else this.#timer ??= setTimeout(() => this.#flush(), wait)
+    else {
+      this.#waiting = true
+      this.#clock.add(this.#due, wait)
+    }
   }
 
   /** Stops streaming (the message is complete, or the turn failed): nothing more is published. */
   end(): void {
     this.#stopped = true
-    if (this.#timer !== undefined) clearTimeout(this.#timer)
-    this.#timer = undefined
+    if (this.#waiting) this.#clock.delete(this.#due)
+    this.#waiting = false
+  }
+
+  /**
+   * The clock's tick: flushes when the last flush is an interval old (a millisecond early counts, as timers
+   * and the wall clock round apart); false when not due yet.
+   */
+  readonly #due = (): boolean => {
+    if (this.#stopped) return true
+    if (Date.now() - this.#last < this.#interval - 1) return false
+    this.#waiting = false
+    this.#flush()
+    return true
   }
 
   #flush(): void {
-    this.#timer = undefined
     if (this.#stopped) return
     this.#last = Date.now()
     const secrets = this.#o.secrets()
@@ -217,6 +285,15 @@ export class TextStream {
 }
 
 /**
+ * One idle stream kept for the life of the process: V8 keeps the hidden class of TextStream objects only while one
+ * of them lives. Without it, a garbage collection while no reply streams (between turns) drops that class, and the
+ * next turn throws away the agent loop's optimized code, which reads streams, and compiles it again: in
+ * bench/streaming.ts that recompiling cost more CPU than the streaming itself.
+ */
+const KEEP_SHAPE = new TextStream({ publish: () => {}, secrets: () => [] })
+KEEP_SHAPE.end()
+
+/**
  * The words of the user's text that could be a value the model passes at a sensitive path: those with a digit
  * or a symbol in them (a code, a number, a password like `hunter2!`), at least {@link MIN_SECRET_LENGTH} long.
  */
@@ -227,4 +304,28 @@ export function heldWords(text: string): string[] {
     if (word.length >= MIN_SECRET_LENGTH && /[^\p{L}'’-]/u.test(word)) out.add(word)
   }
   return [...out]
+}
+
+/**
+ * Reads one model reply: its text and its tool calls, the text pushed to `stream` as it comes. The stream ends
+ * with the reply, also when the provider fails (the error is thrown on). Kept out of the agent's long turn
+ * function, so what V8 compiles again when a stream's code changes is this small function, not the turn.
+ */
+export async function readReply(
+  events: AsyncIterable<ProviderEvent>,
+  stream: TextStream | undefined,
+): Promise<{ text: string; calls: ToolCall[] }> {
+  let text = ''
+  const calls: ToolCall[] = []
+  try {
+    for await (const event of events) {
+      if (event.type === 'text') {
+        text += event.delta
+        stream?.push(event.delta)
+      } else calls.push(event.call)
+    }
+  } finally {
+    stream?.end()
+  }
+  return { text, calls }
 }
