@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { clusterCoordinator } from '../coordinate/cluster.ts'
 import { bridgeHttp, RETRYABLE_HEADER } from '../http/bridge-http.ts'
 import type { Cluster } from '../relay/cluster.ts'
 import { Relay } from '../relay/relay.ts'
@@ -150,7 +151,13 @@ describe('a POST whose stream cannot be found right now is marked retryable', ()
         return undefined
       },
     } as unknown as Cluster
-    const http = bridgeHttp({ store, relay, userOf: async () => 'u1', cluster, log: () => {} })
+    const http = bridgeHttp({
+      store,
+      relay,
+      userOf: async () => 'u1',
+      coordinator: clusterCoordinator(cluster, { log: () => {} }),
+      log: () => {},
+    })
     try {
       const post = () =>
         http.app.request('http://localhost/toolmark/messages', {
