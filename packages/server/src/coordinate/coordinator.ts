@@ -215,7 +215,8 @@ export interface Coordinator {
   /**
    * Hands a POST to the instance holding its stream; resolves once that instance handled it (true), found no such
    * stream (false), or did not answer within `LEASE_MS` (true: it may still handle it). Rejects when it could not
-   * be handed on.
+   * be handed on. The page sends its messages one at a time, each after the answer to the one before, so waiting
+   * for this keeps them in order whichever instance each lands on.
    */
   postTo(instance: string, post: HandedPost): Promise<boolean>
   /** Tells the instance holding the stream to close it (the page POSTed an oversized message here). */
