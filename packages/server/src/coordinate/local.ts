@@ -6,7 +6,8 @@ import type { Coordinator, Located } from './coordinator.ts'
  * and every call is answered here.
  */
 export class LocalCoordinator implements Coordinator {
-  readonly instance = undefined
+  /** None: there are no other instances to tell this one from. */
+  readonly instance: string | undefined = undefined
 
   publishEvent(): void {}
 

@@ -43,7 +43,6 @@ describe('the Coordinator port', () => {
 
   it('names this instance only among several', () => {
     expectTypeOf<Coordinator['instance']>().toEqualTypeOf<string | undefined>()
-    expectTypeOf<LocalCoordinator['instance']>().toEqualTypeOf<undefined>()
     expectTypeOf<ClusterCoordinator['instance']>().toEqualTypeOf<string>()
   })
 
