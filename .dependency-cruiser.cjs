@@ -86,7 +86,7 @@ module.exports = {
         'Sockets, SQLite, PostgreSQL, Redis and the model SDKs sit behind their own subpaths (node, sqlite, postgres, redis, anthropic, openai).',
       severity: 'error',
       from: {
-        path: '^packages/server/src/((index|server)\\.ts$|(agent|http|relay|shared|store)/)',
+        path: '^packages/server/src/((index|server)\\.ts$|(agent|coordinate|http|relay|shared|store)/)',
         pathNot:
           '(^packages/server/src/(http/ws|store/(sqlite|statements|migrations|postgres|pg-migrations))\\.ts$|__tests__)',
       },
@@ -96,9 +96,11 @@ module.exports = {
       },
     },
     // @toolmark/server depends one way: http/ on agent/, agent/ on relay/, relay/ on store/, all on shared/
-    // (type-only imports aside); nothing under a folder imports the composing files at the top.
+    // (type-only imports aside); nothing under a folder imports the composing files at the top. coordinate/ (the
+    // Coordinator port of shared mode, used by relay/, agent/ and http/) stands on shared/ alone.
     ...[
-      ['shared', 'http|agent|relay|store'],
+      ['shared', 'http|agent|relay|store|coordinate'],
+      ['coordinate', 'http|agent|relay|store'],
       ['store', 'http|agent|relay'],
       ['relay', 'http|agent'],
       ['agent', 'http'],

@@ -1,6 +1,8 @@
 import { ConversationEvents } from './agent/events.ts'
 import { Agent } from './agent/loop.ts'
 import type { Provider } from './agent/types.ts'
+import { clusterCoordinator } from './coordinate/cluster.ts'
+import { localCoordinator } from './coordinate/local.ts'
 import { type Authenticate, createApp, userOf } from './http/app.ts'
 import { bridgeHttp, EVENTS_PATH, MESSAGES_PATH } from './http/bridge-http.ts'
 import { health, type Readiness } from './http/health.ts'
@@ -185,10 +187,16 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     return secretRead
   }
   const log = options.log ? { log: options.log } : {}
-  const cluster = options.cluster
+  // The one place that knows whether this instance is one of several: everything else asks the coordinator.
+  const coordinator = options.cluster
+    ? clusterCoordinator(options.cluster, {
+        ...(options.log ? { log: options.log } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
+      })
+    : localCoordinator()
   const relay = new Relay({
     store,
-    ...(cluster ? { cluster } : {}),
+    coordinator,
     deadlineMs: options.callDeadlineMs ?? 15_000,
     ...(options.confirmationTtlMs !== undefined ? { confirmTtlMs: options.confirmationTtlMs } : {}),
     ...(options.reaskConfirmations !== undefined ? { reaskConfirmations: options.reaskConfirmations } : {}),
@@ -198,13 +206,13 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     ...(options.clock ? { clock: options.clock } : {}),
     ...log,
   })
-  const events = new ConversationEvents(cluster)
+  const events = new ConversationEvents(coordinator)
   const agent = new Agent({
     store,
     relay,
     provider,
     events,
-    ...(cluster ? { cluster } : {}),
+    coordinator,
     ...(options.streamReplies === false ? { streamReplies: false } : {}),
     ...(options.pageWaitMs !== undefined ? { pageWaitMs: options.pageWaitMs } : {}),
     ...(options.maxQueuedTurnsPerUser !== undefined
@@ -246,7 +254,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const http = bridgeHttp({
     store,
     relay,
-    cluster,
+    coordinator,
     userOf: resolveUser,
     allowedOrigins,
     ...(options.sseKeepAliveMs !== undefined ? { keepAliveMs: options.sseKeepAliveMs } : {}),
@@ -268,10 +276,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     return draining
   }
   const readiness: Readiness = {
-    checks: [
-      ...(store.ping ? [() => (store.ping as () => Promise<void>)()] : []),
-      ...(cluster ? [() => cluster.ping()] : []),
-    ],
+    checks: [...(store.ping ? [() => (store.ping as () => Promise<void>)()] : []), () => coordinator.ping()],
     draining: () => draining !== undefined,
     log: options.log ?? ((line) => console.warn(line)),
   }

@@ -1,9 +1,8 @@
-import type { Cluster, ClusterEvent } from '../relay/cluster.ts'
+import type { Coordinator } from '../coordinate/coordinator.ts'
+import { localCoordinator } from '../coordinate/local.ts'
+import type { ClusterEvent } from '../relay/cluster.ts'
 import type { ChatEvent } from '../shared/contract.ts'
 import { escapeForLog } from '../shared/log.ts'
-
-/** The cluster key of a conversation's running turn (held by the instance that runs it). */
-export const turnKey = (conversationId: string): string => `turn:${conversationId}`
 
 /** How long a chat stream opened mid-message on one instance waits for the text so far from another. */
 const SNAPSHOT_WAIT_MS = 2000
@@ -11,10 +10,9 @@ const SNAPSHOT_WAIT_MS = 2000
 type Listener = (event: ChatEvent) => void
 
 /**
- * A per-conversation publish/subscribe hub for the chat's server-sent events. With a {@link Cluster}
- * (shared mode) every event is fanned out to the other instances too, so a chat stream sees the turns
- * that run on any instance; a cluster that can (`watch`) sends a conversation's events only to the instances
- * where it has a listener.
+ * A per-conversation publish/subscribe hub for the chat's server-sent events. Every event also goes to the
+ * {@link Coordinator}, which fans it out to the other instances with a listener of the conversation (shared
+ * mode), so a chat stream sees the turns that run on any instance.
  *
  * It keeps the text so far of each conversation's message in progress: a listener that joins mid-message
  * first gets it as one `text-delta`. In shared mode, a listener on an instance that did not see the message
@@ -22,8 +20,8 @@ type Listener = (event: ChatEvent) => void
  */
 export class ConversationEvents {
   readonly #listeners = new Map<string, Set<Listener>>()
-  readonly #cluster: Cluster | undefined
-  /** Conversation → the cluster's `watch` of it, started by its first listener here. */
+  readonly #coordinator: Coordinator
+  /** Conversation → the coordinator's watch of its events, started by its first listener here. */
   readonly #watching = new Map<string, Promise<void>>()
   /** Conversation → its message in progress, as far as this instance saw it from its start. */
   readonly #partials = new Map<string, { messageId: string; text: string }>()
@@ -32,12 +30,11 @@ export class ConversationEvents {
   /** Listeners waiting for another instance's snapshot of the message in progress → their give-up timer. */
   readonly #awaiting = new Map<Listener, ReturnType<typeof setTimeout>>()
 
-  constructor(cluster?: Cluster) {
-    this.#cluster = cluster
-    cluster?.onEvent((conversationId, event) => this.#fromCluster(conversationId, event))
-    cluster?.onMessage((message) => {
-      if (message.kind === 'snapshot-ask') this.#answerSnapshot(message.conversationId)
-    })
+  /** `coordinator`: how events reach the other instances. Default none to reach (one process). */
+  constructor(coordinator: Coordinator = localCoordinator()) {
+    this.#coordinator = coordinator
+    coordinator.onEvent((conversationId, event) => this.#fromElsewhere(conversationId, event))
+    coordinator.onSnapshotAsk((conversationId) => this.#answerSnapshot(conversationId))
   }
 
   /**
@@ -55,7 +52,7 @@ export class ConversationEvents {
     const partial = this.#partials.get(conversationId)
     if (partial)
       this.#call(listener, { type: 'text-delta', messageId: partial.messageId, delta: partial.text })
-    else if (this.#cluster) this.#askSnapshot(conversationId, listener)
+    else this.#askSnapshot(conversationId, listener)
     let subscribed = true
     return () => {
       // Idempotent, and it only ever removes this listener: the conversation's set is dropped only
@@ -68,7 +65,7 @@ export class ConversationEvents {
       if (set.size === 0 && this.#listeners.get(conversationId) === set) {
         this.#listeners.delete(conversationId)
         this.#watching.delete(conversationId)
-        this.#cluster?.unwatch?.(conversationId)
+        this.#coordinator.unwatchEvents(conversationId)
         // Unwatched, another instance's message would go stale here (its end never arrives): forget it.
         if (this.#remote.delete(conversationId)) this.#partials.delete(conversationId)
       }
@@ -84,9 +81,7 @@ export class ConversationEvents {
   }
 
   #watch(conversationId: string): void {
-    const watch = this.#cluster?.watch
-    if (!watch) return
-    const watching = watch.call(this.#cluster, conversationId).catch((error: unknown) => {
+    const watching = this.#coordinator.watchEvents(conversationId).catch((error: unknown) => {
       // The coordinator is unreachable: the coordinator watches again once it is back.
       console.error(`[events] could not watch a conversation's events: ${escapeForLog(error)}`)
     })
@@ -101,12 +96,12 @@ export class ConversationEvents {
       const offset = partial?.messageId === event.messageId ? partial.text.length : 0
       this.#track(conversationId, { ...event, offset })
       this.#deliver(conversationId, event)
-      this.#cluster?.publish(conversationId, { ...event, offset })
+      this.#coordinator.publishEvent(conversationId, { ...event, offset })
       return
     }
     this.#track(conversationId, event)
     this.#deliver(conversationId, event)
-    this.#cluster?.publish(conversationId, event)
+    this.#coordinator.publishEvent(conversationId, event)
   }
 
   /** The text so far of the conversation's message in progress on this instance, if any. */
@@ -114,7 +109,7 @@ export class ConversationEvents {
     return this.#partials.get(conversationId)
   }
 
-  #fromCluster(conversationId: string, event: ClusterEvent): void {
+  #fromElsewhere(conversationId: string, event: ClusterEvent): void {
     // Nobody listens here (an event still in flight after the last listener left): kept, it would go stale.
     if (!this.#listeners.has(conversationId)) return
     this.#remote.add(conversationId)
@@ -145,28 +140,31 @@ export class ConversationEvents {
     }
   }
 
-  /** Shared mode: asks the instance running the conversation's turn for its message in progress. */
+  /**
+   * Asks the instance running the conversation's turn for its message in progress, when that may be another
+   * instance: the listener waits for its answer (a `snapshot` event), for {@link SNAPSHOT_WAIT_MS} at most.
+   */
   #askSnapshot(conversationId: string, listener: Listener): void {
-    const cluster = this.#cluster!
+    const asked = this.#coordinator.askSnapshot(conversationId)
+    if (!asked) return
     this.#awaiting.set(
       listener,
       setTimeout(() => this.#release(conversationId, listener), SNAPSHOT_WAIT_MS),
     )
-    const ask = async () => {
-      await this.#watching.get(conversationId)
-      const holder = await cluster.holder(turnKey(conversationId))
-      if (!holder || holder.instance === cluster.instance) return this.#release(conversationId, listener)
-      await cluster.send(holder.instance, { kind: 'snapshot-ask', conversationId })
-    }
-    ask().catch((error: unknown) => {
-      this.#release(conversationId, listener)
-      console.error(`[events] could not ask for the message in progress: ${escapeForLog(error)}`)
-    })
+    asked.then(
+      (sent) => {
+        if (!sent) this.#release(conversationId, listener)
+      },
+      (error: unknown) => {
+        this.#release(conversationId, listener)
+        console.error(`[events] could not ask for the message in progress: ${escapeForLog(error)}`)
+      },
+    )
   }
 
   #answerSnapshot(conversationId: string): void {
     const partial = this.#partials.get(conversationId)
-    this.#cluster?.publish(
+    this.#coordinator.publishEvent(
       conversationId,
       partial ? { type: 'snapshot', ...partial } : { type: 'snapshot', text: '' },
     )

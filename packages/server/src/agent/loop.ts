@@ -7,8 +7,9 @@ import {
   SECRET_PROMPT_RULE,
   wrapUntrusted,
 } from '@toolmark/protocol'
-import type { Cluster, ClusterMessage } from '../relay/cluster.ts'
-import { type BoundPage, LEASE_MS, type Relay, type RelayEvents } from '../relay/relay.ts'
+import type { Coordinator } from '../coordinate/coordinator.ts'
+import { localCoordinator } from '../coordinate/local.ts'
+import type { BoundPage, Relay, RelayEvents } from '../relay/relay.ts'
 import { boundContent, boundManifest, boundText } from '../shared/bounds.ts'
 import { type ChatMessage, MAX_MESSAGE_LENGTH, type ToolPart, type ToolProgress } from '../shared/contract.ts'
 import { LimitExceeded, MAX_QUEUED_TURNS_PER_USER, PerUser } from '../shared/limits.ts'
@@ -25,7 +26,7 @@ import {
   sensitivePathsOf,
 } from '../shared/redact.ts'
 import type { ConfirmBinding, Conversation, Store, StoredMessage } from '../store/store.ts'
-import { type ConversationEvents, turnKey } from './events.ts'
+import type { ConversationEvents } from './events.ts'
 import { toolLine } from './lines.ts'
 import { pageContextText, withPageContext } from './page-context.ts'
 import { heldWords, maskAssistantText, readReply, TextStream } from './stream.ts'
@@ -47,12 +48,6 @@ export const MAX_USER_TEXT = MAX_MESSAGE_LENGTH
 
 const MAX_STEPS = 8
 
-/**
- * How often a turn waiting for another instance's turn of the same conversation asks again, when it was not
- * told that turn ended (the message was lost, or the instance died and its claim has to lapse).
- */
-const TURN_POLL_MS = 1000
-
 /** How many (page load, tool) sensitive-path lists learned from describes are kept in memory. */
 const MAX_DESCRIBED = 1000
 
@@ -68,10 +63,10 @@ export interface AgentOptions {
   provider: Provider
   events: ConversationEvents
   /**
-   * Shared mode: a conversation's turns run one at a time across every instance (each turn claims the
-   * conversation while it runs), and {@link Agent.busyAnywhere} sees turns running elsewhere.
+   * How a conversation's turns run one at a time across every instance (shared mode), and how
+   * {@link Agent.busyAnywhere} sees turns running elsewhere. Default none to reach (one process).
    */
-  cluster?: Cluster
+  coordinator?: Coordinator
   /** Error sink (provider failures). Default `console.error`. */
   log?: (line: string) => void
   /**
@@ -138,18 +133,13 @@ export class Agent {
   /** Aborted by `close()`: a model request in flight does not hold up a shutdown. */
   readonly #stop = new AbortController()
   #closed = false
-  /** Shared mode: the conversations whose turn runs here (this instance holds their turn claim). */
-  readonly #running = new Set<string>()
-  /** Shared mode: conversation → the instances to tell when its turn running here ends. */
-  readonly #watchers = new Map<string, Set<string>>()
-  /** Shared mode: conversation → the wake-ups of the turns here waiting for its turn on another instance. */
-  readonly #waiting = new Map<string, Set<() => void>>()
+  readonly #coordinator: Coordinator
 
   constructor(options: AgentOptions) {
     this.#o = options
     this.#log = options.log ?? ((line) => console.error(line))
     this.#turns = new PerUser(options.maxQueuedTurnsPerUser ?? MAX_QUEUED_TURNS_PER_USER)
-    options.cluster?.onMessage((message) => this.#fromCluster(message))
+    this.#coordinator = options.coordinator ?? localCoordinator()
     options.relay.on('confirmed', ({ binding, result, secrets }) =>
       this.#onConfirmed(binding, result, secrets),
     )
@@ -259,12 +249,7 @@ export class Agent {
    * a chat stream opened now reports first.
    */
   async busyAnywhere(conversationId: string): Promise<boolean> {
-    if (this.busy(conversationId) || !this.#o.cluster) return this.busy(conversationId)
-    try {
-      return (await this.#o.cluster.holder(turnKey(conversationId))) !== undefined
-    } catch {
-      return false // the coordinator is unreachable: only this instance's turns are known
-    }
+    return this.busy(conversationId) || this.#coordinator.turnRunning(conversationId)
   }
 
   /** Resolves once the conversation has no queued or running turn. */
@@ -275,9 +260,8 @@ export class Agent {
   /** Stops starting model requests, aborts those in flight, and resolves once every running turn has ended. */
   async close(): Promise<void> {
     this.#closed = true
+    // Turns waiting for another instance's turn stop waiting (the coordinator sees the signal) and end.
     this.#stop.abort()
-    // Turns waiting for another instance's turn stop waiting (they see `closed` and end).
-    for (const wakes of [...this.#waiting.values()]) for (const wake of [...wakes]) wake()
     await Promise.all([...this.#queues.values()])
   }
 
@@ -286,7 +270,13 @@ export class Agent {
     const previous = this.#queues.get(conversationId)
     if (!previous) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
     const next: Promise<void> = (previous ?? Promise.resolve())
-      .then(() => this.#exclusive(conversationId, task))
+      .then(() =>
+        this.#coordinator.runTurn(conversationId, task, {
+          signal: this.#stop.signal,
+          // The instance that ran the turn before this one said not busy when it finished.
+          waited: () => this.#o.events.publish(conversationId, { type: 'busy', busy: true }),
+        }),
+      )
       .catch((error: unknown) => this.#log(`[agent] turn failed: ${escapeForLog(error)}`))
       .finally(() => {
         if (this.#queues.get(conversationId) !== next) return
@@ -294,108 +284,6 @@ export class Agent {
         this.#o.events.publish(conversationId, { type: 'busy', busy: false })
       })
     this.#queues.set(conversationId, next)
-  }
-
-  /**
-   * Runs `task` while this instance holds the conversation's turn claim (shared mode; at once without a
-   * cluster). A turn running on another instance is waited for; one whose instance died is given up when its
-   * claim lapses (`LEASE_MS`). An unreachable coordinator does not hold turns up: they run as on one instance.
-   */
-  async #exclusive(conversationId: string, task: () => Promise<void>): Promise<void> {
-    const cluster = this.#o.cluster
-    if (!cluster) return task()
-    const key = turnKey(conversationId)
-    let waited = false
-    for (;;) {
-      if (this.#closed) return
-      let won: boolean
-      try {
-        won = await cluster.claim(key)
-      } catch (error) {
-        this.#log(`[agent] turn runs without the cluster's claim: ${escapeForLog(error)}`)
-        return task()
-      }
-      if (won) break
-      waited = true
-      await this.#awaitTurnEnd(cluster, conversationId)
-    }
-    this.#running.add(conversationId)
-    // The instance that ran the turn before this one said not busy when it finished.
-    if (waited) this.#o.events.publish(conversationId, { type: 'busy', busy: true })
-    const renew = setInterval(() => cluster.renew(key), LEASE_MS / 3)
-    ;(renew as { unref?: () => void }).unref?.()
-    try {
-      await task()
-    } finally {
-      clearInterval(renew)
-      this.#running.delete(conversationId)
-      // Given up first: a watcher told below reads its message after Redis ran the release (one connection).
-      cluster.release(key)
-      const watchers = this.#watchers.get(conversationId)
-      this.#watchers.delete(conversationId)
-      for (const instance of watchers ?? []) this.#tellTurnEnded(cluster, instance, conversationId)
-    }
-  }
-
-  /**
-   * Waits until the instance running the conversation's turn says it ended (`watch-turn`, answered by
-   * `turn-ended`), or {@link TURN_POLL_MS} at most: the caller claims the conversation again either way, so a
-   * lost or repeated message only costs a claim.
-   */
-  async #awaitTurnEnd(cluster: Cluster, conversationId: string): Promise<void> {
-    let wake: () => void = () => {}
-    const woken = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => wake(), TURN_POLL_MS)
-      wake = () => {
-        clearTimeout(timer)
-        const wakes = this.#waiting.get(conversationId)
-        wakes?.delete(wake)
-        if (wakes?.size === 0) this.#waiting.delete(conversationId)
-        resolve()
-      }
-    })
-    // Listening before asking: an answer that comes back at once is not missed.
-    const wakes = this.#waiting.get(conversationId) ?? new Set()
-    this.#waiting.set(conversationId, wakes)
-    wakes.add(wake)
-    try {
-      const holder = await cluster.holder(turnKey(conversationId))
-      // Nobody holds it any more: claim again at once.
-      if (!holder) wake()
-      else if (holder.instance !== cluster.instance)
-        await cluster.send(holder.instance, {
-          kind: 'watch-turn',
-          conversationId,
-          instance: cluster.instance,
-        })
-    } catch (error) {
-      this.#log(`[agent] could not ask for the end of another instance's turn: ${escapeForLog(error)}`)
-    }
-    await woken
-  }
-
-  #tellTurnEnded(cluster: Cluster, instance: string, conversationId: string): void {
-    cluster.send(instance, { kind: 'turn-ended', conversationId }).catch((error: unknown) => {
-      // The waiting instance asks again at its next poll.
-      this.#log(`[agent] could not tell another instance a turn ended: ${escapeForLog(error)}`)
-    })
-  }
-
-  /** Messages between instances about turns; each may arrive more than once, and a repeat changes nothing. */
-  #fromCluster(message: ClusterMessage): void {
-    const cluster = this.#o.cluster
-    if (!cluster) return
-    if (message.kind === 'watch-turn') {
-      if (!this.#running.has(message.conversationId)) {
-        this.#tellTurnEnded(cluster, message.instance, message.conversationId)
-        return
-      }
-      const watchers = this.#watchers.get(message.conversationId) ?? new Set()
-      this.#watchers.set(message.conversationId, watchers)
-      watchers.add(message.instance)
-    } else if (message.kind === 'turn-ended') {
-      for (const wake of [...(this.#waiting.get(message.conversationId) ?? [])]) wake()
-    }
   }
 
   async #add(

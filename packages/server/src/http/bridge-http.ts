@@ -1,12 +1,13 @@
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { maskPost } from '../cluster/mask.ts'
-import type { Cluster, MovedStream } from '../relay/cluster.ts'
-import { bound, LEASE_MS, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
+import { CLAIM_WAIT_MS, type Coordinator, TAKE_TIMEOUT_MS } from '../coordinate/coordinator.ts'
+import { localCoordinator } from '../coordinate/local.ts'
+import type { MovedStream } from '../relay/cluster.ts'
+import { bound, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
 import { LimitExceeded } from '../shared/limits.ts'
-import { escapeForLog } from '../shared/log.ts'
 import type { Store } from '../store/store.ts'
 import { checkOrigin, failureForLog, hostOf, internalError, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
 import { readLimited } from './body.ts'
@@ -27,10 +28,11 @@ export const REPLAY_WINDOW = 256
  * such a send a few times with backoff, and never one without it.
  */
 export const RETRYABLE_HEADER = 'X-Toolmark-Retryable'
-/** After this instance's coordinator came back, how long a POST waits for its stream's claim to be made again. */
-export const CLAIM_WAIT_MS = 6_000
-/** How long a stream resuming on another instance waits for its old instance to hand it over. */
-export const TAKE_TIMEOUT_MS = 5_000
+/**
+ * After this instance's coordinator came back, how long a POST waits for its stream's claim to be made again; how
+ * long a stream resuming on another instance waits for its old instance to hand it over.
+ */
+export { CLAIM_WAIT_MS, TAKE_TIMEOUT_MS }
 /** How long a page connection waits for its stream to come back before it closes like a socket would. */
 export const RESUME_GRACE_MS = 30_000
 
@@ -52,14 +54,11 @@ export interface BridgeHttpDeps {
   /** Error sink (a failing `authenticate`, for one). Default `console.error`. */
   log?: (line: string) => void
   /**
-   * Shared mode: a POST that lands on another instance than its stream is handed to the stream's
-   * instance, so the HTTP transport needs no sticky sessions. Default none (one instance).
+   * How a POST that lands on another instance than its stream is handed to the stream's instance (shared mode),
+   * so the HTTP transport needs no sticky sessions. Default none to reach (one process).
    */
-  cluster?: Cluster | undefined
+  coordinator?: Coordinator | undefined
 }
-
-/** The coordinator key of a page stream's claim. */
-const streamKey = (id: string) => `stream:${id}`
 
 /** One event of a page connection: its number and text, and whether a stream ever carried it. */
 interface Kept {
@@ -124,9 +123,6 @@ const retryLater = (c: Context) => {
   )
 }
 
-/** Polls of a stream's claim while it is waited for (see {@link CLAIM_WAIT_MS}). */
-const CLAIM_POLL_MS = 100
-
 const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 415 | 503, code: string, message: string) =>
   c.json({ error: { code, message } } satisfies ErrorBody, status)
 
@@ -161,150 +157,43 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   const clock = deps.clock ?? systemClock
   const streams = new Map<string, PageStream>()
   const app = new Hono()
-  const cluster = deps.cluster
-  // Shared mode: this instance's streams are claimed (and the claims renewed) so other instances find them.
-  const heartbeat = cluster
-    ? setInterval(() => {
-        for (const stream of streams.values()) cluster.renew(streamKey(stream.id), stream.userId)
-      }, LEASE_MS / 3)
-    : undefined
-  ;(heartbeat as { unref?: () => void } | undefined)?.unref?.()
-  /** POSTs handed to another instance, waiting for its `posted` (by reply id). */
-  const handedOn = new Map<string, (found: boolean) => void>()
-  /** Resumes waiting for the stream's old instance to hand it over (`taken`, by reply id). */
-  const taking = new Map<string, (stream: MovedStream | undefined) => void>()
-  /** Streams handed over to another instance lately: id → that instance and the stream's user. */
-  const moved = new Map<string, { instance: string; userId: string }>()
-  cluster?.onMessage(async (message) => {
-    if (message.kind === 'posted') {
-      handedOn.get(message.id)?.(message.found)
-      return
-    }
-    if (message.kind === 'taken') {
-      taking.get(message.id)?.(message.stream)
-      return
-    }
-    if (message.kind === 'take') {
-      await cluster.send(message.reply.instance, { kind: 'taken', id: message.reply.id, ...give(message) })
-      return
-    }
-    if (message.kind !== 'post' && message.kind !== 'end') return
-    const gone = moved.get(message.streamId)
-    // A message for a stream that moved on follows it (the instance it moved to answers the POST's reply).
-    if (gone && !streams.has(message.streamId)) return cluster.send(gone.instance, message)
-    const stream = streams.get(message.streamId)
-    const found = stream !== undefined && stream.userId === message.userId
-    if (message.kind === 'end') {
-      // The page POSTed a message over the protocol's size limit to another instance.
-      if (found) void stream.conn.refuse('too large')
-      if (found) end(stream)
-      return
-    }
-    if (found)
-      await (message.refused === undefined
-        ? stream.conn.receive(message.body)
-        : stream.conn.refuse(message.refused))
-    if (message.reply)
-      await cluster.send(message.reply.instance, { kind: 'posted', id: message.reply.id, found })
+  const coordinator = deps.coordinator ?? localCoordinator()
+  const detach = coordinator.attachStreams({
+    streams: () => streams.values(),
+    has: (streamId) => streams.has(streamId),
+    post: async (message) => {
+      const stream = streams.get(message.streamId)
+      const found = stream !== undefined && stream.userId === message.userId
+      if (found)
+        await (message.refused === undefined
+          ? stream.conn.receive(message.body)
+          : stream.conn.refuse(message.refused))
+      return found
+    },
+    end: (streamId, userId) => {
+      const stream = streams.get(streamId)
+      if (stream === undefined || stream.userId !== userId) return
+      void stream.conn.refuse('too large')
+      end(stream)
+    },
+    give: (streamId, userId, conversationId, to) => {
+      // It leaves this instance without closing its page connection (its page loads move with it, see
+      // `PageConnection.handOver`).
+      const stream = streams.get(streamId)
+      if (!stream || stream.userId !== userId || stream.conversationId !== conversationId) return undefined
+      if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
+      streams.delete(stream.id)
+      stream.detach?.()
+      const clientIds = stream.conn.handOver(to)
+      const kept = stream.kept.map(({ n, text, written, requestId }) => ({
+        n,
+        text,
+        written,
+        ...(requestId === undefined ? {} : { requestId }),
+      }))
+      return { id: stream.id, seq: stream.seq, evicted: stream.evicted, kept, clientIds }
+    },
   })
-
-  /**
-   * Hands a POST to the instance holding its stream and resolves once that instance handled it (true), found
-   * no such stream (false), or did not answer within {@link LEASE_MS} (true: it may still handle it). The page
-   * sends its messages one at a time, each after the answer to the one before, so waiting here keeps them in
-   * order whichever instance each lands on.
-   */
-  const handOn = (
-    to: string,
-    message: { streamId: string; userId: string; body: string; refused?: string },
-  ) => {
-    const c = cluster as Cluster
-    const id = crypto.randomUUID()
-    return new Promise<boolean>((resolve, reject) => {
-      const timer = clock.setTimeout(() => settle(true), LEASE_MS)
-      const forget = () => {
-        clock.clearTimeout(timer)
-        handedOn.delete(id)
-      }
-      const settle = (found: boolean) => {
-        forget()
-        resolve(found)
-      }
-      handedOn.set(id, settle)
-      c.send(to, { kind: 'post', ...message, reply: { instance: c.instance, id } }).catch(
-        (error: unknown) => {
-          forget()
-          reject(error)
-        },
-      )
-    })
-  }
-
-  /**
-   * Hands a stream of this instance over to the instance where it resumes (`take`): it leaves this instance
-   * without closing its page connection (its page loads move with it, see `PageConnection.handOver`); what still
-   * arrives here for it follows it for {@link LEASE_MS}, then this instance's old claim is given up.
-   */
-  const give = (message: {
-    streamId: string
-    userId: string
-    conversationId: string
-    reply: { instance: string }
-  }) => {
-    const stream = streams.get(message.streamId)
-    if (!stream || stream.userId !== message.userId || stream.conversationId !== message.conversationId)
-      return {}
-    const to = message.reply.instance
-    if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
-    streams.delete(stream.id)
-    stream.detach?.()
-    const clientIds = stream.conn.handOver(to)
-    moved.set(stream.id, { instance: to, userId: stream.userId })
-    const timer = clock.setTimeout(() => {
-      moved.delete(stream.id)
-      if (!streams.has(stream.id)) cluster?.release(streamKey(stream.id))
-    }, LEASE_MS)
-    ;(timer as { unref?: () => void }).unref?.()
-    const kept = stream.kept.map(({ n, text, written, requestId }) => ({
-      n,
-      text,
-      written,
-      ...(requestId === undefined ? {} : { requestId }),
-    }))
-    return { stream: { id: stream.id, seq: stream.seq, evicted: stream.evicted, kept, clientIds } }
-  }
-
-  /**
-   * Asks the instance holding a stream (another one) to hand it over for a resume here; resolves with the stream,
-   * made this instance's (its page loads claimed here) as soon as it arrives, or undefined when that instance has
-   * no such stream or does not answer within {@link TAKE_TIMEOUT_MS}.
-   */
-  const take = (from: string, userId: string, conversationId: string, streamId: string) => {
-    const c = cluster as Cluster
-    const id = crypto.randomUUID()
-    return new Promise<PageStream | undefined>((resolve) => {
-      const settle = (moved: MovedStream | undefined) => {
-        clock.clearTimeout(timer)
-        taking.delete(id)
-        // Made here at once, before any message that followed the stream here is handled.
-        resolve(moved && adopt(userId, conversationId, moved))
-      }
-      const timer = clock.setTimeout(() => settle(undefined), TAKE_TIMEOUT_MS)
-      taking.set(id, settle)
-      c.send(from, {
-        kind: 'take',
-        streamId,
-        userId,
-        conversationId,
-        reply: { instance: c.instance, id },
-      }).catch((error: unknown) => {
-        ;(deps.log ?? console.error)(
-          `[bridge-http] could not resume a stream: ${escapeForLog(String(error))}`,
-        )
-        settle(undefined)
-      })
-    })
-  }
 
   /** A stream handed over by another instance, now this instance's: its events, numbering and page loads. */
   const adopt = (userId: string, conversationId: string, from: MovedStream): PageStream | undefined => {
@@ -320,30 +209,15 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       throw error
     }
     streams.set(page.id, page)
-    cluster?.hold(streamKey(page.id), userId)
+    coordinator.holdStream(page.id, userId)
     // Closes like any stream that dropped, unless the resume attaches to it first.
     page.grace = clock.setTimeout(() => end(page), graceMs)
     return page
   }
 
-  /**
-   * The claim of a stream held by another instance. Right after this instance's coordinator came back, a missing
-   * claim is waited for (its instance makes it again on its own reconnect, or at its next heartbeat) up to
-   * {@link CLAIM_WAIT_MS}; `unsure` when it is still missing then. Rejects when the coordinator is unreachable.
-   */
-  const findStream = async (streamId: string) => {
-    const c = cluster as Cluster
-    for (let waited = 0; ; waited += CLAIM_POLL_MS) {
-      const found = await c.holder(streamKey(streamId))
-      if (found || !c.settling()) return { found, unsure: false }
-      if (waited >= CLAIM_WAIT_MS) return { found, unsure: true }
-      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS))
-    }
-  }
-
   const end = (stream: PageStream): void => {
     if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
-    if (streams.get(stream.id) === stream) cluster?.release(streamKey(stream.id))
+    if (streams.get(stream.id) === stream) coordinator.releaseStream(stream.id)
     streams.delete(stream.id)
     stream.detach?.()
     stream.conn.close()
@@ -367,11 +241,16 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     const [streamId, from] = (c.req.header('last-event-id') ?? '').split(':')
     let stream = streamId ? streams.get(streamId) : undefined
     const n = Number(from)
-    // Shared mode: a stream that resumes here from another instance is handed over, with what it kept.
-    if (!stream && streamId && cluster && Number.isInteger(n)) {
-      const holder = await cluster.holder(streamKey(streamId)).catch(() => undefined)
-      if (holder && holder.value === userId && holder.instance !== cluster.instance)
-        stream = await take(holder.instance, userId, conversation.id, streamId)
+    // A stream that resumes here from another instance (shared mode) is handed over, with what it kept.
+    if (!stream && streamId && Number.isInteger(n)) {
+      const holder = await coordinator.streamElsewhere(streamId)
+      if (holder && holder.userId === userId)
+        stream = await coordinator.takeStream(
+          holder.instance,
+          { streamId, userId, conversationId: conversation.id },
+          // Made here at once, before any message that followed the stream here is handled.
+          (moved) => adopt(userId, conversation.id, moved),
+        )
     }
     let resume =
       stream !== undefined &&
@@ -399,7 +278,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
         return c.json({ error: { code: error.code, message: error.message } } satisfies ErrorBody, 429)
       }
       streams.set(fresh.id, fresh)
-      cluster?.hold(streamKey(fresh.id), userId)
+      coordinator.holdStream(fresh.id, userId)
       stream = fresh
       resume = false
     }
@@ -454,16 +333,15 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     if (typeof userId !== 'string') return userId
     const streamId = c.req.header(STREAM_HEADER) ?? ''
     const stream = streams.get(streamId)
-    // Shared mode: the stream may be another instance's (the user's own, its claim says), or it moved on lately.
-    const gone = stream ? undefined : moved.get(streamId)
-    let elsewhere = gone && { instance: gone.instance, value: gone.userId }
-    if (!stream && !gone && cluster && streamId !== '') {
+    // The stream may be another instance's (the user's own, its claim says), or it moved on lately (shared mode).
+    let elsewhere: { instance: string; userId: string } | undefined
+    if (!stream && streamId !== '') {
       // Where the stream is cannot be told now: the page may send it again (it was not handled).
-      const looked = await findStream(streamId).catch(() => undefined)
+      const looked = await coordinator.findStream(streamId).catch(() => undefined)
       if (!looked || looked.unsure) return retryLater(c)
       elsewhere = looked.found
     }
-    const remote = elsewhere && elsewhere.value === userId && elsewhere.instance !== cluster?.instance
+    const remote = elsewhere && elsewhere.userId === userId && elsewhere.instance !== coordinator.instance
     if ((!stream || stream.userId !== userId) && !remote)
       return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
     if (!c.req.header('content-type')?.startsWith('application/json'))
@@ -476,7 +354,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
         end(stream)
       }
       // The stream's own instance closes it, as a socket closes with 1009 wherever it is.
-      else if (elsewhere && cluster) await cluster.send(elsewhere.instance, { kind: 'end', streamId, userId })
+      else if (elsewhere) await coordinator.endStream(elsewhere.instance, streamId, userId)
       return fail(c, 413, 'message_too_large', `Message over ${MAX_INBOUND_BYTES} bytes`)
     }
     if (stream) await stream.conn.receive(body)
@@ -498,7 +376,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
           }
         : { streamId, userId, body: '', refused: checked.detail }
       // Not delivered (the coordinator stayed unreachable while the hand-over was retried): the page may retry.
-      const found = await handOn(elsewhere.instance, handed).catch(() => undefined)
+      const found = await coordinator.postTo(elsewhere.instance, handed).catch(() => undefined)
       if (found === undefined) return retryLater(c)
       if (!found) return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
     }
@@ -517,7 +395,7 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
       for (const stream of streams.values()) stream.detach?.()
     },
     close() {
-      if (heartbeat !== undefined) clearInterval(heartbeat)
+      detach()
       for (const stream of [...streams.values()]) end(stream)
     },
   }

@@ -7,12 +7,13 @@ import {
   TIMEOUT_RESULT,
 } from '@toolmark/protocol'
 import { maskResult } from '../cluster/mask.ts'
+import { type Coordinator, LEASE_MS, type Outcome } from '../coordinate/coordinator.ts'
+import { localCoordinator } from '../coordinate/local.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import { LimitExceeded, MAX_PAGE_CONNECTIONS_PER_USER, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, Store } from '../store/store.ts'
-import type { BroadcastMessage, Cluster, ClusterMessage } from './cluster.ts'
 import { Decisions } from './decisions.ts'
 import { type InboundHost, receive, refuse } from './inbound.ts'
 import type {
@@ -55,10 +56,10 @@ export interface RelayOptions {
   /** Log sink for rejections and relay notes (never payloads). Default `console.warn`. */
   log?: (line: string) => void
   /**
-   * Shared mode: page loads held by other instances are reached through it, and answers come back
-   * through it to the instance that waits. Default none (one instance).
+   * How page loads held by other instances are reached, and how answers come back to the instance that waits
+   * (shared mode). Default none to reach (one process).
    */
-  cluster?: Cluster
+  coordinator?: Coordinator
   /**
    * How long after a `needs_confirmation` its approval is still accepted; a `confirmed` after that is
    * refused (`expired_confirm`) and the agent told it expired, whichever instance it reaches. Default
@@ -105,7 +106,7 @@ const UNANSWERED: ReadonlySet<ToolResult> = new Set([
 /** How long past its deadline a call answered on another instance waits for that answer to arrive. */
 export const LOST_ANSWER_GRACE_MS = 5_000
 /** How long a held page load's claim lives without a heartbeat (the heartbeat renews it every third of it). */
-export const LEASE_MS = 15_000
+export { LEASE_MS }
 
 /**
  * How long an instance uses its copy of a conversation's page binding and manifest before it reads them again,
@@ -117,14 +118,6 @@ const PAGE_CACHE_SIZE = 10_000
 
 /** How often a call is bound again when the conversation was rebound between reading and binding it. */
 const MAX_BIND_ATTEMPTS = 3
-
-/** The coordinator key of a page load's claim. */
-const clientKey = (clientId: string) => `client:${clientId}`
-/**
- * The coordinator set of the instances holding a page connection of the conversation that has not said yet which
- * page load it carries (a socket or stream that reconnected: the page does not send its manifest again).
- */
-const unknownKey = (conversationId: string) => `unknown:${conversationId}`
 
 /**
  * The server half of bridge protocol v1: it relays agent requests to the bound page and accepts
@@ -152,13 +145,11 @@ export class Relay {
   readonly #inbound: InboundHost
   /** Settles once the calls left pending by an earlier run are timed out; requests wait for it. */
   readonly #ready: Promise<void>
-  readonly #cluster: Cluster | undefined
-  /** Renews the claims of the page loads this instance's sockets carry (shared mode). */
-  readonly #heartbeat: ReturnType<typeof setInterval> | undefined
+  readonly #coordinator: Coordinator
+  /** Stops the coordinator's use of this relay's connections (its heartbeat, its handlers). */
+  readonly #detach: () => void
   /** Conversation → the copy of its bound page and when the read that got it started (see {@link Relay.page}). */
   readonly #pages = new Map<string, { page: BoundPage; at: number }>()
-  /** Page loads whose connection was handed over to another instance lately: clientId → that instance. */
-  readonly #moved = new Map<string, string>()
   /** Counts the changes of page bindings this instance learned of; a read notes it when it starts. */
   #epoch = 0
   /** Conversation → the {@link Relay.#epoch} of its latest change (the oldest forgotten beyond the cache size). */
@@ -229,34 +220,31 @@ export class Relay {
                 id,
               }),
           })
-    this.#cluster = options.cluster
-    if (this.#cluster) {
-      // Shared store: another instance's calls are pending too, so none is timed out here; each waiting
-      // instance times out its own, and a result after a call's deadline is refused as late.
-      this.#ready = Promise.resolve()
-      this.#cluster.onMessage((message) => this.#fromCluster(message))
-      this.#cluster.onBroadcast?.((message) => this.#fromBroadcast(message))
-      const cluster = this.#cluster
-      this.#heartbeat = setInterval(() => {
-        for (const conn of this.#conns) {
-          for (const clientId of conn.clientIds) cluster.renew(clientKey(clientId))
-          if (conn.clientIds.size === 0) cluster.join(unknownKey(conn.conversationId))
-        }
-      }, LEASE_MS / 3)
-      ;(this.#heartbeat as { unref?: () => void }).unref?.()
-      return
-    }
-    this.#heartbeat = undefined
+    this.#coordinator = options.coordinator ?? localCoordinator()
+    this.#detach = this.#coordinator.attachPages({
+      connections: () => this.#conns,
+      deliverHere: (conversationId, clientId, text) => {
+        const targets = this.#targets(conversationId, clientId)
+        for (const conn of targets) conn.send(text)
+        return targets.length > 0
+      },
+      keepCallSecrets: (callId, secrets) =>
+        this.#keep(`call:${callId}`, secrets, this.#deadlineMs + LOST_ANSWER_GRACE_MS),
+      outcome: (outcome) => this.#outcome(outcome),
+      pageChanged: (conversationId) => this.#forgetPage(conversationId),
+    })
     // Nobody waits for calls made before a restart: their deadline outcome was never delivered.
-    this.#ready = this.#store.timeOutPendingCalls().then(
-      () => {},
-      (error: unknown) => this.#log(`[relay] could not time out earlier calls: ${escapeForLog(error)}`),
-    )
+    this.#ready = this.#coordinator
+      .earlierCalls(() => this.#store.timeOutPendingCalls())
+      .then(
+        () => {},
+        (error: unknown) => this.#log(`[relay] could not time out earlier calls: ${escapeForLog(error)}`),
+      )
   }
 
-  /** This instance's id in shared mode, else undefined. */
+  /** This instance's id among several (shared mode), else undefined. */
   get instance(): string | undefined {
-    return this.#cluster?.instance
+    return this.#coordinator.instance
   }
 
   /**
@@ -299,12 +287,9 @@ export class Relay {
       )
     const conn: Conn = { userId, conversationId, send, clientIds: new Set(carried), open: true }
     this.#conns.add(conn)
-    // Shared mode: the connection is findable at once, before the page says which page load it carries.
-    if (carried.length === 0) this.#cluster?.join(unknownKey(conversationId))
-    for (const clientId of carried) {
-      this.#moved.delete(clientId)
-      this.#cluster?.hold(clientKey(clientId))
-    }
+    // The connection is findable at once, before the page says which page load it carries.
+    if (carried.length === 0) this.#coordinator.joinConnecting(conversationId)
+    this.#coordinator.adoptPages(carried)
     // One socket's messages are handled one after the other, in the order they arrived.
     let queue: Promise<unknown> = Promise.resolve()
     const serial = <T>(task: () => Promise<T>, otherwise: T): Promise<T> => {
@@ -316,9 +301,9 @@ export class Relay {
       return next
     }
     const claim = (before: number) => {
-      // Shared mode: a page load this socket carries from now on is claimed for this instance at once.
-      if (!this.#cluster || conn.clientIds.size <= before) return
-      for (const clientId of conn.clientIds) this.#cluster.hold(clientKey(clientId))
+      // A page load this socket carries from now on is claimed for this instance at once.
+      if (conn.clientIds.size <= before) return
+      this.#coordinator.holdPages(conn.clientIds)
       if (before === 0) this.#leaveUnknown(conversationId)
     }
     return {
@@ -336,21 +321,13 @@ export class Relay {
         conn.open = false
         this.#conns.delete(conn)
         release()
-        const cluster = this.#cluster
-        if (!cluster) return [...conn.clientIds]
         if (conn.clientIds.size === 0) this.#leaveUnknown(conversationId)
-        for (const clientId of conn.clientIds) {
-          if (this.#isOpen(conversationId, clientId)) continue
-          // What still comes here for the page load goes on to `to` (which claims it at once), for a while;
-          // then this instance's old claim is given up, unless `to` has it by then.
-          this.#moved.set(clientId, to)
-          const timer = this.#clock.setTimeout(() => {
-            if (this.#moved.get(clientId) !== to) return
-            this.#moved.delete(clientId)
-            if (!this.#isOpen(conversationId, clientId)) cluster.release(clientKey(clientId))
-          }, LEASE_MS)
-          ;(timer as { unref?: () => void }).unref?.()
-        }
+        const isOpen = (clientId: string) => this.#isOpen(conversationId, clientId)
+        this.#coordinator.handOverPages(
+          [...conn.clientIds].filter((clientId) => !isOpen(clientId)),
+          to,
+          isOpen,
+        )
         return [...conn.clientIds]
       },
       refuse: (detail) => {
@@ -362,11 +339,9 @@ export class Relay {
         conn.open = false
         this.#conns.delete(conn)
         release()
-        if (this.#cluster) {
-          for (const clientId of conn.clientIds)
-            if (!this.#isOpen(conversationId, clientId)) this.#cluster.release(clientKey(clientId))
-          if (conn.clientIds.size === 0) this.#leaveUnknown(conversationId)
-        }
+        for (const clientId of conn.clientIds)
+          if (!this.#isOpen(conversationId, clientId)) this.#coordinator.releasePage(clientId)
+        if (conn.clientIds.size === 0) this.#leaveUnknown(conversationId)
         // A page rebound away whose last socket closed is gone: its confirmIds are expired (docs/protocol/v1.md, Navigation and full reloads).
         void serial(async () => {
           const active = await this.#store.getActiveClient(conversationId)
@@ -407,12 +382,7 @@ export class Relay {
    */
   async connecting(conversationId: string): Promise<boolean> {
     if (this.#unknown(conversationId).length > 0) return true
-    if (!this.#cluster) return false
-    try {
-      return (await this.#cluster.members(unknownKey(conversationId))).length > 0
-    } catch {
-      return false // unknown: the message goes on without waiting
-    }
+    return this.#coordinator.connectingElsewhere(conversationId)
   }
 
   /** The copy of the conversation's page, while it is young enough. */
@@ -439,13 +409,7 @@ export class Relay {
   /** The page binding or manifest of the conversation was written here: every instance drops its copy. */
   #pageChanged(conversationId: string): void {
     this.#forgetPage(conversationId)
-    this.#cluster?.broadcast?.({ kind: 'page', conversationId }).catch((error: unknown) => {
-      this.#log(`[relay] could not tell the other instances of a page change: ${escapeForLog(error)}`)
-    })
-  }
-
-  #fromBroadcast(message: BroadcastMessage): void {
-    if (message.kind === 'page') this.#forgetPage(message.conversationId)
+    this.#coordinator.pageChanged(conversationId)
   }
 
   /** The conversation's page as the store has it. */
@@ -512,12 +476,17 @@ export class Relay {
       // page load of the conversation (an old tab) never counts: the call goes to the bound page load.
       holders = undefined
       const here = this.#carriers(scope.conversationId, clientId).length > 0
-      if (!here && !this.#cluster && this.#unknown(scope.conversationId).length === 0) {
+      const connectingHere = this.#unknown(scope.conversationId).length > 0
+      // Where else it may be is looked up while the store binds the call: two round trips at once.
+      const located = here
+        ? undefined
+        : this.#coordinator.locate(scope.conversationId, clientId, connectingHere)
+      if (!here && !located && !connectingHere) {
         if (!guessed) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
         clientId = await reread()
         continue
       }
-      const cluster = here ? undefined : this.#cluster
+      const instance = this.#coordinator.instance
       const now = this.#clock.now()
       binding = {
         id: callId,
@@ -530,11 +499,11 @@ export class Relay {
         deadlineAt: now + this.#deadlineMs,
         createdAt: now,
         state: 'pending',
-        ...(this.#cluster ? { instance: this.#cluster.instance } : {}),
+        ...(instance === undefined ? {} : { instance }),
       }
       if (!this.#store.bindCall) {
-        if (cluster) {
-          const looked = await this.#lookUp(scope.conversationId, clientId)
+        if (located) {
+          const looked = await located
           if ('error' in looked) {
             this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(looked.error)}`)
             return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
@@ -545,12 +514,10 @@ export class Relay {
         await this.#store.insertCall(binding)
         break
       }
-      // The claim is looked up while the store binds the call: two round trips at once.
-      const claim = cluster ? this.#lookUp(scope.conversationId, clientId) : undefined
       // The store binds the call only while the conversation is still bound to this page load.
       if (await this.#store.bindCall(binding)) {
-        if (!claim) break
-        const looked = await claim
+        if (!located) break
+        const looked = await located
         if ('found' in looked && looked.found) {
           holders = looked.found
           break
@@ -615,11 +582,11 @@ export class Relay {
       waiter.resolve({ callId, clientId: undefined, result: SHUTDOWN_RESULT, timedOut: false })
     }
     this.#waiters.clear()
-    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat)
+    this.#detach()
     for (const conn of this.#conns) {
       conn.open = false
       // The page loads this instance held are free at once: their next reconnect lands elsewhere.
-      if (this.#cluster) for (const clientId of conn.clientIds) this.#cluster.release(clientKey(clientId))
+      for (const clientId of conn.clientIds) this.#coordinator.releasePage(clientId)
     }
     this.#conns.clear()
     await Promise.all(settled)
@@ -693,52 +660,19 @@ export class Relay {
 
   /** Takes this instance out of the conversation's set of unknown page connections once none is left here. */
   #leaveUnknown(conversationId: string): void {
-    if (this.#unknown(conversationId).length === 0) this.#cluster?.leave(unknownKey(conversationId))
-  }
-
-  /**
-   * Shared mode: the other instances a message for `clientId` goes to: the one claiming the page load, and those
-   * holding a page connection of the conversation that has not said which page load it carries (it may be this
-   * one, reconnected there). `found` is undefined when there is none, here or elsewhere.
-   */
-  async #lookUp(
-    conversationId: string,
-    clientId: string,
-  ): Promise<{ found: string[] | undefined } | { error: unknown }> {
-    const cluster = this.#cluster as Cluster
-    try {
-      const [claim, unknown] = await Promise.all([
-        cluster.holder(clientKey(clientId)),
-        cluster.members(unknownKey(conversationId)),
-      ])
-      const instances = new Set(unknown)
-      if (claim) instances.add(claim.instance)
-      const moved = this.#moved.get(clientId)
-      if (moved) instances.add(moved)
-      instances.delete(cluster.instance)
-      const here = this.#targets(conversationId, clientId).length > 0
-      return { found: instances.size > 0 || here ? [...instances] : undefined }
-    } catch (error) {
-      return { error }
-    }
+    if (this.#unknown(conversationId).length === 0) this.#coordinator.leaveConnecting(conversationId)
   }
 
   /** True when a socket here carries `clientId`, or (shared mode) another instance claims it. */
   async #isOpenAnywhere(conversationId: string, clientId: string): Promise<boolean> {
     if (this.#isOpen(conversationId, clientId)) return true
-    if (!this.#cluster) return false
-    try {
-      const holder = await this.#cluster.holder(clientKey(clientId))
-      return holder !== undefined && holder.instance !== this.#cluster.instance
-    } catch {
-      return true // unknown: a confirmation is never expired on a guess
-    }
+    return this.#coordinator.heldElsewhere(clientId)
   }
 
   /**
-   * Writes `message` to the page load's sockets here; in shared mode, when no socket here is known to carry it,
-   * hands it to the other instances that may hold it (`holders`, else looked up: see {@link Relay.#lookUp}), a
-   * call with its `secrets`.
+   * Writes `message` to the page load's sockets here; when no socket here is known to carry it, the coordinator
+   * hands it to the other instances that may hold it (`holders`, else looked up: see {@link Coordinator.locate}),
+   * a call with its `secrets`.
    */
   #sendTo(
     conversationId: string,
@@ -750,24 +684,9 @@ export class Relay {
     const text = JSON.stringify(message)
     const targets = this.#targets(conversationId, clientId)
     for (const conn of targets) conn.send(text)
-    const cluster = this.#cluster
-    if (!cluster || this.#carriers(conversationId, clientId).length > 0) return
-    void (async () => {
-      let to = holders
-      if (!to) {
-        const looked = await this.#lookUp(conversationId, clientId)
-        if ('error' in looked) throw looked.error
-        to = looked.found ?? []
-      }
-      const call = message.type === 'call' && secrets.length > 0 ? { id: message.id, secrets } : undefined
-      await Promise.all(
-        to.map((instance) =>
-          cluster.send(instance, { kind: 'send', conversationId, clientId, text, ...(call ? { call } : {}) }),
-        ),
-      )
-    })().catch((error: unknown) =>
-      this.#log(`[relay] could not hand a message to the page's instance: ${escapeForLog(error)}`),
-    )
+    if (this.#carriers(conversationId, clientId).length > 0) return
+    const call = message.type === 'call' && secrets.length > 0 ? { id: message.id, secrets } : undefined
+    this.#coordinator.deliver(conversationId, clientId, text, holders, call)
   }
 
   /**
@@ -775,38 +694,20 @@ export class Relay {
    * result that timed it out): the outcome goes to that instance.
    */
   #forward(binding: CallBinding, result: ToolResult, timedOut = false): void {
-    const cluster = this.#cluster
-    if (!cluster || !binding.instance || binding.instance === cluster.instance) return
-    const secrets = this.#secretsOf(`call:${binding.id}`, true)
-    void cluster
-      .send(binding.instance, {
-        kind: 'outcome',
+    this.#coordinator.returnOutcome(binding.instance, () => {
+      const secrets = this.#secretsOf(`call:${binding.id}`, true)
+      return {
         callId: binding.id,
         clientId: binding.clientId,
         // Masked before it rests in Redis; a describe's answer is the tool's definition, read as it is.
         result: binding.kind === 'describe' ? result : maskResult(result, secrets),
         ...(timedOut ? { timedOut } : {}),
-      })
-      .catch((error: unknown) =>
-        this.#log(`[relay] could not hand an answer to the waiting instance: ${escapeForLog(error)}`),
-      )
+      }
+    })
   }
 
-  async #fromCluster(message: ClusterMessage): Promise<void> {
-    if (message.kind === 'send') {
-      if (message.call)
-        this.#keep(`call:${message.call.id}`, message.call.secrets, this.#deadlineMs + LOST_ANSWER_GRACE_MS)
-      // Only to sockets here, or to the instance the page connection was handed over to: a message is handed on
-      // at most twice, never back and forth.
-      const text = message.text
-      const targets = this.#targets(message.conversationId, message.clientId)
-      for (const conn of targets) conn.send(text)
-      const moved = this.#moved.get(message.clientId)
-      if (targets.length === 0 && moved && !message.again && this.#cluster)
-        await this.#cluster.send(moved, { ...message, again: true })
-      return
-    }
-    if (message.kind !== 'outcome') return
+  /** The outcome of a call this instance waits for, settled on another instance. */
+  async #outcome(message: Outcome): Promise<void> {
     // The holder settled the call in the store; a repeat of this delivery finds no waiter and does nothing.
     const waiter = this.#take(message.callId)
     if (!waiter) return
@@ -855,7 +756,8 @@ export class Relay {
   async #timeOut(binding: CallBinding, result: ToolResult = TIMEOUT_RESULT): Promise<void> {
     // Only the side that settles the call (this timeout, or the page's result) takes its waiter.
     if (!(await this.#store.settleCall(binding.id, 'timed_out'))) {
-      if (this.#cluster && this.#waiters.has(binding.id)) await this.#settledElsewhere(binding)
+      if (this.#waiters.has(binding.id))
+        await this.#coordinator.settledByAnother(() => this.#settledElsewhere(binding))
       return
     }
     const waiter = this.#take(binding.id)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { clusterCoordinator } from '../../coordinate/cluster.ts'
 import type { Cluster } from '../../relay/cluster.ts'
 import type { ChatEvent } from '../../shared/contract.ts'
 import { ConversationEvents } from '../events.ts'
@@ -45,7 +46,7 @@ describe('conversation events', () => {
       holder: async () => undefined,
       send: async () => {},
     } as unknown as Cluster
-    const events = new ConversationEvents(cluster)
+    const events = new ConversationEvents(clusterCoordinator(cluster))
     const first: ChatEvent[] = []
     const off = events.subscribe('c', (e) => first.push(e))
     await new Promise((resolve) => setTimeout(resolve, 0)) // no turn holder: the listener stops waiting

@@ -4,6 +4,7 @@ import { Browser } from '../../__tests__/support/http-client.ts'
 import type { HttpLink } from '../../__tests__/support/page-links.ts'
 import { ScriptedProvider, toolCall } from '../../__tests__/support/scripted-provider.ts'
 import { DEPLOYMENT, testServers } from '../../__tests__/support/test-server.ts'
+import { clusterCoordinator } from '../../coordinate/cluster.ts'
 import { bridgeHttp, RETRYABLE_HEADER } from '../../http/bridge-http.ts'
 import { openSqliteStore } from '../../sqlite.ts'
 import type { Cluster } from '../cluster.ts'
@@ -145,7 +146,13 @@ describe('a POST whose stream cannot be found right now is marked retryable', ()
         return undefined
       },
     } as unknown as Cluster
-    const http = bridgeHttp({ store, relay, userOf: async () => 'u1', cluster, log: () => {} })
+    const http = bridgeHttp({
+      store,
+      relay,
+      userOf: async () => 'u1',
+      coordinator: clusterCoordinator(cluster, { log: () => {} }),
+      log: () => {},
+    })
     try {
       const post = () =>
         http.app.request('http://localhost/toolmark/messages', {
