@@ -14,12 +14,14 @@ const ACTIONS = new Set([
   'receive',
   'nothing',
   'leave',
+  'kept',
   'say',
   'model',
   'rejected',
   'wait',
   'stored',
   'chat',
+  'chatProgress',
 ])
 
 /** Replaces every string `$fixture` in a value. */
