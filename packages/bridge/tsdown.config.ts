@@ -10,6 +10,7 @@ export default defineConfig({
     'in-page': 'src/in-page.ts',
     'server-tools': 'src/server-tools/index.ts',
     chat: 'src/chat/index.ts',
+    context: 'src/context.ts',
     progress: 'src/progress.ts',
     grants: 'src/grants/index.ts',
   },

@@ -26,6 +26,7 @@ export default defineProject({
       'src/__tests__/streaming.test.ts',
       'src/__tests__/page-wait.test.ts',
       'src/__tests__/progress.test.ts',
+      'src/__tests__/page-context.test.ts',
     ],
     globalSetup: ['src/__tests__/shared-deployment.setup.ts'],
     testTimeout: 20_000,

@@ -19,6 +19,13 @@ export interface BridgeOptions {
   maxMessageBytes?: number
   /** Override the page's clientId (tests). Default: one random id per page load. */
   clientId?: string
+  /**
+   * The id of the conversation the transport is bound to (the one in its URL or channel). Every call the
+   * bridge runs carries it (`CallOptions.conversation`), so an approval remembered "for this conversation"
+   * counts for that conversation's later calls, and confirmation cards offer that choice. Without it the
+   * choice is not offered. A string of 1 to 256 characters; anything else throws.
+   */
+  conversation?: string
 }
 
 /** A bridge consumer for `tm.use(...)`, with the clientId it speaks for. */
@@ -59,8 +66,15 @@ export function bridge(options: BridgeOptions): Bridge {
   if (!Number.isInteger(maxBytes) || maxBytes <= 0)
     throw new TypeError('maxMessageBytes must be a positive integer')
   const clientId = options.clientId ?? getClientId()
+  const conversation = options.conversation
+  if (
+    conversation !== undefined &&
+    !(typeof conversation === 'string' && conversation && conversation.length <= 256)
+  )
+    throw new TypeError('conversation must be a string of 1 to 256 characters')
 
-  const consumer = (tm: ConsumerHost): (() => void) => attach(tm, transport, clientId, onChange, maxBytes)
+  const consumer = (tm: ConsumerHost): (() => void) =>
+    attach(tm, transport, clientId, onChange, maxBytes, conversation)
   return Object.assign(consumer, { clientId })
 }
 
@@ -75,10 +89,11 @@ function attach(
   clientId: string,
   onChange: 'manifest' | 'changed',
   maxBytes: number,
+  conversation: string | undefined,
 ): () => void {
   const out = outbound(tm, transport, clientId)
   const confirmations = delivery(tm, clientId, out)
-  const messages = inbound(tm, clientId, maxBytes, out, confirmations)
+  const messages = inbound(tm, clientId, maxBytes, out, confirmations, conversation)
   const offMessage = transport.onMessage(messages.receive)
   const offError = transport.onError?.((err) => out.fail('The transport reported an error', err))
   // For inspectors: the connection state when the transport reports one, else `attached`.

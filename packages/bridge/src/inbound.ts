@@ -27,7 +27,7 @@ export interface Inbound {
 /**
  * Every inbound value goes through the same steps, and nothing runs before the last one:
  * bound and copy it, keep only messages for this page, answer another protocol version, validate,
- * then dispatch. A value dropped on the way is the error event `invalid_message`, never answered.
+ * then dispatch. Calls run with `conversation` (the one the page bound the bridge to) when given. A value dropped on the way is the error event `invalid_message`, never answered.
  */
 export function inbound(
   tm: ConsumerHost,
@@ -35,6 +35,7 @@ export function inbound(
   maxBytes: number,
   out: Outbound,
   confirmations: Delivery,
+  conversation?: string,
 ): Inbound {
   /** Protocol id → the abort handle of our call still running for it. */
   const inflight = new Map<string, CancelToken>()
@@ -103,10 +104,10 @@ export function inbound(
     inflight.set(id, token)
     confirmations.pending.add(callId)
     // Observers of the call see its protocol id as meta `{ id }` (the progress extension sends under it).
-    const options: ConsumerRunOptions =
-      msg.rev === undefined
-        ? { caller: 'inapp', signal: token.signal, callId, meta: { id } }
-        : { caller: 'inapp', signal: token.signal, callId, meta: { id }, rev: msg.rev }
+    // The conversation the page bound this bridge to: grants "for this conversation" match by it.
+    const options: ConsumerRunOptions = { caller: 'inapp', signal: token.signal, callId, meta: { id } }
+    if (msg.rev !== undefined) options.rev = msg.rev
+    if (conversation !== undefined) options.conversation = conversation
     tm.run(msg.tool, msg.input, options).then((result) => {
       inflight.delete(id)
       confirmations.pending.delete(callId)

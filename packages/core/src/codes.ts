@@ -47,7 +47,7 @@ export const ERROR_EVENT_CODES = {
   late_result: 'late_result',
   /** The bridge dropped an inbound message (too large, too deep, malformed, wrong direction). */
   invalid_message: 'invalid_message',
-  /** A readable context value that is not JSON or is larger than MAX_CONTEXT_CHARS (the entry shows null). */
+  /** A readable context value that is not JSON or is larger than MAX_CONTEXT_CHARS (the entry shows null), or a whole context larger than contextBridge sends (it sends an empty one). */
   invalid_context: 'invalid_context',
   /** Registration into a disposed scope. */
   scope_disposed: 'scope_disposed',

@@ -154,9 +154,9 @@ class Bridge
 
     /**
      * A message of an opt-in extension. An offer is answered on the channel with the extensions this server
-     * takes (only `progress`). A `progress` message must name a pending call bound to this user, conversation and
-     * page load (else `unknown_id` / `mismatch`); one for a call already answered or past its deadline is dropped
-     * (progress never extends a deadline). At most `maxProgressPerSecond` per page load per second are passed on
+     * takes (`progress` and `context`); a `context` is kept for its page load (PageContext). A `progress` message
+     * must name a pending call bound to this user, conversation and page load (else `unknown_id` / `mismatch`);
+     * one for a call already answered or past its deadline is dropped (progress never extends a deadline). At most `maxProgressPerSecond` per page load per second are passed on
      * (counted in the cache), the message masked like every text the server keeps, as `.toolmark.progress`;
      * preliminary `data` is not passed on.
      *
@@ -175,6 +175,11 @@ class Bridge
             $this->toolmark->deliver($userId, (int) $conversation->id, ['protocol' => Wire::PROTOCOL, 'type' => 'extensions', 'clientId' => $clientId, 'accept' => $accept]);
 
             return null;
+        }
+        if ($message['type'] === 'context') {
+            $refused = PageContext::receive($conversation, $userId, $message);
+
+            return $refused === null ? null : $this->reject($conversation, $refused[0], $clientId, $refused[1]);
         }
         $window = 'toolmark:progress:'.hash('sha256', $clientId).':'.intdiv((int) floor(microtime(true) * 1000), 1000);
         Cache::add($window, 0, 2);
@@ -300,7 +305,7 @@ class Bridge
             ToolParts::publish($userId, (int) $conversation->id, $part);
         }
         if ($binding->origin === 'agent') {
-            ContinueAgentTurn::dispatch((int) $conversation->id, $binding->tool_call_id, $binding->tool, $masked, $binding->kind, (bool) $binding->untrusted || self::untrustedNow($binding->client_id, $binding->tool), $part);
+            ContinueAgentTurn::dispatch((int) $conversation->id, $binding->tool_call_id, $binding->tool, $masked, $binding->kind, (bool) $binding->untrusted || self::untrustedNow($binding->client_id, $binding->tool), $part, Llm::structured(Toolmark::toolEntry($binding->client_id, $binding->tool)));
         }
         if ($masked['status'] === 'needs_confirmation') {
             $this->toolmark->notify(new ConfirmationRequested((int) $conversation->id, $binding->id, $masked['confirmId'], $binding->tool, $masked['summary']));
@@ -439,7 +444,7 @@ class Bridge
                         'toolCallId' => $binding->tool_call_id,
                         'name' => 'page_call',
                         'confirmId' => $binding->confirm_id,
-                        'content' => Llm::boundContent(Llm::json(Llm::wrapUntrusted(Mask::value($message['result'])))),
+                        'content' => Llm::boundContent(Llm::json(Llm::modelResult(Mask::value($message['result']), Llm::structured(Toolmark::toolEntry($binding->client_id, $binding->tool)), true))),
                     ],
                 ]);
             }

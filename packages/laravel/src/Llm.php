@@ -99,6 +99,34 @@ final class Llm
         return ['untrustedContent' => true, 'note' => self::UNTRUSTED_NOTE, 'result' => $result];
     }
 
+    /**
+     * What the model gets for a page tool's result (its JSON is the tool message's content): for an
+     * `ok` result with data of a `structured` tool (its manifest entry says it declares an output
+     * schema, checked by a development page), the data plus Wire::STRUCTURED_NOTE; any other result as is.
+     * Wrapped by wrapUntrusted() when `$untrusted`. The same shape as `modelResult` of `@toolmark/protocol`.
+     *
+     * @param array<string, mixed> $result
+     * @return array<string, mixed>
+     */
+    public static function modelResult(array $result, bool $structured, bool $untrusted): array
+    {
+        if ($structured && ($result['status'] ?? null) === 'ok' && array_key_exists('data', $result)) {
+            $result = ['status' => 'ok', 'data' => $result['data'], 'note' => Wire::STRUCTURED_NOTE];
+        }
+
+        return $untrusted ? self::wrapUntrusted($result) : $result;
+    }
+
+    /**
+     * Whether a manifest entry marks its tool `structured` (it declares an output schema).
+     *
+     * @param array<string, mixed>|null $entry
+     */
+    public static function structured(?array $entry): bool
+    {
+        return ($entry['structured'] ?? null) === true;
+    }
+
     /** The length of a text in UTF-16 code units, as JavaScript's `length` and a page's `maxlength` count. */
     public static function units(string $text): int
     {

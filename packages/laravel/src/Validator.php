@@ -48,7 +48,8 @@ final class Validator
 
     /**
      * Why the message is not a valid page → agent message of an opt-in extension (`validateExtensionMessage(value,
-     * 'toAgent')` in @toolmark/protocol/extensions): an `extensions` offer or a `progress` message. Null when it is one.
+     * 'toAgent')` in @toolmark/protocol/extensions): an `extensions` offer, a `progress` or a `context` message. Null
+     * when it is one.
      */
     public static function extensionProblem(mixed $m): ?string
     {
@@ -79,6 +80,9 @@ final class Validator
 
             return count(array_unique($offer)) === count($offer) ? null : 'extensions: offer must be unique';
         }
+        if ($type === 'context') {
+            return self::context($m);
+        }
         if ($type !== 'progress') {
             return 'not an extension message';
         }
@@ -99,6 +103,45 @@ final class Validator
         }
         if (! property_exists($m, 'fraction') && ! property_exists($m, 'message') && ! property_exists($m, 'data')) {
             return 'progress: needs fraction, message or data';
+        }
+
+        return null;
+    }
+
+    /** Why a `context` message (the page's readable context) is not a valid one; null when it is. */
+    private static function context(stdClass $m): ?string
+    {
+        $e = Wire::EXTENSIONS;
+        if (! self::strict($m, ['protocol', 'type', 'clientId', 'rev', 'entries'])) {
+            return 'context: unknown property';
+        }
+        if (! self::isId($m->clientId ?? null)) {
+            return 'context: clientId must be a non-empty string';
+        }
+        if (! self::isRev($m->rev ?? null)) {
+            return 'context: rev must be an integer >= 0';
+        }
+        $entries = $m->entries ?? null;
+        if (! is_array($entries) || count($entries) > $e['maxContextEntries']) {
+            return "context: entries must be an array of at most {$e['maxContextEntries']}";
+        }
+        foreach ($entries as $entry) {
+            if (! $entry instanceof stdClass) {
+                return 'context: each entry must be an object';
+            }
+            if (! self::strict($entry, ['name', 'description', 'value'])) {
+                return 'context: entry: unknown property';
+            }
+            if (! is_string($entry->name ?? null) || preg_match($e['contextNamePattern'], $entry->name) !== 1) {
+                return 'context: entry name must match the tool name pattern';
+            }
+            $description = $entry->description ?? null;
+            if (! is_string($description) || mb_strlen($description, 'UTF-8') > $e['maxContextDescription']) {
+                return "context: entry description must be a string of at most {$e['maxContextDescription']} characters";
+            }
+            if (! property_exists($entry, 'value')) {
+                return 'context: entry value is missing';
+            }
         }
 
         return null;

@@ -6,13 +6,26 @@
  */
 import { ERROR_MESSAGES, REFUSED_CODES, REFUSED_MESSAGES } from '../src/codes.ts'
 import {
+  CONTEXT_EXTENSION,
+  CONTEXT_NAME_SOURCE,
+  CONTEXT_NOTE,
   EXTENSION_NAME_SOURCE,
+  MAX_CONTEXT_DESCRIPTION,
+  MAX_CONTEXT_ENTRIES,
+  MAX_CONTEXT_PER_SECOND,
+  MAX_CONTEXT_TOTAL,
   MAX_EXTENSIONS,
   MAX_PROGRESS_MESSAGE,
   MAX_PROGRESS_PER_SECOND,
   PROGRESS_EXTENSION,
 } from '../src/extensions.ts'
-import { EMPTY_MANIFEST_TEXT, PAGE_CALL_TOOL, PAGE_DESCRIBE_TOOL, UNTRUSTED_NOTE } from '../src/llm.ts'
+import {
+  EMPTY_MANIFEST_TEXT,
+  PAGE_CALL_TOOL,
+  PAGE_DESCRIBE_TOOL,
+  STRUCTURED_NOTE,
+  UNTRUSTED_NOTE,
+} from '../src/llm.ts'
 import { PROTOCOL_VERSION } from '../src/messages.ts'
 import * as secrets from '../src/secrets.ts'
 import {
@@ -99,6 +112,7 @@ export function renderWirePhp(): string {
     constant("page_describe's description.", 'PAGE_DESCRIBE_DESCRIPTION', PAGE_DESCRIBE_TOOL.description),
     constant('The rendered manifest of a page without tools.', 'EMPTY_MANIFEST', EMPTY_MANIFEST_TEXT),
     constant('The note of the untrusted envelope.', 'UNTRUSTED_NOTE', UNTRUSTED_NOTE),
+    constant("The note beside a structured result's data.", 'STRUCTURED_NOTE', STRUCTURED_NOTE),
     constant("The system prompt's sentence about secrets.", 'SECRET_PROMPT_RULE', secrets.SECRET_PROMPT_RULE),
     constant("The validator's tables for page → agent messages.", 'VALIDATION', {
       ...VALIDATION,
@@ -106,11 +120,17 @@ export function renderWirePhp(): string {
       llmNamePattern: pcre(VALIDATION.llmNamePattern.replace(/\$$/, '\\z')),
     }),
     constant("The opt-in extensions' rules: the names a server takes, name pattern, limits.", 'EXTENSIONS', {
-      accepted: [PROGRESS_EXTENSION],
+      accepted: [PROGRESS_EXTENSION, CONTEXT_EXTENSION],
       namePattern: pcre(EXTENSION_NAME_SOURCE.replace(/\$$/, '\\z')),
       maxExtensions: MAX_EXTENSIONS,
       maxProgressMessage: MAX_PROGRESS_MESSAGE,
       maxProgressPerSecond: MAX_PROGRESS_PER_SECOND,
+      contextNamePattern: pcre(CONTEXT_NAME_SOURCE.replace(/\$$/, '\\z')),
+      maxContextEntries: MAX_CONTEXT_ENTRIES,
+      maxContextDescription: MAX_CONTEXT_DESCRIPTION,
+      maxContextTotal: MAX_CONTEXT_TOTAL,
+      maxContextPerSecond: MAX_CONTEXT_PER_SECOND,
+      contextNote: CONTEXT_NOTE,
     }),
     constant('The secret rules (PCRE patterns, word lists, limits).', 'SECRETS', {
       masked: secrets.MASKED,

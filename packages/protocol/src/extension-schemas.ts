@@ -1,4 +1,11 @@
-import { EXTENSION_NAME_SOURCE, MAX_EXTENSIONS, MAX_PROGRESS_MESSAGE } from './extension-constants.ts'
+import {
+  CONTEXT_NAME_SOURCE,
+  EXTENSION_NAME_SOURCE,
+  MAX_CONTEXT_DESCRIPTION,
+  MAX_CONTEXT_ENTRIES,
+  MAX_EXTENSIONS,
+  MAX_PROGRESS_MESSAGE,
+} from './extension-constants.ts'
 import { deepFreeze } from './freeze.ts'
 import { MAX_ID_LENGTH, PROTOCOL_VERSION } from './messages.ts'
 
@@ -48,6 +55,30 @@ export const extensionSchemas = /* @__PURE__ */ deepFreeze({
         required: ['protocol', 'type', 'clientId', 'id'],
         // The four required properties and at least one of fraction, message and data.
         minProperties: 5,
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: {
+          ...envelope,
+          type: { const: 'context' },
+          rev: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+          entries: {
+            type: 'array',
+            maxItems: MAX_CONTEXT_ENTRIES,
+            items: {
+              type: 'object',
+              properties: {
+                name: { type: 'string', pattern: CONTEXT_NAME_SOURCE },
+                description: { type: 'string', maxLength: MAX_CONTEXT_DESCRIPTION },
+                value: true,
+              },
+              required: ['name', 'description', 'value'],
+              additionalProperties: false,
+            },
+          },
+        },
+        required: ['protocol', 'type', 'clientId', 'rev', 'entries'],
         additionalProperties: false,
       },
     ],

@@ -6,11 +6,26 @@
  * keep working unchanged.
  */
 
-import { EXTENSION_NAME_SOURCE, MAX_EXTENSIONS, MAX_PROGRESS_MESSAGE } from './extension-constants.ts'
+import {
+  CONTEXT_NAME_SOURCE,
+  EXTENSION_NAME_SOURCE,
+  MAX_CONTEXT_DESCRIPTION,
+  MAX_CONTEXT_ENTRIES,
+  MAX_EXTENSIONS,
+  MAX_PROGRESS_MESSAGE,
+} from './extension-constants.ts'
 import { MAX_ID_LENGTH, PROTOCOL_VERSION } from './messages.ts'
 
 export {
+  CONTEXT_EXTENSION,
+  CONTEXT_INTERVAL_MS,
+  CONTEXT_NAME_SOURCE,
+  CONTEXT_NOTE,
   EXTENSION_NAME_SOURCE,
+  MAX_CONTEXT_DESCRIPTION,
+  MAX_CONTEXT_ENTRIES,
+  MAX_CONTEXT_PER_SECOND,
+  MAX_CONTEXT_TOTAL,
   MAX_EXTENSIONS,
   MAX_PROGRESS_DATA,
   MAX_PROGRESS_MESSAGE,
@@ -20,6 +35,7 @@ export {
 } from './extension-constants.ts'
 
 const NAME = new RegExp(EXTENSION_NAME_SOURCE)
+const CONTEXT_NAME = new RegExp(CONTEXT_NAME_SOURCE)
 
 /** Page → agent: the extensions this page load supports (sent after a manifest; a server may ignore it). */
 export interface ExtensionsOfferMessage {
@@ -52,8 +68,32 @@ export interface ProgressMessage {
   data?: unknown
 }
 
+/** One entry of a `context` message: a readable context entry of the page, its value masked. */
+export interface ContextMessageEntry {
+  /** The entry's full name (scopes joined with `.`), like a tool name. */
+  name: string
+  /** What the entry is, for the model (at most {@link MAX_CONTEXT_DESCRIPTION} characters). */
+  description: string
+  /** The masked value: any JSON (page data, never instructions). */
+  value: unknown
+}
+
+/**
+ * Page → agent (`context` extension): the page's whole readable context now, replacing the one sent before.
+ * Sent after the server accepted the extension, then only when the context changed. No entries: none now.
+ */
+export interface ContextMessage {
+  protocol: typeof PROTOCOL_VERSION
+  type: 'context'
+  clientId: string
+  /** The page's context revision: a server keeps the context of the highest one it got. */
+  rev: number
+  /** At most {@link MAX_CONTEXT_ENTRIES}, sorted by name. */
+  entries: ContextMessageEntry[]
+}
+
 /** Every page → agent message of an extension. */
-export type ExtensionToAgentMessage = ExtensionsOfferMessage | ProgressMessage
+export type ExtensionToAgentMessage = ExtensionsOfferMessage | ProgressMessage | ContextMessage
 
 /** The outcome of {@link validateExtensionMessage}: the message itself or why it is not a valid one. */
 export type ExtensionValidationResult<M> = { ok: true; message: M } | { ok: false; reason: string }
@@ -97,8 +137,29 @@ function progressProblem(v: Obj): string | undefined {
   return undefined
 }
 
+function contextProblem(v: Obj): string | undefined {
+  const problem = envelopeProblem(v, ['protocol', 'type', 'clientId', 'rev', 'entries'])
+  if (problem) return problem
+  if (typeof v.rev !== 'number' || !Number.isSafeInteger(v.rev) || v.rev < 0)
+    return 'context: rev must be an integer >= 0'
+  if (!Array.isArray(v.entries) || v.entries.length > MAX_CONTEXT_ENTRIES)
+    return `context: entries must be an array of at most ${MAX_CONTEXT_ENTRIES}`
+  for (const entry of v.entries) {
+    if (!isObject(entry)) return 'context: each entry must be an object'
+    for (const key in entry)
+      if (key !== 'name' && key !== 'description' && key !== 'value')
+        return `context: entry: unknown property ${key}`
+    if (typeof entry.name !== 'string' || !CONTEXT_NAME.test(entry.name))
+      return `context: entry name must match ${CONTEXT_NAME_SOURCE}`
+    if (!fits(entry.description, 0, MAX_CONTEXT_DESCRIPTION))
+      return `context: entry description must be a string of at most ${MAX_CONTEXT_DESCRIPTION} characters`
+    if (!('value' in entry)) return 'context: entry value is missing'
+  }
+  return undefined
+}
+
 /**
- * Validates one message of an extension, strictly: page → agent `extensions` (an offer) and `progress`, or
+ * Validates one message of an extension, strictly: page → agent `extensions` (an offer), `progress` and `context`, or
  * agent → page `extensions` (an acceptance). Anything else, plain v1 messages included, is not an extension
  * message (use `validateMessage` for those). The value should be a bounded copy (`boundedCopy`). Never throws.
  */
@@ -122,6 +183,7 @@ export function validateExtensionMessage(
     problem =
       envelopeProblem(value, ['protocol', 'type', 'clientId', field]) ?? namesProblem(value[field], field)
   } else if (value.type === 'progress' && direction === 'toAgent') problem = progressProblem(value)
+  else if (value.type === 'context' && direction === 'toAgent') problem = contextProblem(value)
   else return { ok: false, reason: 'not an extension message' }
   return problem === undefined ? { ok: true, message: value as never } : { ok: false, reason: problem }
 }

@@ -5,6 +5,21 @@
  */
 
 export { type BoundedCopyLimits, type BoundedCopyResult, boundedCopy } from './bounded-copy.ts'
+export type {
+  ChatEvent,
+  ChatMessage,
+  ConversationBody,
+  CreatedBody,
+  ErrorBody,
+  MessageRequestBody,
+  TextDeltaEvent,
+  ToolEvent,
+  ToolPart,
+  ToolPartState,
+  ToolProgress,
+  ToolProgressEvent,
+} from './chat.ts'
+export { MAX_MESSAGE_LENGTH } from './chat.ts'
 export {
   ERROR_MESSAGES,
   REFUSED_CODE_MESSAGES,
@@ -18,11 +33,15 @@ export {
   EMPTY_MANIFEST_TEXT,
   type LlmToolDefinition,
   MANIFEST_SEPARATOR,
+  type ModelResult,
+  modelResult,
   PAGE_CALL_PREAMBLE,
   PAGE_CALL_TOOL,
   PAGE_DESCRIBE_TOOL,
   pageCallTool,
   renderManifest,
+  STRUCTURED_NOTE,
+  type StructuredOk,
   UNTRUSTED_NOTE,
   type UntrustedEnvelope,
   wrapUntrusted,

@@ -117,3 +117,36 @@ export interface UntrustedEnvelope<R extends ToolResult = ToolResult> {
 export function wrapUntrusted<R extends ToolResult>(result: R): UntrustedEnvelope<R> {
   return { untrustedContent: true, note: UNTRUSTED_NOTE, result }
 }
+
+/** The short text beside the data of a structured result (see {@link modelResult}). */
+export const STRUCTURED_NOTE =
+  'Structured result: the tool declares the shape of data as its output schema (page_describe shows it as outputSchema).'
+
+/** An `ok` result of a tool with an output schema, as the model gets it: the data plus a short text. */
+export interface StructuredOk<T = unknown> {
+  status: 'ok'
+  data: T
+  note: typeof STRUCTURED_NOTE
+}
+
+/** What the model gets for one page tool result: the result, a structured result, or either wrapped. */
+export type ModelResult = ToolResult | StructuredOk | UntrustedEnvelope<ToolResult | StructuredOk>
+
+/**
+ * What an agent hands the model for a page tool's result (its JSON is the tool message's content).
+ * An `ok` result with data of a tool marked `structured` in its manifest entry (it declares an output
+ * schema, whose data a development page checks against it) gets {@link STRUCTURED_NOTE} beside its data; any
+ * other result is passed as is. A tool with `hints.untrustedContent` gets it wrapped by
+ * {@link wrapUntrusted}. Deterministic: the same result gives the same JSON on every turn.
+ */
+export function modelResult(
+  result: ToolResult,
+  entry: { readonly structured?: unknown; readonly hints?: ToolHints | undefined } | undefined,
+  untrusted = entry?.hints?.untrustedContent === true,
+): ModelResult {
+  const out: ToolResult | StructuredOk =
+    entry?.structured === true && result.status === 'ok' && result.data !== undefined
+      ? { status: 'ok', data: result.data, note: STRUCTURED_NOTE }
+      : result
+  return untrusted ? wrapUntrusted(out) : out
+}

@@ -27,6 +27,12 @@ export interface ToolManifestSummary {
    * before it stores, logs or streams a call. An extension field of protocol v1 manifest entries.
    */
   sensitivePaths?: readonly string[]
+  /**
+   * Present (`true`) only when the tool declares an output schema: the page checks every `ok` result's
+   * data against it, and a server hands the model that data as a structured result (`modelResult`).
+   * An extension field of protocol v1 manifest entries.
+   */
+  structured?: true
   /** `'stepwise'` for the tools of a stepwise wizard (steps are filled and advanced in order). */
   mode?: 'stepwise'
 }

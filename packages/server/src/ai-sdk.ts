@@ -7,7 +7,7 @@
  *   chat API, confirmation cards and the follow-up turn after a `confirmed`).
  */
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
-import { PAGE_DESCRIBE_TOOL, pageCallTool, wrapUntrusted } from '@toolmark/protocol'
+import { modelResult, PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/protocol'
 import {
   type JSONSchema7,
   jsonSchema,
@@ -67,8 +67,9 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * `execute` sends a `call` (or `describe`) to the page over the bridge with the AI SDK's
  * `toolCallId` and `abortSignal`: an abort withdraws it (the page gets a `cancel`; the result is
  * `cancelled`), and a page that does not answer within the server's `callDeadlineMs` gives the
- * timeout result. The model gets the page's `ToolResult` as is (wrapped as untrusted content for tools
- * with `hints.untrustedContent`), `needs_confirmation` included: the card is on the page, and the
+ * timeout result. The model gets the page's `ToolResult` as `modelResult` from `@toolmark/protocol` shapes it
+ * (a structured tool's `ok` data with a short note; wrapped as untrusted content for tools with
+ * `hints.untrustedContent`), `needs_confirmation` included: the card is on the page, and the
  * user's answer reaches Toolmark's agent loop, which records the outcome and runs one follow-up
  * turn without tools on the server's `provider` (use {@link aiSdkProvider} with the same model).
  */
@@ -103,7 +104,7 @@ export async function pageTools(server: PageToolsServer, scope: PageScope): Prom
         )
         const current = outcome.clientId ? await relay.toolEntry(outcome.clientId, input.tool) : undefined
         const untrusted = current?.hints?.untrustedContent === true || entry?.hints?.untrustedContent === true
-        return untrusted ? wrapUntrusted(outcome.result) : outcome.result
+        return modelResult(outcome.result, current, untrusted)
       },
     }),
     page_describe: tool<PageDescribeInput, unknown, NoContext>({

@@ -1,92 +1,24 @@
 /**
- * The chat API of `@toolmark/server` as the browser uses it: conversations, messages and the chat's event
- * stream. The shapes are the server's (`@toolmark/server/contract`), written here so this entry needs no
- * server package; a type test keeps the two the same.
+ * The chat API of an agent server as the browser uses it: conversations, messages and the chat's event
+ * stream. The shapes are the chat contract of `@toolmark/protocol`, which both servers produce.
  */
 
-/** One chat line as the server stores and returns it. */
-export interface ChatMessage {
-  id: string
-  role: 'user' | 'assistant' | 'tool'
-  text: string
-  /** The tool a `tool` line reports on. */
-  tool?: string
-  /** Epoch milliseconds. */
-  at: number
-  /** On a `tool` line of a page call: the call as the chat shows it, in the state this line records. */
-  part?: ToolPart
-}
+import type { ChatEvent, ConversationBody } from '@toolmark/protocol'
 
-/** The state of a page call the agent made. */
-export type ToolPartState = 'running' | 'waiting' | 'done' | 'failed' | 'cancelled'
-
-/** One page call the agent made, as the chat shows it (masked by the server). */
-export interface ToolPart {
-  /** The call's id, the same in every state of the call. */
-  callId: string
-  /** The page tool's name. */
-  tool: string
-  /** The tool's title from the page's manifest, when it has one. */
-  title?: string
-  /** A short, masked rendering of the call's input. */
-  input: string
-  /** `running` until the page answers; `waiting` while it waits for the user's confirmation. */
-  state: ToolPartState
-  /** The outcome in a few words. */
-  summary?: string
-  /** While `waiting`: the page's confirmation id (its card). */
-  confirmId?: string
-  /** While `running`: how far the tool has come, when the page reports it (see {@link ToolProgressEvent}). */
-  progress?: ToolProgress
-}
-
-/** How far a running page call has come: a fraction from 0 to 1 and/or a short message (masked). */
-export interface ToolProgress {
-  fraction?: number
-  message?: string
-}
-
-/**
- * A running page call reported progress (pages with the bridge's `progress` extension). It updates the part
- * of `callId` while that part is `running`; it is not stored, and the next `tool` event replaces it.
- */
-export interface ToolProgressEvent {
-  type: 'tool-progress'
-  callId: string
-  progress: ToolProgress
-}
-
-/** Assistant text as it streams; the `message` event with the same id ends it with the whole text. */
-export interface TextDeltaEvent {
-  type: 'text-delta'
-  messageId: string
-  delta: string
-}
-
-/** A page call started or changed state; the latest part of a `callId` wins. */
-export interface ToolEvent {
-  type: 'tool'
-  part: ToolPart
-}
-
-/** One event of the conversation's event stream (its `data`, as JSON). */
-export type ChatEvent =
-  | { type: 'message'; message: ChatMessage }
-  | { type: 'busy'; busy: boolean }
-  | TextDeltaEvent
-  | ToolEvent
-  | ToolProgressEvent
+export type {
+  ChatEvent,
+  ChatMessage,
+  ConversationBody,
+  TextDeltaEvent,
+  ToolEvent,
+  ToolPart,
+  ToolPartState,
+  ToolProgress,
+  ToolProgressEvent,
+} from '@toolmark/protocol'
+export { MAX_MESSAGE_LENGTH } from '@toolmark/protocol'
 
 const EVENT_TYPES = new Set(['message', 'busy', 'text-delta', 'tool', 'tool-progress'])
-
-/** A conversation with its visible messages, oldest first (`GET /api/conversations/:id`). */
-export interface ConversationBody {
-  id: string
-  messages: ChatMessage[]
-}
-
-/** The longest message the server accepts, in UTF-16 code units (the message field's `maxLength`). */
-export const MAX_MESSAGE_LENGTH = 4000
 
 /** The localStorage key {@link agentConversation} keeps the conversation id under by default. */
 export const DEFAULT_CONVERSATION_KEY = 'toolmark:conversation'

@@ -94,6 +94,8 @@ export class Entry {
       if (paths.length > 0) summary.sensitivePaths = Object.freeze([...paths])
     }
     if (def.mode === 'stepwise') summary.mode = 'stepwise'
+    // It declares the shape of its `ok` data, so an agent may hand that data on as structured content.
+    if (def.output !== undefined) summary.structured = true
     this.summary = Object.freeze(summary)
   }
 

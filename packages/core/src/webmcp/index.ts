@@ -19,8 +19,11 @@ export interface WebMcpTool {
   description: string
   inputSchema: Record<string, unknown>
   annotations: WebMcpAnnotations
-  /** Resolves the `ToolResult` as a JSON value; never rejects. */
-  execute(input: unknown, options?: { signal?: AbortSignal }): Promise<ToolResult>
+  /**
+   * Resolves a JSON value, never rejects: the `ToolResult`, except that an `ok` result with data of a
+   * `structured` tool (one with an output schema) resolves that data itself.
+   */
+  execute(input: unknown, options?: { signal?: AbortSignal }): Promise<unknown>
 }
 
 /**
@@ -67,7 +70,9 @@ const WEBMCP = { caller: 'webmcp' } as const
  * sync with every revision, re-registering only tools whose published shape changed. `execute`
  * calls `tm.call(name, input, { caller: 'webmcp', signal })`: Toolmark validates, confirms inline
  * through the app's `confirm` handler and resolves the `ToolResult` as a JSON value, never a
- * rejection. Inert without a model context (and, like every consumer, under SSR).
+ * rejection. A tool with an output schema resolves an `ok` result's data itself (checked against
+ * that schema), the structured result WebMCP hands its agent. Inert without a model context (and,
+ * like every consumer, under SSR).
  */
 export function webmcp(options: WebMcpOptions = {}): ToolmarkConsumer {
   return (host) => {
@@ -127,21 +132,29 @@ function publish(host: ConsumerHost, mc: ModelContextLike, options: WebMcpOption
   const keyOf = (tool: ToolManifest): string => {
     let key = keys.get(tool)
     if (key === undefined) {
-      key = JSON.stringify([tool.title, tool.description, tool.inputSchema, annotationsOf(tool)])
+      key = JSON.stringify([
+        tool.title,
+        tool.description,
+        tool.inputSchema,
+        annotationsOf(tool),
+        tool.structured,
+      ])
       keys.set(tool, key)
     }
     return key
   }
 
-  const execute = (name: string): WebMcpTool['execute'] => {
+  const execute = (name: string, structured: boolean): WebMcpTool['execute'] => {
     // The browser JSON-serializes what execute returns; what JSON cannot carry would fail the call.
-    const safe = (result: ToolResult): ToolResult =>
-      toJsonSafeResult(result, (err) =>
+    const safe = (result: ToolResult): unknown => {
+      const out = toJsonSafeResult(result, (err) =>
         host.report('transport_failed', `The result of "${name}" was not serializable`, {
           tool: name,
           cause: err,
         }),
       )
+      return structured && out.status === 'ok' && out.data !== undefined ? out.data : out
+    }
     const failed = (err: unknown): ToolResult => {
       host.report('tool_threw', `WebMCP call of "${name}" failed`, { tool: name, cause: err })
       return TOOL_FAILED
@@ -178,7 +191,7 @@ function publish(host: ConsumerHost, mc: ModelContextLike, options: WebMcpOption
       description: tool.description || tool.title || tool.name,
       inputSchema: tool.inputSchema,
       annotations: annotationsOf(tool),
-      execute: execute(tool.name),
+      execute: execute(tool.name, tool.structured === true),
     }
     if (tool.title !== undefined) published.title = tool.title
     const failed = (err: unknown): void => {

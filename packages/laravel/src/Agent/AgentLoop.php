@@ -11,6 +11,7 @@ use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Llm;
 use Toolmark\Laravel\Mask;
 use Toolmark\Laravel\Models\Conversation;
+use Toolmark\Laravel\PageContext;
 use Toolmark\Laravel\Toolmark;
 
 /**
@@ -59,6 +60,8 @@ class AgentLoop
         $streamId = $stream['id'] ?? null;
         $system = $followUp ? self::FOLLOW_UP_PROMPT : self::SYSTEM_PROMPT;
         $history = $conversation->agentHistory(); // masked history, plus the current user text as typed
+        // The page's readable context (the `context` extension), page data before the latest user message.
+        $history = PageContext::into($history, $followUp ? null : PageContext::text($page));
         try {
             $reply = $textStream !== null && $this->model instanceof StreamingAgentModel
                 ? $this->model->stream($system, $history, $tools, fn (string $delta) => $textStream->push($delta))
@@ -292,8 +295,9 @@ class AgentLoop
      * @param array<string, mixed> $result
      * @param 'call'|'describe' $kind
      * @param array<string, string>|null $part
+     * @param bool $structured the tool is `structured` in the page load that answered: its `ok` data goes with a short note (Llm::modelResult)
      */
-    public function answer(Conversation $conversation, string $toolCallId, string $tool, array $result, string $kind = 'call', bool $untrusted = false, ?array $part = null): void
+    public function answer(Conversation $conversation, string $toolCallId, string $tool, array $result, string $kind = 'call', bool $untrusted = false, ?array $part = null, bool $structured = false): void
     {
         $name = $kind === 'describe' ? 'page_describe' : 'page_call';
         $result = Mask::result($result, $kind);
@@ -310,7 +314,7 @@ class AgentLoop
                 'toolCallId' => $toolCallId,
                 'name' => $name,
                 // Over Wire::MAX_PROVIDER_TEXT: an error result the model can read, stored as such.
-                'content' => Llm::boundContent(Llm::json($untrusted ? Llm::wrapUntrusted($result) : $result)),
+                'content' => Llm::boundContent(Llm::json(Llm::modelResult($result, $kind === 'call' && $structured, $untrusted))),
             ],
         ]);
     }

@@ -26,6 +26,7 @@ final class ContinueAgentTurn implements ShouldQueue
      * @param 'call'|'describe' $kind
      * @param bool $untrusted whether the tool was untrustedContent when the call was made
      * @param array<string, string>|null $part the agent's page call in its answered state (ToolParts), for its tool line
+     * @param bool $structured whether the tool is `structured` (declares an output schema) in the page load that answered
      */
     public function __construct(
         public readonly int $conversationId,
@@ -35,6 +36,7 @@ final class ContinueAgentTurn implements ShouldQueue
         public readonly string $kind = 'call',
         public readonly bool $untrusted = false,
         public readonly ?array $part = null,
+        public readonly bool $structured = false,
     ) {}
 
     /** Appends the answer, then runs the next step if no call of the agent is pending. */
@@ -45,7 +47,7 @@ final class ContinueAgentTurn implements ShouldQueue
             if ($conversation === null) {
                 return null;
             }
-            $loop->answer($conversation, $this->toolCallId, $this->tool, $this->result, $this->kind, $this->untrusted, $this->part ?? null); // a job queued before parts existed has none
+            $loop->answer($conversation, $this->toolCallId, $this->tool, $this->result, $this->kind, $this->untrusted, $this->part ?? null, $this->structured ?? false); // a job queued before parts (or this mark) existed has none
             $pending = DB::table('toolmark_calls')
                 ->where('conversation_id', $conversation->id)
                 ->where('origin', 'agent')

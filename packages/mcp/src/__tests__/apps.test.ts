@@ -6,11 +6,11 @@ import {
 } from '@modelcontextprotocol/client'
 import { type ConfirmRequest, createToolmark, ok } from '@toolmark/core'
 import { chromium } from 'playwright-core'
-import { afterEach, describe, expect, it } from 'vitest'
-import { WebSocket } from 'ws'
+import { describe, expect, it } from 'vitest'
 import { mcpPairing, type PairingStatus } from '../page/index.ts'
 import { ANSWER_TOOL, APP_MIME_TYPE, APPS_EXTENSION, CARD_TOOL, CARD_URI } from '../relay/apps.ts'
 import { startRelay } from '../relay.ts'
+import { cleanupAfterEach, ORIGIN, PageSocket, tick } from './support/node-page.ts'
 
 /*
  * The MCP Apps confirmation card: the real SDK Client (2.4) declaring MCP Apps on an in-memory
@@ -19,19 +19,8 @@ import { startRelay } from '../relay.ts'
  * secrets) and the card (with the key from the card's HTML).
  */
 
-const ORIGIN = 'http://127.0.0.1:5173'
 const APPS: ClientCapabilities = { extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } }
-const tick = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms))
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c()
-})
-
-class PageSocket extends WebSocket {
-  constructor(url: string) {
-    super(url, { origin: ORIGIN })
-  }
-}
+const cleanups = cleanupAfterEach()
 
 /** A relay, a client with `capabilities`, and a paired page with a destructive `challenge.delete`. */
 async function setup(capabilities: ClientCapabilities, expiryMs?: number, revision?: '2026-07-28') {

@@ -1,28 +1,16 @@
 import { type CallToolResult, Client, InMemoryTransport } from '@modelcontextprotocol/client'
 import { createToolmark, ok } from '@toolmark/core'
-import { afterEach, describe, expect, it } from 'vitest'
-import { WebSocket } from 'ws'
+import { describe, expect, it } from 'vitest'
 import { mcpPairing, type PairingStatus } from '../page/index.ts'
 import { startRelay } from '../relay.ts'
+import { cleanupAfterEach, ORIGIN, PageSocket, tick } from './support/node-page.ts'
 
 /*
  * A tool's `callers` option seen from a desktop MCP client: the real SDK Client (2.4) on an
  * in-memory transport to the relay, and a page in Node (`ws`) with a real registry and mcpPairing().
  */
 
-const ORIGIN = 'http://127.0.0.1:5173'
-const tick = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms))
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c()
-})
-
-/** ws in Node, sending the page's Origin as a browser would. */
-class PageSocket extends WebSocket {
-  constructor(url: string) {
-    super(url, { origin: ORIGIN })
-  }
-}
+const cleanups = cleanupAfterEach()
 
 describe('callers: tools hidden from desktop MCP clients', () => {
   it('a tool whose callers leave out mcp is neither listed nor callable; the others are', async () => {

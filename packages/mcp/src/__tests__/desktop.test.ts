@@ -12,8 +12,7 @@ import {
   ok,
   type Toolmark,
 } from '@toolmark/core'
-import { afterEach, describe, expect, it } from 'vitest'
-import { WebSocket } from 'ws'
+import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import {
   type McpConfirmRequest,
@@ -22,6 +21,7 @@ import {
   type PairingStatus,
 } from '../page/index.ts'
 import { type Relay, startRelay } from '../relay.ts'
+import { cleanupAfterEach, ORIGIN, PageSocket, tick } from './support/node-page.ts'
 
 /*
  * Desktop agents as callers, in process: the real SDK Client (2.4) on an in-memory transport to the
@@ -29,19 +29,7 @@ import { type Relay, startRelay } from '../relay.ts'
  * The client speaks 2025-11-25 (the SDK's default, `initialize`) unless a test pins 2026-07-28.
  */
 
-const ORIGIN = 'http://127.0.0.1:5173'
-const tick = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms))
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c()
-})
-
-/** ws in Node, sending the page's Origin as a browser would. */
-class PageSocket extends WebSocket {
-  constructor(url: string) {
-    super(url, { origin: ORIGIN })
-  }
-}
+const cleanups = cleanupAfterEach()
 
 type Elicit = (params: { message: string; requestedSchema: unknown }) => Promise<ElicitResult> | ElicitResult
 
@@ -157,122 +145,153 @@ const result = (r: CallToolResult): { status: string; [k: string]: unknown } =>
 const call = (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
   client.callTool({ name, arguments: args }, { timeout: 10_000 })
 
-describe('confirmation in the MCP client (elicitation)', () => {
-  it('accept runs the call once, asked with the card’s content; no in-page card', async () => {
-    const relay = await relayWith()
-    const asked: Array<{ message: string; requestedSchema: unknown }> = []
-    const client = await startClient(relay, (params) => {
-      asked.push(params)
-      return { action: 'accept', content: {} }
+describe.each(['2025-11-25', '2026-07-28'] as const)(
+  'confirmation in the MCP client (elicitation), protocol %s',
+  (revision) => {
+    it('accept runs the call once, asked with the card’s content; no in-page card', async () => {
+      const relay = await relayWith()
+      const asked: Array<{ message: string; requestedSchema: unknown }> = []
+      const client = await startClient(
+        relay,
+        (params) => {
+          asked.push(params)
+          return { action: 'accept', content: {} }
+        },
+        'Claude Desktop',
+        revision,
+      )
+      const page = await openPage(relay, client)
+      const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
+      expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 3 } })
+      expect(page.runs).toEqual(['delete:3'])
+      expect(page.cards).toEqual([])
+      expect(asked).toHaveLength(1)
+      expect(asked[0]!.message).toContain('Delete challenge 3')
+      expect(asked[0]!.message).toContain('Target: Kites')
+      expect(asked[0]!.message).toContain('This action cannot be undone.')
+      expect(asked[0]!.requestedSchema).toMatchObject({
+        properties: { id: { type: 'integer', default: 3 }, name: { type: 'string', default: 'Kites' } },
+      })
+      expect(page.metas).toEqual([
+        { mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } } },
+      ])
     })
-    const page = await openPage(relay, client)
-    const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
-    expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 3 } })
-    expect(page.runs).toEqual(['delete:3'])
-    expect(page.cards).toEqual([])
-    expect(asked).toHaveLength(1)
-    expect(asked[0]!.message).toContain('Delete challenge 3')
-    expect(asked[0]!.message).toContain('Target: Kites')
-    expect(asked[0]!.message).toContain('This action cannot be undone.')
-    expect(asked[0]!.requestedSchema).toMatchObject({
-      properties: { id: { type: 'integer', default: 3 }, name: { type: 'string', default: 'Kites' } },
+
+    it('an edit in the client is validated again by the page: an invalid one is asked again, a valid one runs', async () => {
+      const relay = await relayWith()
+      const asked: string[] = []
+      const client = await startClient(
+        relay,
+        (params) => {
+          asked.push(params.message)
+          return { action: 'accept', content: { id: asked.length === 1 ? 1000 : 7, name: 'Kites' } }
+        },
+        'Claude Desktop',
+        revision,
+      )
+      const page = await openPage(relay, client)
+      const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
+      expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 7 } })
+      expect(page.runs).toEqual(['delete:7'])
+      expect(asked).toHaveLength(2)
+      expect(asked[1]).toMatch(/Fix id: /)
     })
-  })
 
-  it('an edit in the client is validated again by the page: an invalid one is asked again, a valid one runs', async () => {
-    const relay = await relayWith()
-    const asked: string[] = []
-    const client = await startClient(relay, (params) => {
-      asked.push(params.message)
-      return { action: 'accept', content: { id: asked.length === 1 ? 1000 : 7, name: 'Kites' } }
+    it('decline runs nothing: cancelled by the operator', async () => {
+      const relay = await relayWith()
+      const client = await startClient(relay, () => ({ action: 'decline' }), 'Claude Desktop', revision)
+      const page = await openPage(relay, client)
+      const r = await call(client, 't1__challenge__delete', { id: 3 })
+      expect(result(r)).toMatchObject({ status: 'cancelled', by: 'operator' })
+      expect(page.runs).toEqual([])
     })
-    const page = await openPage(relay, client)
-    const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
-    expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 7 } })
-    expect(page.runs).toEqual(['delete:7'])
-    expect(asked).toHaveLength(2)
-    expect(asked[1]).toMatch(/Fix id: /)
-  })
 
-  it('decline runs nothing: cancelled by the operator', async () => {
-    const relay = await relayWith()
-    const client = await startClient(relay, () => ({ action: 'decline' }))
-    const page = await openPage(relay, client)
-    const r = await call(client, 't1__challenge__delete', { id: 3 })
-    expect(result(r)).toMatchObject({ status: 'cancelled', by: 'operator' })
-    expect(page.runs).toEqual([])
-  })
-
-  it('an answer after the confirmation expired is refused and nothing runs', async () => {
-    const relay = await relayWith()
-    const client = await startClient(relay, async () => {
+    it('an answer after the confirmation expired is refused and nothing runs', async () => {
+      const relay = await relayWith()
+      const client = await startClient(
+        relay,
+        async () => {
+          await tick(400)
+          return { action: 'accept', content: {} }
+        },
+        'Claude Desktop',
+        revision,
+      )
+      const page = await openPage(relay, client, { expiryMs: 150 })
+      const r = await call(client, 't1__challenge__delete', { id: 3 })
+      expect(result(r)).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
       await tick(400)
-      return { action: 'accept', content: {} }
+      expect(page.runs).toEqual([])
     })
-    const page = await openPage(relay, client, { expiryMs: 150 })
-    const r = await call(client, 't1__challenge__delete', { id: 3 })
-    expect(result(r)).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
-    await tick(400)
-    expect(page.runs).toEqual([])
-  })
 
-  it('a tool removed while the client is asked answers stale and nothing runs', async () => {
-    const relay = await relayWith()
-    let dispose = (): void => {}
-    const client = await startClient(relay, () => {
-      dispose()
-      return { action: 'accept', content: {} }
+    it('a tool removed while the client is asked answers stale and nothing runs', async () => {
+      const relay = await relayWith()
+      let dispose = (): void => {}
+      const client = await startClient(
+        relay,
+        () => {
+          dispose()
+          return { action: 'accept', content: {} }
+        },
+        'Claude Desktop',
+        revision,
+      )
+      const page = await openPage(relay, client)
+      const handle = page.tm.register({
+        name: 'archive',
+        description: 'Archive everything.',
+        hints: { destructive: true },
+        run: () => {
+          page.runs.push('archive')
+          return ok(true)
+        },
+      })
+      dispose = () => handle.dispose()
+      while (!(await client.listTools()).tools.some((t) => t.name === 't1__archive')) await tick()
+      const r = await call(client, 't1__archive', {})
+      expect(result(r)).toMatchObject({ status: 'refused', code: 'stale' })
+      expect(page.runs).toEqual([])
     })
-    const page = await openPage(relay, client)
-    const handle = page.tm.register({
-      name: 'archive',
-      description: 'Archive everything.',
-      hints: { destructive: true },
-      run: () => {
-        page.runs.push('archive')
-        return ok(true)
-      },
-    })
-    dispose = () => handle.dispose()
-    while (!(await client.listTools()).tools.some((t) => t.name === 't1__archive')) await tick()
-    const r = await call(client, 't1__archive', {})
-    expect(result(r)).toMatchObject({ status: 'refused', code: 'stale' })
-    expect(page.runs).toEqual([])
-  })
 
-  it('a client without elicitation gets the in-page card, with who asked', async () => {
-    const relay = await relayWith()
-    const client = await startClient(relay)
-    const page = await openPage(relay, client)
-    const pending = call(client, 't1__challenge__delete', { id: 3 })
-    while (page.queue.getPending().length === 0) await tick()
-    expect(page.cards[0]).toMatchObject({
-      summary: 'Claude Desktop wants to: Delete challenge 3',
-      mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } },
+    it('a client without elicitation gets the in-page card, with who asked', async () => {
+      const relay = await relayWith()
+      const client = await startClient(relay, undefined, 'Claude Desktop', revision)
+      const page = await openPage(relay, client)
+      const pending = call(client, 't1__challenge__delete', { id: 3 })
+      while (page.queue.getPending().length === 0) await tick()
+      expect(page.cards[0]).toMatchObject({
+        summary: 'Claude Desktop wants to: Delete challenge 3',
+        mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } },
+      })
+      page.queue.approve(page.queue.getPending()[0]!.confirmId)
+      expect(result(await pending)).toMatchObject({ status: 'ok' })
+      expect(page.runs).toEqual(['delete:3'])
     })
-    page.queue.approve(page.queue.getPending()[0]!.confirmId)
-    expect(result(await pending)).toMatchObject({ status: 'ok' })
-    expect(page.runs).toEqual(['delete:3'])
-  })
 
-  it('a tool the page keeps to its own card is never asked in the client', async () => {
-    const relay = await relayWith()
-    let asked = 0
-    const client = await startClient(relay, () => {
-      asked++
-      return { action: 'accept', content: {} }
+    it('a tool the page keeps to its own card is never asked in the client', async () => {
+      const relay = await relayWith()
+      let asked = 0
+      const client = await startClient(
+        relay,
+        () => {
+          asked++
+          return { action: 'accept', content: {} }
+        },
+        'Claude Desktop',
+        revision,
+      )
+      const page = await openPage(relay, client, {
+        confirmInClient: ({ tool }) => tool !== 'challenge.delete',
+      })
+      const pending = call(client, 't1__challenge__delete', { id: 3 })
+      while (page.queue.getPending().length === 0) await tick()
+      page.queue.reject(page.queue.getPending()[0]!.confirmId)
+      expect(result(await pending)).toMatchObject({ status: 'cancelled', by: 'operator' })
+      expect(asked).toBe(0)
+      expect(page.runs).toEqual([])
     })
-    const page = await openPage(relay, client, {
-      confirmInClient: ({ tool }) => tool !== 'challenge.delete',
-    })
-    const pending = call(client, 't1__challenge__delete', { id: 3 })
-    while (page.queue.getPending().length === 0) await tick()
-    page.queue.reject(page.queue.getPending()[0]!.confirmId)
-    expect(result(await pending)).toMatchObject({ status: 'cancelled', by: 'operator' })
-    expect(asked).toBe(0)
-    expect(page.runs).toEqual([])
-  })
-})
+  },
+)
 
 describe('caller identity', () => {
   it('every call carries the client’s declared name and version and its tab in the call meta', async () => {
@@ -541,87 +560,6 @@ describe('protocol 2026-07-28: confirmation as an input_required round trip', ()
     expect(result(await call(client, 't1__note', {}))).toMatchObject({ status: 'ok' })
   })
 
-  it('approved in the client, the call runs once, asked with the card’s content; no in-page card', async () => {
-    const relay = await relayWith()
-    const asked: Array<{ message: string; requestedSchema: unknown }> = []
-    const client = await startClient(
-      relay,
-      (params) => {
-        asked.push(params)
-        return { action: 'accept', content: {} }
-      },
-      'Claude Desktop',
-      '2026-07-28',
-    )
-    const page = await openPage(relay, client)
-    const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
-    expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 3 } })
-    expect(page.runs).toEqual(['delete:3'])
-    expect(page.cards).toEqual([])
-    expect(asked).toHaveLength(1)
-    expect(asked[0]!.message).toContain('Delete challenge 3')
-    expect(asked[0]!.message).toContain('This action cannot be undone.')
-    expect(page.metas).toEqual([{ mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } } }])
-  })
-
-  it('an edit in the client is validated again by the page: an invalid one is asked again, a valid one runs', async () => {
-    const relay = await relayWith()
-    const asked: string[] = []
-    const client = await startClient(
-      relay,
-      (params) => {
-        asked.push(params.message)
-        return { action: 'accept', content: { id: asked.length === 1 ? 1000 : 7, name: 'Kites' } }
-      },
-      'Claude Desktop',
-      '2026-07-28',
-    )
-    const page = await openPage(relay, client)
-    const r = await call(client, 't1__challenge__delete', { id: 3, name: 'Kites' })
-    expect(result(r)).toMatchObject({ status: 'ok', data: { deleted: 7 } })
-    expect(page.runs).toEqual(['delete:7'])
-    expect(asked).toHaveLength(2)
-    expect(asked[1]).toMatch(/Fix id: /)
-  })
-
-  it('a tool removed while the client is asked answers stale and nothing runs', async () => {
-    const relay = await relayWith()
-    let dispose = (): void => {}
-    const client = await startClient(
-      relay,
-      () => {
-        dispose()
-        return { action: 'accept', content: {} }
-      },
-      'Claude Desktop',
-      '2026-07-28',
-    )
-    const page = await openPage(relay, client)
-    const handle = page.tm.register({
-      name: 'archive',
-      description: 'Archive everything.',
-      hints: { destructive: true },
-      run: () => {
-        page.runs.push('archive')
-        return ok(true)
-      },
-    })
-    dispose = () => handle.dispose()
-    while (!(await client.listTools()).tools.some((t) => t.name === 't1__archive')) await tick()
-    const r = await call(client, 't1__archive', {})
-    expect(result(r)).toMatchObject({ status: 'refused', code: 'stale' })
-    expect(page.runs).toEqual([])
-  })
-
-  it('declined in the client, nothing runs: cancelled by the operator', async () => {
-    const relay = await relayWith()
-    const client = await startClient(relay, () => ({ action: 'decline' }), 'Claude Desktop', '2026-07-28')
-    const page = await openPage(relay, client)
-    const r = await call(client, 't1__challenge__delete', { id: 3 })
-    expect(result(r)).toMatchObject({ status: 'cancelled', by: 'operator' })
-    expect(page.runs).toEqual([])
-  })
-
   it('a replayed requestState is refused: the call ran once', async () => {
     const relay = await relayWith()
     const client = await startClient(
@@ -686,39 +624,6 @@ describe('protocol 2026-07-28: confirmation as an input_required round trip', ()
       /Invalid or expired requestState/,
     )
     expect(page.runs).toEqual([])
-  })
-
-  it('an answer after the confirmation expired is refused and nothing runs', async () => {
-    const relay = await relayWith()
-    const client = await startClient(
-      relay,
-      async () => {
-        await tick(400)
-        return { action: 'accept', content: {} }
-      },
-      'Claude Desktop',
-      '2026-07-28',
-    )
-    const page = await openPage(relay, client, { expiryMs: 150 })
-    const r = await call(client, 't1__challenge__delete', { id: 3 })
-    expect(result(r)).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
-    await tick(400)
-    expect(page.runs).toEqual([])
-  })
-
-  it('a client that does not declare elicitation gets the in-page card, with who asked', async () => {
-    const relay = await relayWith()
-    const client = await startClient(relay, undefined, 'Claude Desktop', '2026-07-28')
-    const page = await openPage(relay, client)
-    const pending = call(client, 't1__challenge__delete', { id: 3 })
-    while (page.queue.getPending().length === 0) await tick()
-    expect(page.cards[0]).toMatchObject({
-      summary: 'Claude Desktop wants to: Delete challenge 3',
-      mcp: { tab: 't1', client: { name: 'Claude Desktop', version: '1.2.3' } },
-    })
-    page.queue.approve(page.queue.getPending()[0]!.confirmId)
-    expect(result(await pending)).toMatchObject({ status: 'ok' })
-    expect(page.runs).toEqual(['delete:3'])
   })
 })
 

@@ -1,11 +1,10 @@
-import { fileURLToPath } from 'node:url'
 import { type CallToolResult, Client } from '@modelcontextprotocol/client'
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import { build } from 'esbuild'
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { type StaticServer, startStaticServer } from '../../../../tests/support/static-server.ts'
+import type { StaticServer } from '../../../../tests/support/static-server.ts'
+import { type RelayCli, relayCli, servePage, until } from './support/relay-cli.ts'
 
 /*
  * The real thing end to end: the SDK's Client starts the relay CLI over stdio (as Claude Desktop
@@ -13,14 +12,13 @@ import { type StaticServer, startStaticServer } from '../../../../tests/support/
  * calls their tools.
  */
 
-const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url))
 let server: StaticServer
 let browser: Browser
 let context: BrowserContext
 let client: Client
 let transport: StdioClientTransport
 let wsUrl = ''
-let stderr = ''
+let cli: RelayCli
 let listChanged = 0
 
 type Status = { state: string; code?: string; tab?: string; reason?: string }
@@ -38,20 +36,6 @@ type App = {
 const app = <T>(page: Page, fn: (a: App['app']) => T): Promise<T> =>
   page.evaluate(`(${fn.toString()})(window.app)`) as Promise<T>
 
-async function until<T>(
-  read: () => Promise<T>,
-  pred: (v: T) => boolean,
-  what: string,
-  ms = 10_000,
-): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await read()
-    if (pred(v)) return v
-    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 const status = (page: Page): Promise<Status> => app(page, (a) => a.status())
 
 async function openPage(): Promise<Page> {
@@ -85,51 +69,18 @@ async function pairPage(page: Page, allowReload = false): Promise<string> {
 }
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./support/page.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    conditions: ['@toolmark/source'],
-    logLevel: 'silent',
-  })
-  server = await startStaticServer({
-    '/app.html': '<!doctype html><title>Challenges</title><script type="module" src="/page.js"></script>',
-    '/page.js': bundle.outputFiles[0]!.text,
-  })
-  transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      '--conditions=@toolmark/source',
-      '--import',
-      'tsx',
-      CLI,
-      '--allow-origin',
-      server.origin,
-      '--port',
-      '0',
-    ],
-    stderr: 'pipe',
-    // `--import tsx` resolves from the working directory: this package's, wherever vitest runs from.
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-  })
-  const port = new Promise<string>((resolve) => {
-    transport.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-      const m = /pages connect to (ws:\/\/127\.0\.0\.1:\d+)/.exec(stderr)
-      if (m) resolve(m[1]!)
-    })
-  })
+  server = await servePage('./page.ts', 'Challenges')
+  cli = relayCli(server.origin)
+  transport = cli.transport
   client = new Client({ name: 'relay-test', version: '1.0.0' })
   client.setNotificationHandler('notifications/tools/list_changed', () => {
     listChanged++
   })
   try {
     await client.connect(transport)
-    wsUrl = await port
+    wsUrl = await cli.wsUrl
   } catch (err) {
-    throw new Error(`The relay did not start: ${String(err)}\n--- its stderr ---\n${stderr}`)
+    throw new Error(`The relay did not start: ${String(err)}\n--- its stderr ---\n${cli.stderr()}`)
   }
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -231,7 +182,7 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
     expect(await upgrade({})).toBe(403)
     expect(await upgrade({ origin: server.origin, host: `evil.example:${port}` })).toBe(403)
     expect(await upgrade({ origin: server.origin, host: `localhost:${port}` })).toBe(101)
-    expect(stderr).not.toMatch(/\d{4}-\d{4}/) // no pairing code in the logs
+    expect(cli.stderr()).not.toMatch(/\d{4}-\d{4}/) // no pairing code in the logs
   })
 
   let first: Page
@@ -415,7 +366,7 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
     )
     expect(s.state).toBe('pairing') // a code of its own, never tab1
     // Its copy of sessionStorage held no token: it never even presented one.
-    expect(stderr).not.toContain('is still open')
+    expect(cli.stderr()).not.toContain('is still open')
     expect(await status(first)).toEqual({ state: 'paired', tab: tab1 })
     expect((await call(`${tab1}__search`, { query: 'opener' })).structuredContent).toMatchObject({
       status: 'ok',
@@ -446,7 +397,7 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
     copy.send({ type: 'hello', v: 1, resume })
     expect(await copy.next()).toMatchObject({ type: 'pairing' })
     expect(owner.ws.readyState).toBe(WebSocket.OPEN)
-    expect(stderr).toContain(`tab ${tab} (${server.origin}) is still open`)
+    expect(cli.stderr()).toContain(`tab ${tab} (${server.origin}) is still open`)
     copy.ws.close()
     await copy.closed
 
@@ -484,7 +435,7 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
       reason: 'Malformed message: manifest: unknown property "admin"',
     })
     expect(await toolNames()).not.toContain(`${first.tab}__probe`)
-    expect(stderr).toContain(
+    expect(cli.stderr()).toContain(
       `dropped a malformed message from tab ${first.tab} (${server.origin}): manifest: unknown property "admin"`,
     )
 
@@ -545,29 +496,7 @@ describe('@toolmark/mcp relay with a real MCP client and real Chromium pages', (
 describe('a 2026-07-28 client over stdio', () => {
   // Its own relay CLI starts under tsx: seconds on a busy machine.
   it('discovers the relay, pairs a page and confirms a destructive call through input_required', async () => {
-    let err = ''
-    const modern = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        '--conditions=@toolmark/source',
-        '--import',
-        'tsx',
-        CLI,
-        '--allow-origin',
-        server.origin,
-        '--port',
-        '0',
-      ],
-      stderr: 'pipe',
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    })
-    const port = new Promise<string>((resolve) => {
-      modern.stderr!.on('data', (chunk: Buffer) => {
-        err += chunk.toString()
-        const m = /pages connect to (ws:\/\/127\.0\.0\.1:\d+)/.exec(err)
-        if (m) resolve(m[1]!)
-      })
-    })
+    const modern = relayCli(server.origin)
     const agent = new Client(
       { name: 'modern-test', version: '2.0.0' },
       { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
@@ -577,10 +506,10 @@ describe('a 2026-07-28 client over stdio', () => {
       asked.push((request.params as { message: string }).message)
       return { action: 'accept', content: {} }
     })
-    await agent.connect(modern)
+    await agent.connect(modern.transport)
     try {
       expect(agent.getNegotiatedProtocolVersion()).toBe('2026-07-28')
-      const url = await port
+      const url = await modern.wsUrl
       const page = await context.newPage()
       await page.goto(`${server.origin}/app.html?relay=${encodeURIComponent(url)}`)
       const { code } = await until(

@@ -1,11 +1,9 @@
-import { fileURLToPath } from 'node:url'
 import { type CallToolResult, Client } from '@modelcontextprotocol/client'
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import { build } from 'esbuild'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { type StaticServer, startStaticServer } from '../../../../tests/support/static-server.ts'
+import type { StaticServer } from '../../../../tests/support/static-server.ts'
+import { type RelayCli, relayCli, servePage, until } from './support/relay-cli.ts'
 
 /*
  * Readable context as MCP resources and the page's prompts, end to end: the SDK's Client starts the
@@ -13,26 +11,15 @@ import { type StaticServer, startStaticServer } from '../../../../tests/support/
  * client lists, reads and subscribes.
  */
 
-const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url))
 let server: StaticServer
 let browser: Browser
 let client: Client
 let wsUrl = ''
-let stderr = ''
+let cli: RelayCli
 const notes = { resourcesChanged: 0, promptsChanged: 0, updated: [] as string[] }
 
 type Status = { state: string; code?: string; tab?: string; reason?: string }
 const app = <T>(page: Page, body: string): Promise<T> => page.evaluate(`window.app.${body}`) as Promise<T>
-
-async function until<T>(read: () => Promise<T> | T, pred: (v: T) => boolean, what: string): Promise<T> {
-  const end = Date.now() + 10_000
-  for (;;) {
-    const v = await read()
-    if (pred(v)) return v
-    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 const call = (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
   client.callTool({ name, arguments: args }) as Promise<CallToolResult>
@@ -62,41 +49,8 @@ const read = async (uri: string): Promise<unknown> => {
 }
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./support/context-page.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    conditions: ['@toolmark/source'],
-    logLevel: 'silent',
-  })
-  server = await startStaticServer({
-    '/app.html': '<!doctype html><title>Orders</title><script type="module" src="/page.js"></script>',
-    '/page.js': bundle.outputFiles[0]!.text,
-  })
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      '--conditions=@toolmark/source',
-      '--import',
-      'tsx',
-      CLI,
-      '--allow-origin',
-      server.origin,
-      '--port',
-      '0',
-    ],
-    stderr: 'pipe',
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-  })
-  const port = new Promise<string>((resolve) => {
-    transport.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-      const m = /pages connect to (ws:\/\/127\.0\.0\.1:\d+)/.exec(stderr)
-      if (m) resolve(m[1]!)
-    })
-  })
+  server = await servePage('./context-page.ts', 'Orders')
+  cli = relayCli(server.origin)
   client = new Client({ name: 'resources-test', version: '1.0.0' })
   client.setNotificationHandler('notifications/resources/list_changed', () => {
     notes.resourcesChanged++
@@ -108,10 +62,10 @@ beforeAll(async () => {
     notes.updated.push(n.params.uri)
   })
   try {
-    await client.connect(transport)
-    wsUrl = await port
+    await client.connect(cli.transport)
+    wsUrl = await cli.wsUrl
   } catch (err) {
-    throw new Error(`The relay did not start: ${String(err)}\n--- its stderr ---\n${stderr}`)
+    throw new Error(`The relay did not start: ${String(err)}\n--- its stderr ---\n${cli.stderr()}`)
   }
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

@@ -44,9 +44,11 @@ describe('extension messages', () => {
     for (const kind of [
       'accept/toAgent/extensions',
       'accept/toAgent/progress',
+      'accept/toAgent/context',
       'accept/toPage/extensions',
       'reject/toAgent/extensions',
       'reject/toAgent/progress',
+      'reject/toAgent/context',
       'reject/toPage/extensions',
     ])
       expect(kinds).toContain(kind)

@@ -76,7 +76,7 @@ describe('PostgreSQL store', () => {
     const [a, b, c] = await Promise.all([open(url), open(url), open(url)])
     const { rows } = await a.pool.query('SELECT version FROM toolmark_migrations')
     expect(rows).toEqual(PG_MIGRATIONS.map((_, i) => ({ version: i + 1 })))
-    expect(rows).toHaveLength(6)
+    expect(rows).toHaveLength(7)
     const user = await a.createUser()
     const conversation = await b.createConversation(user.id)
     expect(await c.getConversation(conversation.id)).toEqual(conversation)

@@ -1,6 +1,7 @@
 import type { ToolResult } from '@toolmark/core'
 import {
   EXPIRED_RESULT,
+  modelResult,
   PAGE_DESCRIBE_TOOL,
   pageCallTool,
   SECRET_PROMPT_RULE,
@@ -26,6 +27,7 @@ import {
 import type { ConfirmBinding, Conversation, Store, StoredMessage } from '../store/store.ts'
 import { type ConversationEvents, turnKey } from './events.ts'
 import { toolLine } from './lines.ts'
+import { pageContextText, withPageContext } from './page-context.ts'
 import { heldWords, maskAssistantText, TextStream } from './stream.ts'
 import type { AgentMessage, LlmTool, Provider, ToolCall } from './types.ts'
 
@@ -467,6 +469,8 @@ export class Agent {
     for (let step = 0; step < MAX_STEPS; step++) {
       if (this.#closed) return
       const page = await this.#o.relay.page(conversation.id)
+      // The page's readable context (the `context` extension), page data beside the history; none in a follow-up.
+      const context = followUp ? undefined : await pageContextText(this.#o.store, page?.clientId, this.#log)
       // The page's tools that fit the manifest's share of what a provider is handed (see bounds.ts).
       const manifest = boundManifest(page?.tools ?? [])
       const tools: LlmTool[] = followUp
@@ -490,7 +494,7 @@ export class Agent {
       try {
         for await (const event of this.#o.provider.stream({
           system: followUp ? FOLLOW_UP_PROMPT : SYSTEM_PROMPT,
-          messages: history,
+          messages: withPageContext(history, context),
           tools,
           signal: this.#stop.signal,
           ...(followUp || !page ? {} : { manifest: [...manifest] }),
@@ -667,7 +671,8 @@ export class Agent {
       entry?.hints?.untrustedContent === true ||
       rendered?.tools.find((t) => t.name === tool)?.hints?.untrustedContent === true
     // A page's result may be 1 MiB: what is over the limit is never masked, stored or handed to the model.
-    const content = boundContent(JSON.stringify(untrusted ? wrapUntrusted(outcome.result) : outcome.result))
+    // A structured tool's `ok` data goes with a short note; untrusted results are wrapped (`modelResult`).
+    const content = boundContent(JSON.stringify(modelResult(outcome.result, entry, untrusted)))
     return { content, line: boundText(toolLine('page_call', tool, outcome)), tool, outcome }
   }
 
@@ -727,7 +732,11 @@ export class Agent {
         role: 'tool',
         toolCallId: binding.toolCallId,
         name: 'page_call',
-        content: boundContent(JSON.stringify(wrapUntrusted(result))),
+        content: boundContent(
+          JSON.stringify(
+            modelResult(result, await this.#o.relay.toolEntry(binding.clientId, binding.tool), true),
+          ),
+        ),
         confirmId: binding.confirmId,
       }
       const line = boundText(

@@ -544,14 +544,11 @@ export function agUiHandler(
       return
     }
     const checked = await schema['~standard'].validate(input)
-    const issues = (checked.issues ?? [])
-      .map((i) => ({ path: pathOf(i.path), message: i.message }))
-      .filter((i) => valueAt(input, i.path) !== REDACTED)
-    if (issues.length > 0)
-      throw new RunError(
-        'invalid',
-        issuesText(issues.map((i) => ({ path: i.path.join('.'), message: i.message }))),
-      )
+    const issues = (checked.issues ?? []).flatMap((i) => {
+      const path = pathOf(i.path)
+      return valueAt(input, path) === REDACTED ? [] : [{ path: path.join('.'), message: i.message }]
+    })
+    if (issues.length > 0) throw new RunError('invalid', issuesText(issues))
   }
 
   /** The confirmation's state once the page answered it, waiting up to `pageAnswerWaitMs` (`pending`: no answer). */

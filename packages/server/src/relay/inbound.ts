@@ -9,6 +9,7 @@ import {
   validateMessage,
 } from '@toolmark/protocol'
 import {
+  CONTEXT_EXTENSION,
   type ExtensionToAgentMessage,
   MAX_PROGRESS_PER_SECOND,
   PROGRESS_EXTENSION,
@@ -20,6 +21,7 @@ import type { Clock } from '../shared/clock.ts'
 import { logString } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, ConfirmBinding, Store } from '../store/store.ts'
+import { receiveContext, takesContext } from './page-context.ts'
 import type { Conn, Rejection, RelayEvents, Waiter } from './types.ts'
 
 /**
@@ -175,12 +177,22 @@ export async function receive(host: InboundHost, conn: Conn, text: string): Prom
 
 /**
  * A message of an opt-in extension. An offer is answered on the same connection with the extensions this
- * server takes (only `progress`); a `progress` message goes to the chat of the call it reports on.
+ * server takes (`progress`, and `context` when the store keeps page contexts); a `progress` message goes to the
+ * chat of the call it reports on, a `context` is kept for the page load (page-context.ts).
  */
 async function extension(host: InboundHost, conn: Conn, message: ExtensionToAgentMessage): Promise<boolean> {
   if (message.type === 'progress') return progress(host, conn, message)
+  if (message.type === 'context')
+    return receiveContext(
+      { store: host.store, now: () => host.clock.now(), reject: (r) => reject(host, conn, r) },
+      conn,
+      message,
+    )
   if (!(await ownsClient(host, conn, message.clientId, 'extensions'))) return false
-  const accept = message.offer.filter((name) => name === PROGRESS_EXTENSION)
+  // In the offer's order, as every server answers.
+  const accept = message.offer.filter(
+    (name) => name === PROGRESS_EXTENSION || (name === CONTEXT_EXTENSION && takesContext(host.store)),
+  )
   conn.send(JSON.stringify({ protocol: 1, type: 'extensions', clientId: message.clientId, accept }))
   return true
 }

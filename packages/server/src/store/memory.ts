@@ -3,6 +3,7 @@ import type {
   ConfirmBinding,
   Conversation,
   ManifestRecord,
+  PageContextRecord,
   PendingDecision,
   Session,
   Store,
@@ -29,6 +30,7 @@ export function createMemoryStore(now: () => number = Date.now): Store {
   const calls = new Map<string, CallBinding>()
   const confirms = new Map<string, ConfirmBinding>()
   const manifests = new Map<string, ManifestRecord>()
+  const contexts = new Map<string, PageContextRecord>()
   /** `conversationId \0 toolCallId` → the agent call's decision. */
   const decisions = new Map<string, PendingDecision>()
   /** Grants by id, oldest first. */
@@ -44,7 +46,7 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       messages.delete(id)
       conversations.delete(id)
     }
-    for (const table of [calls, confirms, manifests, decisions, grants] as Array<
+    for (const table of [calls, confirms, manifests, contexts, decisions, grants] as Array<
       Map<string, { userId: string }>
     >)
       for (const [key, row] of table) if (!reachable.has(row.userId)) table.delete(key)
@@ -249,6 +251,16 @@ export function createMemoryStore(now: () => number = Date.now): Store {
     },
     getManifest: async (clientId) => {
       const row = manifests.get(clientId)
+      return row && copy(row)
+    },
+    async putPageContext(record) {
+      const row = contexts.get(record.clientId)
+      if (row && record.rev < row.rev) return false
+      contexts.set(record.clientId, copy(record))
+      return true
+    },
+    getPageContext: async (clientId) => {
+      const row = contexts.get(clientId)
       return row && copy(row)
     },
     listGrants: async (userId, at) =>

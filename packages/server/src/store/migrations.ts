@@ -48,6 +48,11 @@ export const MIGRATIONS: readonly string[] = [
      id TEXT PRIMARY KEY, user_id TEXT NOT NULL, tool TEXT NOT NULL, title TEXT, fingerprint TEXT NOT NULL,
      caller TEXT NOT NULL, conversation_id TEXT, created_at INTEGER NOT NULL, expires_at INTEGER);
    CREATE INDEX grants_by_user ON grants (user_id, created_at);`,
+  // The latest readable context of each page load (the `context` extension), masked JSON entries.
+  `CREATE TABLE page_contexts (
+     client_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, conversation_id TEXT NOT NULL, rev INTEGER NOT NULL,
+     entries TEXT NOT NULL, updated_at INTEGER NOT NULL);
+   CREATE INDEX page_contexts_by_user ON page_contexts (user_id);`,
 ]
 
 /** Applies the migrations `db` has not run yet, each in its own transaction. */

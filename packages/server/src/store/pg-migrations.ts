@@ -55,6 +55,11 @@ export const PG_MIGRATIONS: readonly string[] = [
      fingerprint TEXT NOT NULL, caller TEXT NOT NULL, conversation_id TEXT, created_at BIGINT NOT NULL,
      expires_at BIGINT);
    CREATE INDEX toolmark_grants_by_user ON toolmark_grants (user_id, created_at);`,
+  // The latest readable context of each page load (the `context` extension), masked JSON entries.
+  `CREATE TABLE toolmark_page_contexts (
+     client_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, conversation_id TEXT NOT NULL, rev BIGINT NOT NULL,
+     entries JSON NOT NULL, updated_at BIGINT NOT NULL);
+   CREATE INDEX toolmark_page_contexts_by_user ON toolmark_page_contexts (user_id);`,
 ]
 
 /** An arbitrary constant: the advisory lock that serializes migrations between instances. */

@@ -7,6 +7,7 @@ import {
   type CallBinding,
   type ConfirmBinding,
   type ManifestRecord,
+  type PageContextRecord,
   type PendingDecision,
   type Store,
   type StoredMessage,
@@ -140,6 +141,15 @@ const toManifest = (r: Row): ManifestRecord => ({
   updatedAt: num(r.updated_at),
 })
 
+const toPageContext = (r: Row): PageContextRecord => ({
+  clientId: str(r.client_id),
+  userId: str(r.user_id),
+  conversationId: str(r.conversation_id),
+  rev: num(r.rev),
+  entries: r.entries as PageContextRecord['entries'],
+  updatedAt: num(r.updated_at),
+})
+
 const CALL_COLUMNS =
   'id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state, instance'
 const DECISION_COLUMNS =
@@ -216,6 +226,12 @@ const STATEMENTS = {
     ON CONFLICT (client_id) DO UPDATE SET rev = excluded.rev, tools = excluded.tools, updated_at = excluded.updated_at
     WHERE excluded.rev >= toolmark_manifests.rev`,
   manifestGet: `SELECT ${MANIFEST_COLUMNS} FROM toolmark_manifests WHERE client_id = $1`,
+  pageContextPut: `INSERT INTO toolmark_page_contexts (client_id, user_id, conversation_id, rev, entries, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6)
+    ON CONFLICT (client_id) DO UPDATE SET rev = excluded.rev, entries = excluded.entries, updated_at = excluded.updated_at
+    WHERE excluded.rev >= toolmark_page_contexts.rev`,
+  pageContextGet: `SELECT client_id, user_id, conversation_id, rev, entries, updated_at
+    FROM toolmark_page_contexts WHERE client_id = $1`,
   // One round trip for the relay's most frequent read (the page a conversation is bound to).
   activePageGet: `SELECT m.client_id, m.user_id, m.conversation_id, m.rev, m.tools, m.updated_at
     FROM toolmark_conversations c JOIN toolmark_manifests m ON m.client_id = c.active_client_id WHERE c.id = $1`,
@@ -364,6 +380,7 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
             'DELETE FROM toolmark_confirms WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_decisions WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_manifests WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
+            'DELETE FROM toolmark_page_contexts WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_grants WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_conversations WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
             'DELETE FROM toolmark_users WHERE id NOT IN (SELECT user_id FROM toolmark_sessions)',
@@ -485,6 +502,16 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
       ]),
     getManifest: (clientId) => first('manifestGet', [clientId], toManifest),
     getActivePage: (conversationId) => first('activePageGet', [conversationId], toManifest),
+    putPageContext: (c) =>
+      changed('pageContextPut', [
+        c.clientId,
+        c.userId,
+        c.conversationId,
+        c.rev,
+        JSON.stringify(c.entries),
+        c.updatedAt,
+      ]),
+    getPageContext: (clientId) => first('pageContextGet', [clientId], toPageContext),
     listGrants: async (userId, at) =>
       (await query('grantList', [userId, at])).rows.map((r) => toGrant(r as unknown as GrantRow)),
     async putGrant(grant) {

@@ -4,6 +4,7 @@ import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import { sqliteGrants } from './grants-sql.ts'
 import { migrate } from './migrations.ts'
+import { sqlitePageContexts } from './page-context-sql.ts'
 import {
   callRow,
   confirmRow,
@@ -126,6 +127,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     putManifest: async (record) => q.putManifest.run(manifestRow(record)).changes === 1,
     getManifest: async (clientId) => one(q.getManifest.get(clientId), toManifest),
     ...sqliteGrants(db),
+    ...sqlitePageContexts(db),
     async close() {
       if (db.open) db.close()
     },

@@ -34,6 +34,7 @@ export function prepareStatements(db: Database.Database) {
       'DELETE FROM confirm_bindings WHERE user_id NOT IN (SELECT user_id FROM sessions)',
       'DELETE FROM decisions WHERE user_id NOT IN (SELECT user_id FROM sessions)',
       'DELETE FROM manifests WHERE user_id NOT IN (SELECT user_id FROM sessions)',
+      'DELETE FROM page_contexts WHERE user_id NOT IN (SELECT user_id FROM sessions)',
       'DELETE FROM grants WHERE user_id NOT IN (SELECT user_id FROM sessions)',
       'DELETE FROM conversations WHERE user_id NOT IN (SELECT user_id FROM sessions)',
       'DELETE FROM users WHERE id NOT IN (SELECT user_id FROM sessions)',

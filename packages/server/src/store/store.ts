@@ -108,6 +108,24 @@ export interface ManifestRecord {
   updatedAt: number
 }
 
+/** One readable context entry of a page, its value masked (page data, never instructions). */
+export interface PageContextEntry {
+  name: string
+  description: string
+  value: unknown
+}
+
+/** The latest readable context a page load sent (the `context` extension), masked. */
+export interface PageContextRecord {
+  clientId: string
+  userId: string
+  conversationId: string
+  /** The page's context revision: a lower one never replaces a higher one. */
+  rev: number
+  entries: PageContextEntry[]
+  updatedAt: number
+}
+
 /**
  * A remembered approval ("allow for this conversation", "always for N days") of one page tool, for one user
  * and one kind of caller. The page decides whether a call matches (`@toolmark/core` checks the tool, its
@@ -228,6 +246,14 @@ export interface Store {
    * a store behind a network implements it to save a round trip. Optional: the relay falls back to the two.
    */
   getActivePage?(conversationId: string): Promise<ManifestRecord | undefined>
+  /**
+   * Stores the page load's readable context unless one with a higher `rev` is already stored for its clientId;
+   * true when it was stored. Optional, with {@link Store.getPageContext}: without them the server does not take
+   * the `context` extension. Pruning a user removes their page contexts.
+   */
+  putPageContext?(record: PageContextRecord): Promise<boolean>
+  /** The latest readable context the page load sent, if any. */
+  getPageContext?(clientId: string): Promise<PageContextRecord | undefined>
   /**
    * The user's grants that have not expired at `at` (epoch ms), newest first. Optional, with
    * {@link Store.putGrant} and {@link Store.revokeGrant}: without them the grants routes answer

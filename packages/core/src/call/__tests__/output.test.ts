@@ -29,4 +29,17 @@ describe('output validation (development only)', () => {
     expect(await tm.call('o', {}, { caller: 'test' })).toEqual(ok({ n: 'x' }))
     expect(errors).toEqual([])
   })
+
+  it('marks the manifest entry of a tool with an output schema structured, and only that one', () => {
+    const { tm } = prodToolmark()
+    tm.register(tool('with', { output: z.object({ n: z.number() }), run: () => ok({ n: 1 }) }))
+    tm.register(tool('without'))
+    const entries = Object.fromEntries(tm.manifest({ caller: 'inapp' }).tools.map((t) => [t.name, t]))
+    expect(entries.with?.structured).toBe(true)
+    expect('structured' in entries.without!).toBe(false)
+    expect(tm.describe('with', { caller: 'inapp' })).toMatchObject({
+      structured: true,
+      outputSchema: { type: 'object' },
+    })
+  })
 })
