@@ -203,4 +203,6 @@ export interface ScenarioTemplate extends Scenario {
   eachFixtureOf: string
   /** Fixtures (file name without .json) the template does not apply to, each with the reason. */
   except?: { [fixture: string]: string }
+  /** Only the fixtures whose file name (without .json) matches this regular expression source. */
+  fixturesMatching?: string
 }

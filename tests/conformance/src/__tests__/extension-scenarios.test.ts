@@ -6,8 +6,11 @@ import { loadScenarios } from '../scenarios.ts'
 const scenarios = loadScenarios()
 
 describe('the extension scenarios', () => {
-  it('play every page → agent extension reject fixture', () => {
-    const fixtures = readdirSync(new URL('extensions/reject/toAgent/', FIXTURES)).map((f) => f.slice(0, -5))
+  it('play every page → agent reject fixture of the offer and of progress', () => {
+    const fixtures = readdirSync(new URL('extensions/reject/toAgent/', FIXTURES))
+      .map((f) => f.slice(0, -5))
+      .filter((f) => f.startsWith('offer-') || f.startsWith('progress-'))
+    expect(fixtures.length).toBeGreaterThan(10)
     const played = scenarios
       .filter((s) => s.id.startsWith('extension-reject-fixture/'))
       .map((s) => s.id.slice('extension-reject-fixture/'.length))
