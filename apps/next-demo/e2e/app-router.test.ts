@@ -1,6 +1,6 @@
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, expect, inject, test, vi } from 'vitest'
-import { DemoPage, recordHttpBridge } from '../../demo/e2e/harness.ts'
+import { DemoPage, type Frame, recordHttpBridge } from '../../demo/e2e/harness.ts'
 import { type RunningApp, startApp } from './app.ts'
 import {
   APP_TOOLS,
@@ -257,18 +257,63 @@ test('a deferred confirmation card: approving deletes, and the agent acknowledge
   await demo.close()
 })
 
+/** The confirmIds of the `needs_confirmation` results a page load sent, in order. */
+const confirmIdsOf = (frames: readonly Frame[], clientId: string) =>
+  frames
+    .filter(
+      (f) =>
+        f.direction === 'sent' &&
+        f.message.type === 'result' &&
+        f.message.clientId === clientId &&
+        (f.message.result as { status?: string }).status === 'needs_confirmation',
+    )
+    .map((f) => (f.message.result as { confirmId: string }).confirmId)
+
 test('a full reload: new clientId and manifest, the conversation is rebound, a pending card is asked again there', async () => {
   const demo = await DemoPage.open(browser, app.url, '/challenges')
-  const first = clientIds(demo.frames)[0]
+  const first = clientIds(demo.frames)[0]!
   await demo.ask('Create a challenge called Robotics')
   await demo.page.locator('[data-testid="confirm-card"][data-tool="challenges.create"]').waitFor()
+  const [oldConfirmId] = confirmIdsOf(demo.frames, first)
+  expect(oldConfirmId).toMatch(UUID)
   const second = await demo.reload()
   expect(second).not.toBe(first)
   expect(manifests(demo.frames).filter((m) => m.clientId === second)[0]?.names).toContain('challenges.search')
-  // The user's pending decision outlives the page load: the new page load asks it again, once.
+  // The user's pending decision outlives the page load: the new page load asks it again, once, with a
+  // new confirmId.
   const card = demo.page.locator('[data-testid="confirm-card"][data-tool="challenges.create"]')
   await card.waitFor({ timeout: 10_000 })
   expect(await demo.page.getByTestId('confirm-card').count()).toBe(1)
+  await vi.waitFor(() => expect(confirmIdsOf(demo.frames, second)).toHaveLength(1))
+  expect(confirmIdsOf(demo.frames, second)[0]).not.toBe(oldConfirmId)
+  // The old confirmId is expired: approving it (as the gone page load would) is refused as expired.
+  await demo.page.evaluate(
+    async ([confirmId, clientId]) => {
+      const conversation = localStorage.getItem('toolmark-demo:conversation') ?? ''
+      const events = new EventSource(`/toolmark/events?conversation=${encodeURIComponent(conversation)}`)
+      const stream = await new Promise<string>((resolve) =>
+        events.addEventListener('ready', (e) => resolve((JSON.parse(e.data) as { stream: string }).stream)),
+      )
+      await fetch('/toolmark/messages', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-toolmark-stream': stream },
+        body: JSON.stringify({
+          protocol: 1,
+          type: 'confirmed',
+          clientId,
+          confirmId,
+          result: { status: 'ok', data: { name: 'Robotics' } },
+        }),
+      })
+      events.close()
+    },
+    [oldConfirmId!, first] as const,
+  )
+  await vi.waitFor(() =>
+    expect(app.output.join('')).toMatch(
+      new RegExp(`rejected confirmed \\(expired_confirm\\)[^\\n]*id="?${oldConfirmId}`),
+    ),
+  )
   expect((await demo.messages('tool')).join('\n')).not.toMatch(/confirmation expired/)
   const before = (await demo.messages('assistant')).length
   await card.getByTestId('confirm-approve').click()

@@ -29,6 +29,7 @@ export const APP_TOOLS = ['app.navigate', 'app.whereAmI']
 export const CHALLENGES_TOOLS = [
   'challenges.create',
   'challenges.delete',
+  'challenges.export',
   'challenges.notes',
   'challenges.open',
   'challenges.search',

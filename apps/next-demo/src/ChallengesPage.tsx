@@ -6,7 +6,7 @@ import Link from 'next/link'
 import { useRouter } from 'next/navigation'
 import { type ReactNode, useMemo, useSyncExternalStore } from 'react'
 import * as z from 'zod'
-import { createTool, deleteTool, notesTool, searchTool } from '../../demo/src/challenges/tools.ts'
+import { createTool, deleteTool, exportTool, notesTool, searchTool } from '../../demo/src/challenges/tools.ts'
 import { useStores } from './stores.tsx'
 
 const openInput = z.object({
@@ -35,6 +35,7 @@ function ChallengeTools(): null {
   useRouteTool(useMemo(() => createTool(store), [store]))
   useRouteTool(useMemo(() => deleteTool(store), [store]))
   useRouteTool(useMemo(() => notesTool(store), [store]))
+  useRouteTool(useMemo(() => exportTool(store), [store]))
   useRouteTool(
     useMemo(
       () => ({

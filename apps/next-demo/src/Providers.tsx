@@ -1,6 +1,6 @@
 'use client'
-import { bridge } from '@toolmark/bridge'
 import { httpTransport } from '@toolmark/bridge/http'
+import { progressBridge } from '@toolmark/bridge/progress'
 import { ok, type Toolmark } from '@toolmark/core'
 import { RouteScope, ToolmarkProvider, useNavigationTool, useRouteTool } from '@toolmark/next'
 import Link from 'next/link'
@@ -15,7 +15,8 @@ import { StoresProvider, useStores } from './stores.tsx'
 /**
  * Opens the bridge once the conversation is known (in the browser only, once per tab), over the HTTP
  * transport: an event stream from and POSTs to the route handler `app/toolmark/[...path]/route.ts`,
- * so `next start` serves it without a WebSocket server.
+ * so `next start` serves it without a WebSocket server. It offers the progress extension, so a slow
+ * tool's progress shows in the chat while it runs.
  */
 async function connect(_tm: Toolmark) {
   const { id } = await conversation()
@@ -23,7 +24,7 @@ async function connect(_tm: Toolmark) {
     streamUrl: `/toolmark/events?conversation=${encodeURIComponent(id)}`,
     postUrl: '/toolmark/messages',
   })
-  return [bridge({ transport })]
+  return [progressBridge({ transport })]
 }
 
 const dev = process.env.NODE_ENV !== 'production'

@@ -34,6 +34,22 @@ export interface User {
   stored(): Promise<string>
   /** Makes the server-side lifetime of this conversation's pending confirmations pass. */
   outliveConfirmations(): Promise<void>
+  /** Follows the conversation's live chat events (as a chat UI does); resolves once they flow. */
+  watchChat(): Promise<ChatWatch>
+}
+
+/** One `tool-progress` chat event: how far the model's tool call `callId` has come. */
+export interface ChatProgress {
+  callId: string
+  progress: { fraction?: number; message?: string }
+}
+
+/** A conversation's live chat events, followed since {@link User.watchChat}. */
+export interface ChatWatch {
+  /** Every progress event the chat got so far, in order. */
+  progress(): ChatProgress[]
+  /** Stops following. */
+  close(): Promise<void>
 }
 
 /** One page load's connection. */
@@ -44,4 +60,6 @@ export interface PageLink {
   onMessage(handler: (message: unknown) => void): void
   /** The page load ends: the connection closes and, where the server has one, the page-gone signal is sent. */
   leave(): Promise<void>
+  /** How often the server closed this page load's connection (0 where pages hold no connection of their own). */
+  closedByServer(): number
 }

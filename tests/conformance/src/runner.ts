@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { PAGE_DESCRIBE_TOOL, pageCallTool, type ToolManifestSummary } from '@toolmark/protocol'
 import type {
+  ChatProgressStep,
   Json,
   ModelStep,
   Scenario,
   ScenarioStep,
   ScenarioTool,
 } from '../../../packages/protocol/src/__scenarios__/scenario.ts'
-import type { PageLink, Target, User } from './driver.ts'
+import type { ChatWatch, PageLink, Target, User } from './driver.ts'
 import { type ModelRequest, resultFor, type ScriptedModel, tagPrefix } from './model.ts'
 
 /*
@@ -28,6 +29,9 @@ const EXPIRED_OUTCOME = {
   message: 'The confirmation expired or was already used',
 }
 
+/** How long a `chatProgress` step waits for events beyond those it expects. */
+const PROGRESS_SETTLE_MS = 400
+
 /** How long after a page load's manifest the scenario goes on. */
 const PAGE_LOAD_MS = 150
 
@@ -41,6 +45,9 @@ interface PlayUser {
   tag: string
   seenRejections: number
   held: ModelRequest | undefined
+  /** The chat's live events, followed in a scenario with `chatProgress` steps. */
+  chat: ChatWatch | undefined
+  seenProgress: number
 }
 
 interface Page {
@@ -62,12 +69,16 @@ export async function play(scenario: Scenario, target: Target, model: ScriptedMo
   const pages = new Map<string, Page>()
   const vars = new Map<string, string>()
   let lastSender = 'u1'
+  const watchesChat = scenario.steps.some((step) => 'chatProgress' in step)
+  let lastBurst = { count: 0, ms: 0 }
 
   const userOf = async (name: string): Promise<PlayUser> => {
     let u = users.get(name)
     if (!u) {
-      u = { user: await target.user(), tag: letters(10), seenRejections: 0, held: undefined }
+      const user = await target.user()
+      u = { user, tag: letters(10), seenRejections: 0, held: undefined, chat: undefined, seenProgress: 0 }
       users.set(name, u)
+      if (watchesChat) u.chat = await user.watchChat()
     }
     return u
   }
@@ -134,14 +145,20 @@ export async function play(scenario: Scenario, target: Target, model: ScriptedMo
       const message = { protocol: 1, clientId: pageOf(step.from).clientId, ...(sub(step.send) as object) }
       if (step.padTo !== undefined) padTo(message, step.padTo)
       if (step.nestTo !== undefined) nestTo(message, step.nestTo)
-      await send(step.from, message)
+      if (step.times === undefined) await send(step.from, message)
+      else {
+        const begin = Date.now()
+        await Promise.all(Array.from({ length: step.times }, () => send(step.from, message)))
+        lastBurst = { count: step.times, ms: Date.now() - begin }
+      }
     } else if ('sendFixture' in step) {
       const fixture = JSON.parse(readFileSync(new URL(step.sendFixture, FIXTURES), 'utf8')) as unknown
       if (fixture && typeof fixture === 'object' && !Array.isArray(fixture)) {
         const f = fixture as Record<string, unknown>
         for (const key of ['clientId', 'id', 'confirmId'] as const) {
           const value = step.replace[key]
-          if (value !== undefined && typeof f[key] === 'string') f[key] = sub(value)
+          // An empty one is the fixture's point (an empty id is invalid): it stays.
+          if (value !== undefined && typeof f[key] === 'string' && f[key] !== '') f[key] = sub(value)
         }
       }
       await send(step.from, fixture)
@@ -171,6 +188,15 @@ export async function play(scenario: Scenario, target: Target, model: ScriptedMo
               throw new ScenarioFailure(
                 `page ${step.at} received ${show(next.message)}, expected ${key} ${show(value)}`,
               )
+          if (step.exact) {
+            const extra = Object.keys(next.message).filter(
+              (key) => !(key in expected) && key !== 'protocol' && key !== 'clientId',
+            )
+            if (extra.length > 0 || next.message.protocol !== 1 || next.message.clientId !== page.clientId)
+              throw new ScenarioFailure(
+                `page ${step.at} received ${show(next.message)}, expected exactly ${show(expected)}`,
+              )
+          }
           const id = String(next.message.id)
           if (step.idShape === 'uuid-v4' && !UUID_V4.test(id))
             throw new ScenarioFailure(`id ${show(id)} is not a UUID v4`)
@@ -195,6 +221,10 @@ export async function play(scenario: Scenario, target: Target, model: ScriptedMo
       await sleep(step.for ?? 500)
       const extra = page.inbox.find((e) => !e.used && e.message.type === step.nothing)
       if (extra) throw new ScenarioFailure(`page ${step.at} received ${show(extra.message)}`)
+    } else if ('kept' in step) {
+      const closed = pageOf(step.kept).link.closedByServer()
+      if (closed > 0)
+        throw new ScenarioFailure(`the server closed page ${step.kept}'s connection ${closed} time(s)`)
     } else if ('leave' in step) {
       await pageOf(step.leave).link.leave()
     } else if ('say' in step) {
@@ -232,6 +262,8 @@ export async function play(scenario: Scenario, target: Target, model: ScriptedMo
             `stored data contains ${show(secret)}: …${text.slice(Math.max(0, at.index - 80), at.index + 80)}…`,
           )
       }
+    } else if ('chatProgress' in step) {
+      await chatProgress(step.chatProgress, await userOf(step.user ?? 'u1'))
     } else if ('chat' in step) {
       const u = await userOf(step.user ?? 'u1')
       const want = step.chat.role === 'user' ? tagPrefix(u.tag) + step.chat.text : step.chat.text
@@ -246,6 +278,30 @@ export async function play(scenario: Scenario, target: Target, model: ScriptedMo
         await sleep(50)
       }
     }
+  }
+
+  const chatProgress = async (want: ChatProgressStep['chatProgress'], u: PlayUser): Promise<void> => {
+    const chat = u.chat
+    if (!chat) throw new ScenarioFailure('the chat is not followed')
+    const fresh = () => chat.progress().slice(u.seenProgress)
+    // Wait for as many as expected, then a moment more: one too many must show too.
+    const least = Array.isArray(want) ? want.length : Math.min(want.limit, lastBurst.count)
+    const until = Date.now() + 5000
+    while (fresh().length < least && Date.now() < until) await sleep(25)
+    await sleep(PROGRESS_SETTLE_MS)
+    const got = fresh()
+    u.seenProgress += got.length
+    if (Array.isArray(want)) {
+      if (!same(got, sub(want as unknown as Json)))
+        throw new ScenarioFailure(`the chat got progress ${show(got)}, expected ${show(want)}`)
+      return
+    }
+    // A second may begin during the burst: a burst of d seconds touches at most floor(d) + 2 of them.
+    const most = want.limit * (Math.floor(lastBurst.ms / 1000) + 2)
+    if (got.length < least || got.length > most)
+      throw new ScenarioFailure(
+        `the chat got ${got.length} progress events of a burst of ${lastBurst.count} in ${lastBurst.ms} ms, expected ${least} to ${most}`,
+      )
   }
 
   const modelStep = async (step: ModelStep['model'], u: PlayUser): Promise<void> => {
@@ -327,6 +383,7 @@ export async function play(scenario: Scenario, target: Target, model: ScriptedMo
   } finally {
     for (const u of users.values()) model.finish(u.tag)
     await Promise.all([...pages.values()].map((p) => p.link.leave().catch(() => {})))
+    await Promise.all([...users.values()].map((u) => u.chat?.close().catch(() => {})))
   }
 }
 

@@ -14,12 +14,14 @@ const ACTIONS = new Set([
   'receive',
   'nothing',
   'leave',
+  'kept',
   'say',
   'model',
   'rejected',
   'wait',
   'stored',
   'chat',
+  'chatProgress',
 ])
 
 /** Replaces every string `$fixture` in a value. */
@@ -43,9 +45,12 @@ export function loadScenarios(): Scenario[] {
       out.push(scenario)
       continue
     }
-    const { eachFixtureOf, except = {}, ...template } = scenario
+    const { eachFixtureOf, except = {}, fixturesMatching, ...template } = scenario
     const folder = eachFixtureOf.endsWith('/') ? eachFixtureOf : `${eachFixtureOf}/`
-    const fixtures = readdirSync(new URL(folder, FIXTURES)).filter((f) => f.endsWith('.json'))
+    const matching = new RegExp(fixturesMatching ?? '')
+    const fixtures = readdirSync(new URL(folder, FIXTURES)).filter(
+      (f) => f.endsWith('.json') && matching.test(f.slice(0, -5)),
+    )
     for (const name of Object.keys(except))
       if (!fixtures.includes(`${name}.json`))
         throw new Error(`${template.id} excepts ${name}, no such fixture`)

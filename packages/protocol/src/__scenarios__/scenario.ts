@@ -45,13 +45,15 @@ export interface SendStep {
   padTo?: number
   /** Replaces `result.data` with nested arrays so the message is exactly this deep (the root object is 1). */
   nestTo?: number
+  /** Sends the message this many times at once (a burst), not waiting for one to arrive before the next. */
+  times?: number
 }
 
 /** The page sends a fixture file of packages/protocol/src/__fixtures__ as is, with `clientId` and ids replaced. */
 export interface SendFixtureStep {
   sendFixture: string
   from: string
-  /** Values for the fixture's `clientId`, `id` and `confirmId` when it has them. */
+  /** Values for the fixture's `clientId`, `id` and `confirmId` when it has them (an empty one stays empty). */
   replace: { clientId?: string; id?: string; confirmId?: string }
 }
 
@@ -66,7 +68,7 @@ export interface ConfirmStep {
 
 /** The page receives its next message of this type, matching every given field; `bind` keeps its id. */
 export interface ReceiveStep {
-  receive: { type: 'call' | 'describe' | 'cancel'; [key: string]: Json }
+  receive: { type: 'call' | 'describe' | 'cancel' | 'extensions'; [key: string]: Json }
   at: string
   bind?: string
   /** How long to wait in ms, or `deadline` (the target's call deadline plus a margin). Default 5000. */
@@ -74,11 +76,13 @@ export interface ReceiveStep {
   /** The id must be a UUID v4 (≥ 122 random bits) and, with `distinctFrom`, differ from those bound ids. */
   idShape?: 'uuid-v4'
   distinctFrom?: string[]
+  /** The message has no field but these, `protocol` and `clientId`. */
+  exact?: boolean
 }
 
 /** The page receives no message of this type for `for` ms (default 500). */
 export interface NothingStep {
-  nothing: 'call' | 'describe' | 'cancel'
+  nothing: 'call' | 'describe' | 'cancel' | 'extensions'
   at: string
   for?: number
 }
@@ -86,6 +90,11 @@ export interface NothingStep {
 /** The page load ends (tab closed or reloaded): its connection closes and the page says it is gone. */
 export interface LeaveStep {
   leave: string
+}
+
+/** The server never closed this page load's connection so far (it reconnected for none of its sends). */
+export interface KeptStep {
+  kept: string
 }
 
 /** The user types a chat message (an agent turn starts). */
@@ -139,6 +148,24 @@ export interface ChatStep {
   user?: string
 }
 
+/** One `tool-progress` event of the chat: how far the model's tool call `callId` has come. */
+export interface ScenarioProgress {
+  callId: string
+  progress: { fraction?: number; message?: string }
+}
+
+/**
+ * The conversation's live chat events (what a chat UI shows) since the previous `chatProgress` step: exactly
+ * these progress events in this order, or, with `limit`, what a server passing on at most `limit` per second
+ * lets through of the last burst (`times`): at least `limit` (or all, when fewer were sent), and at most
+ * `limit` for each second the burst's handling touched (the burst took d seconds from its first send to its
+ * last answer: floor(d) + 2 seconds). The user's chat is followed from the start of a scenario with such a step.
+ */
+export interface ChatProgressStep {
+  chatProgress: ScenarioProgress[] | { limit: number }
+  user?: string
+}
+
 /** One step of a scenario. */
 export type ScenarioStep =
   | OpenStep
@@ -148,12 +175,14 @@ export type ScenarioStep =
   | ReceiveStep
   | NothingStep
   | LeaveStep
+  | KeptStep
   | SayStep
   | ModelStep
   | RejectedStep
   | WaitStep
   | StoredStep
   | ChatStep
+  | ChatProgressStep
 
 /** One scenario file. */
 export interface Scenario {
@@ -174,4 +203,6 @@ export interface ScenarioTemplate extends Scenario {
   eachFixtureOf: string
   /** Fixtures (file name without .json) the template does not apply to, each with the reason. */
   except?: { [fixture: string]: string }
+  /** Only the fixtures whose file name (without .json) matches this regular expression source. */
+  fixturesMatching?: string
 }

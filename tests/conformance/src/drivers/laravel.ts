@@ -9,7 +9,7 @@ import Database from 'better-sqlite3'
 import Echo from 'laravel-echo'
 import Pusher from 'pusher-js'
 import { freePort } from '../../../support/servers.ts'
-import type { PageLink, Target, User } from '../driver.ts'
+import type { ChatProgress, ChatWatch, PageLink, Target, User } from '../driver.ts'
 
 /*
  * toolmark/laravel as a target: the Laravel 8 app of apps/inertia-demo (Debian's php-laravel-framework,
@@ -21,6 +21,8 @@ import type { PageLink, Target, User } from '../driver.ts'
  * from the SQLite file (jobs included) and the logs.
  */
 
+/** The chat's progress event on the channel (`Wire::NAMES['progressEvent']`). */
+const PROGRESS_EVENT = 'toolmark.progress'
 const LARAVEL = fileURLToPath(new URL('../../../../apps/inertia-demo/laravel', import.meta.url))
 const DEADLINE_MS = 5000
 const WEB_WORKERS = 8
@@ -211,11 +213,25 @@ export class LaravelTarget implements Target {
           `UPDATE toolmark_confirmations SET ${set.join(', ')} WHERE conversation_id = ? AND state = 'pending'`,
         ).run(row.conversation)
       },
+      watchChat: () => this.#chat(browser, row.user, row.conversation),
     }
   }
 
-  /** A page load: Echo on the conversation's private channel in, POSTs to the bridge route out. */
-  async #page(browser: Browser, user: number, conversation: number, clientId: string): Promise<PageLink> {
+  /** The chat's live events: the conversation's private channel, as the chat UI joins it. */
+  async #chat(browser: Browser, user: number, conversation: number): Promise<ChatWatch> {
+    const { echo, channel } = await this.#join(browser, user, conversation)
+    const progress: ChatProgress[] = []
+    channel.listen(`.${PROGRESS_EVENT}`, (payload: ChatProgress) => {
+      progress.push({ callId: payload.callId, progress: payload.progress })
+    })
+    return {
+      progress: () => [...progress],
+      close: async () => echo.disconnect(),
+    }
+  }
+
+  /** Laravel Echo (pusher-js) on the conversation's private channel, authorized by the browser's session. */
+  async #join(browser: Browser, user: number, conversation: number) {
     const pusher = this.#pusher!
     const echo = new Echo({
       broadcaster: 'reverb',
@@ -246,7 +262,6 @@ export class LaravelTarget implements Target {
         },
       }),
     })
-    const handlers: Array<(message: unknown) => void> = []
     const channel = echo.private(`toolmark.${user}.${conversation}`)
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the private channel was not joined')), 10_000)
@@ -259,6 +274,13 @@ export class LaravelTarget implements Target {
         reject(new Error(`the private channel was refused: ${JSON.stringify(error)}`))
       })
     })
+    return { echo, channel }
+  }
+
+  /** A page load: Echo on the conversation's private channel in, POSTs to the bridge route out. */
+  async #page(browser: Browser, user: number, conversation: number, clientId: string): Promise<PageLink> {
+    const { echo, channel } = await this.#join(browser, user, conversation)
+    const handlers: Array<(message: unknown) => void> = []
     channel.listen('.toolmark.message', (payload: { message?: unknown }) => {
       const message =
         payload && typeof payload === 'object' && 'message' in payload ? payload.message : payload
@@ -272,6 +294,8 @@ export class LaravelTarget implements Target {
       onMessage(handler) {
         handlers.push(handler)
       },
+      // Each message is its own POST; the channel is the conversation's, kept by Echo.
+      closedByServer: () => 0,
       async leave() {
         if (gone) return
         gone = true

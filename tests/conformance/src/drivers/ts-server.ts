@@ -14,7 +14,7 @@ import pg from 'pg'
 import WebSocket from 'ws'
 import { startBalancer, type TestBalancer } from '../../../support/balancer.ts'
 import { startPostgres, startRedis, type TestPostgres, type TestRedis } from '../../../support/servers.ts'
-import type { PageLink, Target, User } from '../driver.ts'
+import type { ChatProgress, ChatWatch, PageLink, Target, User } from '../driver.ts'
 
 /*
  * @toolmark/server as a target: one instance on an SQLite file with pages on the WebSocket (`ts-ws`) or on
@@ -207,6 +207,7 @@ export class TsServerTarget implements Target {
       },
       stored: async () => `${await this.#dump()}\n${this.#logs.join('\n')}`,
       outliveConfirmations: () => new Promise((resolve) => setTimeout(resolve, CONFIRM_TTL_MS + 300)),
+      watchChat: () => chatEvents(browser, id),
     }
   }
 
@@ -236,6 +237,7 @@ async function socketPage(browser: Browser, conversation: string): Promise<PageL
       for (const h of handlers) h(message)
     })
     socket.on('error', () => {}) // a refused or cut socket closes; the next send connects again
+    socket.setMaxListeners(0) // a burst of sends waits for as many pongs at once
     await new Promise((resolve, reject) => {
       socket.once('open', resolve)
       socket.once('error', reject)
@@ -243,9 +245,14 @@ async function socketPage(browser: Browser, conversation: string): Promise<PageL
     return socket
   }
   let ws = await connect()
+  let closed = 0
+  let leaving = false
   return {
     async send(text) {
-      if (ws.readyState !== WebSocket.OPEN) ws = await connect()
+      if (ws.readyState !== WebSocket.OPEN) {
+        if (!leaving) closed++
+        ws = await connect()
+      }
       const socket = ws
       socket.send(text)
       // ping/pong is ordered after every frame before it: the server has the message (or closed the socket)
@@ -262,7 +269,9 @@ async function socketPage(browser: Browser, conversation: string): Promise<PageL
     onMessage(handler) {
       handlers.push(handler)
     },
+    closedByServer: () => closed + (ws.readyState === WebSocket.OPEN || leaving ? 0 : 1),
     async leave() {
+      leaving = true
       if (ws.readyState === WebSocket.CLOSED) return
       const closed = new Promise((resolve) => ws.once('close', resolve))
       ws.close()
@@ -320,9 +329,14 @@ async function httpPage(browser: Browser, conversation: string): Promise<PageLin
     return state
   }
   let link = await open()
+  let closed = 0
+  let leaving = false
   return {
     async send(text) {
-      if (!link.open) link = await open()
+      if (!link.open) {
+        if (!leaving) closed++
+        link = await open()
+      }
       const posted = await browser.fetch('/toolmark/messages', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-toolmark-stream': link.stream },
@@ -333,10 +347,51 @@ async function httpPage(browser: Browser, conversation: string): Promise<PageLin
     onMessage(handler) {
       handlers.push(handler)
     },
+    closedByServer: () => closed + (link.open || leaving ? 0 : 1),
     async leave() {
+      leaving = true
       link.abort.abort()
       await link.ended
       await sleep(RELOAD_MS)
+    },
+  }
+}
+
+/**
+ * The chat's event stream (`GET /api/conversations/:id/events`, as the chat UI reads it), kept open until
+ * closed. It resolves after the stream's first event (it says whether a turn is busy), when the server has
+ * subscribed it; in shared mode any instance serves it, as every instance gets every event.
+ */
+async function chatEvents(browser: Browser, conversation: string): Promise<ChatWatch> {
+  const abort = new AbortController()
+  const response = await browser.fetch(`/api/conversations/${conversation}/events`, {
+    headers: { accept: 'text/event-stream' },
+    signal: abort.signal,
+  })
+  if (!response.ok || !response.body) throw new Error(`the chat stream was refused: ${response.status}`)
+  const reader = response.body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .pipeThrough(new EventSourceParserStream())
+    .getReader()
+  await reader.read()
+  const progress: ChatProgress[] = []
+  const ended = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) return
+        const event = JSON.parse(value.data) as { type?: string } & ChatProgress
+        if (event.type === 'tool-progress') progress.push({ callId: event.callId, progress: event.progress })
+      }
+    } catch {
+      // aborted by close()
+    }
+  })()
+  return {
+    progress: () => [...progress],
+    async close() {
+      abort.abort()
+      await ended
     },
   }
 }
