@@ -24,6 +24,7 @@ export interface RealText {
   text: string
 }
 
+/** True for a plain JSON object (not null, not an array). */
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
