@@ -20,8 +20,7 @@ export type {
 } from '@toolmark/protocol'
 export type { ConversationEvents } from './agent/events.ts'
 export { type Agent, SYSTEM_PROMPT } from './agent/loop.ts'
-export type { Authenticate } from './http/app.ts'
-export type { SessionCookieOptions } from './http/session.ts'
+export type { Authenticate, SessionCookieOptions } from './http/session.ts'
 export type { Rejection, Relay } from './relay/relay.ts'
 export {
   createToolmarkServer,

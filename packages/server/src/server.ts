@@ -1,12 +1,13 @@
+import { Hono } from 'hono'
 import { ConversationEvents } from './agent/events.ts'
 import { Agent } from './agent/loop.ts'
 import type { Provider } from './agent/types.ts'
 import { clusterCoordinator } from './coordinate/cluster.ts'
 import { localCoordinator } from './coordinate/local.ts'
-import { type Authenticate, createApp, userOf } from './http/app.ts'
-import { bridgeHttp, EVENTS_PATH, MESSAGES_PATH } from './http/bridge-http.ts'
+import { createApp } from './http/app.ts'
+import { bridgeHttp } from './http/bridge-http.ts'
 import { health, type Readiness } from './http/health.ts'
-import { type SessionCookieOptions, sessionIdFromHeader } from './http/session.ts'
+import { type Authenticate, type SessionCookieOptions, Sessions } from './http/session.ts'
 import type { Cluster } from './relay/cluster.ts'
 import { Relay } from './relay/relay.ts'
 import type { Clock } from './shared/clock.ts'
@@ -221,26 +222,25 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     ...log,
   })
 
-  const authenticate = options.authenticate
-  const resolveUser = async (request: Request): Promise<string | undefined> => {
-    if (authenticate) return userOf(authenticate, request)
-    const id = await sessionIdFromHeader(request.headers.get('cookie') ?? undefined, await secret())
-    const session = id ? await store.getSession(id) : undefined
-    return session && session.lastSeenAt + ttl > now() ? session.userId : undefined
-  }
+  // The one way every transport finds a request's user.
+  const sessions = new Sessions({
+    store,
+    secret,
+    authenticate: options.authenticate,
+    ttlMs: ttl,
+    maxSessions: options.maxSessions,
+    cookie: options.sessionCookie,
+    now,
+  })
 
   const app = createApp({
     store,
     agent,
     events,
-    secret,
-    authenticate,
+    sessions,
     fallback: options.fallback,
     chatCompletions: options.chatCompletions,
     allowedOrigins,
-    sessionTtlMs: ttl,
-    sessionCookie: options.sessionCookie,
-    ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
     ...(options.sseKeepAliveMs !== undefined ? { sseKeepAliveMs: options.sseKeepAliveMs } : {}),
     ...(options.maxChatStreamsPerUser !== undefined
       ? { maxChatStreamsPerUser: options.maxChatStreamsPerUser }
@@ -255,14 +255,15 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     store,
     relay,
     coordinator,
-    userOf: resolveUser,
+    userOf: sessions.userOf,
     allowedOrigins,
     ...(options.sseKeepAliveMs !== undefined ? { keepAliveMs: options.sseKeepAliveMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...log,
   })
-  // The bridge's HTTP transport (SSE + POST) answers its two paths; everything else is the app's.
-  const bridgePaths = new Set([EVENTS_PATH, MESSAGES_PATH])
+  // The bridge's HTTP transport (SSE + POST) is mounted first, with its own Host/Origin check, user and error
+  // answers; every other request goes on to the app.
+  const root = new Hono().route('/', http.app).route('/', app)
 
   let closing: Promise<void> | undefined
   // Set by the first `drain()` (which `close()` starts with): from then on `/toolmark/ready` answers 503.
@@ -281,10 +282,8 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     log: options.log ?? ((line) => console.warn(line)),
   }
   return {
-    fetch: async (request) =>
-      (await health(request, readiness)) ??
-      (bridgePaths.has(new URL(request.url).pathname) ? http.app.fetch(request) : app.fetch(request)),
-    userOf: resolveUser,
+    fetch: async (request) => (await health(request, readiness)) ?? root.fetch(request),
+    userOf: sessions.userOf,
     allowedOrigins,
     store,
     relay,

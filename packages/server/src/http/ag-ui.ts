@@ -7,9 +7,10 @@ import type { ErrorBody } from '../shared/contract.ts'
 import { LimitExceeded } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { ConfirmBinding, Conversation, Store, StoredMessage } from '../store/store.ts'
-import { checkOrigin, failureForLog, hostOf, internalError, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
 import { readJson } from './body.ts'
+import { failureForLog, internalError, UNAUTHENTICATED } from './errors.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
+import { checkOrigin, hostOf, ORIGIN_REFUSED } from './origin.ts'
 
 /** The parts of a Toolmark server the AG-UI endpoint uses (`createToolmarkServer(...)` has them all). */
 export interface AgUiServer {
@@ -370,38 +371,59 @@ export function agUiHandler(
   server: AgUiServer,
   options: AgUiOptions = {},
 ): (request: Request) => Promise<Response> {
-  const now = options.now ?? Date.now
-  const log = options.log ?? ((line: string) => console.error(line))
-  const pageAnswerWaitMs = options.pageAnswerWaitMs ?? 5000
-  const fail = (status: number, code: string, message: string) =>
-    Response.json({ error: { code, message } } satisfies ErrorBody, { status })
+  const runs = new AgUiRuns(server, options)
+  return (request) => runs.handle(request)
+}
 
+/** A JSON error answer. */
+const fail = (status: number, code: string, message: string) =>
+  Response.json({ error: { code, message } } satisfies ErrorBody, { status })
+
+/** The interrupt that asks for one open confirmation. */
+const interruptOf = (b: ConfirmBinding): AgUiInterrupt => ({
+  id: b.confirmId,
+  reason: 'tool_call',
+  message: b.summary,
+  toolCallId: b.toolCallId,
+  responseSchema: { ...RESUME_SCHEMA },
+  ...(b.expiresAt === undefined ? {} : { expiresAt: new Date(b.expiresAt).toISOString() }),
+  metadata: { tool: b.tool },
+})
+
+/** What a resume does for one interrupt: the confirmation it answers and the answer. */
+type ResumeStep = { binding: ConfirmBinding; answer: Exclude<ReturnType<typeof answerOf>, string> }
+
+/** The runs of {@link agUiHandler}: an ordinary turn, or a resume that answers the open interrupts. */
+class AgUiRuns {
+  readonly now: () => number
+  readonly log: (line: string) => void
+  readonly pageAnswerWaitMs: number
+
+  constructor(
+    readonly server: AgUiServer,
+    options: AgUiOptions,
+  ) {
+    this.now = options.now ?? Date.now
+    this.log = options.log ?? ((line: string) => console.error(line))
+    this.pageAnswerWaitMs = options.pageAnswerWaitMs ?? 5000
+  }
   /** The conversation's confirmations still open: pending, not past their deadline. */
-  const openConfirms = async (conversationId: string): Promise<ConfirmBinding[]> =>
-    (await server.store.listConfirms(conversationId)).filter(
-      (b) => b.state === 'pending' && (b.expiresAt === undefined || b.expiresAt > now()),
+  async openConfirms(conversationId: string): Promise<ConfirmBinding[]> {
+    return (await this.server.store.listConfirms(conversationId)).filter(
+      (b) => b.state === 'pending' && (b.expiresAt === undefined || b.expiresAt > this.now()),
     )
-
-  const interruptOf = (b: ConfirmBinding): AgUiInterrupt => ({
-    id: b.confirmId,
-    reason: 'tool_call',
-    message: b.summary,
-    toolCallId: b.toolCallId,
-    responseSchema: { ...RESUME_SCHEMA },
-    ...(b.expiresAt === undefined ? {} : { expiresAt: new Date(b.expiresAt).toISOString() }),
-    metadata: { tool: b.tool },
-  })
+  }
 
   /** The events of what the conversation stored after its first `from` messages. */
-  const eventsSince = async (conversationId: string, from: number): Promise<AgUiEvent[]> => {
-    const stored = await server.store.listMessages(conversationId)
-    const confirms = await server.store.listConfirms(conversationId)
+  async eventsSince(conversationId: string, from: number): Promise<AgUiEvent[]> {
+    const stored = await this.server.store.listMessages(conversationId)
+    const confirms = await this.server.store.listConfirms(conversationId)
     return eventsOf(stored.slice(from), new Set(confirms.map((b) => b.toolCallId)))
   }
 
   /** An ordinary run: the user's message becomes a turn of the conversation. */
-  async function* turn(conversation: Conversation, input: RunInput): AsyncGenerator<AgUiEvent> {
-    if ((await openConfirms(conversation.id)).length > 0)
+  async *turn(conversation: Conversation, input: RunInput): AsyncGenerator<AgUiEvent> {
+    if ((await this.openConfirms(conversation.id)).length > 0)
       throw new RunError(
         'interrupt_pending',
         'A confirmation is waiting: answer every open interrupt (resume) before sending a message',
@@ -409,23 +431,25 @@ export function agUiHandler(
     const results = trailingToolResults(input.messages)
     if (results.length > 0) {
       // The front end ran the client tool calls of the last run: the turn goes on from their results.
-      const open = await server.agent.openClientCalls(conversation.id)
+      const open = await this.server.agent.openClientCalls(conversation.id)
       const mine = results.filter((r) => open.some((c) => c.id === r.toolCallId))
-      const from = (await server.store.listMessages(conversation.id)).length
+      const from = (await this.server.store.listMessages(conversation.id)).length
       let accepted = false
       try {
         if (mine.length > 0)
-          accepted = await server.agent.answerClientTools(conversation, mine, { clientTools: input.tools })
+          accepted = await this.server.agent.answerClientTools(conversation, mine, {
+            clientTools: input.tools,
+          })
       } catch (error) {
         if (error instanceof LimitExceeded) throw new RunError('too_many_turns', error.message)
         throw error
       }
       if (!accepted)
         throw new RunError('invalid_tool_result', 'The tool results answer no open client tool call')
-      await server.agent.idle(conversation.id)
+      await this.server.agent.idle(conversation.id)
       // The results the front end sent are not echoed back.
       const sent = new Set(mine.map((r) => r.toolCallId))
-      for (const event of await eventsSince(conversation.id, from))
+      for (const event of await this.eventsSince(conversation.id, from))
         if (event.type !== 'TOOL_CALL_RESULT' || !sent.has(event.toolCallId as string)) yield event
       return
     }
@@ -436,21 +460,65 @@ export function agUiHandler(
         'message_too_long',
         `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
       )
-    const from = (await server.store.listMessages(conversation.id)).length
+    const from = (await this.server.store.listMessages(conversation.id)).length
     try {
-      await server.agent.post(conversation, text, { clientTools: input.tools })
+      await this.server.agent.post(conversation, text, { clientTools: input.tools })
     } catch (error) {
       if (error instanceof LimitExceeded) throw new RunError('too_many_turns', error.message)
       throw error
     }
-    await server.agent.idle(conversation.id)
-    yield* await eventsSince(conversation.id, from)
+    await this.server.agent.idle(conversation.id)
+    yield* await this.eventsSince(conversation.id, from)
   }
 
   /** A run that answers the open interrupts. */
-  async function* resume(conversation: Conversation, entries: ResumeEntry[]): AsyncGenerator<AgUiEvent> {
-    const open = await openConfirms(conversation.id)
-    const all = new Map((await server.store.listConfirms(conversation.id)).map((b) => [b.confirmId, b]))
+  async *resume(conversation: Conversation, entries: ResumeEntry[]): AsyncGenerator<AgUiEvent> {
+    const plan = await this.planResume(conversation, entries)
+    const from = (await this.server.store.listMessages(conversation.id)).length
+    const replayed: StoredMessage[] = []
+    for (const { binding } of plan) {
+      // Answered already (in the page just before this resume, or this same resume sent again): its stored outcome.
+      if (binding.state !== 'pending') {
+        replayed.push(...(await this.outcomeOf(conversation.id, binding.confirmId)))
+        continue
+      }
+      if (binding.expiresAt !== undefined && binding.expiresAt <= this.now()) continue // cancelled, and expired anyway
+      const page = await this.server.relay.page(conversation.id)
+      if (page?.clientId !== binding.clientId)
+        throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
+      // The front end applied the answer in the page (`tm.confirmPending`); the page's `confirmed` may reach the
+      // server just after the resume does.
+      const state = await this.answerInPage(binding.confirmId)
+      if (state === 'expired')
+        throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
+      if (state === 'pending')
+        throw new RunError(
+          'confirmation_unanswered',
+          `The page did not answer this confirmation within ${this.pageAnswerWaitMs} ms: apply the answer in the page with tm.confirmPending(confirmId, outcome), then resume`,
+        )
+      await this.server.agent.idle(conversation.id)
+      replayed.push(...(await this.outcomeOf(conversation.id, binding.confirmId)))
+    }
+    // The page's `confirmed` started the acknowledging turn: its outcome and reply are stored once it ends.
+    await this.server.agent.idle(conversation.id)
+    const confirms = new Set((await this.server.store.listConfirms(conversation.id)).map((b) => b.toolCallId))
+    yield* eventsOf(replayed, confirms)
+    // What was stored since the resume began, less what was replayed (a page's answer may land in between).
+    const replayedIds = new Set(replayed.map((m) => m.id))
+    const stored = (await this.server.store.listMessages(conversation.id)).slice(from)
+    yield* eventsOf(
+      stored.filter((m) => !replayedIds.has(m.id)),
+      confirms,
+    )
+  }
+
+  /**
+   * What a resume does, checked before anything runs (a resume is refused whole or replayed whole): every open
+   * interrupt answered, each answer well formed and in time, each edit valid for the tool's input schema.
+   */
+  async planResume(conversation: Conversation, entries: ResumeEntry[]): Promise<ResumeStep[]> {
+    const open = await this.openConfirms(conversation.id)
+    const all = new Map((await this.server.store.listConfirms(conversation.id)).map((b) => [b.confirmId, b]))
     const answered = new Set(entries.map((e) => e.interruptId))
     const missing = open.filter((b) => !answered.has(b.confirmId))
     if (missing.length > 0)
@@ -458,8 +526,7 @@ export function agUiHandler(
         'unaddressed_interrupt',
         `The resume must answer every open interrupt; missing: ${missing.map((b) => b.confirmId).join(', ')}`,
       )
-    // Checked before anything else: a resume is refused whole or replayed whole.
-    const plan: Array<{ binding: ConfirmBinding; answer: Exclude<ReturnType<typeof answerOf>, string> }> = []
+    const plan: ResumeStep[] = []
     for (const entry of entries) {
       const binding = all.get(entry.interruptId)
       if (!binding)
@@ -472,49 +539,14 @@ export function agUiHandler(
       if (typeof answer === 'string') throw new RunError('invalid_resume', answer)
       const expired =
         binding.state === 'expired' ||
-        (binding.state === 'pending' && binding.expiresAt !== undefined && binding.expiresAt <= now())
+        (binding.state === 'pending' && binding.expiresAt !== undefined && binding.expiresAt <= this.now())
       if (expired) throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
       plan.push({ binding, answer })
     }
     for (const { binding, answer } of plan)
       if (binding.state === 'pending' && answer.approved && answer.input)
-        await checkEdit(conversation, binding, answer.input)
-    const from = (await server.store.listMessages(conversation.id)).length
-    const replayed: StoredMessage[] = []
-    for (const { binding } of plan) {
-      // Answered already (in the page just before this resume, or this same resume sent again): its stored outcome.
-      if (binding.state !== 'pending') {
-        replayed.push(...(await outcomeOf(conversation.id, binding.confirmId)))
-        continue
-      }
-      if (binding.expiresAt !== undefined && binding.expiresAt <= now()) continue // cancelled, and expired anyway
-      const page = await server.relay.page(conversation.id)
-      if (page?.clientId !== binding.clientId)
-        throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
-      // The front end applied the answer in the page (`tm.confirmPending`); the page's `confirmed` may reach the
-      // server just after the resume does.
-      const state = await answerInPage(binding.confirmId)
-      if (state === 'expired')
-        throw new RunError('confirmation_expired', REFUSED_MESSAGES.confirmation_expired)
-      if (state === 'pending')
-        throw new RunError(
-          'confirmation_unanswered',
-          `The page did not answer this confirmation within ${pageAnswerWaitMs} ms: apply the answer in the page with tm.confirmPending(confirmId, outcome), then resume`,
-        )
-      await server.agent.idle(conversation.id)
-      replayed.push(...(await outcomeOf(conversation.id, binding.confirmId)))
-    }
-    // The page's `confirmed` started the acknowledging turn: its outcome and reply are stored once it ends.
-    await server.agent.idle(conversation.id)
-    const confirms = new Set((await server.store.listConfirms(conversation.id)).map((b) => b.toolCallId))
-    yield* eventsOf(replayed, confirms)
-    // What was stored since the resume began, less what was replayed (a page's answer may land in between).
-    const replayedIds = new Set(replayed.map((m) => m.id))
-    const stored = (await server.store.listMessages(conversation.id)).slice(from)
-    yield* eventsOf(
-      stored.filter((m) => !replayedIds.has(m.id)),
-      confirms,
-    )
+        await this.checkEdit(conversation, binding, answer.input)
+    return plan
   }
 
   /**
@@ -523,17 +555,18 @@ export function agUiHandler(
    * the real value and validates that), nor are regular expressions ({@link withoutPatterns}); without the schema
    * (no page, or one the compiler does not take), the page's own validation is the only one.
    */
-  const checkEdit = async (
+  async checkEdit(
     conversation: Conversation,
     binding: ConfirmBinding,
     input: Record<string, unknown>,
-  ): Promise<void> => {
+  ): Promise<void> {
     const scope = {
       userId: conversation.userId,
       conversationId: conversation.id,
       toolCallId: binding.toolCallId,
     }
-    const described = (await server.relay.request(scope, { kind: 'describe', tool: binding.tool })).result
+    const described = (await this.server.relay.request(scope, { kind: 'describe', tool: binding.tool }))
+      .result
     if (described.status !== 'ok' || !isObject(described.data)) return
     const inputSchema = withoutPatterns(described.data.inputSchema)
     if (!isObject(inputSchema)) return
@@ -551,11 +584,11 @@ export function agUiHandler(
     if (issues.length > 0) throw new RunError('invalid', issuesText(issues))
   }
 
-  /** The confirmation's state once the page answered it, waiting up to `pageAnswerWaitMs` (`pending`: no answer). */
-  const answerInPage = async (confirmId: string): Promise<ConfirmBinding['state']> => {
-    const until = Date.now() + pageAnswerWaitMs
+  /** The confirmation's state once the page answered it, waiting up to `this.pageAnswerWaitMs` (`pending`: no answer). */
+  async answerInPage(confirmId: string): Promise<ConfirmBinding['state']> {
+    const until = Date.now() + this.pageAnswerWaitMs
     for (;;) {
-      const binding = await server.store.getConfirm(confirmId)
+      const binding = await this.server.store.getConfirm(confirmId)
       if (!binding) return 'expired'
       if (binding.state !== 'pending' || Date.now() >= until) return binding.state
       await new Promise((resolve) => setTimeout(resolve, PAGE_ANSWER_POLL_MS))
@@ -563,8 +596,8 @@ export function agUiHandler(
   }
 
   /** The stored outcome of a confirmation (its tool result) and the reply that followed it. */
-  const outcomeOf = async (conversationId: string, confirmId: string): Promise<StoredMessage[]> => {
-    const stored = await server.store.listMessages(conversationId)
+  async outcomeOf(conversationId: string, confirmId: string): Promise<StoredMessage[]> {
+    const stored = await this.server.store.listMessages(conversationId)
     const at = stored.findIndex((m) => m.agent?.role === 'tool' && m.agent.confirmId === confirmId)
     if (at < 0) return []
     const reply = stored.slice(at + 1).find((m) => m.role === 'assistant' && m.visible)
@@ -572,18 +605,20 @@ export function agUiHandler(
   }
 
   /** The whole run as SSE: started, the events, then finished (an interrupt when confirmations are open) or error. */
-  const stream = (conversation: Conversation, input: RunInput): Response => {
+  stream(conversation: Conversation, input: RunInput): Response {
     const encoder = new TextEncoder()
     const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
+      start: async (controller) => {
         const send = (event: AgUiEvent) =>
           controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`))
         const ids = { threadId: input.threadId, runId: input.runId }
         send({ type: 'RUN_STARTED', ...ids })
         try {
-          const events = input.resume ? resume(conversation, input.resume) : turn(conversation, input)
+          const events = input.resume
+            ? this.resume(conversation, input.resume)
+            : this.turn(conversation, input)
           for await (const event of events) send(event)
-          const open = await openConfirms(conversation.id)
+          const open = await this.openConfirms(conversation.id)
           send(
             open.length > 0
               ? {
@@ -596,7 +631,7 @@ export function agUiHandler(
         } catch (error) {
           if (error instanceof RunError) send({ type: 'RUN_ERROR', message: error.message, code: error.code })
           else {
-            log(`[ag-ui] run failed: ${escapeForLog(failureForLog(error))}`)
+            this.log(`[ag-ui] run failed: ${escapeForLog(failureForLog(error))}`)
             send({ type: 'RUN_ERROR', message: 'Internal server error', code: 'internal' })
           }
         }
@@ -613,18 +648,19 @@ export function agUiHandler(
     })
   }
 
-  return async (request) => {
+  /** Answers one request: the Host/Origin check, capabilities, or a run as SSE. */
+  async handle(request: Request): Promise<Response> {
     const problem = checkOrigin(
       hostOf(request),
       request.headers.get('origin') ?? undefined,
-      server.allowedOrigins,
+      this.server.allowedOrigins,
     )
     if (problem) return fail(403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
     if (request.method === 'GET') return Response.json(AG_UI_CAPABILITIES)
     if (request.method !== 'POST')
       return fail(405, 'method_not_allowed', 'Use POST (a run) or GET (capabilities)')
     try {
-      const userId = await server.userOf(request)
+      const userId = await this.server.userOf(request)
       if (!userId) return fail(401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
       if (!request.headers.get('content-type')?.startsWith('application/json'))
         return fail(415, 'unsupported_media_type', 'Send the RunAgentInput as application/json')
@@ -633,11 +669,11 @@ export function agUiHandler(
         return fail(413, 'body_too_large', `Request body over ${MAX_AG_UI_BODY_BYTES} bytes`)
       const input = parseInput(read.ok ? read.value : undefined)
       if (typeof input === 'string') return fail(400, 'invalid_body', input)
-      const conversation = await server.store.getConversation(input.threadId)
+      const conversation = await this.server.store.getConversation(input.threadId)
       if (conversation?.userId !== userId) return fail(404, 'not_found', 'No such conversation')
-      return stream(conversation, input)
+      return this.stream(conversation, input)
     } catch (error) {
-      log(`[ag-ui] request failed: ${failureForLog(error)}`)
+      this.log(`[ag-ui] request failed: ${failureForLog(error)}`)
       if (isStoreUnavailable(error)) return storeUnavailable()
       return Response.json(internalError(error), { status: 500 })
     }

@@ -1,5 +1,5 @@
 import { type Context, Hono } from 'hono'
-import { streamSSE } from 'hono/streaming'
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming'
 import { maskPost } from '../cluster/mask.ts'
 import { CLAIM_WAIT_MS, type Coordinator, TAKE_TIMEOUT_MS } from '../coordinate/coordinator.ts'
 import { localCoordinator } from '../coordinate/local.ts'
@@ -9,9 +9,9 @@ import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
 import { LimitExceeded } from '../shared/limits.ts'
 import type { Store } from '../store/store.ts'
-import { checkOrigin, failureForLog, hostOf, internalError, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
 import { readLimited } from './body.ts'
-import { isStoreUnavailable, storeUnavailable } from './health.ts'
+import { failedRequest, tooMany, UNAUTHENTICATED } from './errors.ts'
+import { checkOrigin, hostOf, ORIGIN_REFUSED } from './origin.ts'
 
 /** The page's event stream (server → page): `GET /toolmark/events?conversation=:id`. */
 export const EVENTS_PATH = '/toolmark/events'
@@ -151,197 +151,270 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
   dropStreams(): void
   close(): void
 } {
-  const window = deps.replayWindow ?? REPLAY_WINDOW
-  const graceMs = deps.resumeGraceMs ?? RESUME_GRACE_MS
-  const keepAliveMs = deps.keepAliveMs ?? 15_000
-  const clock = deps.clock ?? systemClock
-  const streams = new Map<string, PageStream>()
+  const bridge = new HttpBridge(deps)
   const app = new Hono()
-  const coordinator = deps.coordinator ?? localCoordinator()
-  const detach = coordinator.attachStreams({
-    streams: () => streams.values(),
-    has: (streamId) => streams.has(streamId),
-    post: async (message) => {
-      const stream = streams.get(message.streamId)
-      const found = stream !== undefined && stream.userId === message.userId
-      if (found)
-        await (message.refused === undefined
-          ? stream.conn.receive(message.body)
-          : stream.conn.refuse(message.refused))
-      return found
+  app.get(EVENTS_PATH, (c) => bridge.events(c))
+  app.post(MESSAGES_PATH, (c) => bridge.message(c))
+  // Any other method on the two paths: Hono's plain 404, as when this app answered them on its own.
+  app.all(EVENTS_PATH, (c) => c.text('404 Not Found', 404))
+  app.all(MESSAGES_PATH, (c) => c.text('404 Not Found', 404))
+  app.onError(failedRequest('bridge-http', deps.log))
+  return {
+    app,
+    dropStreams() {
+      for (const stream of bridge.streams.values()) stream.detach?.()
     },
-    end: (streamId, userId) => {
-      const stream = streams.get(streamId)
-      if (stream === undefined || stream.userId !== userId) return
-      void stream.conn.refuse('too large')
-      end(stream)
-    },
-    give: (streamId, userId, conversationId, to) => {
-      // It leaves this instance without closing its page connection (its page loads move with it, see
-      // `PageConnection.handOver`).
-      const stream = streams.get(streamId)
-      if (!stream || stream.userId !== userId || stream.conversationId !== conversationId) return undefined
-      if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
-      streams.delete(stream.id)
-      stream.detach?.()
-      const clientIds = stream.conn.handOver(to)
-      const kept = stream.kept.map(({ n, text, written, requestId }) => ({
-        n,
-        text,
-        written,
-        ...(requestId === undefined ? {} : { requestId }),
-      }))
-      return { id: stream.id, seq: stream.seq, evicted: stream.evicted, kept, clientIds }
-    },
-  })
+    close: () => bridge.close(),
+  }
+}
+
+/** Where a `GET /toolmark/events` goes on: the page connection it streams, and whether it resumes after `n`. */
+interface Opened {
+  page: PageStream
+  resume: boolean
+  n: number
+}
+
+/** The page connections over HTTP of this instance, and the two routes that serve them. */
+class HttpBridge {
+  readonly streams = new Map<string, PageStream>()
+  readonly #deps: BridgeHttpDeps
+  readonly #window: number
+  readonly #graceMs: number
+  readonly #keepAliveMs: number
+  readonly #clock: Clock
+  readonly #coordinator: Coordinator
+  readonly #detach: () => void
+
+  constructor(deps: BridgeHttpDeps) {
+    this.#deps = deps
+    this.#window = deps.replayWindow ?? REPLAY_WINDOW
+    this.#graceMs = deps.resumeGraceMs ?? RESUME_GRACE_MS
+    this.#keepAliveMs = deps.keepAliveMs ?? 15_000
+    this.#clock = deps.clock ?? systemClock
+    this.#coordinator = deps.coordinator ?? localCoordinator()
+    this.#detach = this.#coordinator.attachStreams({
+      streams: () => this.streams.values(),
+      has: (streamId) => this.streams.has(streamId),
+      post: (message) => this.#postHere(message),
+      end: (streamId, userId) => {
+        const stream = this.streams.get(streamId)
+        if (stream === undefined || stream.userId !== userId) return
+        void stream.conn.refuse('too large')
+        this.end(stream)
+      },
+      give: (streamId, userId, conversationId, to) => this.#give(streamId, userId, conversationId, to),
+    })
+  }
+
+  /** Closes every page connection and stops answering the other instances. */
+  close(): void {
+    this.#detach()
+    for (const stream of [...this.streams.values()]) this.end(stream)
+  }
+
+  /** A message another instance received for a stream of this one; false when the stream is not the user's here. */
+  async #postHere(message: {
+    streamId: string
+    userId: string
+    body: string
+    refused?: string
+  }): Promise<boolean> {
+    const stream = this.streams.get(message.streamId)
+    const found = stream !== undefined && stream.userId === message.userId
+    if (found)
+      await (message.refused === undefined
+        ? stream.conn.receive(message.body)
+        : stream.conn.refuse(message.refused))
+    return found
+  }
+
+  /**
+   * Hands a stream to another instance: it leaves this instance without closing its page connection (its page
+   * loads move with it, see `PageConnection.handOver`). Undefined when it is not here for that user and conversation.
+   */
+  #give(streamId: string, userId: string, conversationId: string, to: string): MovedStream | undefined {
+    const stream = this.streams.get(streamId)
+    if (!stream || stream.userId !== userId || stream.conversationId !== conversationId) return undefined
+    if (stream.grace !== undefined) this.#clock.clearTimeout(stream.grace)
+    this.streams.delete(stream.id)
+    stream.detach?.()
+    const clientIds = stream.conn.handOver(to)
+    const kept = stream.kept.map(({ n, text, written, requestId }) => ({
+      n,
+      text,
+      written,
+      ...(requestId === undefined ? {} : { requestId }),
+    }))
+    return { id: stream.id, seq: stream.seq, evicted: stream.evicted, kept, clientIds }
+  }
 
   /** A stream handed over by another instance, now this instance's: its events, numbering and page loads. */
-  const adopt = (userId: string, conversationId: string, from: MovedStream): PageStream | undefined => {
-    const page = new PageStream(userId, conversationId, window, from.id)
+  #adopt(userId: string, conversationId: string, from: MovedStream): PageStream | undefined {
+    const page = new PageStream(userId, conversationId, this.#window, from.id)
     page.seq = from.seq
     page.evicted = from.evicted
     page.kept.push(...from.kept)
     try {
-      page.conn = deps.relay.connect(userId, conversationId, (text) => page.push(text), from.clientIds)
+      page.conn = this.#deps.relay.connect(userId, conversationId, (text) => page.push(text), from.clientIds)
     } catch (error) {
       // Over the user's cap here: not adopted; the request goes on as a new stream and is refused there (429).
       if (error instanceof LimitExceeded) return undefined
       throw error
     }
-    streams.set(page.id, page)
-    coordinator.holdStream(page.id, userId)
+    this.#hold(page)
     // Closes like any stream that dropped, unless the resume attaches to it first.
-    page.grace = clock.setTimeout(() => end(page), graceMs)
+    page.grace = this.#clock.setTimeout(() => this.end(page), this.#graceMs)
     return page
   }
 
-  const end = (stream: PageStream): void => {
-    if (stream.grace !== undefined) clock.clearTimeout(stream.grace)
-    if (streams.get(stream.id) === stream) coordinator.releaseStream(stream.id)
-    streams.delete(stream.id)
+  #hold(page: PageStream): void {
+    this.streams.set(page.id, page)
+    this.#coordinator.holdStream(page.id, page.userId)
+  }
+
+  /** Closes a page connection and forgets its stream. */
+  end(stream: PageStream): void {
+    if (stream.grace !== undefined) this.#clock.clearTimeout(stream.grace)
+    if (this.streams.get(stream.id) === stream) this.#coordinator.releaseStream(stream.id)
+    this.streams.delete(stream.id)
     stream.detach?.()
     stream.conn.close()
   }
 
   /** The user of a request that passed the Host/Origin check and carries a live session, else an error. */
-  const authenticate = async (c: Context): Promise<string | Response> => {
-    const problem = checkOrigin(hostOf(c.req.raw), c.req.header('origin'), deps.allowedOrigins)
+  async #user(c: Context): Promise<string | Response> {
+    const problem = checkOrigin(hostOf(c.req.raw), c.req.header('origin'), this.#deps.allowedOrigins)
     if (problem) return fail(c, 403, ORIGIN_REFUSED[problem].code, ORIGIN_REFUSED[problem].message)
-    const userId = await deps.userOf(c.req.raw)
+    const userId = await this.#deps.userOf(c.req.raw)
     return userId ?? fail(c, 401, UNAUTHENTICATED.code, UNAUTHENTICATED.message)
   }
 
-  app.get(EVENTS_PATH, async (c) => {
-    const userId = await authenticate(c)
+  /** `GET /toolmark/events`: the user's page connection of the conversation, new or resumed, as SSE. */
+  async events(c: Context): Promise<Response> {
+    const userId = await this.#user(c)
     if (typeof userId !== 'string') return userId
-    const conversation = await deps.store.getConversation(c.req.query('conversation') ?? '')
+    const conversation = await this.#deps.store.getConversation(c.req.query('conversation') ?? '')
     if (!conversation || conversation.userId !== userId)
       return fail(c, 403, 'forbidden', 'Not your conversation')
+    const opened = await this.#open(c, userId, conversation.id)
+    if (opened instanceof Response) return opened
+    const { page } = opened
+    page.detach?.() // a stream still attached (the browser did not notice its drop yet) gives way
+    if (page.grace !== undefined) this.#clock.clearTimeout(page.grace)
+    page.grace = undefined
+    return streamSSE(c, (sse) => this.#stream(sse, opened))
+  }
 
+  /**
+   * The page connection a `GET /toolmark/events` streams: the one its `Last-Event-ID` resumes (here, or handed
+   * over by another instance), else a new one; the 429 answer when the user is over the cap.
+   */
+  async #open(c: Context, userId: string, conversationId: string): Promise<Opened | Response> {
     const [streamId, from] = (c.req.header('last-event-id') ?? '').split(':')
-    let stream = streamId ? streams.get(streamId) : undefined
+    let stream = streamId ? this.streams.get(streamId) : undefined
     const n = Number(from)
     // A stream that resumes here from another instance (shared mode) is handed over, with what it kept.
-    if (!stream && streamId && Number.isInteger(n)) {
-      const holder = await coordinator.streamElsewhere(streamId)
-      if (holder && holder.userId === userId)
-        stream = await coordinator.takeStream(
-          holder.instance,
-          { streamId, userId, conversationId: conversation.id },
-          // Made here at once, before any message that followed the stream here is handled.
-          (moved) => adopt(userId, conversation.id, moved),
-        )
+    if (!stream && streamId && Number.isInteger(n))
+      stream = await this.#takeOver(streamId, userId, conversationId)
+    const same = stream !== undefined && stream.userId === userId && stream.conversationId === conversationId
+    if (stream && same && Number.isInteger(n) && n >= stream.evicted && n <= stream.seq)
+      return { page: stream, resume: true, n }
+    if (stream && same) this.end(stream)
+    const fresh = this.#connect(userId, conversationId)
+    if (fresh instanceof LimitExceeded) return tooMany(c, fresh)
+    return { page: fresh, resume: false, n }
+  }
+
+  /** The stream `streamId` of this user, taken from the instance that holds it, if any. */
+  async #takeOver(streamId: string, userId: string, conversationId: string): Promise<PageStream | undefined> {
+    const holder = await this.#coordinator.streamElsewhere(streamId)
+    if (!holder || holder.userId !== userId) return undefined
+    return this.#coordinator.takeStream(
+      holder.instance,
+      { streamId, userId, conversationId },
+      // Made here at once, before any message that followed the stream here is handled.
+      (moved) => this.#adopt(userId, conversationId, moved),
+    )
+  }
+
+  /** A new page connection, or the cap it is over. */
+  #connect(userId: string, conversationId: string): PageStream | LimitExceeded {
+    // A page connection of this conversation whose stream is down when another page load connects
+    // is treated as gone (as a socket that is reconnecting at a takeover is): a full reload closes
+    // the old page's stream, and its pending confirmations expire now, not after the resume grace.
+    for (const other of [...this.streams.values()]) {
+      if (other.userId === userId && other.conversationId === conversationId && other.write === undefined)
+        this.end(other)
     }
-    let resume =
-      stream !== undefined &&
-      stream.userId === userId &&
-      stream.conversationId === conversation.id &&
-      Number.isInteger(n) &&
-      n >= stream.evicted &&
-      n <= stream.seq
-    if (stream && !resume && stream.userId === userId && stream.conversationId === conversation.id)
-      end(stream)
+    const fresh = new PageStream(userId, conversationId, this.#window)
+    try {
+      fresh.conn = this.#deps.relay.connect(userId, conversationId, (text) => fresh.push(text))
+    } catch (error) {
+      if (!(error instanceof LimitExceeded)) throw error
+      return error
+    }
+    this.#hold(fresh)
+    return fresh
+  }
+
+  /** Writes a page connection's events to its SSE stream (after `n` when it resumes) until it detaches. */
+  async #stream(sse: SSEStreamingApi, { page, resume, n }: Opened): Promise<void> {
+    let chain = Promise.resolve()
+    const send = (event: Kept) => {
+      event.written = true
+      chain = chain
+        .then(() => sse.writeSSE({ id: `${page.id}:${event.n}`, data: event.text }))
+        .catch(() => {})
+    }
+    let attached = true
+    const detach = () => {
+      if (!attached) return
+      attached = false
+      if (page.write === send) page.write = undefined
+      if (page.detach === detach) page.detach = undefined
+      void chain.then(() => sse.close())
+      if (this.streams.get(page.id) === page && page.write === undefined) {
+        page.grace = this.#clock.setTimeout(() => this.end(page), this.#graceMs)
+      }
+    }
+    page.write = send
+    page.detach = detach
+    sse.onAbort(detach)
     if (!resume) {
-      // A page connection of this conversation whose stream is down when another page load connects
-      // is treated as gone (as a socket that is reconnecting at a takeover is): a full reload closes
-      // the old page's stream, and its pending confirmations expire now, not after the resume grace.
-      for (const other of [...streams.values()]) {
-        if (other.userId === userId && other.conversationId === conversation.id && other.write === undefined)
-          end(other)
-      }
-      const fresh = new PageStream(userId, conversation.id, window)
-      try {
-        fresh.conn = deps.relay.connect(userId, conversation.id, (text) => fresh.push(text))
-      } catch (error) {
-        if (!(error instanceof LimitExceeded)) throw error
-        if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter))
-        return c.json({ error: { code: error.code, message: error.message } } satisfies ErrorBody, 429)
-      }
-      streams.set(fresh.id, fresh)
-      coordinator.holdStream(fresh.id, userId)
-      stream = fresh
-      resume = false
+      chain = chain.then(() =>
+        sse.writeSSE({ event: 'ready', id: `${page.id}:0`, data: JSON.stringify({ stream: page.id }) }),
+      )
     }
-    const page = stream as PageStream
-    page.detach?.() // a stream still attached (the browser did not notice its drop yet) gives way
-    if (page.grace !== undefined) clock.clearTimeout(page.grace)
-    page.grace = undefined
-
-    return streamSSE(c, async (sse) => {
-      let chain = Promise.resolve()
-      const send = (event: Kept) => {
-        event.written = true
+    for (const event of page.kept) if (event.n > (resume ? n : 0)) send(event)
+    while (attached && !sse.aborted && !sse.closed) {
+      await sse.sleep(this.#keepAliveMs)
+      if (attached)
         chain = chain
-          .then(() => sse.writeSSE({ id: `${page.id}:${event.n}`, data: event.text }))
+          .then(async () => {
+            await sse.write(': keep-alive\n\n')
+          })
           .catch(() => {})
-      }
-      let attached = true
-      const detach = () => {
-        if (!attached) return
-        attached = false
-        if (page.write === send) page.write = undefined
-        if (page.detach === detach) page.detach = undefined
-        void chain.then(() => sse.close())
-        if (streams.get(page.id) === page && page.write === undefined) {
-          page.grace = clock.setTimeout(() => end(page), graceMs)
-        }
-      }
-      page.write = send
-      page.detach = detach
-      sse.onAbort(detach)
-      if (!resume) {
-        chain = chain.then(() =>
-          sse.writeSSE({ event: 'ready', id: `${page.id}:0`, data: JSON.stringify({ stream: page.id }) }),
-        )
-      }
-      for (const event of page.kept) if (event.n > (resume ? n : 0)) send(event)
-      while (attached && !sse.aborted && !sse.closed) {
-        await sse.sleep(keepAliveMs)
-        if (attached)
-          chain = chain
-            .then(async () => {
-              await sse.write(': keep-alive\n\n')
-            })
-            .catch(() => {})
-      }
-      await chain
-    })
-  })
+    }
+    await chain
+  }
 
-  app.post(MESSAGES_PATH, async (c) => {
-    const userId = await authenticate(c)
+  /** `POST /toolmark/messages`: one message of the page, to its connection here or on the instance that holds it. */
+  async message(c: Context): Promise<Response> {
+    const userId = await this.#user(c)
     if (typeof userId !== 'string') return userId
     const streamId = c.req.header(STREAM_HEADER) ?? ''
-    const stream = streams.get(streamId)
+    const stream = this.streams.get(streamId)
     // The stream may be another instance's (the user's own, its claim says), or it moved on lately (shared mode).
     let elsewhere: { instance: string; userId: string } | undefined
     if (!stream && streamId !== '') {
       // Where the stream is cannot be told now: the page may send it again (it was not handled).
-      const looked = await coordinator.findStream(streamId).catch(() => undefined)
+      const looked = await this.#coordinator.findStream(streamId).catch(() => undefined)
       if (!looked || looked.unsure) return retryLater(c)
       elsewhere = looked.found
     }
-    const remote = elsewhere && elsewhere.userId === userId && elsewhere.instance !== coordinator.instance
+    const remote =
+      elsewhere && elsewhere.userId === userId && elsewhere.instance !== this.#coordinator.instance
     if ((!stream || stream.userId !== userId) && !remote)
       return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
     if (!c.req.header('content-type')?.startsWith('application/json'))
@@ -351,52 +424,43 @@ export function bridgeHttp(deps: BridgeHttpDeps): {
     if (body === undefined) {
       if (stream) {
         void stream.conn.refuse('too large')
-        end(stream)
+        this.end(stream)
       }
       // The stream's own instance closes it, as a socket closes with 1009 wherever it is.
-      else if (elsewhere) await coordinator.endStream(elsewhere.instance, streamId, userId)
+      else if (elsewhere) await this.#coordinator.endStream(elsewhere.instance, streamId, userId)
       return fail(c, 413, 'message_too_large', `Message over ${MAX_INBOUND_BYTES} bytes`)
     }
     if (stream) await stream.conn.receive(body)
-    else if (elsewhere) {
-      // Nothing over the protocol's limits leaves this instance (nor reaches Redis): only the refusal does.
-      const checked = bound(body)
-      // What crosses Redis is masked as the database's copy is (a tool's result, a confirmation's outcome).
-      const handed = checked.ok
-        ? {
-            streamId,
-            userId,
-            body: await maskPost(body, {
-              call: async (id) => ({
-                describe: (await deps.store.getCall(id))?.kind === 'describe',
-                secrets: deps.relay.callSecrets(id),
-              }),
-              confirm: (confirmId) => ({ secrets: deps.relay.confirmSecrets(confirmId) }),
-            }),
-          }
-        : { streamId, userId, body: '', refused: checked.detail }
-      // Not delivered (the coordinator stayed unreachable while the hand-over was retried): the page may retry.
-      const found = await coordinator.postTo(elsewhere.instance, handed).catch(() => undefined)
-      if (found === undefined) return retryLater(c)
-      if (!found) return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
-    }
+    else if (elsewhere) return this.#postElsewhere(c, elsewhere.instance, { streamId, userId, body })
     return c.body(null, 202)
-  })
+  }
 
-  app.onError((error, c) => {
-    ;(deps.log ?? console.error)(`[bridge-http] ${c.req.method} failed: ${failureForLog(error)}`)
-    if (isStoreUnavailable(error)) return storeUnavailable()
-    return c.json(internalError(error), 500)
-  })
-
-  return {
-    app,
-    dropStreams() {
-      for (const stream of streams.values()) stream.detach?.()
-    },
-    close() {
-      detach()
-      for (const stream of [...streams.values()]) end(stream)
-    },
+  /** Hands a message to the instance that holds its stream (shared mode): 202, or 404/503 when it did not arrive. */
+  async #postElsewhere(
+    c: Context,
+    instance: string,
+    { streamId, userId, body }: { streamId: string; userId: string; body: string },
+  ): Promise<Response> {
+    // Nothing over the protocol's limits leaves this instance (nor reaches Redis): only the refusal does.
+    const checked = bound(body)
+    // What crosses Redis is masked as the database's copy is (a tool's result, a confirmation's outcome).
+    const handed = checked.ok
+      ? {
+          streamId,
+          userId,
+          body: await maskPost(body, {
+            call: async (id) => ({
+              describe: (await this.#deps.store.getCall(id))?.kind === 'describe',
+              secrets: this.#deps.relay.callSecrets(id),
+            }),
+            confirm: (confirmId) => ({ secrets: this.#deps.relay.confirmSecrets(confirmId) }),
+          }),
+        }
+      : { streamId, userId, body: '', refused: checked.detail }
+    // Not delivered (the coordinator stayed unreachable while the hand-over was retried): the page may retry.
+    const found = await this.#coordinator.postTo(instance, handed).catch(() => undefined)
+    if (found === undefined) return retryLater(c)
+    if (!found) return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
+    return c.body(null, 202)
   }
 }

@@ -3,9 +3,10 @@ import { EXPIRED_RESULT } from '@toolmark/protocol'
 import { MAX_USER_TEXT } from '../agent/loop.ts'
 import type { ToolmarkServer } from '../server.ts'
 import { LimitExceeded } from '../shared/limits.ts'
-import type { Store, StoredMessage } from '../store/store.ts'
-import { checkOrigin, hostOf, ORIGIN_REFUSED, UNAUTHENTICATED } from './app.ts'
+import type { ConfirmBinding, Conversation, Store, StoredMessage } from '../store/store.ts'
 import { readJson } from './body.ts'
+import { UNAUTHENTICATED } from './errors.ts'
+import { checkOrigin, hostOf, ORIGIN_REFUSED } from './origin.ts'
 
 /** The headers of an AI SDK UI message stream (`x-vercel-ai-ui-message-stream: v1` marks the protocol). */
 export const UI_MESSAGE_STREAM_HEADERS = {
@@ -233,9 +234,11 @@ export function uiMessageStreamHandler(
   options: UiMessageStreamOptions = {},
 ): (request: Request) => Promise<Response> {
   const maxBody = options.maxBodyBytes ?? 1_048_576
-  const approvalWaitMs = options.approvalWaitMs ?? 30_000
-  const keepAliveMs = options.keepAliveMs ?? 15_000
-  const { store, agent, events } = server
+  const timing = {
+    approvalWaitMs: options.approvalWaitMs ?? 30_000,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+  }
+  const { store } = server
 
   return async (request) => {
     const problem = checkOrigin(
@@ -254,189 +257,250 @@ export function uiMessageStreamHandler(
       if (!found || found.userId !== userId) return json(404, 'not_found', 'No such conversation')
       return Response.json({ messages: await uiMessagesOf(store, found.id) })
     }
-    const read = await readJson(request, maxBody)
-    if (!read.ok && read.reason === 'too_large')
-      return json(413, 'body_too_large', `Request body over ${maxBody} bytes`)
-    const body = read.ok && isObject(read.value) ? read.value : undefined
-    const messages = body && Array.isArray(body.messages) ? body.messages : undefined
-    const last = messages?.[messages.length - 1]
-    if (!body || typeof body.id !== 'string' || !isObject(last))
-      return json(400, 'invalid_body', 'Expected the useChat body { id, messages, trigger }')
-    if (body.trigger !== undefined && body.trigger !== 'submit-message')
+    const post = await readChatPost(request, store, userId, maxBody)
+    if (post instanceof Response) return post
+    return new UiRun(server, userId, post, timing).start(request)
+  }
+}
+
+/** A `useChat` POST: the user's conversation, its last message, and the text it sends or the approvals it continues. */
+interface ChatPost {
+  conversation: Conversation
+  last: Record<string, unknown>
+  /** The user's message (a new turn), or undefined for a continuation. */
+  text: string | undefined
+  /** The confirmIds whose answered approvals a continuation carries. */
+  awaited: string[]
+}
+
+/** The `useChat` POST of `userId`, or the 4xx answer that refuses it. */
+async function readChatPost(
+  request: Request,
+  store: UiStreamServer['store'],
+  userId: string,
+  maxBody: number,
+): Promise<ChatPost | Response> {
+  const read = await readJson(request, maxBody)
+  if (!read.ok && read.reason === 'too_large')
+    return json(413, 'body_too_large', `Request body over ${maxBody} bytes`)
+  const body = read.ok && isObject(read.value) ? read.value : undefined
+  const messages = body && Array.isArray(body.messages) ? body.messages : undefined
+  const last = messages?.[messages.length - 1]
+  if (!body || typeof body.id !== 'string' || !isObject(last))
+    return json(400, 'invalid_body', 'Expected the useChat body { id, messages, trigger }')
+  if (body.trigger !== undefined && body.trigger !== 'submit-message')
+    return json(
+      400,
+      'unsupported_trigger',
+      'Only submit-message is supported: the conversation lives on the server',
+    )
+  const conversation = await store.getConversation(body.id)
+  if (!conversation || conversation.userId !== userId) return json(404, 'not_found', 'No such conversation')
+
+  if (last.role === 'user') {
+    const text = textOf(last).trim()
+    if (text === '') return json(400, 'empty_message', 'The message is empty')
+    if (text.length > MAX_USER_TEXT)
       return json(
         400,
-        'unsupported_trigger',
-        'Only submit-message is supported: the conversation lives on the server',
+        'message_too_long',
+        `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
       )
-    const conversation = await store.getConversation(body.id)
-    if (!conversation || conversation.userId !== userId) return json(404, 'not_found', 'No such conversation')
+    return { conversation, last, text, awaited: [] }
+  }
+  const awaited = answeredApprovals(last)
+  if (awaited.length === 0)
+    return json(400, 'nothing_to_continue', 'The last message holds no answered approval')
+  return { conversation, last, text: undefined, awaited }
+}
 
-    let text: string | undefined
-    let awaited: string[] = []
-    if (last.role === 'user') {
-      text = textOf(last).trim()
-      if (text === '') return json(400, 'empty_message', 'The message is empty')
-      if (text.length > MAX_USER_TEXT)
-        return json(
-          400,
-          'message_too_long',
-          `The message is ${text.length} characters long; the limit is ${MAX_USER_TEXT}`,
-        )
-    } else {
-      awaited = answeredApprovals(last)
-      if (awaited.length === 0)
-        return json(400, 'nothing_to_continue', 'The last message holds no answered approval')
-    }
+/**
+ * One streamed `useChat` run: the UI message chunks of a new turn (after the user's message), or of the outcomes
+ * of the confirmations a continuation carries and the turn after them, until the conversation is idle.
+ */
+class UiRun {
+  readonly #encoder = new TextEncoder()
+  #controller!: ReadableStreamDefaultController<Uint8Array>
+  #closed = false
+  readonly #cleanups: (() => void)[] = []
+  readonly #writer: ChunkWriter
+  /** The tool calls whose outcomes the continuation waits for (by tool call: a decision asked again has a new confirmId). */
+  readonly #waiting = new Set<string>()
+  /** Everything runs in order on one chain: store reads, event handling and the end. */
+  #chain = Promise.resolve()
+  /** The id of the stored message after which this stream writes (a new turn: the user's message). */
+  #after: string | undefined
+  #started = false
+  #posted: boolean
 
-    const encoder = new TextEncoder()
-    let controller!: ReadableStreamDefaultController<Uint8Array>
-    let closed = false
-    const cleanups: (() => void)[] = []
-    const close = () => {
-      if (closed) return
-      closed = true
-      for (const cleanup of cleanups) cleanup()
-      try {
-        controller.enqueue(encoder.encode('data: [DONE]\n\n'))
-        controller.close()
-      } catch {}
-    }
-    const write = (chunk: UiChunk) => {
-      if (!closed) controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`))
-    }
-    const writer = new ChunkWriter(write)
-    // The confirmations this re-POST continues: their parts are in the client's message already.
-    const bindings = await Promise.all(awaited.map((id) => store.getConfirm(id)))
-    // By tool call: a decision asked again after a reload has a new confirmId, and either may be the one answered.
-    const waiting = new Set<string>()
-    for (const [i, id] of awaited.entries()) {
-      const binding = bindings[i]
-      if (binding && binding.conversationId === conversation.id && binding.userId === userId) {
-        writer.known.add(binding.toolCallId)
-        waiting.add(binding.toolCallId)
-      } else {
-        // An approval the server never bound to this conversation: the seed's answer for an unknown confirmId.
-        const toolCallId = toolCallOf(last, id)
-        if (toolCallId) {
-          writer.known.add(toolCallId)
-          queueMicrotask(() =>
-            write({
-              type: 'tool-output-error',
-              toolCallId,
-              errorText: errorTextOf(EXPIRED_RESULT as ToolResult),
-            }),
-          )
-        }
-      }
-    }
+  constructor(
+    readonly server: UiStreamServer,
+    readonly userId: string,
+    readonly post: ChatPost,
+    readonly timing: { approvalWaitMs: number; keepAliveMs: number },
+  ) {
+    this.#writer = new ChunkWriter(this.#write)
+    this.#posted = post.text === undefined
+  }
 
-    // Everything runs in order on one chain: store reads, event handling and the end.
-    let chain = Promise.resolve()
-    const run = (task: () => void | Promise<void>) => {
-      chain = chain.then(task).catch(() => close())
-    }
-    /** The id of the stored message after which this stream writes (a new turn: the user's message). */
-    let after: string | undefined
-    let started = last.role !== 'user' && waiting.size === 0
-    const sync = async () => {
-      const all = await store.listMessages(conversation.id)
-      if (started && after === undefined) {
-        // A continuation with no outcome to wait for writes only what comes next.
-        after = all[all.length - 1]?.id ?? ''
-        return
-      }
-      let from = after === undefined ? -1 : all.findIndex((m) => m.id === after)
-      if (!started) {
-        // A continuation starts at the first outcome of the confirmations it continues.
-        const first = all.findIndex(
-          (m) =>
-            m.agent?.role === 'tool' && m.agent.confirmId !== undefined && waiting.has(m.agent.toolCallId),
-        )
-        if (first < 0) return
-        started = true
-        from = first - 1
-      }
-      if (from < 0 && after !== undefined) return
-      for (const m of all.slice(from + 1)) {
-        if (m.agent?.role === 'tool' && m.agent.confirmId !== undefined) waiting.delete(m.agent.toolCallId)
-        writer.message(m, all)
-        after = m.id
-      }
-    }
-    const finishIfIdle = async () => {
-      if (closed || !started || waiting.size > 0) return
-      if (await agent.busyAnywhere(conversation.id)) return
-      await sync()
-      write({ type: 'finish-step' })
-      write({ type: 'finish', finishReason: 'stop' })
-      close()
-    }
+  #close = () => {
+    if (this.#closed) return
+    this.#closed = true
+    for (const cleanup of this.#cleanups) cleanup()
+    try {
+      this.#controller.enqueue(this.#encoder.encode('data: [DONE]\n\n'))
+      this.#controller.close()
+    } catch {}
+  }
 
+  #write = (chunk: UiChunk) => {
+    if (!this.#closed) this.#controller.enqueue(this.#encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`))
+  }
+
+  #run = (task: () => void | Promise<void>) => {
+    this.#chain = this.#chain.then(task).catch(() => this.#close())
+  }
+
+  /** Starts the run and answers with its stream (429 when the user's turns are over the cap). */
+  async start(request: Request): Promise<Response> {
+    const { conversation, last, text } = this.post
+    const { awaited } = this.post
+    // Bound without a pause after the store's answer: the writes it queues come after the stream's first chunks.
+    this.#bindApprovals(await Promise.all(awaited.map((id) => this.server.store.getConfirm(id))))
+    this.#started = last.role !== 'user' && this.#waiting.size === 0
     const stream = new ReadableStream<Uint8Array>({
-      start(c) {
-        controller = c
+      start: (c) => {
+        this.#controller = c
       },
-      cancel() {
-        closed = true
-        for (const cleanup of cleanups) cleanup()
+      cancel: () => {
+        this.#closed = true
+        for (const cleanup of this.#cleanups) cleanup()
       },
     })
-    write({ type: 'start' })
-    write({ type: 'start-step' })
-
-    let posted = text === undefined
-    const unsubscribe = events.subscribe(conversation.id, (event) => {
-      const e = event as { type: string } & Record<string, unknown>
-      if (e.type === 'text-delta' && typeof e.messageId === 'string' && typeof e.delta === 'string') {
-        const { messageId, delta } = e
-        if (started) run(() => writer.delta(messageId, delta))
-      } else if (e.type === 'tool' && isObject(e.part)) {
-        const part = e.part
-        if (started) run(() => writer.tool(part))
-      } else if (e.type === 'message') run(sync)
-      else if (e.type === 'busy' && e.busy === false && posted) run(finishIfIdle)
-    })
-    cleanups.push(unsubscribe)
+    this.#write({ type: 'start' })
+    this.#write({ type: 'start-step' })
+    this.#cleanups.push(this.server.events.subscribe(conversation.id, (event) => this.#onEvent(event)))
     const keepAlive = setInterval(() => {
-      if (!closed) controller.enqueue(encoder.encode(': keep-alive\n\n'))
-    }, keepAliveMs)
-    cleanups.push(() => clearInterval(keepAlive))
-    request.signal?.addEventListener('abort', () => close())
+      if (!this.#closed) this.#controller.enqueue(this.#encoder.encode(': keep-alive\n\n'))
+    }, this.timing.keepAliveMs)
+    this.#cleanups.push(() => clearInterval(keepAlive))
+    request.signal?.addEventListener('abort', () => this.#close())
 
     if (text !== undefined) {
-      try {
-        const user = await agent.post(conversation, text)
-        after = user.id
-        started = true
-        posted = true
-      } catch (error) {
-        for (const cleanup of cleanups) cleanup()
-        if (error instanceof LimitExceeded) {
-          const headers: Record<string, string> =
-            error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) }
-          return Response.json(
-            { error: { code: error.code, message: error.message } },
-            { status: 429, headers },
-          )
-        }
-        throw error
-      }
-      run(sync)
-      run(finishIfIdle)
+      const refused = await this.#postText(text)
+      if (refused) return refused
     } else {
       const timer = setTimeout(() => {
-        run(async () => {
+        this.#run(async () => {
           // The page never reported those outcomes in time: the stream ends; the chat API shows them later.
-          waiting.clear()
-          started = true
-          await finishIfIdle()
+          this.#waiting.clear()
+          this.#started = true
+          await this.#finishIfIdle()
         })
-      }, approvalWaitMs)
-      cleanups.push(() => clearTimeout(timer))
-      run(sync)
-      run(finishIfIdle)
+      }, this.timing.approvalWaitMs)
+      this.#cleanups.push(() => clearTimeout(timer))
     }
+    this.#run(this.#sync)
+    this.#run(this.#finishIfIdle)
     return new Response(stream, { headers: UI_MESSAGE_STREAM_HEADERS })
+  }
+
+  /** Posts the user's message: undefined once it is a turn, or the 429 answer when the user is over the cap. */
+  async #postText(text: string): Promise<Response | undefined> {
+    try {
+      const user = await this.server.agent.post(this.post.conversation, text)
+      this.#after = user.id
+      this.#started = true
+      this.#posted = true
+      return undefined
+    } catch (error) {
+      for (const cleanup of this.#cleanups) cleanup()
+      if (error instanceof LimitExceeded) {
+        const headers: Record<string, string> =
+          error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) }
+        return Response.json(
+          { error: { code: error.code, message: error.message } },
+          { status: 429, headers },
+        )
+      }
+      throw error
+    }
+  }
+
+  /** The confirmations this re-POST continues: their parts are in the client's message already. */
+  #bindApprovals(bindings: (ConfirmBinding | undefined)[]): void {
+    const { conversation, last, awaited } = this.post
+    for (const [i, id] of awaited.entries()) {
+      const binding = bindings[i]
+      if (binding && binding.conversationId === conversation.id && binding.userId === this.userId) {
+        this.#writer.known.add(binding.toolCallId)
+        this.#waiting.add(binding.toolCallId)
+        continue
+      }
+      // An approval the server never bound to this conversation: the seed's answer for an unknown confirmId.
+      const toolCallId = toolCallOf(last, id)
+      if (toolCallId) {
+        this.#writer.known.add(toolCallId)
+        queueMicrotask(() =>
+          this.#write({
+            type: 'tool-output-error',
+            toolCallId,
+            errorText: errorTextOf(EXPIRED_RESULT as ToolResult),
+          }),
+        )
+      }
+    }
+  }
+
+  #onEvent(event: unknown): void {
+    const e = event as { type: string } & Record<string, unknown>
+    if (e.type === 'text-delta' && typeof e.messageId === 'string' && typeof e.delta === 'string') {
+      const { messageId, delta } = e
+      if (this.#started) this.#run(() => this.#writer.delta(messageId, delta))
+    } else if (e.type === 'tool' && isObject(e.part)) {
+      const part = e.part
+      if (this.#started) this.#run(() => this.#writer.tool(part))
+    } else if (e.type === 'message') this.#run(this.#sync)
+    else if (e.type === 'busy' && e.busy === false && this.#posted) this.#run(this.#finishIfIdle)
+  }
+
+  /** Writes the stored messages after the last one written (a continuation: from its first outcome). */
+  #sync = async () => {
+    const all = await this.server.store.listMessages(this.post.conversation.id)
+    if (this.#started && this.#after === undefined) {
+      // A continuation with no outcome to wait for writes only what comes next.
+      this.#after = all[all.length - 1]?.id ?? ''
+      return
+    }
+    let from = this.#after === undefined ? -1 : all.findIndex((m) => m.id === this.#after)
+    if (!this.#started) {
+      // A continuation starts at the first outcome of the confirmations it continues.
+      const first = all.findIndex(
+        (m) =>
+          m.agent?.role === 'tool' &&
+          m.agent.confirmId !== undefined &&
+          this.#waiting.has(m.agent.toolCallId),
+      )
+      if (first < 0) return
+      this.#started = true
+      from = first - 1
+    }
+    if (from < 0 && this.#after !== undefined) return
+    for (const m of all.slice(from + 1)) {
+      if (m.agent?.role === 'tool' && m.agent.confirmId !== undefined)
+        this.#waiting.delete(m.agent.toolCallId)
+      this.#writer.message(m, all)
+      this.#after = m.id
+    }
+  }
+
+  #finishIfIdle = async () => {
+    if (this.#closed || !this.#started || this.#waiting.size > 0) return
+    if (await this.server.agent.busyAnywhere(this.post.conversation.id)) return
+    await this.#sync()
+    this.#write({ type: 'finish-step' })
+    this.#write({ type: 'finish', finishReason: 'stop' })
+    this.#close()
   }
 }
 

@@ -4,7 +4,7 @@ import { type WebSocket, WebSocketServer } from 'ws'
 import { MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
 import { LimitExceeded } from '../shared/limits.ts'
 import type { Conversation, Store } from '../store/store.ts'
-import { checkOrigin, type OriginProblem } from './app.ts'
+import { checkOrigin, type OriginProblem } from './origin.ts'
 
 /** The upgrade request as a Fetch `Request` (headers only), for `authenticate` and the session cookie. */
 function asRequest(req: IncomingMessage, url: URL): Request {
