@@ -26,7 +26,9 @@ for (let i = 0; i < args.length; i++) {
   else if (arg === '--max-100') max100 = value()
   else if (arg === '--max-60') max60 = value()
   else if (arg === '--help' || arg === '-h') {
-    console.log('usage: node scripts/function-lengths.mjs <folder|file>... [--min N] [--max-100 N] [--max-60 N]')
+    console.log(
+      'usage: node scripts/function-lengths.mjs <folder|file>... [--min N] [--max-100 N] [--max-60 N]',
+    )
     process.exit(0)
   } else if (arg.startsWith('--')) fail(`unknown option ${arg}`)
   else roots.push(arg)
@@ -61,7 +63,8 @@ function nameOf(node, source) {
   if (parent && ts.isVariableDeclaration(parent)) return parent.name.getText(source)
   if (parent && ts.isPropertyAssignment(parent)) return parent.name.getText(source)
   if (parent && ts.isPropertyDeclaration(parent)) return parent.name.getText(source)
-  if (parent && ts.isCallExpression(parent)) return `(callback of ${parent.expression.getText(source).slice(0, 40)})`
+  if (parent && ts.isCallExpression(parent))
+    return `(callback of ${parent.expression.getText(source).slice(0, 40)})`
   return '(anonymous)'
 }
 
@@ -88,7 +91,12 @@ for (const root of roots) {
         const end = source.getLineAndCharacterOfPosition(node.getEnd()).line
         const lines = end - start + 1
         if (lines >= Math.min(min, 60)) {
-          found.push({ file: relative(process.cwd(), file), line: start + 1, lines, name: qualified(node, source) })
+          found.push({
+            file: relative(process.cwd(), file),
+            line: start + 1,
+            lines,
+            name: qualified(node, source),
+          })
         }
       }
       ts.forEachChild(node, visit)
