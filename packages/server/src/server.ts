@@ -3,6 +3,7 @@ import { ConversationEvents } from './agent/events.ts'
 import { Agent } from './agent/loop.ts'
 import type { Provider } from './agent/types.ts'
 import { clusterCoordinator } from './coordinate/cluster.ts'
+import type { Coordinator } from './coordinate/coordinator.ts'
 import { localCoordinator } from './coordinate/local.ts'
 import { createApp } from './http/app.ts'
 import { bridgeHttp } from './http/bridge-http.ts'
@@ -176,51 +177,9 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const now = options.clock ? options.clock.now : Date.now
   const allowedOrigins = options.allowedOrigins ?? []
   const ttl = options.sessionTtlMs ?? 7 * 86_400_000
-  // The demo cookie's key, read from the store on first use; a failed read (store down) is tried again.
-  let secretRead: Promise<string> | undefined
-  const secret = (): Promise<string> => {
-    if (options.authenticate) return Promise.resolve('')
-    if (options.sessionSecret !== undefined) return Promise.resolve(options.sessionSecret)
-    secretRead ??= store.secret('session', randomSecret).catch((error: unknown) => {
-      secretRead = undefined
-      throw error
-    })
-    return secretRead
-  }
+  const secret = sessionSecret(options, store)
   const log = options.log ? { log: options.log } : {}
-  // The one place that knows whether this instance is one of several: everything else asks the coordinator.
-  const coordinator = options.cluster
-    ? clusterCoordinator(options.cluster, {
-        ...(options.log ? { log: options.log } : {}),
-        ...(options.clock ? { clock: options.clock } : {}),
-      })
-    : localCoordinator()
-  const relay = new Relay({
-    store,
-    coordinator,
-    deadlineMs: options.callDeadlineMs ?? 15_000,
-    ...(options.confirmationTtlMs !== undefined ? { confirmTtlMs: options.confirmationTtlMs } : {}),
-    ...(options.reaskConfirmations !== undefined ? { reaskConfirmations: options.reaskConfirmations } : {}),
-    ...(options.maxPageConnectionsPerUser !== undefined
-      ? { maxConnectionsPerUser: options.maxPageConnectionsPerUser }
-      : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...log,
-  })
-  const events = new ConversationEvents(coordinator)
-  const agent = new Agent({
-    store,
-    relay,
-    provider,
-    events,
-    coordinator,
-    ...(options.streamReplies === false ? { streamReplies: false } : {}),
-    ...(options.pageWaitMs !== undefined ? { pageWaitMs: options.pageWaitMs } : {}),
-    ...(options.maxQueuedTurnsPerUser !== undefined
-      ? { maxQueuedTurnsPerUser: options.maxQueuedTurnsPerUser }
-      : {}),
-    ...log,
-  })
+  const { coordinator, relay, events, agent } = createParts(options, store)
 
   // The one way every transport finds a request's user.
   const sessions = new Sessions({
@@ -266,21 +225,7 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const root = new Hono().route('/', http.app).route('/', app)
 
   let closing: Promise<void> | undefined
-  // Set by the first `drain()` (which `close()` starts with): from then on `/toolmark/ready` answers 503.
-  let draining: Promise<void> | undefined
-  const drainMs = Math.max(0, options.drainMs ?? 0)
-  const drain = (): Promise<void> => {
-    draining ??= new Promise<void>((resolve) => {
-      if (drainMs > 0) setTimeout(resolve, drainMs)
-      else resolve()
-    })
-    return draining
-  }
-  const readiness: Readiness = {
-    checks: [...(store.ping ? [() => (store.ping as () => Promise<void>)()] : []), () => coordinator.ping()],
-    draining: () => draining !== undefined,
-    log: options.log ?? ((line) => console.warn(line)),
-  }
+  const { drain, readiness } = lifecycle(options, store, coordinator)
   return {
     fetch: async (request) => (await health(request, readiness)) ?? root.fetch(request),
     userOf: sessions.userOf,
@@ -302,6 +247,81 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
       return closing
     },
   }
+}
+
+/** The demo cookie's key, read from the store on first use; a failed read (store down) is tried again. */
+function sessionSecret(options: ToolmarkServerOptions, store: Store): () => Promise<string> {
+  let secretRead: Promise<string> | undefined
+  return (): Promise<string> => {
+    if (options.authenticate) return Promise.resolve('')
+    if (options.sessionSecret !== undefined) return Promise.resolve(options.sessionSecret)
+    secretRead ??= store.secret('session', randomSecret).catch((error: unknown) => {
+      secretRead = undefined
+      throw error
+    })
+    return secretRead
+  }
+}
+
+/** The coordinator, the relay, the conversation events and the agent, built from the options. */
+function createParts(options: ToolmarkServerOptions, store: Store) {
+  const { provider } = options
+  const log = options.log ? { log: options.log } : {}
+  // The one place that knows whether this instance is one of several: everything else asks the coordinator.
+  const coordinator = options.cluster
+    ? clusterCoordinator(options.cluster, {
+        ...(options.log ? { log: options.log } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
+      })
+    : localCoordinator()
+  const relay = new Relay({
+    store,
+    coordinator,
+    deadlineMs: options.callDeadlineMs ?? 15_000,
+    ...(options.confirmationTtlMs !== undefined ? { confirmTtlMs: options.confirmationTtlMs } : {}),
+    ...(options.reaskConfirmations !== undefined ? { reaskConfirmations: options.reaskConfirmations } : {}),
+    ...(options.maxPageConnectionsPerUser !== undefined
+      ? { maxConnectionsPerUser: options.maxPageConnectionsPerUser }
+      : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...log,
+  })
+  const events = new ConversationEvents(coordinator)
+  const agent = new Agent({
+    store,
+    relay,
+    provider,
+    events,
+    coordinator,
+    ...(options.streamReplies === false ? { streamReplies: false } : {}),
+    ...(options.pageWaitMs !== undefined ? { pageWaitMs: options.pageWaitMs } : {}),
+    ...(options.maxQueuedTurnsPerUser !== undefined
+      ? { maxQueuedTurnsPerUser: options.maxQueuedTurnsPerUser }
+      : {}),
+    ...log,
+  })
+
+  return { coordinator, relay, events, agent }
+}
+
+/** `drain()` and what `/toolmark/ready` checks. */
+function lifecycle(options: ToolmarkServerOptions, store: Store, coordinator: Coordinator) {
+  // Set by the first `drain()` (which `close()` starts with): from then on `/toolmark/ready` answers 503.
+  let draining: Promise<void> | undefined
+  const drainMs = Math.max(0, options.drainMs ?? 0)
+  const drain = (): Promise<void> => {
+    draining ??= new Promise<void>((resolve) => {
+      if (drainMs > 0) setTimeout(resolve, drainMs)
+      else resolve()
+    })
+    return draining
+  }
+  const readiness: Readiness = {
+    checks: [...(store.ping ? [() => (store.ping as () => Promise<void>)()] : []), () => coordinator.ping()],
+    draining: () => draining !== undefined,
+    log: options.log ?? ((line) => console.warn(line)),
+  }
+  return { drain, readiness }
 }
 
 /** A route handler: a `Request` in, a `Response` out. */

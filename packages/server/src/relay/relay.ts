@@ -7,7 +7,7 @@ import {
   TIMEOUT_RESULT,
 } from '@toolmark/protocol'
 import { maskResult } from '../cluster/mask.ts'
-import { type Coordinator, LEASE_MS, type Outcome } from '../coordinate/coordinator.ts'
+import { type Coordinator, LEASE_MS, type Located, type Outcome } from '../coordinate/coordinator.ts'
 import { localCoordinator } from '../coordinate/local.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import { LimitExceeded, MAX_PAGE_CONNECTIONS_PER_USER, PerUser } from '../shared/limits.ts'
@@ -118,6 +118,27 @@ const PAGE_CACHE_SIZE = 10_000
 
 /** How often a call is bound again when the conversation was rebound between reading and binding it. */
 const MAX_BIND_ATTEMPTS = 3
+
+/** Runs tasks one after the other; a task that fails is logged and gives `otherwise`. */
+type Serial = <T>(task: () => Promise<T>, otherwise: T) => Promise<T>
+
+function serialQueue(log: (line: string) => void): Serial {
+  let queue: Promise<unknown> = Promise.resolve()
+  return <T>(task: () => Promise<T>, otherwise: T): Promise<T> => {
+    const next = queue.then(task).catch((error: unknown) => {
+      log(`[relay] page message failed: ${escapeForLog(error)}`)
+      return otherwise
+    })
+    queue = next
+    return next
+  }
+}
+
+/** A call bound to its page load, with the instances that may hold it (shared mode). */
+interface Bound {
+  binding: CallBinding
+  holders: string[] | undefined
+}
 
 /**
  * The server half of bridge protocol v1: it relays agent requests to the bound page and accepts
@@ -291,15 +312,7 @@ export class Relay {
     if (carried.length === 0) this.#coordinator.joinConnecting(conversationId)
     this.#coordinator.adoptPages(carried)
     // One socket's messages are handled one after the other, in the order they arrived.
-    let queue: Promise<unknown> = Promise.resolve()
-    const serial = <T>(task: () => Promise<T>, otherwise: T): Promise<T> => {
-      const next = queue.then(task).catch((error: unknown) => {
-        this.#log(`[relay] page message failed: ${escapeForLog(error)}`)
-        return otherwise
-      })
-      queue = next
-      return next
-    }
+    const serial = serialQueue(this.#log)
     const claim = (before: number) => {
       // A page load this socket carries from now on is claimed for this instance at once.
       if (conn.clientIds.size <= before) return
@@ -334,24 +347,27 @@ export class Relay {
         if (!conn.open) return Promise.resolve(false)
         return serial(async () => refuse(this.#inbound, conn, detail), false)
       },
-      close: () => {
-        if (!conn.open) return
-        conn.open = false
-        this.#conns.delete(conn)
-        release()
-        for (const clientId of conn.clientIds)
-          if (!this.#isOpen(conversationId, clientId)) this.#coordinator.releasePage(clientId)
-        if (conn.clientIds.size === 0) this.#leaveUnknown(conversationId)
-        // A page rebound away whose last socket closed is gone: its confirmIds are expired (docs/protocol/v1.md, Navigation and full reloads).
-        void serial(async () => {
-          const active = await this.#store.getActiveClient(conversationId)
-          for (const clientId of conn.clientIds) {
-            if (clientId !== active && !(await this.#isOpenAnywhere(conversationId, clientId)))
-              await this.#expire(conversationId, clientId)
-          }
-        }, undefined)
-      },
+      close: () => this.#close(conn, release, serial),
     }
+  }
+
+  /** Closes a page connection: its page loads are released, and those rebound away are gone. */
+  #close(conn: Conn, release: () => void, serial: Serial): void {
+    if (!conn.open) return
+    conn.open = false
+    this.#conns.delete(conn)
+    release()
+    for (const clientId of conn.clientIds)
+      if (!this.#isOpen(conn.conversationId, clientId)) this.#coordinator.releasePage(clientId)
+    if (conn.clientIds.size === 0) this.#leaveUnknown(conn.conversationId)
+    // A page rebound away whose last socket closed is gone: its confirmIds are expired (docs/protocol/v1.md, Navigation and full reloads).
+    void serial(async () => {
+      const active = await this.#store.getActiveClient(conn.conversationId)
+      for (const clientId of conn.clientIds) {
+        if (clientId !== active && !(await this.#isOpenAnywhere(conn.conversationId, clientId)))
+          await this.#expire(conn.conversationId, clientId)
+      }
+    }, undefined)
   }
 
   /**
@@ -455,7 +471,20 @@ export class Relay {
     request: PageRequest,
   ): Promise<RequestOutcome> {
     await this.#ready
-    const callId = crypto.randomUUID()
+    const bound = await this.#bindCall(scope, request, crypto.randomUUID())
+    if (!('binding' in bound)) return bound
+    return this.#send(request, bound.binding, bound.holders)
+  }
+
+  /**
+   * Binds a new call to the conversation's page load, following a rebinding (a reload, another tab) a few
+   * times; or the outcome when there is no page load to call.
+   */
+  async #bindCall(
+    scope: { userId: string; conversationId: string; toolCallId: string },
+    request: PageRequest,
+    callId: string,
+  ): Promise<Bound | RequestOutcome> {
     // A copy of the binding is only a guess: what it leads to is checked against the store before it counts,
     // and the store binds the call only while the binding still holds.
     const guess = this.#store.bindCall ? this.#cachedPage(scope.conversationId)?.clientId : undefined
@@ -467,14 +496,11 @@ export class Relay {
       this.#forgetPage(scope.conversationId)
       return this.#store.getActiveClient(scope.conversationId)
     }
-    let holders: string[] | undefined
-    let binding: CallBinding
     for (let attempt = 1; ; attempt++) {
       if (request.signal?.aborted) return { callId, clientId, result: CANCELLED_RESULT, timedOut: false }
       if (!clientId) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
       // The page load's sockets are here, or (shared mode) on the instance that claims it. A socket of another
       // page load of the conversation (an old tab) never counts: the call goes to the bound page load.
-      holders = undefined
       const here = this.#carriers(scope.conversationId, clientId).length > 0
       const connectingHere = this.#unknown(scope.conversationId).length > 0
       // Where else it may be is looked up while the store binds the call: two round trips at once.
@@ -486,56 +512,79 @@ export class Relay {
         clientId = await reread()
         continue
       }
-      const instance = this.#coordinator.instance
-      const now = this.#clock.now()
-      binding = {
-        id: callId,
-        userId: scope.userId,
-        conversationId: scope.conversationId,
-        clientId,
-        kind: request.kind,
-        tool: request.tool,
-        toolCallId: scope.toolCallId,
-        deadlineAt: now + this.#deadlineMs,
-        createdAt: now,
-        state: 'pending',
-        ...(instance === undefined ? {} : { instance }),
-      }
-      if (!this.#store.bindCall) {
-        if (located) {
-          const looked = await located
-          if ('error' in looked) {
-            this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(looked.error)}`)
-            return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
-          }
-          if (!looked.found) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
-          holders = looked.found
-        }
-        await this.#store.insertCall(binding)
-        break
-      }
-      // The store binds the call only while the conversation is still bound to this page load.
-      if (await this.#store.bindCall(binding)) {
-        if (!located) break
-        const looked = await located
-        if ('found' in looked && looked.found) {
-          holders = looked.found
-          break
-        }
-        // Bound, but no instance can be reached for the page load: the binding is withdrawn, nothing was sent.
-        await this.#store.settleCall(callId, 'timed_out').catch(() => false)
-        if ('error' in looked) {
-          this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(looked.error)}`)
-          return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
-        }
-        return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
-      }
+      const bound = await this.#tryBind(this.#newBinding(scope, request, callId, clientId), located)
+      if (bound !== 'rebound') return bound
       // Rebound meanwhile (a reload, another tab): the call goes to the page load it is bound to now.
       const current = await reread()
       if (current === clientId || attempt >= MAX_BIND_ATTEMPTS)
         return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
       clientId = current
     }
+  }
+
+  /** A pending call's binding to a page load, due within the deadline. */
+  #newBinding(
+    scope: { userId: string; conversationId: string; toolCallId: string },
+    request: PageRequest,
+    callId: string,
+    clientId: string,
+  ): CallBinding {
+    const instance = this.#coordinator.instance
+    const now = this.#clock.now()
+    return {
+      id: callId,
+      userId: scope.userId,
+      conversationId: scope.conversationId,
+      clientId,
+      kind: request.kind,
+      tool: request.tool,
+      toolCallId: scope.toolCallId,
+      deadlineAt: now + this.#deadlineMs,
+      createdAt: now,
+      state: 'pending',
+      ...(instance === undefined ? {} : { instance }),
+    }
+  }
+
+  /**
+   * Stores the binding (only while the conversation is still bound to its page load, when the store can
+   * check that) and learns which instances may hold the page load: `'rebound'` when the conversation moved
+   * to another page load meanwhile.
+   */
+  async #tryBind(
+    binding: CallBinding,
+    located: Promise<Located> | undefined,
+  ): Promise<Bound | RequestOutcome | 'rebound'> {
+    const { id: callId, clientId } = binding
+    const unreachable = (error: unknown): RequestOutcome => {
+      this.#log(`[relay] the coordinator is unreachable: ${escapeForLog(error)}`)
+      return { callId, clientId, result: COORDINATOR_UNAVAILABLE_RESULT, timedOut: false }
+    }
+    if (!this.#store.bindCall) {
+      let holders: string[] | undefined
+      if (located) {
+        const looked = await located
+        if ('error' in looked) return unreachable(looked.error)
+        if (!looked.found) return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+        holders = looked.found
+      }
+      await this.#store.insertCall(binding)
+      return { binding, holders }
+    }
+    // The store binds the call only while the conversation is still bound to this page load.
+    if (!(await this.#store.bindCall(binding))) return 'rebound'
+    if (!located) return { binding, holders: undefined }
+    const looked = await located
+    if ('found' in looked && looked.found) return { binding, holders: looked.found }
+    // Bound, but no instance can be reached for the page load: the binding is withdrawn, nothing was sent.
+    await this.#store.settleCall(callId, 'timed_out').catch(() => false)
+    if ('error' in looked) return unreachable(looked.error)
+    return { callId, clientId, result: NO_PAGE_RESULT, timedOut: false }
+  }
+
+  /** Sends a bound call to its page load and waits for the answer, the deadline or the abort. */
+  #send(request: PageRequest, binding: CallBinding, holders: string[] | undefined): Promise<RequestOutcome> {
+    const { id: callId, clientId } = binding
     const message: AgentToPageMessage =
       request.kind === 'call'
         ? {

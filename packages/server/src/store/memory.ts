@@ -20,39 +20,91 @@ import type {
  * long-lived process. Records are copied in and out, so callers never share them with the store.
  */
 export function createMemoryStore(now: () => number = Date.now): Store {
-  const copy = structuredClone
-  const secrets = new Map<string, string>()
-  const users = new Map<string, User>()
-  const sessions = new Map<string, Session>()
-  const conversations = new Map<string, Conversation & { activeClientId?: string }>()
-  const messages = new Map<string, StoredMessage[]>()
-  const messageIds = new Map<string, StoredMessage>()
-  const calls = new Map<string, CallBinding>()
-  const confirms = new Map<string, ConfirmBinding>()
-  const manifests = new Map<string, ManifestRecord>()
-  const contexts = new Map<string, PageContextRecord>()
-  /** `conversationId \0 toolCallId` → the agent call's decision. */
-  const decisions = new Map<string, PendingDecision>()
-  /** Grants by id, oldest first. */
-  const grants = new Map<string, StoredGrant>()
-  const decisionKey = (d: { conversationId: string; toolCallId: string }) =>
-    `${d.conversationId}\u0000${d.toolCallId}`
-
-  const removeOrphans = (): void => {
-    const reachable = new Set([...sessions.values()].map((s) => s.userId))
-    for (const [id, conversation] of conversations) {
-      if (reachable.has(conversation.userId)) continue
-      for (const m of messages.get(id) ?? []) messageIds.delete(m.id)
-      messages.delete(id)
-      conversations.delete(id)
-    }
-    for (const table of [calls, confirms, manifests, contexts, decisions, grants] as Array<
-      Map<string, { userId: string }>
-    >)
-      for (const [key, row] of table) if (!reachable.has(row.userId)) table.delete(key)
-    for (const id of users.keys()) if (!reachable.has(id)) users.delete(id)
+  const tables = createTables(now)
+  return {
+    ...userMethods(tables),
+    ...conversationMethods(tables),
+    ...callMethods(tables),
+    ...confirmMethods(tables),
+    ...decisionMethods(tables),
+    ...pageMethods(tables),
+    ...grantMethods(tables),
+    async close() {},
   }
+}
 
+/** The memory store's rows, one map per table, shared by the methods of every aggregate. */
+interface Tables {
+  now: () => number
+  secrets: Map<string, string>
+  users: Map<string, User>
+  sessions: Map<string, Session>
+  conversations: Map<string, Conversation & { activeClientId?: string }>
+  messages: Map<string, StoredMessage[]>
+  messageIds: Map<string, StoredMessage>
+  calls: Map<string, CallBinding>
+  confirms: Map<string, ConfirmBinding>
+  manifests: Map<string, ManifestRecord>
+  contexts: Map<string, PageContextRecord>
+  /** `conversationId \0 toolCallId` → the agent call's decision. */
+  decisions: Map<string, PendingDecision>
+  /** Grants by id, oldest first. */
+  grants: Map<string, StoredGrant>
+}
+
+function createTables(now: () => number): Tables {
+  return {
+    now,
+    secrets: new Map(),
+    users: new Map(),
+    sessions: new Map(),
+    conversations: new Map(),
+    messages: new Map(),
+    messageIds: new Map(),
+    calls: new Map(),
+    confirms: new Map(),
+    manifests: new Map(),
+    contexts: new Map(),
+    decisions: new Map(),
+    grants: new Map(),
+  }
+}
+
+const copy = structuredClone
+
+const decisionKey = (d: { conversationId: string; toolCallId: string }) =>
+  `${d.conversationId}\u0000${d.toolCallId}`
+
+/** Removes the users left without a session, with everything they own. */
+function removeOrphans(t: Tables): void {
+  const { sessions, conversations, messages, messageIds, users } = t
+  const reachable = new Set([...sessions.values()].map((s) => s.userId))
+  for (const [id, conversation] of conversations) {
+    if (reachable.has(conversation.userId)) continue
+    for (const m of messages.get(id) ?? []) messageIds.delete(m.id)
+    messages.delete(id)
+    conversations.delete(id)
+  }
+  for (const table of [t.calls, t.confirms, t.manifests, t.contexts, t.decisions, t.grants] as Array<
+    Map<string, { userId: string }>
+  >)
+    for (const [key, row] of table) if (!reachable.has(row.userId)) table.delete(key)
+  for (const id of users.keys()) if (!reachable.has(id)) users.delete(id)
+}
+
+type UserMethods =
+  | 'secret'
+  | 'createUser'
+  | 'ensureUser'
+  | 'createSession'
+  | 'getSession'
+  | 'touchSession'
+  | 'pruneSessions'
+  | 'countSessions'
+
+/** Secrets, users and sessions. */
+function userMethods(t: Tables): Pick<Store, UserMethods> {
+  const { now, secrets, users, sessions } = t
   return {
     async secret(name, create) {
       if (!secrets.has(name)) secrets.set(name, create())
@@ -93,10 +145,27 @@ export function createMemoryStore(now: () => number = Date.now): Store {
         sessions.delete(session.id)
         removed++
       }
-      if (removed > 0) removeOrphans()
+      if (removed > 0) removeOrphans(t)
       return removed
     },
     countSessions: async () => sessions.size,
+  }
+}
+
+type ConversationMethods =
+  | 'countConversations'
+  | 'createConversation'
+  | 'getConversation'
+  | 'setActiveClient'
+  | 'getActiveClient'
+  | 'addMessage'
+  | 'listMessages'
+  | 'updateMessage'
+
+/** Conversations and their messages. */
+function conversationMethods(t: Tables): Pick<Store, ConversationMethods> {
+  const { now, users, conversations, messages, messageIds } = t
+  return {
     async countConversations(userId) {
       let n = 0
       for (const conversation of conversations.values()) if (conversation.userId === userId) n++
@@ -136,6 +205,15 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       if (agent === undefined) delete row.agent
       else row.agent = copy(agent)
     },
+  }
+}
+
+type CallMethods = 'insertCall' | 'bindCall' | 'answerCall' | 'getCall' | 'settleCall' | 'timeOutPendingCalls'
+
+/** Call bindings: which page load may answer which call, answered once. */
+function callMethods(t: Tables): Pick<Store, CallMethods> {
+  const { conversations, calls } = t
+  return {
     async insertCall(binding) {
       if (calls.has(binding.id)) throw new Error(`Duplicate call id: ${binding.id}`)
       calls.set(binding.id, copy(binding))
@@ -180,6 +258,21 @@ export function createMemoryStore(now: () => number = Date.now): Store {
         }
       return n
     },
+  }
+}
+
+type ConfirmMethods =
+  | 'insertConfirm'
+  | 'getConfirm'
+  | 'listConfirms'
+  | 'updateConfirmSummary'
+  | 'settleConfirm'
+  | 'expireConfirms'
+
+/** Confirmation bindings: the first binding wins, each is used once. */
+function confirmMethods(t: Tables): Pick<Store, ConfirmMethods> {
+  const { now, confirms } = t
+  return {
     async insertConfirm(binding) {
       if (confirms.has(binding.confirmId)) return false
       confirms.set(binding.confirmId, copy(binding))
@@ -215,6 +308,13 @@ export function createMemoryStore(now: () => number = Date.now): Store {
         }
       return expired
     },
+  }
+}
+
+/** The agent calls' pending decisions, closed once. */
+function decisionMethods(t: Tables): Pick<Store, 'openDecision' | 'closeDecision' | 'pendingDecisions'> {
+  const { decisions } = t
+  return {
     async openDecision(decision) {
       const key = decisionKey(decision)
       if (decisions.has(key)) return false
@@ -234,6 +334,15 @@ export function createMemoryStore(now: () => number = Date.now): Store {
           .filter((d) => d.conversationId === conversationId && d.state === 'pending')
           .sort((a, b) => a.createdAt - b.createdAt),
       ),
+  }
+}
+
+/** Each page load's manifest and page context; a lower `rev` is dropped. */
+function pageMethods(
+  t: Tables,
+): Pick<Store, 'putManifest' | 'getManifest' | 'putPageContext' | 'getPageContext'> {
+  const { manifests, contexts } = t
+  return {
     async putManifest(record) {
       const row = manifests.get(record.clientId)
       if (!row) {
@@ -263,6 +372,13 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       const row = contexts.get(clientId)
       return row && copy(row)
     },
+  }
+}
+
+/** Grants: one per user, tool, caller and conversation; the newest replaces the older. */
+function grantMethods(t: Tables): Pick<Store, 'listGrants' | 'putGrant' | 'revokeGrant'> {
+  const { grants } = t
+  return {
     listGrants: async (userId, at) =>
       [...grants.values()]
         .filter((g) => g.userId === userId && (g.expiresAt === undefined || at < g.expiresAt))
@@ -283,6 +399,5 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       if (grants.get(id)?.userId !== userId) return false
       return grants.delete(id)
     },
-    async close() {},
   }
 }

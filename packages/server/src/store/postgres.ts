@@ -288,8 +288,51 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
   const onPoolError = (error: Error) => log(`[postgres] idle connection failed: ${error.message}`)
   pool.on('error', onPoolError)
 
-  const prepare = o.prepare ?? true
+  const db = database(pool, now, o.prepare ?? true)
+  try {
+    const client = await pool.connect()
+    try {
+      await migratePostgres(client)
+    } finally {
+      client.release()
+    }
+  } catch (error) {
+    pool.off('error', onPoolError)
+    if (own) await pool.end().catch(() => {})
+    return mapError(error)
+  }
+
+  return {
+    pool,
+    async ping() {
+      await db.query('ping')
+    },
+    ...userMethods(db),
+    ...conversationMethods(db),
+    ...callMethods(db),
+    ...confirmMethods(db),
+    ...decisionMethods(db),
+    ...pageMethods(db),
+    async close() {
+      pool.off('error', onPoolError)
+      if (own) await pool.end()
+    },
+  }
+}
+
+/** The pool with the helpers every aggregate's methods run their fixed statements through. */
+interface Database {
+  pool: pg.Pool
+  now: () => number
   /** Runs one of the fixed statements: named (prepared once per connection) unless `prepare` is off. */
+  query(statement: Statement, values?: unknown[]): Promise<pg.QueryResult<Row>>
+  /** The first row mapped, or `undefined` when there is none. */
+  first<T>(statement: Statement, values: unknown[], map: (r: Row) => T): Promise<T | undefined>
+  /** Whether the statement changed exactly one row. */
+  changed(statement: Statement, values: unknown[]): Promise<boolean>
+}
+
+function database(pool: pg.Pool, now: () => number, prepare: boolean): Database {
   const query = async (statement: Statement, values: unknown[] = []): Promise<pg.QueryResult<Row>> => {
     const text = STATEMENTS[statement]
     try {
@@ -311,24 +354,25 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
   const changed = async (statement: Statement, values: unknown[]): Promise<boolean> =>
     (await query(statement, values)).rowCount === 1
 
-  try {
-    const client = await pool.connect()
-    try {
-      await migratePostgres(client)
-    } finally {
-      client.release()
-    }
-  } catch (error) {
-    pool.off('error', onPoolError)
-    if (own) await pool.end().catch(() => {})
-    return mapError(error)
-  }
+  return { pool, now, query, first, changed }
+}
 
+/** Secrets, users and sessions. */
+function userMethods(
+  db: Database,
+): Pick<
+  Store,
+  | 'secret'
+  | 'createUser'
+  | 'ensureUser'
+  | 'createSession'
+  | 'getSession'
+  | 'touchSession'
+  | 'pruneSessions'
+  | 'countSessions'
+> {
+  const { now, query, first } = db
   return {
-    pool,
-    async ping() {
-      await query('ping')
-    },
     async secret(name, create) {
       const inserted = await first('secretInsert', [name, create()], (r) => str(r.value))
       if (inserted !== undefined) return inserted
@@ -361,41 +405,63 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
     async touchSession(id, at) {
       await query('sessionTouch', [at, id])
     },
-    async pruneSessions(idleBefore, keep) {
-      const c = await pool.connect().catch(mapError)
-      try {
-        await c.query('BEGIN')
-        const idle = await c.query('DELETE FROM toolmark_sessions WHERE last_seen_at <= $1', [idleBefore])
-        const surplus = await c.query(
-          `DELETE FROM toolmark_sessions WHERE id IN (
-             SELECT id FROM toolmark_sessions ORDER BY last_seen_at DESC, seq DESC OFFSET $1)`,
-          [Math.max(0, keep)],
-        )
-        const removed = (idle.rowCount ?? 0) + (surplus.rowCount ?? 0)
-        // A user is reachable only through a session: once the last one is gone, so is their data.
-        if (removed > 0)
-          for (const sql of [
-            'DELETE FROM toolmark_messages WHERE conversation_id IN (SELECT id FROM toolmark_conversations WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions))',
-            'DELETE FROM toolmark_calls WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
-            'DELETE FROM toolmark_confirms WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
-            'DELETE FROM toolmark_decisions WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
-            'DELETE FROM toolmark_manifests WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
-            'DELETE FROM toolmark_page_contexts WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
-            'DELETE FROM toolmark_grants WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
-            'DELETE FROM toolmark_conversations WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
-            'DELETE FROM toolmark_users WHERE id NOT IN (SELECT user_id FROM toolmark_sessions)',
-          ])
-            await c.query(sql)
-        await c.query('COMMIT')
-        return removed
-      } catch (error) {
-        await c.query('ROLLBACK').catch(() => {})
-        return mapError(error)
-      } finally {
-        c.release()
-      }
-    },
+    pruneSessions: (idleBefore, keep) => pruneSessions(db.pool, idleBefore, keep),
     countSessions: async () => num((await query('sessionCount')).rows[0]!.n),
+  }
+}
+
+/** Removes idle and surplus sessions, then the users left without one and all of their data, in one transaction. */
+async function pruneSessions(pool: pg.Pool, idleBefore: number, keep: number): Promise<number> {
+  const c = await pool.connect().catch(mapError)
+  try {
+    await c.query('BEGIN')
+    const idle = await c.query('DELETE FROM toolmark_sessions WHERE last_seen_at <= $1', [idleBefore])
+    const surplus = await c.query(
+      `DELETE FROM toolmark_sessions WHERE id IN (
+         SELECT id FROM toolmark_sessions ORDER BY last_seen_at DESC, seq DESC OFFSET $1)`,
+      [Math.max(0, keep)],
+    )
+    const removed = (idle.rowCount ?? 0) + (surplus.rowCount ?? 0)
+    // A user is reachable only through a session: once the last one is gone, so is their data.
+    if (removed > 0)
+      for (const sql of [
+        'DELETE FROM toolmark_messages WHERE conversation_id IN (SELECT id FROM toolmark_conversations WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions))',
+        'DELETE FROM toolmark_calls WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
+        'DELETE FROM toolmark_confirms WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
+        'DELETE FROM toolmark_decisions WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
+        'DELETE FROM toolmark_manifests WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
+        'DELETE FROM toolmark_page_contexts WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
+        'DELETE FROM toolmark_grants WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
+        'DELETE FROM toolmark_conversations WHERE user_id NOT IN (SELECT user_id FROM toolmark_sessions)',
+        'DELETE FROM toolmark_users WHERE id NOT IN (SELECT user_id FROM toolmark_sessions)',
+      ])
+        await c.query(sql)
+    await c.query('COMMIT')
+    return removed
+  } catch (error) {
+    await c.query('ROLLBACK').catch(() => {})
+    return mapError(error)
+  } finally {
+    c.release()
+  }
+}
+
+/** Conversations and their messages. */
+function conversationMethods(
+  db: Database,
+): Pick<
+  Store,
+  | 'countConversations'
+  | 'createConversation'
+  | 'getConversation'
+  | 'setActiveClient'
+  | 'getActiveClient'
+  | 'addMessage'
+  | 'listMessages'
+  | 'updateMessage'
+> {
+  const { now, query, first } = db
+  return {
     countConversations: async (userId) => num((await query('conversationCount', [userId])).rows[0]!.n),
     async createConversation(userId) {
       const conversation = { id: crypto.randomUUID(), userId, createdAt: now() }
@@ -438,6 +504,15 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
         id,
       ])
     },
+  }
+}
+
+/** Call bindings: which page load may answer which call; every transition is one statement. */
+function callMethods(
+  db: Database,
+): Pick<Store, 'insertCall' | 'bindCall' | 'answerCall' | 'getCall' | 'settleCall' | 'timeOutPendingCalls'> {
+  const { query, first, changed } = db
+  return {
     async insertCall(b) {
       await query('callInsert', callValues(b))
     },
@@ -449,6 +524,23 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
     getCall: (id) => first('callGet', [id], toCall),
     settleCall: (id, state) => changed('callSettle', [state, id]),
     timeOutPendingCalls: async () => (await query('callsTimeOut')).rowCount ?? 0,
+  }
+}
+
+/** Confirmation bindings, each settled once. */
+function confirmMethods(
+  db: Database,
+): Pick<
+  Store,
+  | 'insertConfirm'
+  | 'getConfirm'
+  | 'listConfirms'
+  | 'updateConfirmSummary'
+  | 'settleConfirm'
+  | 'expireConfirms'
+> {
+  const { now, query, first, changed } = db
+  return {
     insertConfirm: (b) =>
       changed('confirmInsert', [
         b.confirmId,
@@ -475,6 +567,13 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
       (await query('confirmsExpire', [conversationId, clientId])).rows
         .map(toConfirm)
         .sort((a, b) => a.createdAt - b.createdAt),
+  }
+}
+
+/** The agent calls' decisions: opened once, closed once. */
+function decisionMethods(db: Database): Pick<Store, 'openDecision' | 'closeDecision' | 'pendingDecisions'> {
+  const { query, changed } = db
+  return {
     openDecision: (d) =>
       changed('decisionOpen', [
         d.conversationId,
@@ -491,6 +590,25 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
       changed('decisionClose', [key.conversationId, key.toolCallId, key.userId, key.tool, at, state]),
     pendingDecisions: async (conversationId) =>
       (await query('decisionsPending', [conversationId])).rows.map(toDecision),
+  }
+}
+
+/** Manifests, page contexts and grants. */
+function pageMethods(
+  db: Database,
+): Pick<
+  PostgresStore,
+  | 'putManifest'
+  | 'getManifest'
+  | 'getActivePage'
+  | 'putPageContext'
+  | 'getPageContext'
+  | 'listGrants'
+  | 'putGrant'
+  | 'revokeGrant'
+> {
+  const { query, first, changed } = db
+  return {
     putManifest: (m) =>
       changed('manifestPut', [
         m.clientId,
@@ -518,9 +636,5 @@ export async function openPostgresStore(options: string | PostgresStoreOptions):
       await query('grantPut', grantValues(grant))
     },
     revokeGrant: (userId, id) => changed('grantRevoke', [id, userId]),
-    async close() {
-      pool.off('error', onPoolError)
-      if (own) await pool.end()
-    },
   }
 }

@@ -19,7 +19,7 @@ import {
   toMessage,
   toSession,
 } from './rows.ts'
-import { prepareStatements } from './statements.ts'
+import { prepareStatements, type Statements } from './statements.ts'
 import type { ConfirmBinding, Store } from './store.ts'
 
 /**
@@ -35,22 +35,42 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
   db.pragma('busy_timeout = 5000')
   migrate(db)
   const q = prepareStatements(db)
+  return {
+    ...userMethods(db, q, now),
+    ...conversationMethods(q, now),
+    ...bindingMethods(db, q, now),
+    ...sqliteGrants(db),
+    ...sqlitePageContexts(db),
+    async close() {
+      if (db.open) db.close()
+    },
+  }
+}
 
-  const expireConfirms = db.transaction((conversationId: string, clientId: string): ConfirmBinding[] => {
-    const rows = q.pendingConfirms.all(conversationId, clientId)
-    q.expireConfirms.run(conversationId, clientId)
-    return rows.map((r) => ({ ...toConfirm(r), state: 'expired' as const }))
-  })
+const one = <R, T>(row: R | undefined, map: (r: R) => T): T | undefined =>
+  row === undefined ? undefined : map(row)
 
+/** Secrets, users and sessions. */
+function userMethods(
+  db: Database.Database,
+  q: Statements,
+  now: () => number,
+): Pick<
+  Store,
+  | 'secret'
+  | 'createUser'
+  | 'ensureUser'
+  | 'createSession'
+  | 'getSession'
+  | 'touchSession'
+  | 'pruneSessions'
+  | 'countSessions'
+> {
   const pruneSessions = db.transaction((idleBefore: number, keep: number): number => {
     const removed = q.expireSessions.run(idleBefore).changes + q.evictSessions.run(keep).changes
     if (removed > 0) for (const statement of q.orphans) statement.run()
     return removed
   })
-
-  const one = <R, T>(row: R | undefined, map: (r: R) => T): T | undefined =>
-    row === undefined ? undefined : map(row)
-
   return {
     async secret(name, create) {
       const row = q.getSecret.get(name)
@@ -78,6 +98,25 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     },
     pruneSessions: async (idleBefore, keep) => pruneSessions(idleBefore, keep),
     countSessions: async () => q.countSessions.get()!.n,
+  }
+}
+
+/** Conversations and their messages. */
+function conversationMethods(
+  q: Statements,
+  now: () => number,
+): Pick<
+  Store,
+  | 'countConversations'
+  | 'createConversation'
+  | 'getConversation'
+  | 'setActiveClient'
+  | 'getActiveClient'
+  | 'addMessage'
+  | 'updateMessage'
+  | 'listMessages'
+> {
+  return {
     countConversations: async (userId) => q.countConversations.get(userId)!.n,
     async createConversation(userId) {
       const conversation = { id: randomUUID(), userId, createdAt: now() }
@@ -101,6 +140,40 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
       )
     },
     listMessages: async (conversationId) => q.listMessages.all(conversationId).map(toMessage),
+  }
+}
+
+/** Call and confirmation bindings, the agent calls' decisions and the manifests. */
+function bindingMethods(
+  db: Database.Database,
+  q: Statements,
+  now: () => number,
+): Pick<
+  Store,
+  | 'insertCall'
+  | 'bindCall'
+  | 'answerCall'
+  | 'getCall'
+  | 'settleCall'
+  | 'timeOutPendingCalls'
+  | 'insertConfirm'
+  | 'getConfirm'
+  | 'listConfirms'
+  | 'updateConfirmSummary'
+  | 'settleConfirm'
+  | 'expireConfirms'
+  | 'openDecision'
+  | 'closeDecision'
+  | 'pendingDecisions'
+  | 'putManifest'
+  | 'getManifest'
+> {
+  const expireConfirms = db.transaction((conversationId: string, clientId: string): ConfirmBinding[] => {
+    const rows = q.pendingConfirms.all(conversationId, clientId)
+    q.expireConfirms.run(conversationId, clientId)
+    return rows.map((r) => ({ ...toConfirm(r), state: 'expired' as const }))
+  })
+  return {
     async insertCall(binding) {
       q.insertCall.run(callRow(binding))
     },
@@ -126,10 +199,5 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     pendingDecisions: async (conversationId) => q.pendingDecisions.all(conversationId).map(toDecision),
     putManifest: async (record) => q.putManifest.run(manifestRow(record)).changes === 1,
     getManifest: async (clientId) => one(q.getManifest.get(clientId), toManifest),
-    ...sqliteGrants(db),
-    ...sqlitePageContexts(db),
-    async close() {
-      if (db.open) db.close()
-    },
   }
 }

@@ -12,6 +12,16 @@ import type {
 /** Every statement of the SQLite store, prepared once when it opens. */
 export function prepareStatements(db: Database.Database) {
   return {
+    ...userStatements(db),
+    ...conversationStatements(db),
+    ...bindingStatements(db),
+    ...decisionStatements(db),
+  }
+}
+
+/** Secrets, users and sessions, with the pruning of what a removed session leaves behind. */
+function userStatements(db: Database.Database) {
+  return {
     getSecret: db.prepare<[string], { value: string }>('SELECT value FROM secrets WHERE name = ?'),
     putSecret: db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)'),
     insertUser: db.prepare('INSERT INTO users (id, created_at) VALUES (?, ?)'),
@@ -40,6 +50,12 @@ export function prepareStatements(db: Database.Database) {
       'DELETE FROM users WHERE id NOT IN (SELECT user_id FROM sessions)',
     ].map((sql) => db.prepare(sql)),
     countSessions: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM sessions'),
+  }
+}
+
+/** Conversations and their messages. */
+function conversationStatements(db: Database.Database) {
+  return {
     countConversations: db.prepare<[string], { n: number }>(
       'SELECT COUNT(*) AS n FROM conversations WHERE user_id = ?',
     ),
@@ -61,6 +77,12 @@ export function prepareStatements(db: Database.Database) {
     listMessages: db.prepare<[string], MessageRow>(
       'SELECT id, conversation_id, role, text, tool, at, visible, agent, part FROM messages WHERE conversation_id = ? ORDER BY seq',
     ),
+  }
+}
+
+/** Call and confirmation bindings. */
+function bindingStatements(db: Database.Database) {
+  return {
     insertCall: db.prepare<[CallRow]>(
       `INSERT INTO call_bindings (id, user_id, conversation_id, client_id, kind, tool, tool_call_id, deadline_at, created_at, state)
          VALUES (@id, @user_id, @conversation_id, @client_id, @kind, @tool, @tool_call_id, @deadline_at, @created_at, @state)`,
@@ -99,6 +121,12 @@ export function prepareStatements(db: Database.Database) {
     expireConfirms: db.prepare(
       "UPDATE confirm_bindings SET state = 'expired' WHERE conversation_id = ? AND client_id = ? AND state = 'pending'",
     ),
+  }
+}
+
+/** Manifests and the agent calls' decisions. */
+function decisionStatements(db: Database.Database) {
+  return {
     putManifest: db.prepare<[ManifestRow]>(
       `INSERT INTO manifests (client_id, user_id, conversation_id, rev, tools, updated_at)
          VALUES (@client_id, @user_id, @conversation_id, @rev, @tools, @updated_at)
