@@ -1,3 +1,5 @@
+import { contextBridge } from '@toolmark/bridge/context'
+import { serverGrants } from '@toolmark/bridge/grants'
 import { httpTransport } from '@toolmark/bridge/http'
 import { progressBridge } from '@toolmark/bridge/progress'
 import { websocketTransport } from '@toolmark/bridge/websocket'
@@ -20,15 +22,22 @@ import { createSettingsStore } from './settings/store.ts'
 import './styles.css'
 
 /**
- * Boots one page load: finds (or starts) the conversation, puts back the page data kept for it,
+ * Boots one page load: finds (or starts) the conversation and reads the user's remembered approvals
+ * (grants, kept by the server per user), puts back the page data kept for the conversation,
  * creates the registry and the bridge once, then renders. `<ToolmarkProvider consumers>` attaches the bridge while the app is mounted (StrictMode's
  * simulated remount keeps it attached once, so the page load keeps one clientId).
  */
 async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
   const conversation = await ensureConversation()
+  // The user's grants live on the server (`/api/grants`), read once the conversation's request has
+  // started the session (a first visit has none before). Until they are read, every approval is asked.
+  const grants = serverGrants()
+  await grants
+    .load()
+    .catch((cause: unknown) => console.warn('Could not read the remembered approvals', cause))
   // One inline queue for every caller that waits in the page (tours, WebMCP, desktop MCP).
   const external = createExternalAgents(inlineConfirms)
-  const tm = createToolmark({ dev: import.meta.env.DEV, confirm: inlineConfirms.handler })
+  const tm = createToolmark({ dev: import.meta.env.DEV, confirm: inlineConfirms.handler, grants })
   const query = `conversation=${encodeURIComponent(conversation.id)}`
   // `?transport=http`: the bridge over Server-Sent Events and POST, for hosts without WebSockets.
   const transport =
@@ -38,8 +47,14 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
           url: `${location.origin.replace(/^http/, 'ws')}/toolmark/ws?${query}`,
           terminalCloseCodes: [4401, 4403],
         })
-  // The bridge with the progress extension: a slow tool's progress shows in the chat while it runs.
-  const consumers = [progressBridge({ transport }), ...external.consumers, devtools({ production: true })]
+  // The bridge with the progress and context extensions: a slow tool's progress shows in the chat while
+  // it runs, and the page's readable context (the list's search) reaches the agent with each turn. Its
+  // calls carry the conversation, so an approval can be remembered "for this conversation".
+  const consumers = [
+    contextBridge({ transport, conversation: conversation.id, base: progressBridge }),
+    ...external.consumers,
+    devtools({ production: true, grants }),
+  ]
   // `?devtools=webmcp`: the devtools also answer the browser's developer tools, as a WebMCP tool
   // marked debugging (it records calls while attached, so only when asked). The demo is a production
   // build, so it turns the tool on explicitly (the console says so).
@@ -57,7 +72,7 @@ async function boot(root: ReturnType<typeof createRoot>): Promise<void> {
   root.render(
     <StrictMode>
       <ToolmarkProvider toolmark={tm} consumers={consumers}>
-        <App model={model} />
+        <App model={model} grants={grants} />
         <ExternalAgents queue={external.queue} />
       </ToolmarkProvider>
     </StrictMode>,

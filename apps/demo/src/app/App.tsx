@@ -1,3 +1,4 @@
+import type { GrantStore } from '@toolmark/core'
 import { useTool } from '@toolmark/react'
 import { type ReactNode, useMemo, useSyncExternalStore } from 'react'
 import { ChallengesPage } from '../challenges/ChallengesPage.tsx'
@@ -25,9 +26,10 @@ export interface AppModel {
 
 /**
  * The demo: navigation, the current page and the chat panel in the shared `<Shell>` layout (two tabs
- * below 760 px). `app.navigate` is registered at the root.
+ * below 760 px). `app.navigate` is registered at the root. `grants`, the registry's grant store, lists
+ * the approvals the user chose to remember in the chat, each with Revoke.
  */
-export function App({ model }: { model: AppModel }): ReactNode {
+export function App({ model, grants }: { model: AppModel; grants?: GrantStore }): ReactNode {
   const { router } = model
   const page = useSyncExternalStore(router.subscribe, router.getPage)
   useTool(useMemo(() => navigateTool(router), [router]))
@@ -45,6 +47,7 @@ export function App({ model }: { model: AppModel }): ReactNode {
           conversationId={model.conversation.id}
           initialMessages={model.conversation.messages}
           notes={model.notes}
+          {...(grants && { grants })}
         />
       }
       toast={page === 'challenges' && <UndoToast store={model.challenges} notes={model.notes} />}

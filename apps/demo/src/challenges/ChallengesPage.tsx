@@ -1,6 +1,6 @@
 import { error, type Issue, type RunResult, type ToolResult } from '@toolmark/core'
 import { agentSubmit } from '@toolmark/forms/dom'
-import { ToolScope, useTool, useToolmark } from '@toolmark/react'
+import { ToolScope, useTool, useToolmark, useToolmarkContext } from '@toolmark/react'
 import { type FormEvent, type ReactNode, useMemo, useState, useSyncExternalStore } from 'react'
 import type { Challenge, ChallengeStore } from './store.ts'
 import { createTool, deleteTool, exportTool, notesTool, searchTool } from './tools.ts'
@@ -49,6 +49,13 @@ function ChallengesView({ store }: { store: ChallengeStore }): ReactNode {
     () => (query.trim() ? store.search(query) : state.challenges),
     [store, query, state.challenges],
   )
+  // Readable context `challenges.filter`: what the list shows now, which the agent sees with each turn.
+  useToolmarkContext({
+    name: 'filter',
+    title: 'Challenges list',
+    description: 'The search typed above the challenges list and the names of the challenges it shows.',
+    value: { query, shown: visible.map((challenge) => challenge.name) },
+  })
 
   const remove = async (name: string): Promise<void> => {
     setError(failure(await tm.call('challenges.delete', { name }, { caller: 'human' })))

@@ -46,7 +46,10 @@ export function searchTool(store: ChallengeStore): ToolDefinition<typeof searchI
   }
 }
 
-/** `challenges.create` (consequential): add a challenge; the agent's call waits for the user's approval. */
+/**
+ * `challenges.create` (consequential, grantable): add a challenge; the agent's call waits for the user's
+ * approval, unless the user chose to remember it ("for this conversation" or "always for 30 days").
+ */
 export function createTool(store: ChallengeStore): ToolDefinition<typeof createInput> {
   return {
     name: 'create',
@@ -57,6 +60,7 @@ export function createTool(store: ChallengeStore): ToolDefinition<typeof createI
     summary: ({ name }) => `Create challenge "${name}"`,
     input: createInput,
     hints: { consequential: true },
+    grantable: true,
     run: ({ name, description }) => {
       const challenge = store.create({ name, description })
       if (!challenge)

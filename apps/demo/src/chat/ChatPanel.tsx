@@ -1,4 +1,5 @@
-import { usePendingConfirmations } from '@toolmark/react'
+import type { GrantStore } from '@toolmark/core'
+import { GrantsList, usePendingConfirmations } from '@toolmark/react'
 import { mergeMessage, type ToolPart, useAgentChat } from '@toolmark/react/chat'
 import {
   type FormEvent,
@@ -67,15 +68,18 @@ const fromPage = (message: ChatMessage): boolean => message.id.startsWith('page-
 /**
  * The chat with the server's agent: history from GET, new messages, the reply as it streams, each page call
  * with its state, and the busy flag from the event stream, the page's own lines (`notes`, e.g. an undo from the page) in time order among them, and the
- * page's pending confirmations as cards below the last message.
+ * page's pending confirmations as cards below the last message, and (given `grants`) the approvals the
+ * user chose to remember, each with Revoke.
  */
 export function ChatPanel(props: {
   conversationId: string
   initialMessages: readonly ChatMessage[]
   /** Lines the page adds to the chat by itself, shown as "Page" lines. */
   notes?: PageNotes
+  /** The registry's grant store: the chat lists the remembered approvals below the composer. */
+  grants?: GrantStore
 }): ReactNode {
-  const { conversationId, notes } = props
+  const { conversationId, notes, grants } = props
   // History, the event stream (with a catch-up after each reconnection), busy, sending: the library's hook.
   const chat = useAgentChat(demoConversation, {
     initial: useMemo(
@@ -194,6 +198,12 @@ export function ChatPanel(props: {
         inputRef={inputRef}
         max={MAX_MESSAGE_LENGTH}
       />
+      {grants && (
+        <details className="chat-grants" data-testid="chat-grants">
+          <summary>Remembered approvals</summary>
+          <GrantsList grants={grants} />
+        </details>
+      )}
     </aside>
   )
 }

@@ -1,6 +1,6 @@
-import type { ConfirmationCardData, ToolResult } from '@toolmark/core'
+import type { ConfirmationCardData, Remember, ToolResult } from '@toolmark/core'
 import { useConfirmationCard } from '@toolmark/react'
-import { type ReactNode, useCallback, useRef, useState } from 'react'
+import { type ReactNode, useCallback, useId, useRef, useState } from 'react'
 
 const REDACTED = '[redacted]'
 
@@ -27,7 +27,8 @@ export function flattenInput(input: unknown, prefix = ''): Array<[string, unknow
  * return whether the request was still open).
  */
 export type CardConfirmation = ConfirmationCardData & {
-  approve(): Promise<ToolResult> | boolean
+  /** Approves; `remember` (grantable cards) keeps the approval as a grant. */
+  approve(input?: unknown, remember?: Remember): Promise<ToolResult> | boolean
   reject(reason?: string): Promise<ToolResult> | boolean
 }
 
@@ -43,7 +44,8 @@ function problemOf(result: ToolResult | boolean): string | undefined {
 /**
  * A confirmation as a card (in the chat, and for agents outside the app in the page): tool, target, summary, the (redacted) changes or input,
  * Approve/Reject (Delete for destructive tools, with "This action cannot be undone." unless the tool is
- * undoable) and the time left before it expires. Built on `useConfirmationCard` from @toolmark/react:
+ * undoable) and the time left before it expires. A grantable card also offers to remember the approval
+ * ("Allow once", "Allow for this conversation", "Always allow for 30 days"). Built on `useConfirmationCard` from @toolmark/react:
  * an alertdialog named by its heading and described by its summary; Escape inside it rejects.
  */
 export function ConfirmCard(props: {
@@ -70,6 +72,9 @@ export function ConfirmCard(props: {
   )
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string>()
+  const [choice, setChoice] = useState(0)
+  const group = useId()
+  const remember = view.grantChoices[choice]?.remember
   const rows: Array<[string, unknown, unknown?]> =
     view.changes.length > 0
       ? view.changes.map((change) => [change.path, change.after, change.before])
@@ -78,7 +83,11 @@ export function ConfirmCard(props: {
   const answer = async (approved: boolean): Promise<void> => {
     if (busy) return
     setBusy(true)
-    const result = await (approved ? confirmation.approve() : confirmation.reject('rejected'))
+    const result = await (approved
+      ? remember === undefined || remember === 'once'
+        ? confirmation.approve()
+        : confirmation.approve(undefined, remember)
+      : confirmation.reject('rejected'))
     setBusy(false)
     setProblem(problemOf(result))
   }
@@ -123,6 +132,24 @@ export function ConfirmCard(props: {
         <p className="undo-note" data-testid="confirm-undo-note">
           {view.undoNote}
         </p>
+      )}
+      {view.grantChoices.length > 0 && (
+        <fieldset className="remember" data-testid="confirm-remember">
+          <legend>Remember this approval</legend>
+          {view.grantChoices.map((option, i) => (
+            <label key={option.key}>
+              <input
+                type="radio"
+                name={group}
+                value={option.key}
+                checked={choice === i}
+                disabled={busy}
+                onChange={() => setChoice(i)}
+              />{' '}
+              {option.label}
+            </label>
+          ))}
+        </fieldset>
       )}
       {problem && (
         <p className="form-error" role="alert">
