@@ -1,6 +1,7 @@
 'use client'
 import { invalid, ok } from '@toolmark/core'
 import { RouteScope, useRouteTool } from '@toolmark/next'
+import { useToolmarkContext } from '@toolmark/react'
 import Link from 'next/link'
 import { useParams } from 'next/navigation'
 import { type ReactNode, useMemo, useSyncExternalStore } from 'react'
@@ -14,6 +15,7 @@ const renameInput = z.object({
 /**
  * `/challenges/[id]`: one challenge. Its tools (`challenge.details`, `challenge.rename`) read the
  * current params on every call, so going from one challenge to another never runs a stale closure.
+ * The challenge open is readable context (`challenge.current`): the agent sees it with each turn.
  */
 export function ChallengePage({ id }: { id: string }): ReactNode {
   return (
@@ -73,6 +75,12 @@ function ChallengeView({ id }: { id: string }): ReactNode {
   const index = state.challenges.findIndex((c) => c.id === decodeURIComponent(id))
   const challenge = state.challenges[index]
   const next = state.challenges[(index + 1) % state.challenges.length]
+  useToolmarkContext({
+    name: 'current',
+    title: 'Challenge open',
+    description: 'The challenge open on this page (null when the page names no challenge).',
+    value: challenge ? { id: challenge.id, name: challenge.name, description: challenge.description } : null,
+  })
   return (
     <section className="page" aria-labelledby="challenge-heading" data-testid="challenge-page" data-id={id}>
       <h1 id="challenge-heading">{challenge?.name ?? 'Unknown challenge'}</h1>

@@ -1,7 +1,9 @@
 'use client'
+import { contextBridge } from '@toolmark/bridge/context'
+import { type ServerGrants, serverGrants } from '@toolmark/bridge/grants'
 import { httpTransport } from '@toolmark/bridge/http'
 import { progressBridge } from '@toolmark/bridge/progress'
-import { ok, type Toolmark } from '@toolmark/core'
+import { ok } from '@toolmark/core'
 import { RouteScope, ToolmarkProvider, useNavigationTool, useRouteTool } from '@toolmark/next'
 import Link from 'next/link'
 import { useParams, usePathname } from 'next/navigation'
@@ -13,29 +15,38 @@ import { type Conversation, conversation } from './conversation.ts'
 import { StoresProvider, useStores } from './stores.tsx'
 
 /**
- * Opens the bridge once the conversation is known (in the browser only, once per tab), over the HTTP
- * transport: an event stream from and POSTs to the route handler `app/toolmark/[...path]/route.ts`,
- * so `next start` serves it without a WebSocket server. It offers the progress extension, so a slow
- * tool's progress shows in the chat while it runs.
+ * Opens the bridge once the conversation is known and the user's remembered approvals (`grants`, kept
+ * by the server per user) are read (in the browser only, once per tab), over the HTTP transport: an
+ * event stream from and POSTs to the route handler `app/toolmark/[...path]/route.ts`, so `next start`
+ * serves it without a WebSocket server. It offers the progress extension, so a slow tool's progress
+ * shows in the chat while it runs, and the context extension, so the page's readable context (the
+ * challenge open) reaches the agent with each turn. Its calls carry the conversation, so an approval
+ * can be remembered "for this conversation".
  */
-async function connect(_tm: Toolmark) {
+async function connect(grants: ServerGrants) {
   const { id } = await conversation()
+  // After the conversation's request, which starts the session on a first visit (the grants need it).
+  await grants
+    .load()
+    .catch((cause: unknown) => console.warn('Could not read the remembered approvals', cause))
   const transport = httpTransport({
     streamUrl: `/toolmark/events?conversation=${encodeURIComponent(id)}`,
     postUrl: '/toolmark/messages',
   })
-  return [progressBridge({ transport })]
+  return [contextBridge({ transport, conversation: id, base: progressBridge })]
 }
 
 const dev = process.env.NODE_ENV !== 'production'
 
 /**
- * Everything the root layout wraps the pages in: registry, stores, app-level tools, and the Vite demo's
- * layout (`<Shell>`: nav, page, chat, Undo row; two tabs below 760 px).
+ * Everything the root layout wraps the pages in: registry (with the server's grant store), stores,
+ * app-level tools, and the Vite demo's layout (`<Shell>`: nav, page, chat, Undo row; two tabs below 760 px).
  */
 export function Providers({ children }: { children: ReactNode }): ReactNode {
+  // One grant store per tab, as the registry; nothing is fetched while server rendering.
+  const [grants] = useState(() => serverGrants())
   return (
-    <ToolmarkProvider options={{ dev }} connect={connect}>
+    <ToolmarkProvider options={{ dev, grants }} connect={() => connect(grants)}>
       <StoresProvider>
         {/* URL hooks (usePathname, useParams) stream in after prerendering with Cache Components. */}
         <Suspense fallback={null}>
@@ -49,7 +60,7 @@ export function Providers({ children }: { children: ReactNode }): ReactNode {
               <Links current />
             </Suspense>
           }
-          chat={<Chat />}
+          chat={<Chat grants={grants} />}
           toast={
             <Suspense fallback={null}>
               <Toast />
@@ -127,8 +138,8 @@ function Toast(): ReactNode {
   return usePathname().startsWith('/challenges') ? <UndoToast store={challenges} notes={notes} /> : null
 }
 
-/** The demo's chat panel, once the conversation is loaded (client only). */
-function Chat(): ReactNode {
+/** The demo's chat panel with the remembered approvals, once the conversation is loaded (client only). */
+function Chat({ grants }: { grants: ServerGrants }): ReactNode {
   const { notes } = useStores()
   const [current, setCurrent] = useState<Conversation>()
   useEffect(() => {
@@ -142,5 +153,7 @@ function Chat(): ReactNode {
     }
   }, [])
   if (!current) return <aside className="chat" id="pane-chat" aria-label="Chat with the agent" />
-  return <ChatPanel conversationId={current.id} initialMessages={current.messages} notes={notes} />
+  return (
+    <ChatPanel conversationId={current.id} initialMessages={current.messages} notes={notes} grants={grants} />
+  )
 }

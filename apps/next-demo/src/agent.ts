@@ -55,8 +55,11 @@ const slot = globalThis as { [KEY]?: ToolmarkServer }
 export const toolmark: ToolmarkServer = slot[KEY] ?? create()
 slot[KEY] = toolmark
 
-/** `GET` and `POST` of the route handlers `app/api/[...path]` and `app/toolmark/[...path]`. */
-export const { GET, POST } = routeHandlers(toolmark)
+/**
+ * `GET`, `POST` and `DELETE` of the route handlers `app/api/[...path]` and `app/toolmark/[...path]`
+ * (`DELETE /api/grants/:id` revokes a remembered approval).
+ */
+export const { GET, POST, DELETE } = routeHandlers(toolmark)
 
 /**
  * The pause between the chunks of the offline agent's reply (ms), so the chat shows it streaming:

@@ -328,14 +328,15 @@ function lifecycle(options: ToolmarkServerOptions, store: Store, coordinator: Co
 export type RouteHandler = (request: Request) => Promise<Response>
 
 /**
- * `GET` and `POST` for Next.js route handlers: export them from `app/api/[...path]/route.ts`
- * (the conversation API) and `app/toolmark/[...path]/route.ts` (the bridge's HTTP transport).
- * Both are `server.fetch`; the route's own path arguments are not needed.
+ * `GET`, `POST` and `DELETE` for Next.js route handlers: export them from `app/api/[...path]/route.ts`
+ * (the conversation API; `DELETE` revokes a remembered approval) and `app/toolmark/[...path]/route.ts`
+ * (the bridge's HTTP transport). All are `server.fetch`; the route's own path arguments are not needed.
  */
 export function routeHandlers(server: Pick<ToolmarkServer, 'fetch'>): {
   GET: RouteHandler
   POST: RouteHandler
+  DELETE: RouteHandler
 } {
   const handle: RouteHandler = (request) => server.fetch(request)
-  return { GET: handle, POST: handle }
+  return { GET: handle, POST: handle, DELETE: handle }
 }

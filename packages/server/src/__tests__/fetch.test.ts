@@ -166,6 +166,33 @@ describe('routeHandlers', () => {
     const read = await GET(new Request(`${ORIGIN}/api/conversations/${id}`, { headers: { cookie } }))
     expect(await read.json()).toEqual({ id, messages: [] })
   })
+
+  it('gives DELETE too, which revokes a remembered approval', async () => {
+    const { POST, GET, DELETE } = routeHandlers(harness())
+    const created = await POST(new Request(`${ORIGIN}/api/conversations`, { method: 'POST' }))
+    const cookie = (created.headers.get('set-cookie') ?? '').split(';')[0] as string
+    const headers = { cookie, origin: ORIGIN, 'content-type': 'application/json' }
+    const grant = {
+      tool: 'notes.add',
+      fingerprint: 'a'.repeat(16),
+      caller: 'inapp',
+      expiresAt: Date.now() + 86_400_000,
+    }
+    const put = await POST(
+      new Request(`${ORIGIN}/api/grants`, { method: 'POST', headers, body: JSON.stringify(grant) }),
+    )
+    expect(put.status).toBe(201)
+    const { grant: stored } = (await put.json()) as { grant: { id: string } }
+    const revoked = await DELETE(
+      new Request(`${ORIGIN}/api/grants/${stored.id}`, {
+        method: 'DELETE',
+        headers: { cookie, origin: ORIGIN },
+      }),
+    )
+    expect(revoked.status).toBe(204)
+    const list = await GET(new Request(`${ORIGIN}/api/grants`, { headers: { cookie } }))
+    expect(await list.json()).toEqual({ grants: [] })
+  })
 })
 
 describe('drain', () => {
