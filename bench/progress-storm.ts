@@ -36,7 +36,7 @@ server.events.subscribe(conversation.id, (event) => {
   if (event.type === 'tool-progress') events++
 })
 const inbox: Array<{ type: string; id?: string }> = []
-const conn = server.relay.connect('u', conversation.id, (text) => inbox.push(JSON.parse(text)))
+const conn = server.relay.connect('u', conversation.id, (message) => inbox.push(message))
 const clientId = 'storm-page'
 await conn.receive(
   JSON.stringify({

@@ -157,8 +157,8 @@ function monitorArgs(line: string): string[] {
 /** True for a command that writes a call on its way to the page's instance (the real input must cross). */
 function handsOverACall(args: string[]): boolean {
   try {
-    const message = JSON.parse(args.at(-1) ?? '') as { kind?: unknown; text?: unknown }
-    return message.kind === 'send' && (JSON.parse(String(message.text)) as { type?: unknown }).type === 'call'
+    const message = JSON.parse(args.at(-1) ?? '') as { kind?: unknown; message?: { type?: unknown } }
+    return message.kind === 'send' && message.message?.type === 'call'
   } catch {
     return false
   }

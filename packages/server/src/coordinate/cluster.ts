@@ -1,3 +1,4 @@
+import type { AgentToPageMessage } from '@toolmark/protocol'
 import type {
   BroadcastMessage,
   Cluster,
@@ -186,7 +187,7 @@ export class ClusterCoordinator implements Coordinator {
   deliver(
     conversationId: string,
     clientId: string,
-    text: string,
+    message: AgentToPageMessage,
     to?: readonly string[],
     call?: { id: string; secrets: readonly string[] },
   ): void {
@@ -200,7 +201,13 @@ export class ClusterCoordinator implements Coordinator {
       }
       await Promise.all(
         instances.map((instance) =>
-          cluster.send(instance, { kind: 'send', conversationId, clientId, text, ...(call ? { call } : {}) }),
+          cluster.send(instance, {
+            kind: 'send',
+            conversationId,
+            clientId,
+            message,
+            ...(call ? { call } : {}),
+          }),
         ),
       )
     })().catch((error: unknown) =>
@@ -529,7 +536,7 @@ export class ClusterCoordinator implements Coordinator {
       if (message.call) pages.keepCallSecrets(message.call.id, message.call.secrets)
       // Only to connections here, or to the instance the page connection was handed over to: a message is handed
       // on at most twice, never back and forth.
-      const delivered = pages.deliverHere(message.conversationId, message.clientId, message.text)
+      const delivered = pages.deliverHere(message.conversationId, message.clientId, message.message)
       const moved = this.#moved.get(message.clientId)
       if (!delivered && moved && !message.again) await this.#cluster.send(moved, { ...message, again: true })
     } else if (message.kind === 'outcome') {

@@ -1,4 +1,5 @@
 import type { ToolResult } from '@toolmark/core'
+import type { AgentToPageMessage } from '@toolmark/protocol'
 import type { ClusterEvent, MovedStream } from '../relay/cluster.ts'
 
 /** How long a claim (a page load, a page stream, a running turn) lives without a heartbeat; renewed every third of it. */
@@ -32,7 +33,7 @@ export interface PageHost {
   /** The page connections open here: their conversation and the page loads they carry (empty: not said yet). */
   connections(): Iterable<{ conversationId: string; clientIds: ReadonlySet<string> }>
   /** Writes a bridge message to the connections here that lead to the page load; false when none does. */
-  deliverHere(conversationId: string, clientId: string, text: string): boolean
+  deliverHere(conversationId: string, clientId: string, message: AgentToPageMessage): boolean
   /** Keeps the secrets of a call another instance handed to a page here, to mask its result with. */
   keepCallSecrets(callId: string, secrets: readonly string[]): void
   /** The outcome of a call this instance waits for, settled on another instance. */
@@ -166,7 +167,7 @@ export interface Coordinator {
   deliver(
     conversationId: string,
     clientId: string,
-    text: string,
+    message: AgentToPageMessage,
     to?: readonly string[],
     call?: { id: string; secrets: readonly string[] },
   ): void

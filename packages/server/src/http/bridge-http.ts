@@ -5,6 +5,7 @@ import { CLAIM_WAIT_MS, type Coordinator, TAKE_TIMEOUT_MS } from '../coordinate/
 import { localCoordinator } from '../coordinate/local.ts'
 import type { MovedStream } from '../relay/cluster.ts'
 import { bound, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../relay/relay.ts'
+import type { ToPageMessage } from '../relay/types.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
 import { LimitExceeded } from '../shared/limits.ts'
@@ -90,21 +91,19 @@ class PageStream {
     readonly id: string = crypto.randomUUID(),
   ) {}
 
-  push(text: string): void {
-    // The relay writes `protocol` then `type` first (relay.ts), so the prefix names the message's type.
-    const kind = /^\{"protocol":1,"type":"(call|describe|cancel)"/.exec(text)?.[1]
-    if (kind === 'cancel') {
+  /** Keeps `message` for the stream (serialized here, the transport's edge) and writes it if a stream is open. */
+  push(message: ToPageMessage): void {
+    if (message.type === 'cancel') {
       // A request whose deadline passed before any stream carried it is withdrawn, never delivered:
       // the agent already has the timeout, so the page must not run it now.
-      const id = (JSON.parse(text) as { id?: unknown }).id
-      const at = this.kept.findIndex((k) => !k.written && k.requestId === id)
+      const at = this.kept.findIndex((k) => !k.written && k.requestId === message.id)
       if (at >= 0) {
         this.kept.splice(at, 1)
         return
       }
     }
-    const event: Kept = { n: ++this.seq, text, written: false }
-    if (kind === 'call' || kind === 'describe') event.requestId = (JSON.parse(text) as { id: string }).id
+    const event: Kept = { n: ++this.seq, text: JSON.stringify(message), written: false }
+    if (message.type === 'call' || message.type === 'describe') event.requestId = message.id
     this.kept.push(event)
     while (this.kept.length > this.window) this.evicted = (this.kept.shift() as Kept).n
     this.write?.(event)
@@ -256,7 +255,12 @@ class HttpBridge {
     page.evicted = from.evicted
     page.kept.push(...from.kept)
     try {
-      page.conn = this.#deps.relay.connect(userId, conversationId, (text) => page.push(text), from.clientIds)
+      page.conn = this.#deps.relay.connect(
+        userId,
+        conversationId,
+        (message) => page.push(message),
+        from.clientIds,
+      )
     } catch (error) {
       // Over the user's cap here: not adopted; the request goes on as a new stream and is refused there (429).
       if (error instanceof LimitExceeded) return undefined
@@ -349,7 +353,7 @@ class HttpBridge {
     }
     const fresh = new PageStream(userId, conversationId, this.#window)
     try {
-      fresh.conn = this.#deps.relay.connect(userId, conversationId, (text) => fresh.push(text))
+      fresh.conn = this.#deps.relay.connect(userId, conversationId, (message) => fresh.push(message))
     } catch (error) {
       if (!(error instanceof LimitExceeded)) throw error
       return error

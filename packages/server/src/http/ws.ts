@@ -110,8 +110,9 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
     }
     let conn: PageConnection
     try {
-      conn = deps.relay.connect(userId, conversation.id, (text) => {
-        if (ws.readyState === ws.OPEN) ws.send(text)
+      conn = deps.relay.connect(userId, conversation.id, (message) => {
+        // The socket is the transport's edge: the message is serialized here, once.
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
       })
     } catch (error) {
       // Over the user's cap of page connections: try again later (the page's transport reconnects with backoff).

@@ -1,4 +1,5 @@
 import type { ToolResult } from '@toolmark/core'
+import type { AgentToPageMessage } from '@toolmark/protocol'
 import type { ChatEvent, TextDeltaEvent } from '../shared/contract.ts'
 
 /**
@@ -14,15 +15,15 @@ export type ClusterEvent =
 /** What one server instance sends another through the {@link Cluster}. */
 export type ClusterMessage =
   /**
-   * To the instance holding the page load: write `text` (a bridge message) to its sockets. A `call` carries
-   * its id and `secrets` (its input's values at the tool's sensitive paths, which `text` holds already): the
+   * To the instance holding the page load: write `message` (a bridge message) to its sockets. A `call` carries
+   * its id and `secrets` (its input's values at the tool's sensitive paths, which `message` holds already): the
    * holder cuts them out of the call's result before that crosses back.
    */
   | {
       kind: 'send'
       conversationId: string
       clientId: string
-      text: string
+      message: AgentToPageMessage
       call?: { id: string; secrets: readonly string[] }
       /** Handed on by an instance that handed the page connection over (never handed on again). */
       again?: boolean

@@ -193,7 +193,7 @@ async function extension(host: InboundHost, conn: Conn, message: ExtensionToAgen
   const accept = message.offer.filter(
     (name) => name === PROGRESS_EXTENSION || (name === CONTEXT_EXTENSION && takesContext(host.store)),
   )
-  conn.send(JSON.stringify({ protocol: 1, type: 'extensions', clientId: message.clientId, accept }))
+  conn.send({ protocol: 1, type: 'extensions', clientId: message.clientId, accept })
   return true
 }
 

@@ -23,6 +23,7 @@ import type {
   PageRequest,
   RelayEvents,
   RequestOutcome,
+  ToPageMessage,
   Waiter,
 } from './types.ts'
 
@@ -244,9 +245,9 @@ export class Relay {
     this.#coordinator = options.coordinator ?? localCoordinator()
     this.#detach = this.#coordinator.attachPages({
       connections: () => this.#conns,
-      deliverHere: (conversationId, clientId, text) => {
+      deliverHere: (conversationId, clientId, message) => {
         const targets = this.#targets(conversationId, clientId)
-        for (const conn of targets) conn.send(text)
+        for (const conn of targets) conn.send(message)
         return targets.length > 0
       },
       keepCallSecrets: (callId, secrets) =>
@@ -296,7 +297,7 @@ export class Relay {
   connect(
     userId: string,
     conversationId: string,
-    send: (text: string) => void,
+    send: (message: ToPageMessage) => void,
     carried: readonly string[] = [],
   ): PageConnection {
     const release = this.#perUser.take(userId)
@@ -730,12 +731,11 @@ export class Relay {
     holders?: string[],
     secrets: readonly string[] = [],
   ): void {
-    const text = JSON.stringify(message)
     const targets = this.#targets(conversationId, clientId)
-    for (const conn of targets) conn.send(text)
+    for (const conn of targets) conn.send(message)
     if (this.#carriers(conversationId, clientId).length > 0) return
     const call = message.type === 'call' && secrets.length > 0 ? { id: message.id, secrets } : undefined
-    this.#coordinator.deliver(conversationId, clientId, text, holders, call)
+    this.#coordinator.deliver(conversationId, clientId, message, holders, call)
   }
 
   /**

@@ -1,4 +1,6 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
+import type { AgentToPageMessage } from '@toolmark/protocol'
+import type { ExtensionsAcceptMessage } from '@toolmark/protocol/extensions'
 import type { ConfirmBinding } from '../store/store.ts'
 
 /** Why an inbound page message was rejected (logged, never handed to the agent). */
@@ -99,11 +101,18 @@ export interface PageConnection {
   close(): void
 }
 
+/**
+ * What the relay writes to a page connection: a bridge message, or its answer to the page's extensions offer.
+ * It stays an object until the transport writes it.
+ */
+export type ToPageMessage = AgentToPageMessage | ExtensionsAcceptMessage
+
 /** The relay's record of one socket: who it is bound to and which page loads it has carried. */
 export interface Conn {
   userId: string
   conversationId: string
-  send: (text: string) => void
+  /** Writes a message to the socket; the transport serializes it. */
+  send: (message: ToPageMessage) => void
   clientIds: Set<string>
   open: boolean
   /** The `progress` messages passed on in the current one-second window (the rest are dropped). */

@@ -55,7 +55,7 @@ it('binds a call to the page load the store names even when the copy an instance
   const user = await store.createUser()
   const { id: conversationId } = await store.createConversation(user.id)
   const sent: Record<string, string[]> = { old: [], new: [] }
-  const old = here.connect(user.id, conversationId, (text) => sent.old!.push(text))
+  const old = here.connect(user.id, conversationId, (message) => sent.old!.push(JSON.stringify(message)))
   expect(await old.receive(manifest('page-old'))).toBe(true)
   expect((await here.page(conversationId))?.clientId).toBe('page-old') // copied here
   // The new page load binds the conversation on the other relay; its socket here has only said it is alive.
@@ -65,8 +65,8 @@ it('binds a call to the page load the store names even when the copy an instance
   const arrived = new Promise<void>((resolve) => {
     delivered = resolve
   })
-  const fresh = here.connect(user.id, conversationId, (text) => {
-    sent.new!.push(text)
+  const fresh = here.connect(user.id, conversationId, (message) => {
+    sent.new!.push(JSON.stringify(message))
     delivered()
   })
   expect(
