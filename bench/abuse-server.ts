@@ -4,11 +4,11 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createToolmarkServer } from '@toolmark/server'
 import { serve } from '@toolmark/server/node'
-import { EmbeddedProvider } from '@toolmark-apps/agent-server'
+import { OfflineProvider } from '@toolmark-apps/agent-server'
 
 const toolmark = createToolmarkServer({
-  provider: new EmbeddedProvider(),
-  chatCompletions: new EmbeddedProvider(),
+  provider: new OfflineProvider(),
+  chatCompletions: new OfflineProvider(),
   log: () => {},
 })
 const node = await serve(toolmark, { port: 0, host: '127.0.0.1', log: () => {} })

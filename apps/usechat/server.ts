@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize } from 'node:path'
 import { serve } from '@hono/node-server'
-import { EmbeddedProvider } from '@toolmark/offline-agent'
+import { OfflineProvider } from '@toolmark/offline-agent'
 import { createToolmarkServer, type ToolmarkServer } from '@toolmark/server'
 import { uiMessageStreamHandler } from '@toolmark/server/ui-stream'
 
@@ -23,7 +23,7 @@ export async function startUseChatServer(options: {
 }): Promise<UseChatServer> {
   const staticDir = options.staticDir
   const server = createToolmarkServer({
-    provider: new EmbeddedProvider(),
+    provider: new OfflineProvider(),
     fallback: async (request) => {
       if (!staticDir) return new Response('Not found', { status: 404 })
       const path = normalize(new URL(request.url).pathname).replace(/^(\.\.[/\\])+/, '')

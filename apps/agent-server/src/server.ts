@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
-import { EmbeddedProvider } from '@toolmark/offline-agent'
+import { OfflineProvider } from '@toolmark/offline-agent'
 import { type Agent, createToolmarkServer, type Provider, type Relay, type Store } from '@toolmark/server'
 import { serve } from '@toolmark/server/node'
 import { openPostgresStore } from '@toolmark/server/postgres'
@@ -92,7 +92,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     sessionTtlMs: config.sessionTtlMs,
     maxSessions: config.maxSessions,
     sseKeepAliveMs: config.sseKeepAliveMs,
-    chatCompletions: new EmbeddedProvider(),
+    chatCompletions: new OfflineProvider(),
     fallback: staticSite(config.staticDir),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.log ? { log: options.log } : {}),

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
 import { chatCompletions } from '@toolmark/server/openai-compat'
-import { EmbeddedProvider } from '@toolmark-apps/agent-server'
+import { OfflineProvider } from '@toolmark-apps/agent-server'
 import { type PusherServer, startPusherServer } from '@toolmark-internal/pusher-server'
 
 /*
@@ -79,7 +79,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     ? undefined
     : await new Promise<ReturnType<typeof serve>>((resolve) => {
         const server = serve(
-          { fetch: chatCompletions(new EmbeddedProvider()).fetch, hostname: '127.0.0.1', port: 0 },
+          { fetch: chatCompletions(new OfflineProvider()).fetch, hostname: '127.0.0.1', port: 0 },
           () => resolve(server),
         )
       })

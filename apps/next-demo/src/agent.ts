@@ -1,4 +1,4 @@
-import { EmbeddedProvider } from '@toolmark/offline-agent'
+import { OfflineProvider } from '@toolmark/offline-agent'
 import { createToolmarkServer, type Provider, routeHandlers, type ToolmarkServer } from '@toolmark/server'
 import { AnthropicProvider } from '@toolmark/server/anthropic'
 import { OpenAiProvider } from '@toolmark/server/openai'
@@ -29,7 +29,7 @@ function providerFrom(env: NodeJS.ProcessEnv): Provider {
   }
   if (name !== 'embedded')
     throw new Error(`PROVIDER must be embedded, anthropic, openai or auto, got ${name}`)
-  return new EmbeddedProvider({ chunkDelayMs: embeddedChunkDelay() })
+  return new OfflineProvider({ chunkDelayMs: embeddedChunkDelay() })
 }
 
 function create(): ToolmarkServer {

@@ -247,8 +247,8 @@ function formText(data: unknown, stepwise: boolean): string | undefined {
   return undefined
 }
 
-/** Options of {@link EmbeddedProvider}. */
-export interface EmbeddedProviderOptions {
+/** Options of {@link OfflineProvider}. */
+export interface OfflineProviderOptions {
   /**
    * The pause before each chunk of a reply after the first (ms), so a chat shows the reply as it streams.
    * Default 0: the chunks come at once.
@@ -268,12 +268,12 @@ export function chunkText(text: string, count: number): string[] {
 }
 
 /** The deterministic offline provider (the default). */
-export class EmbeddedProvider implements Provider {
+export class OfflineProvider implements Provider {
   readonly name = 'embedded'
   readonly #delay: number
   readonly #chunks: number
 
-  constructor(options: EmbeddedProviderOptions = {}) {
+  constructor(options: OfflineProviderOptions = {}) {
     this.#delay = options.chunkDelayMs ?? 0
     this.#chunks = options.chunks ?? 4
   }

@@ -1,11 +1,11 @@
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/protocol'
 import { chatCompletions } from '@toolmark/server/openai-compat'
-import { EmbeddedProvider } from '@toolmark-apps/agent-server'
+import { OfflineProvider } from '@toolmark-apps/agent-server'
 import { describe, expect, it } from 'vitest'
 
 /* The agent server's embedded planner behind POST /v1/chat/completions (what the Laravel agent loop calls). */
 
-const app = chatCompletions(new EmbeddedProvider())
+const app = chatCompletions(new OfflineProvider())
 const tools = [
   pageCallTool([
     {

@@ -1,7 +1,7 @@
 import type { ToolManifestSummary } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/protocol'
 import { expect, it } from 'vitest'
-import { chunkText, EmbeddedProvider, plan } from '../embedded.ts'
+import { chunkText, OfflineProvider, plan } from '../embedded.ts'
 import type { LlmTool, ProviderEvent, ProviderRequest } from '../types.ts'
 import { challengesTools, demoState } from './demo-tools.ts'
 
@@ -31,7 +31,7 @@ it('streams its reply in chunks, paced by chunkDelayMs', async () => {
   }
   const reply = plan(request)
   expect(reply.type === 'text' && reply.delta.split(' ').length).toBeGreaterThan(3)
-  const provider = new EmbeddedProvider({ chunkDelayMs: 30 })
+  const provider = new OfflineProvider({ chunkDelayMs: 30 })
   const at: number[] = []
   const events: ProviderEvent[] = []
   const start = Date.now()
@@ -45,7 +45,7 @@ it('streams its reply in chunks, paced by chunkDelayMs', async () => {
   expect(text).toBe(reply.type === 'text' ? reply.delta : '')
   // Without a delay the same chunks come at once.
   let again = ''
-  for await (const event of new EmbeddedProvider().stream(request))
+  for await (const event of new OfflineProvider().stream(request))
     if (event.type === 'text') again += event.delta
   expect(again).toBe(text)
 })

@@ -1,4 +1,4 @@
-import type { EmbeddedProvider, Provider as OfflineAgentProvider } from '@toolmark/offline-agent'
+import type { OfflineProvider, Provider as OfflineAgentProvider } from '@toolmark/offline-agent'
 import type { AgentMessage as ProtocolAgentMessage, Provider as ProtocolProvider } from '@toolmark/protocol'
 import { describe, expectTypeOf, it } from 'vitest'
 import { aiSdkProvider } from '../ai-sdk.ts'
@@ -73,7 +73,7 @@ describe('the Provider port', () => {
   })
 
   it('is what every bundled model client is, the offline agent included', () => {
-    expectTypeOf<EmbeddedProvider>().toMatchTypeOf<Provider>()
+    expectTypeOf<OfflineProvider>().toMatchTypeOf<Provider>()
     expectTypeOf<AnthropicProvider>().toMatchTypeOf<Provider>()
     expectTypeOf<OpenAiProvider>().toMatchTypeOf<Provider>()
     expectTypeOf(aiSdkProvider).returns.toEqualTypeOf<Provider>()

@@ -1,4 +1,4 @@
-import { EmbeddedProvider } from '@toolmark/offline-agent'
+import { OfflineProvider } from '@toolmark/offline-agent'
 import type { Provider } from '@toolmark/server'
 import { AnthropicProvider } from '@toolmark/server/anthropic'
 import { OpenAiProvider } from '@toolmark/server/openai'
@@ -20,7 +20,7 @@ export function createProvider(config: Config): Provider {
         model: config.openaiModel,
       })
     default:
-      return new EmbeddedProvider({ chunkDelayMs: embeddedChunkDelay() })
+      return new OfflineProvider({ chunkDelayMs: embeddedChunkDelay() })
   }
 }
 

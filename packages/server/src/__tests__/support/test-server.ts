@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 // The offline demo agent drives these tests' conversations.
-import { EmbeddedProvider } from '@toolmark/offline-agent'
+import { OfflineProvider } from '@toolmark/offline-agent'
 import Database from 'better-sqlite3'
 import { inject, onTestFinished } from 'vitest'
 import type { Provider } from '../../agent/types.ts'
@@ -89,12 +89,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const log = (line: string) => logs.push(line)
   const rejections: Rejection[] = []
   const now = options.clock ? options.clock.now : Date.now
-  const provider = options.provider ?? new EmbeddedProvider()
+  const provider = options.provider ?? new OfflineProvider()
   const start = async (store: Store, extra: Partial<ToolmarkServerOptions> = {}) => {
     const toolmark = createToolmarkServer({
       store: activity.store(store),
       provider,
-      chatCompletions: new EmbeddedProvider(),
+      chatCompletions: new OfflineProvider(),
       log,
       ...options.config,
       ...(options.clock ? { clock: options.clock } : {}),

@@ -5,7 +5,7 @@ import { bridge } from '@toolmark/bridge'
 import { websocketTransport } from '@toolmark/bridge/websocket'
 import type { Toolmark } from '@toolmark/core'
 import { environment } from '@toolmark/core/adapter'
-import { EmbeddedProvider } from '@toolmark/offline-agent'
+import { OfflineProvider } from '@toolmark/offline-agent'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { challengesRegistry } from '../../__tests__/support/challenges-page.ts'
@@ -61,7 +61,7 @@ async function setup(
   const clock = manualClock(Date.now())
   const toolmark = createToolmarkServer({
     store: createMemoryStore(clock.now),
-    provider: options.provider ?? new EmbeddedProvider(),
+    provider: options.provider ?? new OfflineProvider(),
     authenticate: (request) => request.headers.get('x-user-id') ?? undefined,
     clock,
     log: () => {},

@@ -1,12 +1,12 @@
 // server.ts: the Toolmark server with an AG-UI endpoint at /api/ag-ui (run: npx tsx server.ts)
 
-import { EmbeddedProvider } from '@toolmark/offline-agent'
+import { OfflineProvider } from '@toolmark/offline-agent'
 import { createToolmarkServer } from '@toolmark/server'
 import { agUiHandler } from '@toolmark/server/ag-ui'
 import { serve } from '@toolmark/server/node'
 
 const toolmark = createToolmarkServer({
-  provider: new EmbeddedProvider(), // or AnthropicProvider, OpenAiProvider, aiSdkProvider(...)
+  provider: new OfflineProvider(), // or AnthropicProvider, OpenAiProvider, aiSdkProvider(...)
   authenticate: (request) => request.headers.get('x-user-id') ?? undefined, // your sign-in
 })
 const agUi = agUiHandler(toolmark)
