@@ -126,3 +126,46 @@ test('a pending card after a reload: its confirmId is expired, the decision is a
   await vi.waitFor(async () => expect(await demo.challengeNames()).toContain('Robotics'), { timeout: 5000 })
   expect((await demo.challengeNames()).filter((name) => name === 'Robotics')).toHaveLength(1)
 })
+
+test('a server restart while a card is pending changes nothing: the reloaded page asks again, approved once', async () => {
+  const demo = await open()
+  await demo.ask('Create a challenge called Quantum Computing')
+  const pending = await demo.waitForFrame(
+    (f) =>
+      f.direction === 'sent' &&
+      f.message.type === 'result' &&
+      (f.message.result as { status?: string }).status === 'needs_confirmation',
+  )
+  const confirmId = (pending.message.result as { confirmId: string }).confirmId
+
+  // The server stops (its page connections and waiters gone) and starts again on the same SQLite file.
+  await demoServer.restart()
+  const from = demo.frames.length
+  const newClient = await demo.reload()
+  expect(newClient).not.toBe(pending.message.clientId)
+  const asked = await demo.waitForFrame(
+    (f) =>
+      f.direction === 'sent' &&
+      f.message.clientId === newClient &&
+      f.message.type === 'result' &&
+      (f.message.result as { status?: string }).status === 'needs_confirmation',
+    10_000,
+    from,
+  )
+  expect((asked.message.result as { confirmId: string }).confirmId).not.toBe(confirmId)
+  const card = demo.page.locator('[data-testid="confirm-card"][data-tool="challenges.create"]')
+  await card.waitFor()
+  expect(await demo.page.getByTestId('confirm-card').count()).toBe(1)
+  expect(await demo.challengeNames()).not.toContain('Quantum Computing')
+  await vi.waitFor(
+    async () => expect((await demoServer.server.store.getConfirm(confirmId))?.state).toBe('expired'),
+    { timeout: 5000 },
+  )
+
+  // Approved on the reloaded page: the tool runs once and the agent, on the new server, acknowledges it.
+  const before = (await demo.messages('assistant')).length
+  await card.getByTestId('confirm-approve').click()
+  const followUp = await demo.waitForAssistant(before)
+  expect(followUp.join('\n')).toContain('Quantum Computing')
+  expect((await demo.challengeNames()).filter((name) => name === 'Quantum Computing')).toHaveLength(1)
+})

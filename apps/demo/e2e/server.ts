@@ -16,6 +16,12 @@ export interface DemoServer {
   log: string[]
   /** Every byte the SQLite store holds on disk (main file, WAL and shared memory), as latin1 text. */
   storedBytes(): Promise<string>
+  /**
+   * Stops the server and starts a new one on the same port and SQLite file, as a deploy or a crash and a
+   * restart would: `server` is the new one afterwards, and everything in memory (page connections, pending
+   * calls' waiters) is gone.
+   */
+  restart(): Promise<void>
   close(): Promise<void>
 }
 
@@ -23,21 +29,25 @@ export interface DemoServer {
 export async function startDemoServer(staticDir: string): Promise<DemoServer> {
   const dir = await mkdtemp(join(tmpdir(), 'toolmark-demo-server-'))
   const dataFile = join(dir, 'demo.db')
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_FILE: dataFile,
-    STATIC_DIR: staticDir,
-    PROVIDER: 'embedded',
-    CALL_DEADLINE_MS: '10000',
-  })
   const log: string[] = []
-  const server = await startServer({ config, log: (line) => log.push(line) })
   const rejections: Rejection[] = []
-  server.relay.on('rejected', (rejection) => rejections.push(rejection))
-  return {
-    server,
-    url: server.url,
+  const start = async (port: string): Promise<RunningServer> => {
+    const config = loadConfig({
+      PORT: port,
+      HOST: '127.0.0.1',
+      DATA_FILE: dataFile,
+      STATIC_DIR: staticDir,
+      PROVIDER: 'embedded',
+      CALL_DEADLINE_MS: '10000',
+    })
+    const server = await startServer({ config, log: (line) => log.push(line) })
+    server.relay.on('rejected', (rejection) => rejections.push(rejection))
+    return server
+  }
+  const first = await start('0')
+  const demo: DemoServer = {
+    server: first,
+    url: first.url,
     dataFile,
     rejections,
     log,
@@ -49,9 +59,14 @@ export async function startDemoServer(staticDir: string): Promise<DemoServer> {
       )
       return Buffer.concat(parts).toString('latin1')
     },
+    async restart() {
+      await demo.server.close()
+      demo.server = await start(new URL(demo.url).port)
+    },
     async close() {
-      await server.close()
+      await demo.server.close()
       await rm(dir, { recursive: true, force: true })
     },
   }
+  return demo
 }
