@@ -1,4 +1,5 @@
 import type { ToolManifestSummary } from '@toolmark/core'
+import { CONTEXT_NOTE } from '@toolmark/protocol/extensions'
 import { MAX_MANIFEST, MAX_TEXT } from './bounds.ts'
 import { answerValues, extractInput } from './extract.ts'
 import {
@@ -506,10 +507,12 @@ export function planWithin(request: ProviderRequest, limit: number): ProviderEve
   const cut = (text: string, max = limit) => (text.length > max ? text.slice(0, max) : text)
   return planBounded({
     ...request,
+    // The page's context (a user-role message of page data before the latest user message) is not the user's
+    // words: left out, so the turns and the question the last one asked stay where they were.
     // A user's text: cut, and each run of white space made one space (no pattern meets long runs).
-    messages: request.messages.map((m) =>
-      m.role === 'user' ? { ...m, text: cut(m.text).replace(/\s+/g, ' ') } : m,
-    ),
+    messages: request.messages
+      .filter((m) => !(m.role === 'user' && m.text.startsWith(CONTEXT_NOTE)))
+      .map((m) => (m.role === 'user' ? { ...m, text: cut(m.text).replace(/\s+/g, ' ') } : m)),
     tools: request.tools.map((t) =>
       t.description.length > limit * MANIFEST_FACTOR
         ? { ...t, description: cut(t.description, limit * MANIFEST_FACTOR) }

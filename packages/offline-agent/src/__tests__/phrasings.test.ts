@@ -1,5 +1,6 @@
 import type { ToolManifestSummary, ToolResult } from '@toolmark/core'
 import { PAGE_DESCRIBE_TOOL, pageCallTool } from '@toolmark/protocol'
+import { CONTEXT_NOTE } from '@toolmark/protocol/extensions'
 import { describe, expect, it } from 'vitest'
 import { plan } from '../embedded.ts'
 import type { AgentMessage, LlmTool } from '../types.ts'
@@ -259,6 +260,7 @@ describe('embedded agent: answers in plain words, never raw tool names', () => {
 async function converse(
   said: string[],
   tools: FakeTool[],
+  pageContext?: string,
 ): Promise<{ answers: string[]; calls: { tool: string; input: unknown }[] }> {
   const guides = guidesToolmark()
   const { manifest, llmTools } = exposure(tools)
@@ -269,7 +271,13 @@ async function converse(
     messages.push({ role: 'user', text })
     for (let step = 0; ; step++) {
       if (step > 4) throw new Error(`no answer to ${text}`)
-      const event = plan({ system: '', messages, tools: llmTools, manifest })
+      // With `pageContext`, each request has the page's context right before the latest user message, as the
+      // server puts it there (never in the stored history).
+      const last = messages.findLastIndex((m) => m.role === 'user')
+      const request = pageContext
+        ? [...messages.slice(0, last), { role: 'user' as const, text: pageContext }, ...messages.slice(last)]
+        : messages
+      const event = plan({ system: '', messages: request, tools: llmTools, manifest })
       if (event.type === 'text') {
         messages.push({ role: 'assistant', text: event.delta, toolCalls: [] })
         answers.push(event.delta)
@@ -312,6 +320,19 @@ describe('embedded agent: a reply to its own question', () => {
     expect(answers[1]).toBe(
       'I filled in name: "Robotics"; category: "learning". Nothing is saved until the form is submitted. Tell me the rest, or say "next" for the next step.',
     )
+  })
+
+  it("answers its question the same when each request carries the page's context", async () => {
+    const context = `${CONTEXT_NOTE}\n${JSON.stringify([{ name: 'list.search', description: 'The search', value: 'plan a challenge' }])}`
+    const { answers, calls } = await converse(
+      ['plan a challenge', 'Robotics, learning'],
+      [...challenges, ...guidesTools()],
+      context,
+    )
+    expect(calls).toEqual([
+      { tool: 'plan.fill', input: { values: { name: 'Robotics', category: 'learning' } } },
+    ])
+    expect(answers[1]).toMatch(/^I filled in name: "Robotics"; category: "learning"\./)
   })
 
   it.each<[string, unknown]>([
