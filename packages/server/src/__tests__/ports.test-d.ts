@@ -1,4 +1,4 @@
-import type { OfflineProvider, Provider as OfflineAgentProvider } from '@toolmark/offline-agent'
+import type { Provider as OfflineAgentProvider, OfflineProvider } from '@toolmark/offline-agent'
 import type { AgentMessage as ProtocolAgentMessage, Provider as ProtocolProvider } from '@toolmark/protocol'
 import { describe, expectTypeOf, it } from 'vitest'
 import { aiSdkProvider } from '../ai-sdk.ts'
