@@ -41,6 +41,14 @@ export interface WsDeps {
   log?: ((line: string) => void) | undefined
 }
 
+/** Answers an upgrade to another path 404, like every 4xx of the server: a JSON `{ error: { code, message } }` body. */
+function notFound(socket: Duplex): void {
+  const body = JSON.stringify({ error: { code: 'not_found', message: 'No WebSocket at this path' } })
+  socket.end(
+    `HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  )
+}
+
 /**
  * Serves `GET /toolmark/ws?conversation=:id` on `server`. The upgrade is completed and then,
  * before anything is relayed, `Host` and `Origin` are checked (else closed 4403), the socket is
@@ -58,14 +66,7 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost')
-    if (url.pathname !== WS_PATH) {
-      // Like every 4xx of the server: a JSON `{ error: { code, message } }` body.
-      const body = JSON.stringify({ error: { code: 'not_found', message: 'No WebSocket at this path' } })
-      socket.end(
-        `HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      )
-      return
-    }
+    if (url.pathname !== WS_PATH) return notFound(socket)
     // Host and Origin first (DNS rebinding), before the session or anything else is looked at.
     const problem = checkOrigin(req.headers.host, req.headers.origin, deps.allowedOrigins)
     // The cookie's signature is verified (asynchronously) before the upgrade completes, so the page
