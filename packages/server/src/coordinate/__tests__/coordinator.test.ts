@@ -1,3 +1,4 @@
+import type { AgentToPageMessage } from '@toolmark/protocol'
 import { describe, expect, it } from 'vitest'
 import { NO_PAGE_RESULT, Relay } from '../../relay/relay.ts'
 import { createMemoryStore } from '../../store/memory.ts'
@@ -11,7 +12,12 @@ import { LocalCoordinator } from '../local.ts'
 function twoInstances() {
   const seen = {
     host: undefined as PageHost | undefined,
-    delivered: [] as Array<{ clientId: string; text: string; to?: readonly string[]; call?: unknown }>,
+    delivered: [] as Array<{
+      clientId: string
+      message: AgentToPageMessage
+      to?: readonly string[]
+      call?: unknown
+    }>,
   }
   const coordinator: Coordinator = Object.assign(new LocalCoordinator(), {
     instance: 'A',
@@ -26,11 +32,11 @@ function twoInstances() {
     deliver(
       _conversationId: string,
       clientId: string,
-      text: string,
+      message: AgentToPageMessage,
       to?: readonly string[],
       call?: { id: string; secrets: readonly string[] },
     ) {
-      seen.delivered.push({ clientId, text, ...(to ? { to } : {}), ...(call ? { call } : {}) })
+      seen.delivered.push({ clientId, message, ...(to ? { to } : {}), ...(call ? { call } : {}) })
     },
   })
   return { coordinator, seen }
@@ -58,7 +64,7 @@ describe('the relay reaches other instances only through its Coordinator', () =>
     })
     await expect.poll(() => seen.delivered.length).toBe(1)
     const [sent] = seen.delivered
-    const call = JSON.parse(sent!.text) as { type: string; id: string; clientId: string }
+    const call = sent!.message
     expect(call).toMatchObject({ type: 'call', clientId: 'page-b' })
     expect(sent).toMatchObject({
       clientId: 'page-b',
