@@ -31,35 +31,6 @@ afterAll(async () => {
 const DESCRIPTION = 'Create a new challenge with a name and an optional description.'
 const CHANGED = 'Create one new challenge with a name and an optional description.'
 
-/** Counts every confirmation card that appears in the page from now on (`window.__cards`). */
-async function countCards(demo: DemoPage): Promise<void> {
-  await demo.page.evaluate(() => {
-    const cards: string[] = []
-    const seen = new WeakSet<Element>()
-    Object.assign(window, { __cards: cards })
-    const record = () => {
-      for (const card of document.querySelectorAll('[data-testid="confirm-card"]')) {
-        if (seen.has(card)) continue
-        seen.add(card)
-        cards.push(card.getAttribute('data-tool') ?? '')
-      }
-    }
-    record()
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true })
-  })
-}
-
-/** The tools of the cards seen since {@link countCards}. */
-const cardsSeen = (demo: DemoPage): Promise<string[]> =>
-  demo.page.evaluate(() => (window as unknown as { __cards: string[] }).__cards)
-
-/** The description of `challenges.create` in the last manifest the page sent. */
-function createDescription(demo: DemoPage): string | undefined {
-  const manifest = demo.frames.filter((f) => f.direction === 'sent' && f.message.type === 'manifest').at(-1)
-  const tools = (manifest?.message.tools ?? []) as Array<{ name: string; description?: string }>
-  return tools.find((t) => t.name === 'challenges.create')?.description
-}
-
 test('"always" stops the asking for that tool only; a changed tool asks again; Revoke restores asking', async () => {
   const demo = tab
   await demo.fresh()
@@ -88,10 +59,10 @@ test('"always" stops the asking for that tool only; a changed tool asks again; R
   expect(grants.map((g) => [g.tool, g.caller])).toEqual([['challenges.create', 'inapp']])
 
   // 2. The same tool again runs at once: no card.
-  await countCards(demo)
+  await demo.countCards()
   await demo.ask('Create a challenge called Astronomy')
   expect(await demo.challengeNames()).toContain('Astronomy')
-  expect(await cardsSeen(demo)).toEqual([])
+  expect(await demo.cardsSeen()).toEqual([])
 
   // 3. Another tool still asks (a deletion, which can never be remembered: its card offers no choice).
   const deleted = demo.ask('Delete the challenge Marathon Training')
@@ -114,7 +85,7 @@ test('"always" stops the asking for that tool only; a changed tool asks again; R
   })
   await demo.reload()
   expect(rewritten).toBeGreaterThan(0)
-  expect(createDescription(demo)).toContain(CHANGED)
+  expect(demo.toolDescription('challenges.create')).toContain(CHANGED)
   const changedAsk = demo.ask('Create a challenge called Gardening')
   await createCard.waitFor()
   await createCard.getByTestId('confirm-reject').click()
@@ -124,11 +95,11 @@ test('"always" stops the asking for that tool only; a changed tool asks again; R
   // The tool as it was still runs without a card: the grant is untouched.
   await demo.page.unrouteAll()
   await demo.reload()
-  expect(createDescription(demo)).toContain(DESCRIPTION)
-  await countCards(demo)
+  expect(demo.toolDescription('challenges.create')).toContain(DESCRIPTION)
+  await demo.countCards()
   await demo.ask('Create a challenge called Cooking')
   expect(await demo.challengeNames()).toContain('Cooking')
-  expect(await cardsSeen(demo)).toEqual([])
+  expect(await demo.cardsSeen()).toEqual([])
 
   // 5. Revoke in the chat's list: the tool asks again.
   await demo.page.getByTestId('chat-grants').locator('summary').click()

@@ -212,6 +212,40 @@ export class DemoPage {
     return this.waitForTool(path.startsWith('/settings') ? 'settings.updateCard' : 'challenges.search', from)
   }
 
+  /** Counts every confirmation card that appears in the page from now on (read with {@link cardsSeen}). */
+  async countCards(): Promise<void> {
+    await this.page.evaluate(() => {
+      const cards: string[] = []
+      const seen = new WeakSet<Element>()
+      Object.assign(window, { __cards: cards })
+      const record = () => {
+        for (const card of document.querySelectorAll('[data-testid="confirm-card"]')) {
+          if (seen.has(card)) continue
+          seen.add(card)
+          cards.push(card.getAttribute('data-tool') ?? '')
+        }
+      }
+      record()
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true })
+    })
+  }
+
+  /** The tools of the cards seen since {@link countCards}. */
+  cardsSeen(): Promise<string[]> {
+    return this.page.evaluate(() => (window as unknown as { __cards: string[] }).__cards)
+  }
+
+  /** The description of the tool `name` in the last manifest the page sent that lists it. */
+  toolDescription(name: string): string | undefined {
+    for (const frame of [...this.frames].reverse()) {
+      if (frame.direction !== 'sent' || frame.message.type !== 'manifest') continue
+      const tools = (frame.message.tools ?? []) as Array<{ name: string; description?: string }>
+      const tool = tools.find((t) => t.name === name)
+      if (tool) return tool.description
+    }
+    return undefined
+  }
+
   /** The texts of the chat's messages with `role`, in order. */
   messages(role?: ChatMessage['role']): Promise<string[]> {
     const selector = role

@@ -60,7 +60,7 @@ describe('the package entries', () => {
     )
   })
 
-  it('@toolmark/server/store holds the Store port, its records, the in-memory store and its error', () => {
+  it('@toolmark/server/store holds the Store port (whole and by aggregate), its records, the in-memory store and its error', () => {
     expect(exportsOf('store.ts')).toEqual(
       [
         'Store',
@@ -75,6 +75,13 @@ describe('the package entries', () => {
         'Answerer',
         'ManifestRecord',
         'StoredGrant',
+        'UserStore',
+        'ConversationStore',
+        'CallStore',
+        'ConfirmStore',
+        'DecisionStore',
+        'PageStore',
+        'GrantStore',
         'createMemoryStore',
         'StoreUnavailableError',
       ].sort(),

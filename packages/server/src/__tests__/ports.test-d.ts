@@ -30,6 +30,20 @@ describe('the Store port', () => {
     expectTypeOf<keyof typeof storeEntry>().toEqualTypeOf<'createMemoryStore' | 'StoreUnavailableError'>()
   })
 
+  it('is its aggregates joined, with the lifecycle (ping, close) beside them', () => {
+    type Aggregates = storeEntry.UserStore &
+      storeEntry.ConversationStore &
+      storeEntry.CallStore &
+      storeEntry.ConfirmStore &
+      storeEntry.DecisionStore &
+      storeEntry.PageStore &
+      storeEntry.GrantStore
+    // Each is assignable to the other: a store built from the aggregates is a Store, and a Store has them all.
+    expectTypeOf<Aggregates & Pick<Store, 'ping' | 'close'>>().toMatchTypeOf<Store>()
+    expectTypeOf<Store>().toMatchTypeOf<Aggregates>()
+    expectTypeOf<keyof Aggregates>().toEqualTypeOf<Exclude<keyof Store, 'ping' | 'close'>>()
+  })
+
   it('is what every bundled store returns, and what the server takes', () => {
     expectTypeOf(createMemoryStore()).toEqualTypeOf<Store>()
     expectTypeOf(openSqliteStore(':memory:')).toEqualTypeOf<Store>()

@@ -1,15 +1,22 @@
 import type {
   CallBinding,
+  CallStore,
   ConfirmBinding,
+  ConfirmStore,
   Conversation,
+  ConversationStore,
+  DecisionStore,
+  GrantStore,
   ManifestRecord,
   PageContextRecord,
+  PageStore,
   PendingDecision,
   Session,
   Store,
   StoredGrant,
   StoredMessage,
   User,
+  UserStore,
 } from './store.ts'
 
 /**
@@ -92,18 +99,8 @@ function removeOrphans(t: Tables): void {
   for (const id of users.keys()) if (!reachable.has(id)) users.delete(id)
 }
 
-type UserMethods =
-  | 'secret'
-  | 'createUser'
-  | 'ensureUser'
-  | 'createSession'
-  | 'getSession'
-  | 'touchSession'
-  | 'pruneSessions'
-  | 'countSessions'
-
 /** Secrets, users and sessions. */
-function userMethods(t: Tables): Pick<Store, UserMethods> {
+function userMethods(t: Tables): UserStore {
   const { now, secrets, users, sessions } = t
   return {
     async secret(name, create) {
@@ -152,18 +149,8 @@ function userMethods(t: Tables): Pick<Store, UserMethods> {
   }
 }
 
-type ConversationMethods =
-  | 'countConversations'
-  | 'createConversation'
-  | 'getConversation'
-  | 'setActiveClient'
-  | 'getActiveClient'
-  | 'addMessage'
-  | 'listMessages'
-  | 'updateMessage'
-
 /** Conversations and their messages. */
-function conversationMethods(t: Tables): Pick<Store, ConversationMethods> {
+function conversationMethods(t: Tables): ConversationStore {
   const { now, users, conversations, messages, messageIds } = t
   return {
     async countConversations(userId) {
@@ -208,10 +195,8 @@ function conversationMethods(t: Tables): Pick<Store, ConversationMethods> {
   }
 }
 
-type CallMethods = 'insertCall' | 'bindCall' | 'answerCall' | 'getCall' | 'settleCall' | 'timeOutPendingCalls'
-
 /** Call bindings: which page load may answer which call, answered once. */
-function callMethods(t: Tables): Pick<Store, CallMethods> {
+function callMethods(t: Tables): CallStore {
   const { conversations, calls } = t
   return {
     async insertCall(binding) {
@@ -261,16 +246,8 @@ function callMethods(t: Tables): Pick<Store, CallMethods> {
   }
 }
 
-type ConfirmMethods =
-  | 'insertConfirm'
-  | 'getConfirm'
-  | 'listConfirms'
-  | 'updateConfirmSummary'
-  | 'settleConfirm'
-  | 'expireConfirms'
-
 /** Confirmation bindings: the first binding wins, each is used once. */
-function confirmMethods(t: Tables): Pick<Store, ConfirmMethods> {
+function confirmMethods(t: Tables): ConfirmStore {
   const { now, confirms } = t
   return {
     async insertConfirm(binding) {
@@ -312,7 +289,7 @@ function confirmMethods(t: Tables): Pick<Store, ConfirmMethods> {
 }
 
 /** The agent calls' pending decisions, closed once. */
-function decisionMethods(t: Tables): Pick<Store, 'openDecision' | 'closeDecision' | 'pendingDecisions'> {
+function decisionMethods(t: Tables): DecisionStore {
   const { decisions } = t
   return {
     async openDecision(decision) {
@@ -338,9 +315,7 @@ function decisionMethods(t: Tables): Pick<Store, 'openDecision' | 'closeDecision
 }
 
 /** Each page load's manifest and page context; a lower `rev` is dropped. */
-function pageMethods(
-  t: Tables,
-): Pick<Store, 'putManifest' | 'getManifest' | 'putPageContext' | 'getPageContext'> {
+function pageMethods(t: Tables): Omit<PageStore, 'getActivePage'> {
   const { manifests, contexts } = t
   return {
     async putManifest(record) {
@@ -376,7 +351,7 @@ function pageMethods(
 }
 
 /** Grants: one per user, tool, caller and conversation; the newest replaces the older. */
-function grantMethods(t: Tables): Pick<Store, 'listGrants' | 'putGrant' | 'revokeGrant'> {
+function grantMethods(t: Tables): GrantStore {
   const { grants } = t
   return {
     listGrants: async (userId, at) =>

@@ -5,13 +5,20 @@ import { type GrantRow, grantValues, toGrant } from './grants-sql.ts'
 import { migratePostgres } from './pg-migrations.ts'
 import {
   type CallBinding,
+  type CallStore,
   type ConfirmBinding,
+  type ConfirmStore,
+  type ConversationStore,
+  type DecisionStore,
+  type GrantStore,
   type ManifestRecord,
   type PageContextRecord,
+  type PageStore,
   type PendingDecision,
   type Store,
   type StoredMessage,
   StoreUnavailableError,
+  type UserStore,
 } from './store.ts'
 
 /** How {@link openPostgresStore} connects. */
@@ -358,19 +365,7 @@ function database(pool: pg.Pool, now: () => number, prepare: boolean): Database 
 }
 
 /** Secrets, users and sessions. */
-function userMethods(
-  db: Database,
-): Pick<
-  Store,
-  | 'secret'
-  | 'createUser'
-  | 'ensureUser'
-  | 'createSession'
-  | 'getSession'
-  | 'touchSession'
-  | 'pruneSessions'
-  | 'countSessions'
-> {
+function userMethods(db: Database): UserStore {
   const { now, query, first } = db
   return {
     async secret(name, create) {
@@ -447,19 +442,7 @@ async function pruneSessions(pool: pg.Pool, idleBefore: number, keep: number): P
 }
 
 /** Conversations and their messages. */
-function conversationMethods(
-  db: Database,
-): Pick<
-  Store,
-  | 'countConversations'
-  | 'createConversation'
-  | 'getConversation'
-  | 'setActiveClient'
-  | 'getActiveClient'
-  | 'addMessage'
-  | 'listMessages'
-  | 'updateMessage'
-> {
+function conversationMethods(db: Database): ConversationStore {
   const { now, query, first } = db
   return {
     countConversations: async (userId) => num((await query('conversationCount', [userId])).rows[0]!.n),
@@ -508,9 +491,7 @@ function conversationMethods(
 }
 
 /** Call bindings: which page load may answer which call; every transition is one statement. */
-function callMethods(
-  db: Database,
-): Pick<Store, 'insertCall' | 'bindCall' | 'answerCall' | 'getCall' | 'settleCall' | 'timeOutPendingCalls'> {
+function callMethods(db: Database): CallStore {
   const { query, first, changed } = db
   return {
     async insertCall(b) {
@@ -528,17 +509,7 @@ function callMethods(
 }
 
 /** Confirmation bindings, each settled once. */
-function confirmMethods(
-  db: Database,
-): Pick<
-  Store,
-  | 'insertConfirm'
-  | 'getConfirm'
-  | 'listConfirms'
-  | 'updateConfirmSummary'
-  | 'settleConfirm'
-  | 'expireConfirms'
-> {
+function confirmMethods(db: Database): ConfirmStore {
   const { now, query, first, changed } = db
   return {
     insertConfirm: (b) =>
@@ -571,7 +542,7 @@ function confirmMethods(
 }
 
 /** The agent calls' decisions: opened once, closed once. */
-function decisionMethods(db: Database): Pick<Store, 'openDecision' | 'closeDecision' | 'pendingDecisions'> {
+function decisionMethods(db: Database): DecisionStore {
   const { query, changed } = db
   return {
     openDecision: (d) =>
@@ -594,19 +565,7 @@ function decisionMethods(db: Database): Pick<Store, 'openDecision' | 'closeDecis
 }
 
 /** Manifests, page contexts and grants. */
-function pageMethods(
-  db: Database,
-): Pick<
-  PostgresStore,
-  | 'putManifest'
-  | 'getManifest'
-  | 'getActivePage'
-  | 'putPageContext'
-  | 'getPageContext'
-  | 'listGrants'
-  | 'putGrant'
-  | 'revokeGrant'
-> {
+function pageMethods(db: Database): PageStore & GrantStore {
   const { query, first, changed } = db
   return {
     putManifest: (m) =>

@@ -20,7 +20,16 @@ import {
   toSession,
 } from './rows.ts'
 import { prepareStatements, type Statements } from './statements.ts'
-import type { ConfirmBinding, Store } from './store.ts'
+import type {
+  CallStore,
+  ConfirmBinding,
+  ConfirmStore,
+  ConversationStore,
+  DecisionStore,
+  PageStore,
+  Store,
+  UserStore,
+} from './store.ts'
 
 /**
  * Opens (creating when needed) the SQLite store at `file` (`':memory:'` for a throwaway one):
@@ -51,21 +60,7 @@ const one = <R, T>(row: R | undefined, map: (r: R) => T): T | undefined =>
   row === undefined ? undefined : map(row)
 
 /** Secrets, users and sessions. */
-function userMethods(
-  db: Database.Database,
-  q: Statements,
-  now: () => number,
-): Pick<
-  Store,
-  | 'secret'
-  | 'createUser'
-  | 'ensureUser'
-  | 'createSession'
-  | 'getSession'
-  | 'touchSession'
-  | 'pruneSessions'
-  | 'countSessions'
-> {
+function userMethods(db: Database.Database, q: Statements, now: () => number): UserStore {
   const pruneSessions = db.transaction((idleBefore: number, keep: number): number => {
     const removed = q.expireSessions.run(idleBefore).changes + q.evictSessions.run(keep).changes
     if (removed > 0) for (const statement of q.orphans) statement.run()
@@ -102,20 +97,7 @@ function userMethods(
 }
 
 /** Conversations and their messages. */
-function conversationMethods(
-  q: Statements,
-  now: () => number,
-): Pick<
-  Store,
-  | 'countConversations'
-  | 'createConversation'
-  | 'getConversation'
-  | 'setActiveClient'
-  | 'getActiveClient'
-  | 'addMessage'
-  | 'updateMessage'
-  | 'listMessages'
-> {
+function conversationMethods(q: Statements, now: () => number): ConversationStore {
   return {
     countConversations: async (userId) => q.countConversations.get(userId)!.n,
     async createConversation(userId) {
@@ -148,26 +130,7 @@ function bindingMethods(
   db: Database.Database,
   q: Statements,
   now: () => number,
-): Pick<
-  Store,
-  | 'insertCall'
-  | 'bindCall'
-  | 'answerCall'
-  | 'getCall'
-  | 'settleCall'
-  | 'timeOutPendingCalls'
-  | 'insertConfirm'
-  | 'getConfirm'
-  | 'listConfirms'
-  | 'updateConfirmSummary'
-  | 'settleConfirm'
-  | 'expireConfirms'
-  | 'openDecision'
-  | 'closeDecision'
-  | 'pendingDecisions'
-  | 'putManifest'
-  | 'getManifest'
-> {
+): CallStore & ConfirmStore & DecisionStore & Pick<PageStore, 'putManifest' | 'getManifest'> {
   const expireConfirms = db.transaction((conversationId: string, clientId: string): ConfirmBinding[] => {
     const rows = q.pendingConfirms.all(conversationId, clientId)
     q.expireConfirms.run(conversationId, clientId)

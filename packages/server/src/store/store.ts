@@ -272,6 +272,65 @@ export interface Store {
   close(): Promise<void>
 }
 
+/*
+ * The Store by aggregate: each store implementation builds one part per aggregate and joins them.
+ */
+
+/** Secrets, users and sessions. */
+export type UserStore = Pick<
+  Store,
+  | 'secret'
+  | 'createUser'
+  | 'ensureUser'
+  | 'createSession'
+  | 'getSession'
+  | 'touchSession'
+  | 'pruneSessions'
+  | 'countSessions'
+>
+
+/** Conversations and their messages. */
+export type ConversationStore = Pick<
+  Store,
+  | 'countConversations'
+  | 'createConversation'
+  | 'getConversation'
+  | 'setActiveClient'
+  | 'getActiveClient'
+  | 'addMessage'
+  | 'listMessages'
+  | 'updateMessage'
+>
+
+/** Call bindings: each call bound to the page load it was sent to, answered once. */
+export type CallStore = Pick<
+  Store,
+  'insertCall' | 'bindCall' | 'answerCall' | 'getCall' | 'settleCall' | 'timeOutPendingCalls'
+>
+
+/** Confirmation bindings: the first binding wins, each is used once. */
+export type ConfirmStore = Pick<
+  Store,
+  | 'insertConfirm'
+  | 'getConfirm'
+  | 'listConfirms'
+  | 'updateConfirmSummary'
+  | 'settleConfirm'
+  | 'expireConfirms'
+>
+
+/** Pending decisions: the agent's calls waiting for the user, kept across reloads and restarts. */
+export type DecisionStore = Pick<Store, 'openDecision' | 'closeDecision' | 'pendingDecisions'>
+
+/** Each page load's manifest and page context (`getActivePage`: an optional fast path). */
+export type PageStore = Pick<
+  Store,
+  'putManifest' | 'getManifest' | 'getActivePage' | 'putPageContext' | 'getPageContext'
+>
+
+/** A user's grants (optional: without them the grants routes answer 501). */
+export type GrantStore = Pick<Store, 'listGrants' | 'putGrant' | 'revokeGrant'>
+
 /**
  * What a store throws (rejects with) when its database cannot be reached: the server answers the request
  * `503 store_unavailable` (with `Retry-After`) instead of a 500, and nothing is half-written (every write is
