@@ -8,6 +8,8 @@ import { serve } from '@toolmark/server/node'
 const toolmark = createToolmarkServer({
   provider: { name: 'none', async *stream() {} },
   authenticate: () => 'bench-user',
+  // One bench user holds every page: the per-user cap (a guard against one user's abuse) is lifted to the load.
+  maxPageConnectionsPerUser: 10_000,
   log: () => {},
 })
 const node = await serve(toolmark, { port: 0, host: '127.0.0.1', log: () => {} })

@@ -371,7 +371,11 @@ async function memory(): Promise<void> {
       })
       const reader = response.body!.getReader()
       let text = ''
-      while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value)
+      while (!text.includes('\n\n')) {
+        const chunk = await reader.read()
+        if (chunk.done) throw new Error(`event stream ${response.status} ended before its ready event: ${text}`)
+        text += new TextDecoder().decode(chunk.value)
+      }
       const id = /"stream":"([^"]+)"/.exec(text)?.[1] ?? ''
       streams.push({ abort, id })
     }
