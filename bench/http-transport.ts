@@ -373,7 +373,8 @@ async function memory(): Promise<void> {
       let text = ''
       while (!text.includes('\n\n')) {
         const chunk = await reader.read()
-        if (chunk.done) throw new Error(`event stream ${response.status} ended before its ready event: ${text}`)
+        if (chunk.done)
+          throw new Error(`event stream ${response.status} ended before its ready event: ${text}`)
         text += new TextDecoder().decode(chunk.value)
       }
       const id = /"stream":"([^"]+)"/.exec(text)?.[1] ?? ''
