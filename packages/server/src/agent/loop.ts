@@ -118,7 +118,7 @@ export class Agent {
       history: this.#history,
       log,
       streamReplies: options.streamReplies !== false,
-      signal: this.#queue.signal,
+      stops: this.#queue.stops,
       closed,
     }
     this.#listen(options)

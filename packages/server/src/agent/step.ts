@@ -5,6 +5,7 @@ import type { BoundPage, Relay } from '../relay/relay.ts'
 import { boundContent, boundManifest, boundText } from '../shared/bounds.ts'
 import { escapeForLog } from '../shared/log.ts'
 import { scrub, secretForms } from '../shared/redact.ts'
+import type { Stops } from '../shared/stops.ts'
 import type { Conversation, Store } from '../store/store.ts'
 import { type CallOutcome, endPart, startPart } from './chat-view.ts'
 import type { ConversationEvents } from './events.ts'
@@ -38,7 +39,7 @@ export interface StepParts {
   /** Publish the reply as it streams (`text-delta` events). */
   streamReplies: boolean
   /** Aborted when the agent closes: the model request in flight stops. */
-  signal: AbortSignal
+  stops: Stops
   /** True once the agent closes. */
   closed: () => boolean
 }
@@ -128,13 +129,14 @@ async function askModel(
         held,
       })
     : undefined
+  const stop = parts.stops.take()
   try {
     return await readReply(
       parts.provider.stream({
         system: followUp ? FOLLOW_UP_PROMPT : SYSTEM_PROMPT,
         messages: withPageContext(turn.history, context),
         tools,
-        signal: parts.signal,
+        signal: stop.signal,
         ...(followUp || !page ? {} : { manifest: [...manifest] }),
       }),
       stream,
@@ -147,6 +149,8 @@ async function askModel(
     const text = `The agent could not reach its model (${parts.provider.name}).`
     await parts.history.add(conversation.id, 'assistant', text, undefined)
     return undefined
+  } finally {
+    stop.release()
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Coordinator } from '../coordinate/coordinator.ts'
 import { LimitExceeded, PerUser } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
+import { Stops } from '../shared/stops.ts'
 import type { Conversation } from '../store/store.ts'
 import type { ConversationEvents } from './events.ts'
 
@@ -18,7 +19,7 @@ export interface TurnQueueOptions {
 /**
  * The turn queue: one chain of turns per conversation, each run through the coordinator, with a cap on the
  * turns of each user. It publishes `busy` when a conversation's first turn is queued and `busy: false` when
- * its last one ends. After {@link close} it queues nothing and its {@link signal} is aborted.
+ * its last one ends. After {@link close} it queues nothing and every signal of its {@link stops} is aborted.
  */
 export class TurnQueue {
   readonly #o: TurnQueueOptions
@@ -26,7 +27,7 @@ export class TurnQueue {
   /** The turns of each user's messages queued or running here. */
   readonly #turns: PerUser
   /** Aborted by `close()`: a model request in flight does not hold up a shutdown. */
-  readonly #stop = new AbortController()
+  readonly #stops = new Stops()
   #closed = false
 
   constructor(options: TurnQueueOptions) {
@@ -39,9 +40,9 @@ export class TurnQueue {
     return this.#closed
   }
 
-  /** Aborted once {@link close} was called. */
-  get signal(): AbortSignal {
-    return this.#stop.signal
+  /** Stop signals for the work of turns (a model request): each is aborted once {@link close} was called. */
+  get stops(): Stops {
+    return this.#stops
   }
 
   /**
@@ -66,13 +67,18 @@ export class TurnQueue {
     const previous = this.#queues.get(conversationId)
     if (!previous) events.publish(conversationId, { type: 'busy', busy: true })
     const next: Promise<void> = (previous ?? Promise.resolve())
-      .then(() =>
-        coordinator.runTurn(conversationId, task, {
-          signal: this.#stop.signal,
-          // The instance that ran the turn before this one said not busy when it finished.
-          waited: () => events.publish(conversationId, { type: 'busy', busy: true }),
-        }),
-      )
+      .then(async () => {
+        const stop = this.#stops.take()
+        try {
+          await coordinator.runTurn(conversationId, task, {
+            signal: stop.signal,
+            // The instance that ran the turn before this one said not busy when it finished.
+            waited: () => events.publish(conversationId, { type: 'busy', busy: true }),
+          })
+        } finally {
+          stop.release()
+        }
+      })
       .catch((error: unknown) => log(`[agent] turn failed: ${escapeForLog(error)}`))
       .finally(() => {
         if (this.#queues.get(conversationId) !== next) return
@@ -96,7 +102,7 @@ export class TurnQueue {
   async close(): Promise<void> {
     this.#closed = true
     // Turns waiting for another instance's turn stop waiting (the coordinator sees the signal) and end.
-    this.#stop.abort()
+    this.#stops.abort()
     await Promise.all([...this.#queues.values()])
   }
 }
