@@ -65,6 +65,20 @@ interface Outgoing extends Labelled {
 
 const CLOSED = 2
 
+/** Most bytes of an answer's body read to free the connection; a longer or unknown one is cancelled. */
+const READ_TO_RELEASE = 65_536
+
+/**
+ * Frees the connection of a POST's answer, whose body is not used. A short body of known length is read (cheap);
+ * any other is cancelled (which costs an abort error in some runtimes, so not the common path).
+ */
+async function release(response: Response): Promise<void> {
+  if (!response.body) return
+  const length = Number(response.headers.get('content-length') ?? Number.NaN)
+  if (length <= READ_TO_RELEASE) await response.arrayBuffer().catch(ignore)
+  else await response.body.cancel().catch(ignore)
+}
+
 /**
  * Bridge transport for hosts without WebSockets: Server-Sent Events (server → page) and `POST`
  * (page → server), both same-origin.
@@ -161,8 +175,7 @@ export function httpTransport(options: HttpTransportOptions): HttpTransport {
         },
         body,
       })
-      // Release the connection: the answer's body is not used.
-      await response.body?.cancel().catch(ignore)
+      await release(response)
       if (response.ok) return undefined
       if (response.headers.get(RETRYABLE_HEADER) === '1' && retries < MAX_RETRIES) return true
       return new Error(`httpTransport: POST ${postUrl} answered HTTP ${response.status}`)

@@ -110,6 +110,9 @@ class PageStream {
   }
 }
 
+/** The answer to a POST whose message was handed on: 202 with an empty body of declared length (no chunked framing). */
+const accepted = (c: Context) => c.body(null, 202, { 'content-length': '0' })
+
 /** `503 coordinator_unavailable`, marked retryable: the message was not handled, the page may send it again. */
 const retryLater = (c: Context) => {
   c.header(RETRYABLE_HEADER, '1')
@@ -436,7 +439,7 @@ class HttpBridge {
     }
     if (stream) await stream.conn.receive(body)
     else if (elsewhere) return this.#postElsewhere(c, elsewhere.instance, { streamId, userId, body })
-    return c.body(null, 202)
+    return accepted(c)
   }
 
   /** Hands a message to the instance that holds its stream (shared mode): 202, or 404/503 when it did not arrive. */
@@ -465,6 +468,6 @@ class HttpBridge {
     const found = await this.#coordinator.postTo(instance, handed).catch(() => undefined)
     if (found === undefined) return retryLater(c)
     if (!found) return fail(c, 404, 'unknown_stream', 'No such page connection: reopen the event stream')
-    return c.body(null, 202)
+    return accepted(c)
   }
 }

@@ -50,12 +50,9 @@ export interface Readiness {
  * neither reads nor changes anything a user owns.
  */
 export async function health(request: Request, readiness: Readiness): Promise<Response | undefined> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined
   const path = new URL(request.url).pathname
-  if (
-    (path !== HEALTH_PATH && path !== READY_PATH) ||
-    (request.method !== 'GET' && request.method !== 'HEAD')
-  )
-    return undefined
+  if (path !== HEALTH_PATH && path !== READY_PATH) return undefined
   if (path === HEALTH_PATH) return Response.json({ status: 'ok' })
   if (readiness.draining())
     return Response.json(
