@@ -83,6 +83,6 @@ final class PageContext
         }
         $at = max($at, 0);
 
-        return [...array_slice($history, 0, $at), ['role' => 'user', 'text' => $text], ...array_slice($history, $at)];
+        return [...array_slice($history, 0, $at), ['role' => 'user', 'text' => $text, 'pageData' => true], ...array_slice($history, $at)];
     }
 }

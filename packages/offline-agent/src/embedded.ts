@@ -1,5 +1,4 @@
 import type { ToolManifestSummary } from '@toolmark/core'
-import { CONTEXT_NOTE } from '@toolmark/protocol/extensions'
 import { MAX_MANIFEST, MAX_TEXT } from './bounds.ts'
 import { answerValues, extractInput } from './extract.ts'
 import {
@@ -511,7 +510,7 @@ export function planWithin(request: ProviderRequest, limit: number): ProviderEve
     // words: left out, so the turns and the question the last one asked stay where they were.
     // A user's text: cut, and each run of white space made one space (no pattern meets long runs).
     messages: request.messages
-      .filter((m) => !(m.role === 'user' && m.text.startsWith(CONTEXT_NOTE)))
+      .filter((m) => !(m.role === 'user' && m.pageData))
       .map((m) => (m.role === 'user' ? { ...m, text: cut(m.text).replace(/\s+/g, ' ') } : m)),
     tools: request.tools.map((t) =>
       t.description.length > limit * MANIFEST_FACTOR

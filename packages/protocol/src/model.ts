@@ -32,7 +32,15 @@ export interface ToolCall {
  * references the original call.
  */
 export type AgentMessage =
-  | { role: 'user'; text: string }
+  | {
+      role: 'user'
+      text: string
+      /**
+       * True for page data the server puts in the conversation (the page's readable context): a provider sends
+       * it in the user's role, but it is not the user's words.
+       */
+      pageData?: true
+    }
   | { role: 'assistant'; text: string; toolCalls: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string; confirmId?: string }
 

@@ -56,7 +56,7 @@ final class PageContextTest extends TestCase
     private static function contextOf(array $messages): ?array
     {
         $note = Wire::EXTENSIONS['contextNote'];
-        $found = array_values(array_filter($messages, fn (array $m): bool => $m['role'] === 'user' && str_starts_with($m['text'], $note)));
+        $found = array_values(array_filter($messages, fn (array $m): bool => $m['role'] === 'user' && ($m['pageData'] ?? false) === true && str_starts_with($m['text'], $note)));
 
         return $found === [] ? null : json_decode(substr($found[0]['text'], strlen($note) + 1), true);
     }

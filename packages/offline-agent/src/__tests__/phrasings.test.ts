@@ -275,7 +275,11 @@ async function converse(
       // server puts it there (never in the stored history).
       const last = messages.findLastIndex((m) => m.role === 'user')
       const request = pageContext
-        ? [...messages.slice(0, last), { role: 'user' as const, text: pageContext }, ...messages.slice(last)]
+        ? [
+            ...messages.slice(0, last),
+            { role: 'user' as const, text: pageContext, pageData: true as const },
+            ...messages.slice(last),
+          ]
         : messages
       const event = plan({ system: '', messages: request, tools: llmTools, manifest })
       if (event.type === 'text') {

@@ -5,7 +5,8 @@ import type { AgentMessage } from './types.ts'
 
 /*
  * The page's readable context (the `context` extension) in a model request: one user-role message, marked as page
- * data, placed right before the latest user message. The system prompt and the tool definitions stay the same
+ * data (its text starts with the protocol's note for the model; `pageData` tells code), placed right before the
+ * latest user message. The system prompt and the tool definitions stay the same
  * bytes, so a provider's prompt cache holds them, and so does the history before that message.
  */
 
@@ -42,5 +43,5 @@ export function withPageContext(
   let at = history.length - 1
   while (at >= 0 && history[at]!.role !== 'user') at--
   const i = Math.max(at, 0)
-  return [...history.slice(0, i), { role: 'user', text }, ...history.slice(i)]
+  return [...history.slice(0, i), { role: 'user', text, pageData: true }, ...history.slice(i)]
 }

@@ -37,13 +37,15 @@ async function setup(options: { store?: 'memory'; transport?: 'websocket' | 'htt
   return { t, provider, browser, conversation, page, sendContext, turn }
 }
 
-/** The context messages of a request's messages. */
+/** The context messages of a request's messages (marked as page data). */
 const contextOf = (messages: readonly AgentMessage[]) =>
-  messages.filter((m) => m.role === 'user' && m.text.startsWith(PAGE_CONTEXT_NOTE))
+  messages.filter((m) => m.role === 'user' && m.pageData)
 
-/** The entries a context message carries. */
+/** The entries a context message carries after the note that tells the model it is page data. */
 const entriesOf = (m: AgentMessage | undefined) =>
-  m?.role === 'user' ? JSON.parse(m.text.slice(PAGE_CONTEXT_NOTE.length + 1)) : undefined
+  m?.role === 'user' && m.text.startsWith(`${PAGE_CONTEXT_NOTE}\n`)
+    ? JSON.parse(m.text.slice(PAGE_CONTEXT_NOTE.length + 1))
+    : undefined
 
 describe(`the context extension (${DEPLOYMENT === 'single' ? 'one instance' : 'three instances'})`, () => {
   it.each(['websocket', 'http'] as const)(
