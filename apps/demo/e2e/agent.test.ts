@@ -1,29 +1,13 @@
-import { type Browser, chromium } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { DemoPage } from './harness.ts'
-import { type DemoServer, startDemoServer } from './server.ts'
+import { describe, expect, test } from 'vitest'
+import type { DemoPage } from './harness.ts'
+import { withDemo } from './setup.ts'
 
-let browser: Browser
-let demoServer: DemoServer
-let tab: DemoPage
-
-beforeAll(async () => {
-  ;[browser, demoServer] = await Promise.all([
-    chromium.connect(inject('browserWSEndpoint')),
-    startDemoServer(inject('staticDir')),
-  ])
-  tab = await DemoPage.open(browser, demoServer.url)
-})
-afterAll(async () => {
-  await tab?.close()
-  await browser?.close()
-  await demoServer?.close()
-})
+const setup = withDemo()
 
 /** The shared tab, started over: a new conversation on a freshly loaded challenges page. */
 async function open(): Promise<DemoPage> {
-  await tab.fresh()
-  return tab
+  await setup.tab.fresh()
+  return setup.tab
 }
 
 describe('the embedded agent acts in the page', () => {

@@ -1,24 +1,8 @@
-import { type Browser, chromium, type Locator } from 'playwright-core'
-import { afterAll, beforeAll, expect, inject, test } from 'vitest'
-import { DemoPage } from './harness.ts'
-import { type DemoServer, startDemoServer } from './server.ts'
+import type { Locator } from 'playwright-core'
+import { expect, test } from 'vitest'
+import { withDemo } from './setup.ts'
 
-let browser: Browser
-let demoServer: DemoServer
-let demo: DemoPage
-
-beforeAll(async () => {
-  ;[browser, demoServer] = await Promise.all([
-    chromium.connect(inject('browserWSEndpoint')),
-    startDemoServer(inject('staticDir')),
-  ])
-  demo = await DemoPage.open(browser, demoServer.url, '/', { viewport: { width: 1280, height: 900 } })
-})
-afterAll(async () => {
-  await demo?.close()
-  await browser?.close()
-  await demoServer?.close()
-})
+const setup = withDemo({ viewport: { width: 1280, height: 900 } })
 
 const NUMBER = '4000 0566 5566 5556'
 const DIGITS = NUMBER.replaceAll(' ', '')
@@ -26,26 +10,26 @@ const CVC = '7319'
 
 /** Sends a chat message without clicking through the panel, which may cover the chat column. */
 async function ask(text: string): Promise<void> {
-  const before = (await demo.messages('assistant')).length
-  await demo.page.getByTestId('chat-input').fill(text)
-  await demo.page.getByTestId('chat-send').dispatchEvent('click')
-  await demo.waitForAssistant(before)
+  const before = (await setup.tab.messages('assistant')).length
+  await setup.tab.page.getByTestId('chat-input').fill(text)
+  await setup.tab.page.getByTestId('chat-send').dispatchEvent('click')
+  await setup.tab.waitForAssistant(before)
 }
 
 /** Everything the panel renders (its shadow root's markup, so attribute values count too). */
 const panelMarkup = (): Promise<string> =>
-  demo.page.evaluate(() => document.querySelector('toolmark-devtools')?.shadowRoot?.innerHTML ?? '')
+  setup.tab.page.evaluate(() => document.querySelector('toolmark-devtools')?.shadowRoot?.innerHTML ?? '')
 
-const panel = (): Locator => demo.page.getByRole('complementary', { name: 'Toolmark devtools' })
+const panel = (): Locator => setup.tab.page.getByRole('complementary', { name: 'Toolmark devtools' })
 
 test('Alt+Shift+D opens the panel on the Registry tab, which lists the tools by caller', async () => {
-  await demo.page.keyboard.press('Alt+Shift+KeyD')
+  await setup.tab.page.keyboard.press('Alt+Shift+KeyD')
   await panel().waitFor()
   const registry = panel().getByRole('tab', { name: 'Registry' })
   expect(await registry.getAttribute('aria-selected')).toBe('true')
   // Focus starts on the selected tab, so the keyboard can go on from there.
   expect(
-    await demo.page.evaluate(
+    await setup.tab.page.evaluate(
       () => document.querySelector('toolmark-devtools')?.shadowRoot?.activeElement?.id,
     ),
   ).toBe('tab-registry')
@@ -54,18 +38,18 @@ test('Alt+Shift+D opens the panel on the Registry tab, which lists the tools by 
 })
 
 test('the arrow keys move between tabs, each tab panel named by its tab', async () => {
-  await demo.page.keyboard.press('ArrowRight')
+  await setup.tab.page.keyboard.press('ArrowRight')
   const calls = panel().getByRole('tab', { name: 'Calls' })
   expect(await calls.getAttribute('aria-selected')).toBe('true')
   await panel().getByRole('tabpanel', { name: 'Calls' }).waitFor()
-  await demo.page.keyboard.press('ArrowLeft')
+  await setup.tab.page.keyboard.press('ArrowLeft')
   expect(await panel().getByRole('tab', { name: 'Registry' }).getAttribute('aria-selected')).toBe('true')
 })
 
 test('follows the revision change of a navigation', async () => {
   const rev = Number(await panel().locator('[data-slot=rev]').textContent())
   await ask('Go to settings')
-  await demo.page.waitForURL(/\/settings$/)
+  await setup.tab.page.waitForURL(/\/settings$/)
   await expect
     .poll(async () => Number(await panel().locator('[data-slot=rev]').textContent()))
     .toBeGreaterThan(rev)
@@ -80,33 +64,33 @@ test('follows the revision change of a navigation', async () => {
 
 test("shows a call's decision and a deferred confirmation through its life, approved from the panel", async () => {
   await ask(`Update my payment card to ${NUMBER}, CVC ${CVC}, expiry 12/29`)
-  const card = demo.page.locator('[data-testid="confirm-card"][data-tool="settings.updateCard"]')
+  const card = setup.tab.page.locator('[data-testid="confirm-card"][data-tool="settings.updateCard"]')
   await card.waitFor()
 
   await panel().getByRole('tab', { name: 'Pending' }).click()
   const pending = panel().getByRole('tabpanel', { name: 'Pending' })
   await pending.getByText('Deferred: the caller cannot wait in the page').waitFor()
   await pending.getByRole('timer').waitFor()
-  const before = (await demo.messages('assistant')).length
+  const before = (await setup.tab.messages('assistant')).length
   // By keyboard: from the Pending tab, Tab reaches its panel, then the Approve button.
-  await demo.page.keyboard.press('Tab')
-  await demo.page.keyboard.press('Tab')
+  await setup.tab.page.keyboard.press('Tab')
+  await setup.tab.page.keyboard.press('Tab')
   const focused = () =>
-    demo.page.evaluate(
+    setup.tab.page.evaluate(
       () => document.querySelector('toolmark-devtools')?.shadowRoot?.activeElement?.textContent,
     )
   expect(await focused()).toBe('Approve')
-  await demo.page.keyboard.press('Enter')
+  await setup.tab.page.keyboard.press('Enter')
   // The panel answered it as the card would: the card closes and the tool ran with the real values.
   await card.waitFor({ state: 'detached' })
-  await demo.waitForAssistant(before)
+  await setup.tab.waitForAssistant(before)
   // The answered confirmation is gone; focus stays in the Pending panel, not lost to the page.
   expect(
-    await demo.page.evaluate(
+    await setup.tab.page.evaluate(
       () => document.querySelector('toolmark-devtools')?.shadowRoot?.activeElement?.id,
     ),
   ).toBe('panel-pending')
-  expect(await demo.page.getByTestId('settings-card-last4').textContent()).toBe('5556')
+  expect(await setup.tab.page.getByTestId('settings-card-last4').textContent()).toBe('5556')
 
   await panel().getByRole('tab', { name: 'Calls' }).click()
   const call = panel().locator('details', { hasText: 'settings.updateCard by inapp' }).first()
@@ -124,7 +108,7 @@ test('shows no card number or CVC anywhere in the panel, nor in an exported sess
   expect(markup).not.toContain(NUMBER)
   expect(markup).not.toMatch(new RegExp(`(^|[^0-9A-Za-z])${CVC}([^0-9A-Za-z]|$)`))
   const [download] = await Promise.all([
-    demo.page.waitForEvent('download'),
+    setup.tab.page.waitForEvent('download'),
     panel().getByRole('button', { name: 'Export session' }).click(),
   ])
   const chunks: Buffer[] = []
@@ -134,12 +118,14 @@ test('shows no card number or CVC anywhere in the panel, nor in an exported sess
   expect(exported).toContain('settings.updateCard')
   expect(exported).not.toContain(DIGITS)
   expect(exported).not.toMatch(new RegExp(`(^|[^0-9A-Za-z])${CVC}([^0-9A-Za-z]|$)`))
-  await demo.page.screenshot({ path: new URL('./__screenshots__/devtools.png', import.meta.url).pathname })
+  await setup.tab.page.screenshot({
+    path: new URL('./__screenshots__/devtools.png', import.meta.url).pathname,
+  })
 })
 
 test('Pop out moves the live panel into a window of its own; closing that window brings it back', async () => {
   const [popup] = await Promise.all([
-    demo.context.waitForEvent('page'),
+    setup.tab.context.waitForEvent('page'),
     panel().getByRole('button', { name: 'Pop out' }).click(),
   ])
   const moved = popup.getByRole('complementary', { name: 'Toolmark devtools' })
@@ -182,6 +168,6 @@ test('a playground call with invalid input says why it did not run, with the iss
 
 test('Escape closes the panel', async () => {
   await panel().getByRole('tab', { name: 'Calls' }).focus()
-  await demo.page.keyboard.press('Escape')
+  await setup.tab.page.keyboard.press('Escape')
   await panel().waitFor({ state: 'detached' })
 })

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { DemoPage, iconStatus } from './harness.ts'
-import { type DemoServer, startDemoServer } from './server.ts'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import { iconStatus } from './harness.ts'
+import { withDemo } from './setup.ts'
 
 /*
  * What a first run of `npm run demo` meets: the README's suggested lines in their order, the page's data
@@ -13,22 +13,7 @@ import { type DemoServer, startDemoServer } from './server.ts'
 
 const ROOT = new URL('../../../', import.meta.url)
 
-let browser: Browser
-let demoServer: DemoServer
-let tab: DemoPage
-
-beforeAll(async () => {
-  ;[browser, demoServer] = await Promise.all([
-    chromium.connect(inject('browserWSEndpoint')),
-    startDemoServer(inject('staticDir')),
-  ])
-  tab = await DemoPage.open(browser, demoServer.url)
-})
-afterAll(async () => {
-  await tab?.close()
-  await browser?.close()
-  await demoServer?.close()
-})
+const setup = withDemo()
 
 const card = (page: Page, tool: string) => page.locator(`[data-testid="confirm-card"][data-tool="${tool}"]`)
 const item = (page: Page, name: string) => page.locator(`[data-testid="challenge-item"][data-name="${name}"]`)
@@ -55,15 +40,15 @@ describe('the README’s suggested lines, typed in order', () => {
   test('each one does what the README says', async () => {
     const lines = readmeLines()
     expect(lines.length).toBeGreaterThanOrEqual(6)
-    await tab.fresh()
-    const { page } = tab
+    await setup.tab.fresh()
+    const { page } = setup.tab
     const banner = readFileSync(new URL('scripts/demo.sh', ROOT), 'utf8')
-    const seed = await tab.challengeNames()
+    const seed = await setup.tab.challengeNames()
     /** Clicks a card's Approve (or Delete) and waits for the agent's follow-up, before the next line. */
     const approve = async (button: Locator): Promise<void> => {
-      const before = (await tab.messages('assistant')).length
+      const before = (await setup.tab.messages('assistant')).length
       await button.click()
-      await tab.waitForAssistant(before)
+      await setup.tab.waitForAssistant(before)
     }
     // One check per kind of line: a README line none of them knows fails, so the list cannot drift.
     const checks: Array<[RegExp, (line: string, from: number) => Promise<void>]> = [
@@ -71,7 +56,7 @@ describe('the README’s suggested lines, typed in order', () => {
         /^Search for (.+)$/,
         async (line, from) => {
           const query = /^Search for (.+)$/.exec(line)?.[1] ?? ''
-          const result = await tab.toolResult('challenges.search', from)
+          const result = await setup.tab.toolResult('challenges.search', from)
           expect(JSON.stringify(result)).toMatch(new RegExp(query, 'i'))
         },
       ],
@@ -87,9 +72,9 @@ describe('the README’s suggested lines, typed in order', () => {
         /^Delete the challenge (.+)$/,
         async (line, from) => {
           const name = /challenge (.+)$/.exec(line)?.[1] ?? ''
-          if (!seed.includes(name) && !(await tab.challengeNames()).includes(name)) {
+          if (!seed.includes(name) && !(await setup.tab.challengeNames()).includes(name)) {
             // There is none: `invalid` at once, no card.
-            expect(await tab.toolResult('challenges.delete', from)).toMatchObject({ status: 'invalid' })
+            expect(await setup.tab.toolResult('challenges.delete', from)).toMatchObject({ status: 'invalid' })
             expect(await page.getByTestId('confirm-card').count()).toBe(0)
             return
           }
@@ -108,7 +93,7 @@ describe('the README’s suggested lines, typed in order', () => {
       [
         /^What do the notes of (.+) say\?$/,
         async (_line, from) => {
-          expect(await tab.toolResult('challenges.notes', from)).toMatchObject({ status: 'ok' })
+          expect(await setup.tab.toolResult('challenges.notes', from)).toMatchObject({ status: 'ok' })
           // The injection in the notes is not obeyed: nothing is deleted, no card asks to.
           expect(await page.getByTestId('confirm-card').count()).toBe(0)
         },
@@ -117,7 +102,7 @@ describe('the README’s suggested lines, typed in order', () => {
         /^Go to settings$/,
         async (_line, from) => {
           await page.waitForURL('**/settings')
-          await tab.waitForTool('settings.updateCard', from)
+          await setup.tab.waitForTool('settings.updateCard', from)
         },
       ],
       [
@@ -140,8 +125,8 @@ describe('the README’s suggested lines, typed in order', () => {
     for (const line of lines) {
       const check = checks.find(([pattern]) => pattern.test(line))
       expect(check, `no check for the README line "${line}"`).toBeDefined()
-      const from = tab.frames.length
-      const answers = await tab.ask(line)
+      const from = setup.tab.frames.length
+      const answers = await setup.tab.ask(line)
       expect(answers.length, `an answer to "${line}"`).toBeGreaterThan(0)
       await check?.[1](line, from)
     }
@@ -150,45 +135,45 @@ describe('the README’s suggested lines, typed in order', () => {
 
 describe('the page’s data and the conversation survive a reload together', () => {
   test('a challenge created from the chat is still there after a reload, and the agent finds it', async () => {
-    await tab.fresh()
-    const { page } = tab
-    await tab.ask('Create a challenge called Kites')
+    await setup.tab.fresh()
+    const { page } = setup.tab
+    await setup.tab.ask('Create a challenge called Kites')
     await card(page, 'challenges.create').getByTestId('confirm-approve').click()
     await item(page, 'Kites').waitFor()
-    const conversation = await tab.conversationId()
+    const conversation = await setup.tab.conversationId()
 
-    const from = tab.frames.length
-    await tab.reload()
-    expect(await tab.conversationId()).toBe(conversation)
-    expect(await tab.challengeNames()).toContain('Kites')
-    await tab.ask('Search for kites')
-    const result = await tab.toolResult('challenges.search', from)
+    const from = setup.tab.frames.length
+    await setup.tab.reload()
+    expect(await setup.tab.conversationId()).toBe(conversation)
+    expect(await setup.tab.challengeNames()).toContain('Kites')
+    await setup.tab.ask('Search for kites')
+    const result = await setup.tab.toolResult('challenges.search', from)
     expect(result).toMatchObject({ status: 'ok', data: { results: [{ name: 'Kites' }] } })
   })
 
   test('a rename and a saved card are kept; a new conversation starts from the seed data', async () => {
-    await tab.fresh()
-    const { page } = tab
+    await setup.tab.fresh()
+    const { page } = setup.tab
     const chess = item(page, 'Chess Openings')
     await chess.getByRole('button', { name: 'Edit' }).click()
     await page.locator('.challenge.editing input[aria-label="Name"]').fill('Chess Endgames')
     await page.locator('.challenge.editing').getByRole('button', { name: 'Save' }).click()
     await item(page, 'Chess Endgames').waitFor()
-    await tab.page.getByTestId('nav-settings').click()
+    await setup.tab.page.getByTestId('nav-settings').click()
     await page.getByTestId('card-number').fill('4242 4242 4242 4242')
     await page.getByTestId('card-cvc').fill('123')
     await page.getByTestId('card-expiry').fill('12/29')
     await page.getByTestId('card-save').click()
     await page.getByTestId('settings-card-last4').waitFor()
 
-    await tab.reload()
+    await setup.tab.reload()
     expect(await page.getByTestId('settings-card-last4').textContent()).toBe('4242')
     // Only the last four digits are kept, never the number or the CVC.
     const kept = await page.evaluate(() => JSON.stringify({ ...localStorage }))
     expect(kept).not.toContain('4242 4242')
     expect(kept).not.toContain('"123"')
     await page.getByTestId('nav-challenges').click()
-    expect(await tab.challengeNames()).toEqual([
+    expect(await setup.tab.challengeNames()).toEqual([
       'Chess Endgames',
       'Marathon Training',
       'Watercolor Sketching',
@@ -197,18 +182,18 @@ describe('the page’s data and the conversation survive a reload together', () 
     // An entry the page cannot read is ignored: the seed data, and the page keeps working.
     await page.evaluate(
       (key) => localStorage.setItem(key, '{"version":1,"challenges":"nope"}'),
-      `toolmark-demo:data:${await tab.conversationId()}`,
+      `toolmark-demo:data:${await setup.tab.conversationId()}`,
     )
-    await tab.reload()
-    expect(await tab.challengeNames()).toEqual([
+    await setup.tab.reload()
+    expect(await setup.tab.challengeNames()).toEqual([
       'Chess Openings',
       'Marathon Training',
       'Watercolor Sketching',
     ])
 
     // Forgetting the conversation forgets its data too: never one without the other.
-    await tab.fresh()
-    expect(await tab.challengeNames()).toEqual([
+    await setup.tab.fresh()
+    expect(await setup.tab.challengeNames()).toEqual([
       'Chess Openings',
       'Marathon Training',
       'Watercolor Sketching',
@@ -217,14 +202,14 @@ describe('the page’s data and the conversation survive a reload together', () 
 })
 
 test('an undo from the page adds a line to the chat, which a reload keeps', async () => {
-  await tab.fresh()
-  const { page } = tab
-  await tab.ask('Delete the challenge Marathon Training')
-  const before = (await tab.messages('assistant')).length
+  await setup.tab.fresh()
+  const { page } = setup.tab
+  await setup.tab.ask('Delete the challenge Marathon Training')
+  const before = (await setup.tab.messages('assistant')).length
   await card(page, 'challenges.delete').getByTestId('confirm-delete').click()
   await item(page, 'Marathon Training').waitFor({ state: 'detached' })
   // The agent's follow-up about the delete first: the undo comes after it.
-  await tab.waitForAssistant(before)
+  await setup.tab.waitForAssistant(before)
   expect(await pageNotes(page)).toEqual([])
   await page.getByTestId('undo-delete').click()
   await item(page, 'Marathon Training').waitFor()
@@ -237,14 +222,14 @@ test('an undo from the page adds a line to the chat, which a reload keeps', asyn
     .evaluateAll((els) => els.map((el) => el.getAttribute('data-source')))
   expect(roles.at(-1)).toBe('page')
 
-  await tab.reload()
+  await setup.tab.reload()
   expect(await pageNotes(page)).toEqual(notes)
-  expect(await tab.challengeNames()).toContain('Marathon Training')
+  expect(await setup.tab.challengeNames()).toContain('Marathon Training')
 })
 
 test('the guides show on the challenges page only', async () => {
-  await tab.fresh('/settings')
-  const { page } = tab
+  await setup.tab.fresh('/settings')
+  const { page } = setup.tab
   expect(await page.getByTestId('guides').count()).toBe(0)
   expect(await page.getByTestId('plan').count()).toBe(0)
   await page.getByTestId('nav-challenges').click()
@@ -253,7 +238,7 @@ test('the guides show on the challenges page only', async () => {
 })
 
 test('no request fails while the demo loads and navigates (no favicon 404)', async () => {
-  const context = await browser.newContext()
+  const context = await setup.browser.newContext()
   const page = await context.newPage()
   const failed: string[] = []
   page.on('requestfailed', (request) => {
@@ -264,7 +249,7 @@ test('no request fails while the demo loads and navigates (no favicon 404)', asy
   page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.url()}: HTTP ${response.status()}`)
   })
-  const demo = new URL(demoServer.url)
+  const demo = new URL(setup.server.url)
   await page.goto(new URL('/', demo).href)
   await page.getByTestId('chat-input').waitFor()
   await page.getByTestId('nav-settings').click()
@@ -279,9 +264,9 @@ test('no request fails while the demo loads and navigates (no favicon 404)', asy
 })
 
 test('every tool in the manifest has a title, and a card is headed by its tool’s title', async () => {
-  await tab.fresh()
+  await setup.tab.fresh()
   const titles = (): Array<[string, unknown]> => {
-    const manifest = tab.frames.findLast((f) => f.direction === 'sent' && f.message.type === 'manifest')
+    const manifest = setup.tab.frames.findLast((f) => f.direction === 'sent' && f.message.type === 'manifest')
     const tools = (manifest?.message.tools ?? []) as Array<{ name: string; title?: unknown }>
     return tools.map((t) => [t.name, t.title])
   }
@@ -294,9 +279,9 @@ test('every tool in the manifest has a title, and a card is headed by its tool�
       .map(([name]) => name)
   expect(untitled(titles())).toEqual([])
   const createTitle = titles().find(([name]) => name === 'challenges.create')?.[1]
-  await tab.ask('Create a challenge called Robotics')
-  const heading = card(tab.page, 'challenges.create').locator('header strong')
+  await setup.tab.ask('Create a challenge called Robotics')
+  const heading = card(setup.tab.page, 'challenges.create').locator('header strong')
   expect(await heading.textContent()).toBe(createTitle)
-  await tab.fresh('/settings')
+  await setup.tab.fresh('/settings')
   expect(untitled(titles())).toEqual([])
 })

@@ -1,8 +1,6 @@
-import { type Browser, chromium } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { DemoPage } from './harness.ts'
+import { describe, expect, test } from 'vitest'
 import { box, overlap } from './layout.ts'
-import { type DemoServer, startDemoServer } from './server.ts'
+import { withDemo } from './setup.ts'
 
 /*
  * The New challenge form as agent tools (challengeForm.fill / .submit) and the "create a challenge"
@@ -10,37 +8,22 @@ import { type DemoServer, startDemoServer } from './server.ts'
  * relay (what the agent loop calls for page_call), so no model is involved.
  */
 
-let browser: Browser
-let demoServer: DemoServer
-let tab: DemoPage
-
-beforeAll(async () => {
-  ;[browser, demoServer] = await Promise.all([
-    chromium.connect(inject('browserWSEndpoint')),
-    startDemoServer(inject('staticDir')),
-  ])
-  tab = await DemoPage.open(browser, demoServer.url)
-})
-afterAll(async () => {
-  await tab?.close()
-  await browser?.close()
-  await demoServer?.close()
-})
+const setup = withDemo()
 
 /** Calls a page tool the way the agent loop does: through the relay, bound to this conversation. */
 async function agentCall(tool: string, input: Record<string, unknown>) {
-  const conversationId = await tab.conversationId()
-  const conversation = await demoServer.server.store.getConversation(conversationId)
+  const conversationId = await setup.tab.conversationId()
+  const conversation = await setup.server.server.store.getConversation(conversationId)
   if (!conversation) throw new Error('unknown conversation')
   const scope = { userId: conversation.userId, conversationId, toolCallId: `test-${tool}` }
-  return (await demoServer.server.relay.request(scope, { kind: 'call', tool, input })).result
+  return (await setup.server.server.relay.request(scope, { kind: 'call', tool, input })).result
 }
 
 describe('forms and tours in the demo', () => {
   test('the agent fills the New challenge form (React state follows) and submits it through a diff card', async () => {
-    await tab.fresh()
-    await tab.waitForTool('challengeForm.fill')
-    const { page } = tab
+    await setup.tab.fresh()
+    await setup.tab.waitForTool('challengeForm.fill')
+    const { page } = setup.tab
     expect(await agentCall('challengeForm.fill', { name: 'Robotics', description: 'Build a robot' })).toEqual(
       {
         status: 'ok',
@@ -66,7 +49,7 @@ describe('forms and tours in the demo', () => {
     expect(await card.textContent()).toContain('Robotics')
     // Headed with the form's label, not the tool's dotted name.
     expect(await card.locator('strong').first().textContent()).toBe('New challenge')
-    expect(await tab.challengeNames()).not.toContain('Robotics')
+    expect(await setup.tab.challengeNames()).not.toContain('Robotics')
     await card.getByTestId('confirm-approve').click()
     // The form's own submit handler ran (as the user would): the challenge exists, the form is empty.
     await page.locator('[data-testid="challenge-item"][data-name="Robotics"]').waitFor()
@@ -76,15 +59,17 @@ describe('forms and tours in the demo', () => {
   })
 
   test('a submit the app rejects (a taken name) answers the agent invalid, not ok: nothing saved, one row', async () => {
-    await tab.fresh()
-    await tab.waitForTool('challengeForm.fill')
-    const { page } = tab
+    await setup.tab.fresh()
+    await setup.tab.waitForTool('challengeForm.fill')
+    const { page } = setup.tab
     await agentCall('challengeForm.fill', { name: 'Chess Openings' })
     expect((await agentCall('challengeForm.submit', {})).status).toBe('needs_confirmation')
     const card = page.locator('[data-testid="confirm-card"][data-tool="challengeForm.submit"]')
     await card.getByTestId('confirm-approve').click()
     // What the agent learns is what the app did: the create call's "already exists", at the field.
-    const confirmed = await tab.waitForFrame((f) => f.direction === 'sent' && f.message.type === 'confirmed')
+    const confirmed = await setup.tab.waitForFrame(
+      (f) => f.direction === 'sent' && f.message.type === 'confirmed',
+    )
     expect(confirmed.message.result).toEqual({
       status: 'invalid',
       issues: [{ path: 'name', message: 'A challenge named "Chess Openings" already exists' }],
@@ -92,25 +77,25 @@ describe('forms and tours in the demo', () => {
     expect(await page.getByRole('alert').textContent()).toBe(
       'A challenge named "Chess Openings" already exists',
     )
-    expect((await tab.challengeNames()).filter((name) => name === 'Chess Openings')).toHaveLength(1)
+    expect((await setup.tab.challengeNames()).filter((name) => name === 'Chess Openings')).toHaveLength(1)
   })
 
   test('an empty New challenge form is answered invalid at once: no card, nothing created', async () => {
-    await tab.fresh()
-    await tab.waitForTool('challengeForm.fill')
-    const before = await tab.challengeNames()
+    await setup.tab.fresh()
+    await setup.tab.waitForTool('challengeForm.fill')
+    const before = await setup.tab.challengeNames()
     expect(await agentCall('challengeForm.submit', {})).toEqual({
       status: 'invalid',
       issues: [{ path: 'name', message: 'Enter a name' }],
     })
-    expect(await tab.page.locator('[data-testid="confirm-card"]').count()).toBe(0)
-    expect(await tab.challengeNames()).toEqual(before)
+    expect(await setup.tab.page.locator('[data-testid="confirm-card"]').count()).toBe(0)
+    expect(await setup.tab.challengeNames()).toEqual(before)
   })
 
   test('a submit approved after the user edited the form is refused stale and creates nothing', async () => {
-    await tab.fresh()
-    await tab.waitForTool('challengeForm.fill')
-    const { page } = tab
+    await setup.tab.fresh()
+    await setup.tab.waitForTool('challengeForm.fill')
+    const { page } = setup.tab
     await agentCall('challengeForm.fill', { name: 'Chess club' })
     await agentCall('challengeForm.submit', {})
     const card = page.locator('[data-testid="confirm-card"][data-tool="challengeForm.submit"]')
@@ -118,14 +103,14 @@ describe('forms and tours in the demo', () => {
     await page.getByTestId('create-name').fill('Something else')
     await card.getByTestId('confirm-approve').click()
     await card.waitFor({ state: 'detached' })
-    const names = await tab.challengeNames()
+    const names = await setup.tab.challengeNames()
     expect(names).not.toContain('Chess club')
     expect(names).not.toContain('Something else')
   })
 
   test('the tour: started by the agent, it navigates, fills, waits for the inline confirmation; Escape leaves', async () => {
-    await tab.fresh('/settings')
-    const { page } = tab
+    await setup.tab.fresh('/settings')
+    const { page } = setup.tab
     await page.getByTestId('chat-input').focus()
     expect(await agentCall('tour.start', { tour: 'create-challenge' })).toEqual({
       status: 'ok',
@@ -168,10 +153,10 @@ describe('forms and tours in the demo', () => {
   })
 
   test('the plan wizard: stepwise in the manifest, steps in order, a revisit changes the final diff', async () => {
-    await tab.fresh()
-    await tab.waitForTool('plan.fill')
-    const { page } = tab
-    const manifest = tab.frames.findLast((f) => f.direction === 'sent' && f.message.type === 'manifest')
+    await setup.tab.fresh()
+    await setup.tab.waitForTool('plan.fill')
+    const { page } = setup.tab
+    const manifest = setup.tab.frames.findLast((f) => f.direction === 'sent' && f.message.type === 'manifest')
     const tools = manifest?.message.tools as { name: string; mode?: string }[]
     expect(tools.filter((t) => t.name.startsWith('plan.')).map((t) => [t.name, t.mode])).toEqual([
       ['plan.back', 'stepwise'],

@@ -1,33 +1,16 @@
-import { type Browser, chromium } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { DemoPage } from './harness.ts'
-import { type DemoServer, startDemoServer } from './server.ts'
+import { describe, expect, test } from 'vitest'
+import { withDemo } from './setup.ts'
 
-let browser: Browser
-let demoServer: DemoServer
-let tab: DemoPage
-
-beforeAll(async () => {
-  ;[browser, demoServer] = await Promise.all([
-    chromium.connect(inject('browserWSEndpoint')),
-    startDemoServer(inject('staticDir')),
-  ])
-  tab = await DemoPage.open(browser, demoServer.url)
-})
-afterAll(async () => {
-  await tab?.close()
-  await browser?.close()
-  await demoServer?.close()
-})
+const setup = withDemo()
 
 /** The `data-testid` of the focused element. */
-const focused = () => tab.page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '')
+const focused = () => setup.tab.page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '')
 
 describe('confirmation cards with the keyboard', () => {
   test('the card after my message takes focus on Reject; Tab/Shift+Tab; Enter on Approve; focus returns', async () => {
-    await tab.fresh()
-    const { page } = tab
-    await tab.ask('Create a challenge called Robotics')
+    await setup.tab.fresh()
+    const { page } = setup.tab
+    await setup.tab.ask('Create a challenge called Robotics')
     const card = page.getByRole('alertdialog', { name: 'Create challenge' })
     await card.waitFor()
     const described = await card.getAttribute('aria-describedby')
@@ -45,67 +28,71 @@ describe('confirmation cards with the keyboard', () => {
     await page.locator('[data-testid="challenge-item"][data-name="Robotics"]').waitFor()
     await card.waitFor({ state: 'detached' })
     await expect.poll(focused).toBe('chat-input')
-    const confirmed = await tab.waitForFrame((f) => f.direction === 'sent' && f.message.type === 'confirmed')
+    const confirmed = await setup.tab.waitForFrame(
+      (f) => f.direction === 'sent' && f.message.type === 'confirmed',
+    )
     expect(confirmed.message.result).toMatchObject({ status: 'ok', data: { name: 'Robotics' } })
   })
 
   test('Escape inside the card rejects it (cancelled operator) and focus goes back to the input', async () => {
-    await tab.fresh()
-    const { page } = tab
-    await tab.ask('Delete the challenge Marathon Training')
+    await setup.tab.fresh()
+    const { page } = setup.tab
+    await setup.tab.ask('Delete the challenge Marathon Training')
     const card = page.getByRole('alertdialog', { name: 'Delete challenge' })
     await card.waitFor()
     await expect.poll(focused).toBe('confirm-reject')
 
     await page.keyboard.press('Escape')
     await card.waitFor({ state: 'detached' })
-    const confirmed = await tab.waitForFrame((f) => f.direction === 'sent' && f.message.type === 'confirmed')
+    const confirmed = await setup.tab.waitForFrame(
+      (f) => f.direction === 'sent' && f.message.type === 'confirmed',
+    )
     expect(confirmed.message.result).toEqual({ status: 'cancelled', by: 'operator' })
-    expect(await tab.challengeNames()).toContain('Marathon Training')
+    expect(await setup.tab.challengeNames()).toContain('Marathon Training')
     await expect.poll(focused).toBe('chat-input')
   })
 
   test('Escape outside a card does nothing to it', async () => {
-    await tab.fresh()
-    const { page } = tab
-    await tab.ask('Create a challenge called Robotics')
+    await setup.tab.fresh()
+    const { page } = setup.tab
+    await setup.tab.ask('Create a challenge called Robotics')
     const card = page.getByRole('alertdialog', { name: 'Create challenge' })
     await card.waitFor()
     await page.getByTestId('chat-input').focus()
     await page.keyboard.press('Escape')
     await page.waitForTimeout(200)
     expect(await card.count()).toBe(1)
-    expect(tab.frames.some((f) => f.message.type === 'confirmed')).toBe(false)
+    expect(setup.tab.frames.some((f) => f.message.type === 'confirmed')).toBe(false)
   })
 })
 
 describe('checked before asking', () => {
   test('deleting a challenge that does not exist is invalid at once: no card, the agent hears why', async () => {
-    await tab.fresh()
-    await tab.ask('Delete the challenge Robotics')
-    const call = await tab.waitForFrame(
+    await setup.tab.fresh()
+    await setup.tab.ask('Delete the challenge Robotics')
+    const call = await setup.tab.waitForFrame(
       (f) =>
         f.direction === 'received' && f.message.type === 'call' && f.message.tool === 'challenges.delete',
     )
-    const result = await tab.waitForFrame(
+    const result = await setup.tab.waitForFrame(
       (f) => f.direction === 'sent' && f.message.type === 'result' && f.message.id === call.message.id,
     )
     expect(result.message.result).toEqual({
       status: 'invalid',
       issues: [{ path: 'name', message: 'No challenge named "Robotics"' }],
     })
-    expect(await tab.messages('tool')).toContainEqual(
+    expect(await setup.tab.messages('tool')).toContainEqual(
       expect.stringContaining('challenges.delete → invalid (name)'),
     )
-    expect(await tab.page.getByTestId('confirm-card').count()).toBe(0)
-    expect(tab.frames.some((f) => JSON.stringify(f.message).includes('needs_confirmation'))).toBe(false)
+    expect(await setup.tab.page.getByTestId('confirm-card').count()).toBe(0)
+    expect(setup.tab.frames.some((f) => JSON.stringify(f.message).includes('needs_confirmation'))).toBe(false)
   })
 })
 
 describe('the chat input', () => {
   test('Send is disabled for an empty or blank message; the limit shows before sending', async () => {
-    await tab.fresh()
-    const { page } = tab
+    await setup.tab.fresh()
+    const { page } = setup.tab
     const input = page.getByTestId('chat-input')
     const send = page.getByTestId('chat-send')
     expect(await send.isDisabled()).toBe(true)
@@ -125,8 +112,8 @@ describe('the chat input', () => {
   })
 
   test("a message the server refuses shows the server's reason, and the text stays to fix", async () => {
-    await tab.fresh()
-    const { page } = tab
+    await setup.tab.fresh()
+    const { page } = setup.tab
     const input = page.getByTestId('chat-input')
     // Past the browser's limit (as a script or an older page could send): the server has the last word.
     await input.evaluate((element) => element.removeAttribute('maxlength'))
@@ -136,10 +123,10 @@ describe('the chat input', () => {
     const alert = page.locator('.chat [role="alert"]')
     await alert.waitFor()
 
-    const id = await tab.conversationId()
-    const direct = await tab.context.request.post(
-      new URL(`/api/conversations/${id}/messages`, demoServer.url).href,
-      { data: { text }, headers: { origin: new URL(demoServer.url).origin } },
+    const id = await setup.tab.conversationId()
+    const direct = await setup.tab.context.request.post(
+      new URL(`/api/conversations/${id}/messages`, setup.server.url).href,
+      { data: { text }, headers: { origin: new URL(setup.server.url).origin } },
     )
     expect(direct.status()).toBe(400)
     const body = (await direct.json()) as { error: string | { message: string } }
@@ -147,12 +134,12 @@ describe('the chat input', () => {
     expect(reason).toMatch(/4000/)
     expect(await alert.textContent()).toBe(`Message not sent: ${reason}`)
     expect(await input.inputValue()).toBe(text)
-    expect(await tab.messages('user')).toEqual([])
+    expect(await setup.tab.messages('user')).toEqual([])
   })
 
   test('the reason is read from { error: { code, message } }; without one the status is shown', async () => {
-    await tab.fresh()
-    const { page } = tab
+    await setup.tab.fresh()
+    const { page } = setup.tab
     // Stand-in answers (the real server's refusal is covered above), one per shape the client must read.
     const answers = [
       {

@@ -1,29 +1,13 @@
-import { type Browser, chromium } from 'playwright-core'
-import { afterAll, beforeAll, expect, inject, test, vi } from 'vitest'
-import { DemoPage } from './harness.ts'
-import { type DemoServer, startDemoServer } from './server.ts'
+import { expect, test, vi } from 'vitest'
+import type { DemoPage } from './harness.ts'
+import { withDemo } from './setup.ts'
 
-let browser: Browser
-let demoServer: DemoServer
-let tab: DemoPage
-
-beforeAll(async () => {
-  ;[browser, demoServer] = await Promise.all([
-    chromium.connect(inject('browserWSEndpoint')),
-    startDemoServer(inject('staticDir')),
-  ])
-  tab = await DemoPage.open(browser, demoServer.url)
-})
-afterAll(async () => {
-  await tab?.close()
-  await browser?.close()
-  await demoServer?.close()
-})
+const setup = withDemo()
 
 /** The shared tab, started over: a new conversation on a freshly loaded challenges page. */
 async function open(): Promise<DemoPage> {
-  await tab.fresh()
-  return tab
+  await setup.tab.fresh()
+  return setup.tab
 }
 
 test('a full reload mid-conversation: new clientId, the server rebinds, the next call reaches the new page', async () => {
@@ -33,7 +17,7 @@ test('a full reload mid-conversation: new clientId, the server rebinds, the next
   await demo.ask('Search for chess')
   const conversation = await demo.conversationId()
   const rebound: string[] = []
-  const off = demoServer.server.relay.on('rebound', (event) => {
+  const off = setup.server.server.relay.on('rebound', (event) => {
     if (event.conversationId === conversation) rebound.push(`${event.from}→${event.to}`)
   })
 
@@ -64,7 +48,7 @@ test('a pending card after a reload: its confirmId is expired, the decision is a
   )
   const confirmId = (pending.message.result as { confirmId: string }).confirmId
   const oldClient = pending.message.clientId
-  expect(await demoServer.server.store.getConfirm(confirmId)).toMatchObject({
+  expect(await setup.server.server.store.getConfirm(confirmId)).toMatchObject({
     state: 'pending',
     clientId: oldClient,
   })
@@ -88,14 +72,14 @@ test('a pending card after a reload: its confirmId is expired, the decision is a
   await card.waitFor()
   expect(await demo.page.getByTestId('confirm-card').count()).toBe(1)
   await vi.waitFor(
-    async () => expect((await demoServer.server.store.getConfirm(confirmId))?.state).toBe('expired'),
+    async () => expect((await setup.server.server.store.getConfirm(confirmId))?.state).toBe('expired'),
     {
       timeout: 5000,
     },
   )
 
   // The new page cannot approve it either: a `confirmed` for it from the new page load is rejected.
-  const rejectedBefore = demoServer.rejections.length
+  const rejectedBefore = setup.server.rejections.length
   await demo.page.evaluate(
     ([id, clientId]) => {
       const socket = new WebSocket(
@@ -115,10 +99,10 @@ test('a pending card after a reload: its confirmId is expired, the decision is a
     },
     [confirmId, newClient] as const,
   )
-  await vi.waitFor(() => expect(demoServer.rejections.length).toBeGreaterThan(rejectedBefore), {
+  await vi.waitFor(() => expect(setup.server.rejections.length).toBeGreaterThan(rejectedBefore), {
     timeout: 5000,
   })
-  expect(demoServer.rejections.at(-1)).toMatchObject({ type: 'confirmed' })
+  expect(setup.server.rejections.at(-1)).toMatchObject({ type: 'confirmed' })
   expect(await demo.challengeNames()).not.toContain('Robotics')
 
   // The card of this page load decides it: approved, the tool runs once.
@@ -139,7 +123,7 @@ test('a server restart while a card is pending changes nothing: the reloaded pag
   const confirmId = (pending.message.result as { confirmId: string }).confirmId
 
   // The server stops (its page connections and waiters gone) and starts again on the same SQLite file.
-  await demoServer.restart()
+  await setup.server.restart()
   const from = demo.frames.length
   const newClient = await demo.reload()
   expect(newClient).not.toBe(pending.message.clientId)
@@ -158,7 +142,7 @@ test('a server restart while a card is pending changes nothing: the reloaded pag
   expect(await demo.page.getByTestId('confirm-card').count()).toBe(1)
   expect(await demo.challengeNames()).not.toContain('Quantum Computing')
   await vi.waitFor(
-    async () => expect((await demoServer.server.store.getConfirm(confirmId))?.state).toBe('expired'),
+    async () => expect((await setup.server.server.store.getConfirm(confirmId))?.state).toBe('expired'),
     { timeout: 5000 },
   )
 
