@@ -10,7 +10,7 @@ import { type RunningApp, startApp } from './app.ts'
 /*
  * A pending approval outlives a restart of `next start`, in Chromium, over the HTTP transport with the
  * embedded offline agent. The route handlers keep their state in a SQLite file (`DATA_FILE`); the
- * process is stopped as a deploy would stop it and started again on the same port and file.
+ * process is stopped and started again on the same port and file.
  */
 
 let browser: Browser
@@ -92,6 +92,7 @@ test('a restart of next start while a card is pending changes nothing: the reloa
   expect(await confirmState(confirmId)).toBe('pending')
 
   // The process stops (its page connections and waiters gone) and starts again on the same port and file.
+  // It gets SIGTERM; Next's graceful stop waits for the page's open event streams, so it is killed 5 s later.
   await app.restart()
   const from = demo.frames.length
   const newClient = await demo.reload()
