@@ -6,8 +6,13 @@ const APP_DIR = fileURLToPath(new URL('..', import.meta.url))
 /** A running next-demo (`next start`, or `next dev`) in its own process. */
 export interface RunningApp {
   url: string
-  /** Everything the process wrote (stdout and stderr). */
+  /** Everything the process wrote (stdout and stderr), across restarts. */
   output: string[]
+  /**
+   * Stops the process as `close()` does and starts a new one with the same variant on the same port (and
+   * the same `dataFile`), as a deploy or a crash and a restart would. `url` stays the same.
+   */
+  restart(): Promise<void>
   close(): Promise<void>
 }
 
@@ -16,6 +21,10 @@ export interface AppVariant {
   dev?: boolean
   /** Serve the Cache Components build (`TOOLMARK_CACHE_COMPONENTS=1`) from this dist folder. */
   cacheComponentsDir?: string
+  /** The SQLite file the route handlers keep their state in (`DATA_FILE`). Default none: in memory. */
+  dataFile?: string
+  /** The port to listen on. Default 0: a free one. */
+  port?: number
 }
 
 /** Next's own command line (`node_modules/.bin/next` is a shell shim; this is the file it runs). */
@@ -23,10 +32,32 @@ export const NEXT_BIN = fileURLToPath(new URL('../node_modules/next/dist/bin/nex
 
 /**
  * Starts the demo as its documented command does, Next's own server (`next start`, or `next dev`)
- * with nothing around it, on 127.0.0.1 port 0 with the embedded agent (the route handlers'
- * `PROVIDER`); resolves with the URL Next prints once it is ready.
+ * with nothing around it, on 127.0.0.1 port 0 (or `variant.port`) with the embedded agent (the route
+ * handlers' `PROVIDER`); resolves with the URL Next prints once it is ready.
  */
-export function startApp(variant: AppVariant = {}): Promise<RunningApp> {
+export async function startApp(variant: AppVariant = {}): Promise<RunningApp> {
+  const output: string[] = []
+  let running = await spawnNext(variant, output)
+  const app: RunningApp = {
+    url: running.url,
+    output,
+    async restart() {
+      await running.stop()
+      running = await spawnNext({ ...variant, port: Number(new URL(app.url).port) }, output)
+    },
+    close: () => running.stop(),
+  }
+  return app
+}
+
+/** One `next` process: the URL it printed, and how to stop it. */
+interface NextProcess {
+  url: string
+  stop(): Promise<void>
+}
+
+/** Spawns `next start` (or `next dev`) for `variant`, writing into `output`; resolves once it is ready. */
+function spawnNext(variant: AppVariant, output: string[]): Promise<NextProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: variant.dev ? 'development' : 'production',
@@ -38,23 +69,26 @@ export function startApp(variant: AppVariant = {}): Promise<RunningApp> {
     env.TOOLMARK_CACHE_COMPONENTS = '1'
     env.NEXT_DIST_DIR = variant.cacheComponentsDir
   }
-  const args = [NEXT_BIN, variant.dev ? 'dev' : 'start', '-H', '127.0.0.1', '-p', '0']
+  if (variant.dataFile) env.DATA_FILE = variant.dataFile
+  const args = [NEXT_BIN, variant.dev ? 'dev' : 'start', '-H', '127.0.0.1', '-p', String(variant.port ?? 0)]
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: APP_DIR,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const output: string[] = []
+  // Readiness is read from this process's own output only (the array may hold an earlier process's).
+  const own: string[] = []
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`next-demo did not start within 60 s:\n${output.join('')}`))
+      reject(new Error(`next-demo did not start within 60 s:\n${own.join('')}`))
     }, 60_000)
     const onData = (chunk: Buffer): void => {
       const text = chunk.toString('utf8')
       output.push(text)
-      const all = output.join('')
+      own.push(text)
+      const all = own.join('')
       const ready = /Ready in/.test(all) ? /- Local:\s+(http:\/\/\S+)/.exec(all) : null
       if (ready?.[1]) {
         clearTimeout(timer)
@@ -62,8 +96,7 @@ export function startApp(variant: AppVariant = {}): Promise<RunningApp> {
         child.stdout?.on('data', (more: Buffer) => output.push(more.toString('utf8')))
         resolve({
           url: ready[1],
-          output,
-          async close() {
+          async stop() {
             if (child.exitCode === null) child.kill('SIGTERM')
             const forced = setTimeout(() => child.kill('SIGKILL'), 5000)
             await exited
@@ -73,10 +106,13 @@ export function startApp(variant: AppVariant = {}): Promise<RunningApp> {
       }
     }
     child.stdout?.on('data', onData)
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')))
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output.push(chunk.toString('utf8'))
+      own.push(chunk.toString('utf8'))
+    })
     child.once('exit', (code) => {
       clearTimeout(timer)
-      reject(new Error(`next-demo exited (${code}) before it was ready:\n${output.join('')}`))
+      reject(new Error(`next-demo exited (${code}) before it was ready:\n${own.join('')}`))
     })
   })
 }

@@ -2,6 +2,7 @@ import { OfflineProvider } from '@toolmark/offline-agent'
 import { createToolmarkServer, type Provider, routeHandlers, type ToolmarkServer } from '@toolmark/server'
 import { AnthropicProvider } from '@toolmark/server/anthropic'
 import { OpenAiProvider } from '@toolmark/server/openai'
+import { openSqliteStore } from '@toolmark/server/sqlite'
 
 /**
  * The model behind the demo's agent, from the environment `next start` runs with: `PROVIDER`
@@ -34,8 +35,11 @@ function providerFrom(env: NodeJS.ProcessEnv): Provider {
 
 function create(): ToolmarkServer {
   const deadline = Number(process.env.CALL_DEADLINE_MS)
+  const dataFile = process.env.DATA_FILE
   return createToolmarkServer({
-    // The in-memory default store: conversations, bindings and manifests live in this process only.
+    // With `DATA_FILE`, the SQLite store on that file: sessions, conversations, pending approvals and grants
+    // outlive a restart. Without it, the in-memory default store: they live in this process only.
+    ...(dataFile ? { store: openSqliteStore(dataFile) } : {}),
     provider: providerFrom(process.env),
     ...(Number.isInteger(deadline) && deadline > 0 ? { callDeadlineMs: deadline } : {}),
     ...(process.env.SESSION_SECRET ? { sessionSecret: process.env.SESSION_SECRET } : {}),
