@@ -14,6 +14,8 @@ export interface RunningApp {
    */
   restart(): Promise<void>
   close(): Promise<void>
+  /** How the last stopped process ended: on `SIGTERM` as asked, or killed 5 s later (`SIGKILL`). */
+  stoppedBy: 'SIGTERM' | 'SIGKILL' | undefined
 }
 
 export interface AppVariant {
@@ -41,19 +43,22 @@ export async function startApp(variant: AppVariant = {}): Promise<RunningApp> {
   const app: RunningApp = {
     url: running.url,
     output,
+    stoppedBy: undefined,
     async restart() {
-      await running.stop()
+      app.stoppedBy = await running.stop()
       running = await spawnNext({ ...variant, port: Number(new URL(app.url).port) }, output)
     },
-    close: () => running.stop(),
+    async close() {
+      app.stoppedBy = await running.stop()
+    },
   }
   return app
 }
 
-/** One `next` process: the URL it printed, and how to stop it. */
+/** One `next` process: the URL it printed, and how to stop it (resolves with the signal that ended it). */
 interface NextProcess {
   url: string
-  stop(): Promise<void>
+  stop(): Promise<'SIGTERM' | 'SIGKILL'>
 }
 
 /** Spawns `next start` (or `next dev`) for `variant`, writing into `output`; resolves once it is ready. */
@@ -97,10 +102,15 @@ function spawnNext(variant: AppVariant, output: string[]): Promise<NextProcess> 
         resolve({
           url: ready[1],
           async stop() {
+            let by: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'
             if (child.exitCode === null) child.kill('SIGTERM')
-            const forced = setTimeout(() => child.kill('SIGKILL'), 5000)
+            const forced = setTimeout(() => {
+              by = 'SIGKILL'
+              child.kill('SIGKILL')
+            }, 5000)
             await exited
             clearTimeout(forced)
+            return by
           },
         })
       }

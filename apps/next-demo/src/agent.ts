@@ -56,8 +56,18 @@ const KEY = Symbol.for('@toolmark-apps/next-demo.server')
 const slot = globalThis as { [KEY]?: ToolmarkServer }
 
 /** The demo's one Toolmark server (conversation API, chat events, the bridge's SSE + POST transport). */
-export const toolmark: ToolmarkServer = slot[KEY] ?? create()
+export const toolmark: ToolmarkServer = slot[KEY] ?? closedOnStop(create())
 slot[KEY] = toolmark
+
+/**
+ * `next start` stops on SIGTERM (or Ctrl+C) once its open connections end, and a page's event stream does not
+ * end by itself: closing the Toolmark server ends them (pending calls answered, streams closed), so a deploy or
+ * a restart stops at once instead of waiting to be killed.
+ */
+function closedOnStop(server: ToolmarkServer): ToolmarkServer {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void server.close())
+  return server
+}
 
 /**
  * `GET`, `POST` and `DELETE` of the route handlers `app/api/[...path]` and `app/toolmark/[...path]`

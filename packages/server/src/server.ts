@@ -7,7 +7,7 @@ import type { Coordinator } from './coordinate/coordinator.ts'
 import { localCoordinator } from './coordinate/local.ts'
 import { createApp } from './http/app.ts'
 import { bridgeHttp } from './http/bridge-http.ts'
-import { health, type Readiness } from './http/health.ts'
+import { health, type Readiness, shuttingDown } from './http/health.ts'
 import { type Authenticate, type SessionCookieOptions, Sessions } from './http/session.ts'
 import type { Cluster } from './relay/cluster.ts'
 import { Relay } from './relay/relay.ts'
@@ -152,8 +152,10 @@ export interface ToolmarkServer {
    */
   drain(): Promise<void>
   /**
-   * Drains (`drain()`), then closes the event streams, settles pending calls and waits for running turns.
-   * A store passed in stays open.
+   * Drains (`drain()`), then ends the event streams (the pages' and the chats'), settles pending calls and
+   * waits for running turns; from then on every request answers `503 not_ready` with `Retry-After: 1`. A store
+   * passed in stays open. Call it when the host stops: a host that waits for open requests (Next's
+   * `next start` on SIGTERM) waits for these streams, which never end by themselves.
    */
   close(): Promise<void>
 }
@@ -192,7 +194,9 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     now,
   })
 
+  const chatStreams = new Set<() => void>()
   const app = createApp({
+    chatStreams,
     store,
     agent,
     events,
@@ -225,9 +229,12 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
   const root = new Hono().route('/', http.app).route('/', app)
 
   let closing: Promise<void> | undefined
+  let stopped = false
   const { drain, readiness } = lifecycle(options, store, coordinator)
   return {
-    fetch: async (request) => (await health(request, readiness)) ?? root.fetch(request),
+    // Once drained and closing, nothing is served: an event stream opened then would hold up the host's stop.
+    fetch: async (request) =>
+      stopped ? shuttingDown() : ((await health(request, readiness)) ?? root.fetch(request)),
     userOf: sessions.userOf,
     allowedOrigins,
     store,
@@ -240,7 +247,9 @@ export function createToolmarkServer(options: ToolmarkServerOptions): ToolmarkSe
     close() {
       closing ??= (async () => {
         await drain()
+        stopped = true
         http.close()
+        for (const end of chatStreams) end()
         await relay.close()
         await agent.close()
       })()

@@ -223,6 +223,27 @@ describe('drain', () => {
     expect(closed).toBe(true)
   })
 
+  it('ends the open chat and page event streams, so a graceful stop of the host (next start) is not held up', async () => {
+    const server = harness()
+    const call = client(server.fetch)
+    const { id } = (await (await call('/api/conversations', { method: 'POST' })).json()) as { id: string }
+    const chat = events(await call(`/api/conversations/${id}/events`))
+    const page = events(await call(`/toolmark/events?conversation=${id}`))
+    expect((await chat.next()).value?.data).toBe('{"type":"busy","busy":false}')
+    expect((await page.next()).value?.event).toBe('ready')
+
+    await server.close()
+    expect(await chat.next()).toMatchObject({ done: true })
+    expect(await page.next()).toMatchObject({ done: true })
+    // A page reconnecting meanwhile gets no new stream: the instance is shutting down (try again shortly).
+    const again = await call(`/toolmark/events?conversation=${id}`)
+    expect(again.status).toBe(503)
+    expect(again.headers.get('retry-after')).toBe('1')
+    expect(await again.json()).toEqual({
+      error: { code: 'not_ready', message: 'This instance is shutting down' },
+    })
+  })
+
   it('closes at once by default', async () => {
     const server = harness()
     await server.close()

@@ -40,6 +40,8 @@ export interface HttpDeps {
   maxChatStreamsPerUser?: number
   /** Most conversations one user may have (429 `too_many_conversations` past it). Default 1000. */
   maxConversationsPerUser?: number
+  /** Filled with the open chat streams, each as the function that ends it (the server's `close()` ends them). */
+  chatStreams: Set<() => void>
   /** Time source (tests). Default `Date.now`. */
   now?: () => number
   /** Error sink. Default `console.error`. */
@@ -78,6 +80,7 @@ export function createApp(deps: HttpDeps): Hono<SessionEnv> {
     own,
     keepAliveMs: deps.sseKeepAliveMs,
     maxChatStreamsPerUser: deps.maxChatStreamsPerUser,
+    open: deps.chatStreams,
   })
   grantRoutes(app, { store, now, own })
 

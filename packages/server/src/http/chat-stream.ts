@@ -19,6 +19,8 @@ export interface ChatStreamDeps {
   keepAliveMs?: number | undefined
   /** Most chat event streams one user holds open at once (429 `too_many_streams` past it). Default 16. */
   maxChatStreamsPerUser?: number | undefined
+  /** The streams open now, each as the function that ends it: the server's `close()` ends them all. */
+  open: Set<() => void>
 }
 
 /**
@@ -49,8 +51,15 @@ async function chatEvents(
   deps: ChatStreamDeps,
   keepAliveMs: number,
 ): Promise<void> {
-  const { agent, events } = deps
+  const { agent, events, open } = deps
   stream.onAbort(release)
+  // Ended by the server's close (a stream never ends by itself, and a graceful stop waits for it).
+  let wake = () => {}
+  const end = () => {
+    wake()
+    void stream.close()
+  }
+  open.add(end)
   let chain = Promise.resolve()
   const write = (data: unknown) => {
     chain = chain.then(() => stream.writeSSE({ data: JSON.stringify(data) })).catch(() => {})
@@ -66,7 +75,13 @@ async function chatEvents(
   const [busy] = await Promise.all([agent.busyAnywhere(conversation.id), events.watched(conversation.id)])
   if (!busySeen) write({ type: 'busy', busy } satisfies ChatEvent)
   while (!stream.aborted && !stream.closed) {
-    await stream.sleep(keepAliveMs)
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, keepAliveMs)
+      wake = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
     chain = chain
       .then(() => stream.write(': keep-alive\n\n'))
       .then(
@@ -74,6 +89,7 @@ async function chatEvents(
         () => {},
       )
   }
+  open.delete(end)
   unsubscribe()
   release()
 }

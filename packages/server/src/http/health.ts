@@ -35,6 +35,14 @@ export function storeUnavailable(): Response {
   })
 }
 
+/** `503 not_ready` with `Retry-After`: the instance is closing; another one (or this one restarted) serves. */
+export function shuttingDown(): Response {
+  return Response.json(
+    { error: { code: 'not_ready', message: 'This instance is shutting down' } } satisfies ErrorBody,
+    { status: 503, headers: { 'retry-after': '1' } },
+  )
+}
+
 /** What the readiness check asks. */
 export interface Readiness {
   /** Each check rejects when its part is not ready (the store's ping, the coordinator's). */
