@@ -73,8 +73,9 @@ const READ_TO_RELEASE = 65_536
  * any other is cancelled (which costs an abort error in some runtimes, so not the common path).
  */
 async function release(response: Response): Promise<void> {
-  if (!response.body) return
   const length = Number(response.headers.get('content-length') ?? Number.NaN)
+  // No body, or an empty one that already arrived whole: nothing holds the connection.
+  if (!response.body || length === 0) return
   if (length <= READ_TO_RELEASE) await response.arrayBuffer().catch(ignore)
   else await response.body.cancel().catch(ignore)
 }

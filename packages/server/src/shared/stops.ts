@@ -20,20 +20,10 @@ export class Stops {
     return { signal: controller.signal, release: () => this.#live.delete(controller) }
   }
 
-  /** True once {@link abort} was called. */
-  get aborted(): boolean {
-    return this.#aborted
-  }
-
   /** Aborts every signal handed out and not released, and every later one. */
   abort(): void {
     this.#aborted = true
     for (const controller of this.#live) controller.abort()
     this.#live.clear()
-  }
-
-  /** How many signals are out (for tests). */
-  get size(): number {
-    return this.#live.size
   }
 }
