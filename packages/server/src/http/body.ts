@@ -20,8 +20,8 @@ export async function readLimited(request: Request, max: number): Promise<string
   // A declared length within the limit bounds the body: the HTTP server reads no byte past it. Reading it
   // whole takes the server's fast path (no stream reader, and on Node no Web Request built).
   if (declared <= max) {
-    const text = await request.text()
-    return text.length > max ? undefined : text
+    const bytes = await request.arrayBuffer()
+    return bytes.byteLength > max ? undefined : new TextDecoder().decode(bytes)
   }
   if (!request.body) return ''
   const reader = request.body.getReader()

@@ -23,6 +23,13 @@ describe('readLimited', () => {
       new Request('http://x/', { method: 'POST', body: text, headers: { 'content-length': '100' } })
     expect(await readLimited(post(), 100)).toBe(text)
     expect(await readLimited(post(), 99)).toBeUndefined()
+    // A body longer than its declared length (a runtime that does not hold the client to it) is still refused.
+    const lying = new Request('http://x/', {
+      method: 'POST',
+      body: text,
+      headers: { 'content-length': '60' },
+    })
+    expect(await readLimited(lying, 60)).toBeUndefined()
   })
 
   it('refuses a declared length far over the limit without reading the body', async () => {
