@@ -14,7 +14,7 @@ export interface RunningApp {
    */
   restart(): Promise<void>
   close(): Promise<void>
-  /** How the last stopped process ended: on `SIGTERM` as asked, or killed 5 s later (`SIGKILL`). */
+  /** How the last stopped process ended: on `SIGTERM` as asked, or killed 10 s later (`SIGKILL`). */
   stoppedBy: 'SIGTERM' | 'SIGKILL' | undefined
 }
 
@@ -107,7 +107,7 @@ function spawnNext(variant: AppVariant, output: string[]): Promise<NextProcess> 
             const forced = setTimeout(() => {
               by = 'SIGKILL'
               child.kill('SIGKILL')
-            }, 5000)
+            }, 10_000)
             await exited
             clearTimeout(forced)
             return by

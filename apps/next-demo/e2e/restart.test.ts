@@ -93,7 +93,9 @@ test('a restart of next start while a card is pending changes nothing: the reloa
 
   // The process stops (its page connections and waiters gone) and starts again on the same port and file.
   // It stops on SIGTERM: the app closes its Toolmark server, which ends the page's event streams, so Next's
-  // graceful stop does not wait for them until it is killed.
+  // graceful stop does not wait for them until it is killed. The browser reconnects them after its retry
+  // delay (3 s) and is answered 503 with `Connection: close`, so Node does not keep those connections alive
+  // for another 5 s either.
   await app.restart()
   expect(app.stoppedBy).toBe('SIGTERM')
   const from = demo.frames.length

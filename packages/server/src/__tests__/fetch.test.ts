@@ -239,6 +239,8 @@ describe('drain', () => {
     const again = await call(`/toolmark/events?conversation=${id}`)
     expect(again.status).toBe(503)
     expect(again.headers.get('retry-after')).toBe('1')
+    // It asks to close the connection, which a closing Node server would otherwise keep until it times out.
+    expect(again.headers.get('connection')).toBe('close')
     expect(await again.json()).toEqual({
       error: { code: 'not_ready', message: 'This instance is shutting down' },
     })

@@ -35,11 +35,15 @@ export function storeUnavailable(): Response {
   })
 }
 
-/** `503 not_ready` with `Retry-After`: the instance is closing; another one (or this one restarted) serves. */
+/**
+ * `503 not_ready` with `Retry-After`: the instance is closing; another one (or this one restarted) serves.
+ * It asks to close the connection: a Node server that is closing waits for a kept-alive connection until it
+ * times out (5 s by default), and a client that reconnects its event stream would keep one alive.
+ */
 export function shuttingDown(): Response {
   return Response.json(
     { error: { code: 'not_ready', message: 'This instance is shutting down' } } satisfies ErrorBody,
-    { status: 503, headers: { 'retry-after': '1' } },
+    { status: 503, headers: { 'retry-after': '1', connection: 'close' } },
   )
 }
 
