@@ -7,7 +7,11 @@ export default defineProject({
     name: 'core',
     environment: 'node',
     include: ['src/**/__tests__/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['src/**/__tests__/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    typecheck: {
+      enabled: process.env.TOOLMARK_TYPES_CHECKED !== '1',
+      include: ['src/**/__tests__/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
     testTimeout: 20_000,
   },
 })

@@ -9,7 +9,7 @@ export default defineProject({
     include: ['src/**/__tests__/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/__tests__/setup.ts'],
     typecheck: {
-      enabled: true,
+      enabled: process.env.TOOLMARK_TYPES_CHECKED !== '1',
       include: ['src/**/__tests__/**/*.test-d.{ts,tsx}'],
       tsconfig: './tsconfig.json',
     },

@@ -11,6 +11,10 @@ export default defineProject({
     exclude: ['src/relay/__tests__/page-order.test.ts'],
     testTimeout: 20_000,
     // Type tests of the public surface and the ports (`Store`, `Provider`).
-    typecheck: { enabled: true, include: ['src/**/__tests__/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    typecheck: {
+      enabled: process.env.TOOLMARK_TYPES_CHECKED !== '1',
+      include: ['src/**/__tests__/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
   },
 })

@@ -7,6 +7,10 @@ export default defineProject({
     name: 'vue',
     environment: 'happy-dom',
     include: ['src/**/__tests__/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['src/**/__tests__/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    typecheck: {
+      enabled: process.env.TOOLMARK_TYPES_CHECKED !== '1',
+      include: ['src/**/__tests__/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
   },
 })
