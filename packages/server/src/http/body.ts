@@ -5,6 +5,9 @@
  */
 export const DRAIN_BYTES = 1_048_576
 
+/** One decoder for every body: decoding without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder()
+
 /**
  * The request body as UTF-8 text, or undefined once it is over `max` bytes. Reading stops at the limit: the
  * bytes past it are dropped as they come (up to {@link DRAIN_BYTES} more, so the client reads the answer), then
@@ -21,7 +24,7 @@ export async function readLimited(request: Request, max: number): Promise<string
   // whole takes the server's fast path (no stream reader, and on Node no Web Request built).
   if (declared <= max) {
     const bytes = await request.arrayBuffer()
-    return bytes.byteLength > max ? undefined : new TextDecoder().decode(bytes)
+    return bytes.byteLength > max ? undefined : UTF8.decode(bytes)
   }
   if (!request.body) return ''
   const reader = request.body.getReader()
@@ -48,7 +51,7 @@ export async function readLimited(request: Request, max: number): Promise<string
     bytes.set(chunk, at)
     at += chunk.byteLength
   }
-  return new TextDecoder().decode(bytes)
+  return UTF8.decode(bytes)
 }
 
 /** What {@link readJson} found: the parsed body, or why there is none. */

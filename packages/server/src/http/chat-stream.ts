@@ -60,36 +60,41 @@ async function chatEvents(
     void stream.close()
   }
   open.add(end)
-  let chain = Promise.resolve()
-  const write = (data: unknown) => {
-    chain = chain.then(() => stream.writeSSE({ data: JSON.stringify(data) })).catch(() => {})
-  }
-  // A busy event delivered while the first answer was looked up is newer than that answer.
-  let busySeen = false
-  const unsubscribe = events.subscribe(conversation.id, (event) => {
-    if (event.type === 'busy') busySeen = true
-    write(event)
-  })
-  stream.onAbort(unsubscribe)
-  // Shared mode: the events of a turn on any instance reach this one before the stream says busy or not.
-  const [busy] = await Promise.all([agent.busyAnywhere(conversation.id), events.watched(conversation.id)])
-  if (!busySeen) write({ type: 'busy', busy } satisfies ChatEvent)
-  while (!stream.aborted && !stream.closed) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, keepAliveMs)
-      wake = () => {
-        clearTimeout(timer)
-        resolve()
-      }
+  let unsubscribe = () => {}
+  try {
+    let chain = Promise.resolve()
+    const write = (data: unknown) => {
+      chain = chain.then(() => stream.writeSSE({ data: JSON.stringify(data) })).catch(() => {})
+    }
+    // A busy event delivered while the first answer was looked up is newer than that answer.
+    let busySeen = false
+    unsubscribe = events.subscribe(conversation.id, (event) => {
+      if (event.type === 'busy') busySeen = true
+      write(event)
     })
-    chain = chain
-      .then(() => stream.write(': keep-alive\n\n'))
-      .then(
-        () => {},
-        () => {},
-      )
+    stream.onAbort(unsubscribe)
+    // Shared mode: the events of a turn on any instance reach this one before the stream says busy or not.
+    const [busy] = await Promise.all([agent.busyAnywhere(conversation.id), events.watched(conversation.id)])
+    if (!busySeen) write({ type: 'busy', busy } satisfies ChatEvent)
+    while (!stream.aborted && !stream.closed) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, keepAliveMs)
+        wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      chain = chain
+        .then(() => stream.write(': keep-alive\n\n'))
+        .then(
+          () => {},
+          () => {},
+        )
+    }
+  } finally {
+    // Also when the set-up threw: the server's close no longer needs to end this stream.
+    open.delete(end)
+    unsubscribe()
+    release()
   }
-  open.delete(end)
-  unsubscribe()
-  release()
 }
