@@ -3,7 +3,6 @@
 namespace Toolmark\Laravel;
 
 use Illuminate\Support\Carbon;
-use Illuminate\Support\Facades\Cache;
 use Illuminate\Support\Facades\Crypt;
 use Illuminate\Support\Facades\DB;
 use Illuminate\Support\Facades\Log;
@@ -153,33 +152,11 @@ class Bridge
     }
 
     /**
-     * Whether one more progress message of this page load fits in the current second. Each of the second's
-     * `maxProgressPerSecond` slots is taken with the cache's `add`, which is atomic on every store (the file store
-     * locks the file). A counter alone is not: its `increment` is a read and a write on the file and database
-     * stores, and concurrent workers lost counts, so more than the limit went through.
-     */
-    private static function progressSlot(string $clientId): bool
-    {
-        $window = 'toolmark:progress:'.hash('sha256', $clientId).':'.intdiv((int) floor(microtime(true) * 1000), 1000);
-        $max = Wire::EXTENSIONS['maxProgressPerSecond'];
-        // The counter says where to start looking (a lost count only starts the search lower) and, past the
-        // limit, ends a storm's message after two cache calls.
-        Cache::add($window, 0, 2);
-        for ($slot = max(1, (int) Cache::increment($window)); $slot <= $max; $slot++) {
-            if (Cache::add($window.':'.$slot, 1, 2)) {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    /**
      * A message of an opt-in extension. An offer is answered on the channel with the extensions this server
      * takes (`progress` and `context`); a `context` is kept for its page load (PageContext). A `progress` message
      * must name a pending call bound to this user, conversation and page load (else `unknown_id` / `mismatch`);
      * one for a call already answered or past its deadline is dropped (progress never extends a deadline). At most `maxProgressPerSecond` per page load per second are passed on
-     * (a slot of the second taken in the cache, see progressSlot), the message masked like every text the server keeps, as `.toolmark.progress`;
+     * (PerSecond, in the cache), the message masked like every text the server keeps, as `.toolmark.progress`;
      * preliminary `data` is not passed on.
      *
      * @param array<string, mixed> $message
@@ -203,7 +180,7 @@ class Bridge
 
             return $refused === null ? null : $this->reject($conversation, $refused[0], $clientId, $refused[1]);
         }
-        if (! self::progressSlot($clientId)) {
+        if (! PerSecond::take('progress', $clientId, Wire::EXTENSIONS['maxProgressPerSecond'])) {
             return null; // dropped, unlogged: a page reporting too often is not an error
         }
         $binding = DB::table('toolmark_calls')->where('id', $message['id'])->first();

@@ -2,7 +2,6 @@
 
 namespace Toolmark\Laravel;
 
-use Illuminate\Support\Facades\Cache;
 use Illuminate\Support\Facades\DB;
 use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Models\Conversation;
@@ -26,9 +25,7 @@ final class PageContext
     {
         $e = Wire::EXTENSIONS;
         $clientId = (string) $message['clientId'];
-        $window = 'toolmark:context:'.hash('sha256', $clientId).':'.intdiv((int) floor(microtime(true) * 1000), 1000);
-        Cache::add($window, 0, 2);
-        if (Cache::increment($window) > $e['maxContextPerSecond']) {
+        if (! PerSecond::take('context', $clientId, $e['maxContextPerSecond'])) {
             return null; // dropped, unlogged: the page sends its latest context again when it changes
         }
         $page = DB::table('toolmark_pages')->where('client_id', $clientId)->first();
