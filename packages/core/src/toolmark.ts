@@ -1,8 +1,9 @@
-import { Pipeline } from './call/call.ts'
-import { Deadlines } from './call/deadlines.ts'
+import type { Pipeline } from './call/call.ts'
+import type { Deadlines } from './call/deadlines.ts'
 import type { CallHost } from './call/host.ts'
-import { type CallExtras, extras } from './call/lazy.ts'
+import { type CallChunk, callChunk } from './call/lazy.ts'
 import { UndoStore } from './call/undo.ts'
+import { later } from './clock.ts'
 import { NO_CONFIRMATIONS } from './confirm/limits.ts'
 import type { PendingStore } from './confirm/pending.ts'
 import {
@@ -25,8 +26,10 @@ import { checkBudget, Revisions } from './registry/revisions.ts'
 import { anchorOf, type HooksHost, stateOf } from './registry/tour-hooks.ts'
 import { Reporter } from './report.ts'
 import type { Entry } from './tool/entry.ts'
+import { cancelled, refused, TOOL_FAILED } from './tool/result.ts'
 import type {
   Caller,
+  CallOptions,
   ConsumerHost,
   ConsumerStatus,
   Manifest,
@@ -35,6 +38,7 @@ import type {
   ToolManifestSummary,
   Toolmark,
   ToolmarkOptions,
+  ToolResult,
 } from './types.ts'
 
 /** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
@@ -67,7 +71,12 @@ class ToolmarkImpl implements ConsumerHost {
   readonly #revisions: Revisions
   readonly #table: ToolTable
   readonly #manifests: Manifests
-  readonly #pipeline: Pipeline
+  /** What the call pipeline gets from the registry. */
+  readonly #calls: CallHost
+  /** The call pipeline, created with the first call once its module is here (call/lazy.ts). */
+  #pipeline: Pipeline | undefined
+  /** Calls waiting for the pipeline's module: a call made meanwhile waits behind them, in order. */
+  #waiting = 0
   /** Meta of calls started through `run`, until each resolves. */
   readonly #callMeta: CallMetas = new Map()
   readonly #hooks: HooksHost
@@ -87,9 +96,10 @@ class ToolmarkImpl implements ConsumerHost {
     const report = reporter.report.bind(reporter)
     const warn = reporter.warn.bind(reporter)
     const conversionFailed = reporter.conversionFailed.bind(reporter)
-    // Only confirmation code (loaded by then) reads `pending`: the store is created with the first one.
-    const pending = (): PendingStore =>
-      (this.#pending ??= new (extras.value as CallExtras).PendingStore(settings.expiryMs))
+    // Only the pipeline (loaded by then) reads `pending` and `deadlines`: each is created at first use.
+    const chunk = (): CallChunk => callChunk.value as CallChunk
+    const pending = (): PendingStore => (this.#pending ??= new (chunk().PendingStore)(settings.expiryMs))
+    let deadlines: Deadlines | undefined
     const revisions = new Revisions((rev) => {
       if (process.env.NODE_ENV !== 'production' && dev)
         checkBudget({ dev, budget: settings.budget, manifest: () => this.manifest(), warn })
@@ -116,7 +126,10 @@ class ToolmarkImpl implements ConsumerHost {
       get pending() {
         return pending()
       },
-      deadlines: new Deadlines(),
+      get deadlines() {
+        deadlines ??= new (chunk().Deadlines)()
+        return deadlines
+      },
       undoStore: new UndoStore(),
       get rev() {
         return revisions.rev
@@ -131,7 +144,7 @@ class ToolmarkImpl implements ConsumerHost {
     this.#revisions = revisions
     this.#table = table
     this.#manifests = manifests
-    this.#pipeline = new Pipeline(calls)
+    this.#calls = calls
     this.#hooks = calls
     for (const p of problems) {
       if (dev) throw new ToolmarkError(p.code, p.message)
@@ -180,16 +193,60 @@ class ToolmarkImpl implements ConsumerHost {
     // Only a registry without tools reads process.env here (a cost in Node, see report.ts).
     if (this.#table.tools.size === 0 && process.env.NODE_ENV !== 'production' && !this.#active())
       this.#reporter.sayInert()
-    return this.#pipeline.call(name, input, options)
+    const m = callChunk.value
+    return m && this.#waiting === 0
+      ? this.#pipelineOf(m).call(name, input, options)
+      : this.#callOnceLoaded(name, input, options)
   }
+  /**
+   * A call made before the pipeline's module is here waits for it, within the call's deadline and
+   * signal (either ending the wait answers `cancelled`), then goes through the pipeline as if made then.
+   */
+  async #callOnceLoaded(name: string, input: unknown, options: CallOptions): Promise<ToolResult> {
+    const signal = options?.signal
+    let stop: (() => void) | undefined
+    const ended = new Promise<undefined>((resolve) => {
+      const end = () => resolve(undefined)
+      const cancel = later(end, this.#calls.timeoutMs)
+      signal?.addEventListener('abort', end, { once: true })
+      stop = () => {
+        cancel()
+        signal?.removeEventListener('abort', end)
+      }
+      if (signal?.aborted) end()
+    })
+    this.#waiting++
+    let m: CallChunk | undefined
+    try {
+      m = await Promise.race([callChunk.load(), ended])
+    } catch (err) {
+      this.#reporter.report('tool_threw', `Call of "${String(name)}" failed`, {
+        tool: String(name),
+        cause: err,
+      })
+      return TOOL_FAILED
+    } finally {
+      this.#waiting--
+      stop?.()
+    }
+    if (!m) return cancelled('signal')
+    return this.#pipelineOf(m).call(name, input, options)
+  }
+  /** The pipeline, made with the first call once its module is here. */
+  #pipelineOf(m: CallChunk): Pipeline {
+    this.#pipeline ??= new m.Pipeline(this.#calls)
+    return this.#pipeline
+  }
+  // Confirmations and undo records are made by calls: none yet, nothing to complete.
   confirmPending: ConsumerHost['confirmPending'] = (confirmId, outcome) =>
-    this.#pipeline.confirmPending(confirmId, outcome)
+    this.#pipeline?.confirmPending(confirmId, outcome) ?? Promise.resolve(refused('confirmation_expired'))
   // The published confirmation chunk has its own copy of NO_CONFIRMATIONS: an empty list is this one.
   pendingConfirmations: ConsumerHost['pendingConfirmations'] = () => {
     const list = this.#pending?.deferred()
     return list === undefined || list.length === 0 ? NO_CONFIRMATIONS : list
   }
-  undo: ConsumerHost['undo'] = (callId) => this.#pipeline.undo(callId)
+  undo: ConsumerHost['undo'] = (callId) =>
+    this.#pipeline?.undo(callId) ?? Promise.resolve(refused('undo_unavailable'))
   expirePending: ConsumerHost['expirePending'] = (confirmId) => !!this.#pending?.expire(confirmId)
 
   // Consumers, and what they get besides the registry: consumer.ts.

@@ -8,14 +8,14 @@ import { redactedValue } from '../tool/redact.ts'
 import { cancelled, invalid, refused, TOOL_FAILED } from '../tool/result.ts'
 import { threw } from '../tool/threw.ts'
 import type { Caller, CallOptions, ConfirmOutcome, ToolResult } from '../types.ts'
-import type { ValidatorSettled } from './async-validation.ts'
+import { awaitValidation, type ValidatorSettled } from './async-validation.ts'
 import { blocked, ruleOf } from './blocked.ts'
-import type { CallConfirmations } from './confirmations.ts'
+import { CallConfirmations } from './confirmations.ts'
 import { gone, unknownTool } from './gone.ts'
 import type { CallHost } from './host.ts'
-import { type CallExtras, extras } from './lazy.ts'
 import type { CallRequest } from './request.ts'
 import { Run } from './run.ts'
+import { runUndo } from './undo-run.ts'
 
 /**
  * The call pipeline: lookup → rev/stale → policy → validate → confirm → queue → run. `call`
@@ -117,9 +117,9 @@ export class Pipeline {
   /**
    * An asynchronous validator: the deadline starts now (the call is accepted) and its promise gets a
    * handler at once (a rejection is never unhandled); the wait, bounded by the signal and the
-   * deadline, is in the on-demand part (call/async-validation.ts), loaded meanwhile if needed.
+   * deadline, is in call/async-validation.ts.
    */
-  async #afterAsyncValidation(
+  #afterAsyncValidation(
     req: CallRequest,
     checking: Promise<StandardSchemaV1.Result<unknown>>,
   ): Promise<ToolResult> {
@@ -129,8 +129,7 @@ export class Pipeline {
       (value): ValidatorSettled => ({ value }),
       (err: unknown): ValidatorSettled => ({ err }),
     )
-    const m = extras.value ?? (await extras.load())
-    return m.awaitValidation(tm, req, settled, deadline, (r, checked) => this.#validated(r, checked))
+    return awaitValidation(tm, req, settled, deadline, (r, checked) => this.#validated(r, checked))
   }
 
   /** After validation: answer `invalid`, confirm when needed, then run. */
@@ -151,18 +150,14 @@ export class Pipeline {
       // An aborted call never creates a confirmation.
       if (req.signal?.aborted) return blocked(this.#tm, cancelled('signal'), entry.name, req)
       req.callId ??= newId()
-      // The on-demand part confirms (call/confirmations.ts), once it is here.
-      const loaded = extras.value
-      return loaded
-        ? this.#confirmations(loaded).confirm(req, false)
-        : extras.load().then((m) => this.#confirmations(m).confirm(req, true))
+      return this.#confirmations().confirm(req)
     }
     return this.execute(req)
   }
 
   /** This pipeline's confirmations, created with the first; approved ones run back through `execute`. */
-  #confirmations(m: CallExtras): CallConfirmations {
-    this.#confirms ??= new m.CallConfirmations({
+  #confirmations(): CallConfirmations {
+    this.#confirms ??= new CallConfirmations({
       tm: this.#tm,
       execute: (approved) => this.execute(approved),
       emitResult: (approved, result, t0) => this.#emitResult(approved, result, t0),
@@ -202,18 +197,11 @@ export class Pipeline {
     }
   }
 
-  /** Runs the restorer a call registered, once (call/undo-run.ts, loaded on demand). */
-  async undo(callId: string): Promise<ToolResult> {
+  /** Runs the restorer a call registered, once (call/undo-run.ts). */
+  undo(callId: string): Promise<ToolResult> {
     const tm = this.#tm
     const fn = tm.undoStore.take(callId)
-    if (!fn) return refused('undo_unavailable')
-    try {
-      return await (extras.value ?? (await extras.load())).runUndo(tm, fn, callId)
-    } catch (err) {
-      // Only the load can fail here (runUndo answers the restorer's own throw), as a call's would.
-      tm.report('tool_threw', `Undo of call "${callId}" failed`, { callId, cause: err })
-      return TOOL_FAILED
-    }
+    return fn ? runUndo(tm, fn, callId) : Promise.resolve(refused('undo_unavailable'))
   }
 
   #redacted(entry: Entry, input: unknown): unknown {

@@ -38,18 +38,14 @@ export class CallConfirmations {
 
   /**
    * Deferred mode answers `needs_confirmation` at once; inline mode asks and waits, and needs the
-   * app's handler. `late`: this module loaded while the call waited for it, so the tool may have
-   * gone or the call been aborted meanwhile (checked again here).
+   * app's handler.
    */
-  confirm(req: CallRequest, late: boolean): ToolResult | Promise<ToolResult> {
+  confirm(req: CallRequest): ToolResult | Promise<ToolResult> {
     const p = this.#p
     const { tm } = p
     const { entry } = req
     const caller = req.caller as Exclude<Caller, 'human'>
     const callId = req.callId as string
-    if (late && (entry.disposed || !entry.scope.visible()))
-      return blocked(tm, gone(tm, entry.name, req.rev), entry.name, req)
-    if (late && req.signal?.aborted) return blocked(tm, cancelled('signal'), entry.name, req)
     const deferred = tm.modes[caller] === 'deferred'
     // Inline without a handler: nobody could have been asked, so no grant applies either.
     if (!deferred && tm.options.confirm === undefined)

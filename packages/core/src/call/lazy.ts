@@ -1,21 +1,20 @@
 import { onDemand } from '../on-demand.ts'
 
 /**
- * What only some calls need loads on demand (`chunk.ts`, a chunk of its own): confirmations (the
- * card, inline and deferred confirmations, the approver's edit, the pending store), the wait for an
- * asynchronous validator and the run of an undo restorer. An app whose tools never confirm, validate
- * asynchronously or undo does not load it. Registering a tool that confirms (or any tool under
- * `requiresConfirmation`) starts the load, so it has usually arrived when the first confirmation is
- * needed; a call that needs it before waits for it (the call's deadline runs meanwhile). Once loaded
- * (by any registry), those calls go on synchronously, as before. A failed load is retried by the next
- * call that needs it; the call that hit it answers `error "Tool failed"` with a `tool_threw` event.
+ * The call pipeline loads on demand (`chunk.ts`, a chunk of its own): a page loads the registry up
+ * front, and what runs a call once a caller is there. Registering the first tool starts the load, so
+ * it has usually arrived before the first call; a call made before waits for it (bounded by the
+ * call's deadline and its signal) and then goes through the pipeline as if it had just been made.
+ * Once loaded (by any registry), calls are synchronous up to the tool's own promise, as before. A
+ * failed load is retried by the next call; the call that hit it answers `error "Tool failed"` with a
+ * `tool_threw` event.
  */
-export type CallExtras = typeof import('./chunk.ts')
+export type CallChunk = typeof import('./chunk.ts')
 
-/** The on-demand part of the pipeline (the testing entry sets `value` to its static import). */
-export const extras = onDemand<CallExtras>(() => import('./chunk.ts'))
+/** The on-demand pipeline (the testing entry sets `value` to its static import). */
+export const callChunk = onDemand<CallChunk>(() => import('./chunk.ts'))
 
-/** Starts loading the on-demand part ahead of its first use; a failure waits for that use. */
-export function preloadExtras(): void {
-  if (!extras.value) extras.load().catch(() => {})
+/** Starts loading the pipeline ahead of its first use; a failure waits for that use. */
+export function preloadCallChunk(): void {
+  if (!callChunk.value) callChunk.load().catch(() => {})
 }

@@ -1,5 +1,6 @@
 import { clock, later } from '../clock.ts'
 import { TOOL_FAILED_MESSAGE } from '../codes.ts'
+import { approvalProblem } from '../confirm/approval.ts'
 import { ToolmarkError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Entry } from '../tool/entry.ts'
@@ -16,10 +17,10 @@ import type {
   ToolResult,
 } from '../types.ts'
 import { blocked } from './blocked.ts'
+import { ctxConfirm } from './ctx-confirm.ts'
 import type { Timed } from './deadlines.ts'
 import { gone } from './gone.ts'
 import type { CallHost } from './host.ts'
-import { type CallExtras, extras } from './lazy.ts'
 import type { CallRequest } from './request.ts'
 
 /** Development-only code tests `process.env.NODE_ENV` where it sits (the rule: report.ts). */
@@ -134,15 +135,14 @@ export class Run implements Timed, ToolContext, Turn {
 
   /**
    * Ask the user mid-run (see docs/guides/confirmations.md, ctx.confirm). Never throws. The call
-   * deadline pauses meanwhile. A human caller is approved at once; the rest is on demand
-   * (call/ctx-confirm.ts).
+   * deadline pauses meanwhile. A human caller is approved at once; the rest is in call/ctx-confirm.ts.
    */
   async confirm(request: { summary: string; changes?: FieldChange[] }): Promise<CtxConfirmOutcome> {
     const tm = this.#tm
     try {
       if (this.caller === 'human') return { approved: true }
       const state = { input: this.#input, ended: () => this.#settled || this.#aborted }
-      return await (extras.value ?? (await extras.load())).ctxConfirm(tm, this.#entry, this, state, request)
+      return await ctxConfirm(tm, this.#entry, this, state, request)
     } catch (err) {
       tm.report('tool_threw', `ctx.confirm failed in "${this.#entry.name}"`, {
         tool: this.#entry.name,
@@ -180,9 +180,8 @@ export class Run implements Timed, ToolContext, Turn {
     if (this.#aborted || this.#req.signal?.aborted) return CANCELLED_SIGNAL
     const entry = this.#entry
     const approval = this.#req.approval
-    // Only confirmations (loaded by then) give a run an approval.
-    if (approval !== undefined)
-      return (extras.value as CallExtras).approvalProblem(this.#tm, entry, approval, this.#callId)
+    // Only confirmations give a run an approval.
+    if (approval !== undefined) return approvalProblem(this.#tm, entry, approval, this.#callId)
     // A hidden tool is not callable: answered as if it had gone before the call arrived. A plain call
     // that starts at once was looked up (visible) a moment ago: its `when` is not evaluated twice.
     if (entry.disposed || (!this.#atOnce && !entry.scope.visible()))

@@ -1,4 +1,4 @@
-import { preloadExtras } from '../call/lazy.ts'
+import { preloadCallChunk } from '../call/lazy.ts'
 import type { ErrorEventCode } from '../codes.ts'
 import { ToolmarkError } from '../errors.ts'
 import { NON_HUMAN_CALLERS } from '../policy/policy.ts'
@@ -133,8 +133,8 @@ export class ToolTable implements ScopeHost {
       return inert(name)
     }
     if (!this.#checkConfirmPath(entry)) return inert(name)
-    // A tool that may ask for confirmation: the confirmation module starts loading now.
-    if (entry.confirms || host.options.requiresConfirmation) preloadExtras()
+    // The first tool: the call pipeline starts loading now.
+    preloadCallChunk()
     if (!entry.canDeriveSchema) {
       host.misconfigured(
         'schema_conversion_failed',

@@ -1,5 +1,5 @@
-import * as callExtras from '../call/chunk.ts'
-import { extras } from '../call/lazy.ts'
+import * as pipeline from '../call/chunk.ts'
+import { callChunk } from '../call/lazy.ts'
 import { createToolmark } from '../toolmark.ts'
 import type { ConfirmHandler, Toolmark, ToolmarkOptions } from '../types.ts'
 
@@ -13,11 +13,11 @@ export const rejectAll: ConfirmHandler = () => ({ approved: false, reason: 'reje
  * A registry for tests: the production confirmation modes (inapp deferred; webmcp, mcp, tour and
  * test inline) with a default-approve inline handler, development checks on, and always active,
  * even without `document` (`live: true`, so tools can be tested in plain Node). Override anything
- * else with `options`. Confirmations are part of this entry, so the first one starts at once instead
- * of waiting for the module a page loads on demand.
+ * else with `options`. The call pipeline is part of this entry, so the first call starts at once
+ * instead of waiting for the module a page loads on demand.
  */
 export function createTestToolmark(options: ToolmarkOptions = {}): Toolmark {
-  extras.value = callExtras
+  callChunk.value = pipeline
   return createToolmark({ dev: true, confirm: approveAll, ...options, live: true })
 }
 export { createTestAgent, type TestAgent, type TestAgentEnd, type TestAgentState } from './agent.ts'
