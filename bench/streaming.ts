@@ -8,26 +8,33 @@
 // warm-up of each, and the figure is the median of the pairs' ratios, with their quartiles and range. Every
 // conversation's model takes its tokens from one shared clock, so both paths wake the process equally often.
 // Target: streaming adds ≤ 5%. `pnpm --filter @toolmark/bench bench:streaming` (STREAMING_BENCH_MODELS=bare for one model).
-// Each path's wake-ups (the process's voluntary context switches) per turn are printed too. Runs (2026-12-07,
-// 2 shared cores at load average 15–20): before, bare +54% median (2.97 → 4.40 ms per turn), anthropic +20%
+// Each path has one server for the whole bench, as a deployment keeps its one server (each run brings new
+// conversations, so every run's turns have the same short history), and nothing forces a garbage collection:
+// collections come when the runs' own allocations call for them, and each path pays for its own. The figures are
+// the ratio of all runs' CPU (streamed ÷ whole) and the median of the pairs' ratios, with their quartiles and
+// range. STREAMING_BENCH_GC=1 (with node --expose-gc) collects before every run, as the bench did before; a
+// forced full collection throws away optimized code that a deployment keeps (V8 compiles it again in the next
+// run), which costs both paths about 3 ms per turn here. STREAMING_BENCH_CONVERSATIONS=n (default 16) runs n
+// conversations at once. Each path's wake-ups (the process's voluntary context switches) per turn are printed
+// too. History of the figures (2 shared cores at load average 15–20, a new server per run and a forced
+// collection before each): before, bare +54% median (2.97 → 4.40 ms per turn), anthropic +20%
 // (11.05 → 13.33 ms). With one flush timer for all streams and TextStream's hidden class kept alive: bare +34%
 // (2.94 → 4.08), anthropic +20% (10.76 → 13.58). With the reply read outside the agent's turn function as well:
 // bare +26% (2.48 → 3.07 ms, 8 pairs); the full run then: bare +27.5% (quartiles +17% to +34%, 2.11 → 2.50 ms),
 // anthropic +8.0% (+3.8% to +11.4%, 7.88 → 8.28 ms), with 18 events per anthropic turn instead of 25 (a flush
-// from a push used to leave its stream's timer running, which flushed again inside the interval). Not met. What the figures showed: both paths wake the process equally
-// often (16 wake-ups per turn), and the main thread's JavaScript for streaming (TextStream, the events, the
-// listener's JSON) is a few hundredths of a ms per turn (--cpu-prof). The difference was mostly V8's background
-// threads compiling the agent's long turn function again and again (--trace-opt --trace-deopt: 16 optimizations
-// of #turn per run, 100–250 ms each, against 3 for whole messages), because its code reading streams lost its
-// type feedback whenever no TextStream was alive at a garbage collection, and because every run here drops a
-// server. Run one path per process (STREAMING_BENCH_ONLY) to see each path without the other's JIT state.
+// from a push used to leave its stream's timer running, which flushed again inside the interval). What the
+// figures showed: both paths wake the process equally often (16 wake-ups per turn), and the main thread's
+// JavaScript for streaming (TextStream, the events, the listener's JSON) is a few hundredths of a ms per turn
+// (--cpu-prof). The difference was mostly V8's background threads compiling the agent's code again and again
+// after each forced collection and each dropped server (--trace-opt --trace-deopt). Run one path per process
+// (STREAMING_BENCH_ONLY) to see each path without the other's JIT state.
 import { AnthropicProvider } from '../packages/server/src/agent/providers/anthropic.ts'
 import type { Provider, ProviderEvent, ProviderRequest } from '../packages/server/src/agent/types.ts'
 import { createToolmarkServer } from '../packages/server/src/server.ts'
 
 const TOKENS = 250
 const GAP_MS = 2
-const CONVERSATIONS = 16
+const CONVERSATIONS = Number(process.env.STREAMING_BENCH_CONVERSATIONS ?? 16)
 const TURNS = 4
 const ROUNDS = Number(process.env.STREAMING_BENCH_ROUNDS ?? 12)
 
@@ -127,18 +134,29 @@ const models: Record<string, () => Provider> = {
     new AnthropicProvider({ apiKey: 'bench', model: 'bench', fetch: async () => anthropicStream() }),
 }
 
-/** CPU milliseconds of CONVERSATIONS × TURNS turns, and how many events the listeners got. */
+/** One server per model and path, kept for the whole bench as a deployment keeps its one server. */
+const servers = new Map<string, ReturnType<typeof createToolmarkServer>>()
+let runs = 0
+
+/**
+ * CPU milliseconds of CONVERSATIONS × TURNS turns on the path's server, and how many events the listeners got.
+ * Each run has conversations of its own (a first turn's history, not one grown over the runs).
+ */
 async function run(
   model: string,
   streamReplies: boolean,
 ): Promise<{ cpuMs: number; events: number; bytes: number; wakeups: number }> {
-  const server = createToolmarkServer({ provider: models[model]!(), streamReplies, log: () => {} })
+  const key = `${model}:${streamReplies}`
+  const server =
+    servers.get(key) ?? createToolmarkServer({ provider: models[model]!(), streamReplies, log: () => {} })
+  servers.set(key, server)
+  runs++
   let events = 0
   let bytes = 0
   const conversations = await Promise.all(
     Array.from({ length: CONVERSATIONS }, async (_, i) => {
-      await server.store.ensureUser(`user-${i}`)
-      return server.store.createConversation(`user-${i}`)
+      await server.store.ensureUser(`user-${runs}-${i}`)
+      return server.store.createConversation(`user-${runs}-${i}`)
     }),
   )
   const stops = conversations.map((c) =>
@@ -147,8 +165,7 @@ async function run(
       bytes += JSON.stringify(event).length
     }),
   )
-  // A collection owed by the previous run is not counted in this one (with --expose-gc).
-  ;(globalThis as { gc?: () => void }).gc?.()
+  if (process.env.STREAMING_BENCH_GC) (globalThis as { gc?: () => void }).gc?.()
   const switches = process.resourceUsage().voluntaryContextSwitches
   const start = process.cpuUsage()
   for (let turn = 0; turn < TURNS; turn++) {
@@ -162,7 +179,6 @@ async function run(
   const used = process.cpuUsage(start)
   const wakeups = process.resourceUsage().voluntaryContextSwitches - switches
   for (const stop of stops) stop()
-  await server.close()
   return { cpuMs: (used.user + used.system) / 1000, events, bytes, wakeups }
 }
 
@@ -224,6 +240,10 @@ for (const model of only ? [] : chosen) {
     `  streamed:       ${perTurn(streamed)}, ${(counts.streamed / turns).toFixed(1)} events per turn, ${(median(sleeps.streamed) / turns).toFixed(1)} wake-ups per turn`,
   )
   console.log(
+    `  streamed / whole, all runs: ${pct(streamed.reduce((a, b) => a + b) / whole.reduce((a, b) => a + b))}`,
+  )
+  console.log(
     `  streamed / whole, per pair: median ${pct(median(ratios))}, quartiles ${pct(quantile(ratios, 0.25))} to ${pct(quantile(ratios, 0.75))}, range ${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))} (target ≤ +5%)`,
   )
 }
+for (const server of servers.values()) await server.close()
