@@ -29,6 +29,7 @@
 // N conversations for S seconds: a load far below saturation, so its latency is the cost of a turn without
 // queueing behind others (printed as `light turn p50/p99`).
 // BENCH_PROF=<dir> makes each instance write a V8 CPU profile (`.cpuprofile`) into <dir> when it stops.
+// BENCH_CHAT_OFFSET=0 puts each conversation's chat on its page's instance (no call crosses instances; default 1).
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -50,6 +51,12 @@ const PROF = process.env.BENCH_PROF
 /** The optional below-saturation run: N conversations for S seconds (`BENCH_LIGHT=NxS`). */
 const LIGHT = /^(\d+)x(\d+)$/.exec(process.env.BENCH_LIGHT ?? '')
 const LIGHT_LOAD = LIGHT ? { conversations: Number(LIGHT[1]), seconds: Number(LIGHT[2]) } : undefined
+/**
+ * BENCH_CHAT_OFFSET=k (default 1): conversation i's chat goes to instance i + k, its page to instance i. With 0
+ * both are on one instance, so the turn runs where the page is and no call crosses instances: what running every
+ * turn on its page's instance would save at most.
+ */
+const CHAT_OFFSET = Math.max(0, Math.floor(Number(process.env.BENCH_CHAT_OFFSET ?? 1)))
 /** BENCH_ROUNDS=n: each configuration's load runs in n parts of SECONDS / n, the configurations taking turns. */
 const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 3)))
 
@@ -308,13 +315,16 @@ interface Load {
   counts: { calls: number; doubled: number }
 }
 
-/** Opens `conversations` conversations on `instances`: the page on instance i, the chat on instance i + 1. */
+/**
+ * Opens `conversations` conversations on `instances`: the page on instance i, the chat on instance
+ * i + {@link CHAT_OFFSET}.
+ */
 async function open(instances: TestProcess[], conversations: number): Promise<Load> {
   const counts = { calls: 0, doubled: 0 }
   const convs = []
   for (let i = 0; i < conversations; i++) {
     const page = instances[i % instances.length]!.url
-    const chat = instances[(i + 1) % instances.length]!.url
+    const chat = instances[(i + CHAT_OFFSET) % instances.length]!.url
     convs.push(await conversation(page, chat, counts))
   }
   return { instances, convs, counts }
