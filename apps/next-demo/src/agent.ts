@@ -2,7 +2,6 @@ import { OfflineProvider } from '@toolmark/offline-agent'
 import { createToolmarkServer, type Provider, routeHandlers, type ToolmarkServer } from '@toolmark/server'
 import { AnthropicProvider } from '@toolmark/server/anthropic'
 import { OpenAiProvider } from '@toolmark/server/openai'
-import { openSqliteStore } from '@toolmark/server/sqlite'
 
 /**
  * The model behind the demo's agent, from the environment `next start` runs with: `PROVIDER`
@@ -33,13 +32,17 @@ function providerFrom(env: NodeJS.ProcessEnv): Provider {
   return new OfflineProvider({ chunkDelayMs: embeddedChunkDelay() })
 }
 
+const dataFile = process.env.DATA_FILE
+// The SQLite store's module (and its native driver) is loaded only when `DATA_FILE` asks for it: without it, a
+// machine whose better-sqlite3 build does not match its Node still runs the demo.
+const sqlite = dataFile ? await import('@toolmark/server/sqlite') : undefined
+
 function create(): ToolmarkServer {
   const deadline = Number(process.env.CALL_DEADLINE_MS)
-  const dataFile = process.env.DATA_FILE
   return createToolmarkServer({
     // With `DATA_FILE`, the SQLite store on that file: sessions, conversations, pending approvals and grants
     // outlive a restart. Without it, the in-memory default store: they live in this process only.
-    ...(dataFile ? { store: openSqliteStore(dataFile) } : {}),
+    ...(dataFile && sqlite ? { store: sqlite.openSqliteStore(dataFile) } : {}),
     provider: providerFrom(process.env),
     ...(Number.isInteger(deadline) && deadline > 0 ? { callDeadlineMs: deadline } : {}),
     ...(process.env.SESSION_SECRET ? { sessionSecret: process.env.SESSION_SECRET } : {}),
