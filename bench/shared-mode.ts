@@ -468,6 +468,9 @@ async function start(env: Record<string, string>): Promise<TestProcess> {
     ],
     env: {
       PROVIDER: 'embedded',
+      // The demo's offline agent pauses between the chunks of its reply so a person sees it stream; here that
+      // pause would add the same 160 ms to every turn of every configuration and hide what the server costs.
+      EMBEDDED_CHUNK_DELAY_MS: '0',
       STATIC_DIR: '/nonexistent',
       CALL_DEADLINE_MS: '10000',
       MAX_SESSIONS: '1000000',
