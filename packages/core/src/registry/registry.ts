@@ -133,7 +133,7 @@ export class ToolTable implements ScopeHost {
       return inert(name)
     }
     if (!this.#checkConfirmPath(entry)) return inert(name)
-    // The first tool: the call pipeline starts loading now.
+    // The call pipeline starts loading with the first tool (later ones find it loading or loaded).
     preloadCallChunk()
     if (!entry.canDeriveSchema) {
       host.misconfigured(
