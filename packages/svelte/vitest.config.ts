@@ -10,10 +10,10 @@ export default defineProject({
   test: {
     name: 'svelte',
     environment: 'happy-dom',
-    include: ['__tests__/**/*.test.ts'],
+    include: ['src/**/__tests__/**/*.test.ts'],
     typecheck: {
       enabled: process.env.TOOLMARK_TYPES_CHECKED !== '1',
-      include: ['__tests__/**/*.test-d.ts'],
+      include: ['src/**/__tests__/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
   },
