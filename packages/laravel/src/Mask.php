@@ -211,20 +211,42 @@ final class Mask
 
     /**
      * The sensitive input paths a JSON Schema declares with `writeOnly: true`, following
-     * `properties`, `items`, `prefixItems` and `anyOf`/`oneOf`/`allOf`.
+     * `properties`, `items`, `prefixItems` and `anyOf`/`oneOf`/`allOf`. More than
+     * `maxSensitivePaths` paths, or more than `maxSensitivePathChars` characters of them, give
+     * `['']`: the whole input.
      *
      * @return list<string>
      */
     public static function sensitivePathsOf(mixed $schema): array
     {
-        $out = [];
-        self::walkSchema($schema, '', 0, $out);
+        $found = self::noPaths();
+        self::walkSchema($schema, '', 0, $found);
 
-        return array_values(array_unique($out));
+        return self::withinLimits($found);
     }
 
     /**
-     * A tool's `sensitivePaths` from its manifest entry, when it is a list (strings only).
+     * One tool's sensitive paths from several lists (its manifest entry, its described schema),
+     * within the limits of {@see sensitivePathsOf()}.
+     *
+     * @param  list<string>  ...$lists
+     * @return list<string>
+     */
+    public static function joinPaths(array ...$lists): array
+    {
+        $found = self::noPaths();
+        foreach ($lists as $list) {
+            foreach ($list as $path) {
+                self::addPath($found, $path);
+            }
+        }
+
+        return self::withinLimits($found);
+    }
+
+    /**
+     * A tool's `sensitivePaths` from its manifest entry, when it is a list (strings only), within
+     * the limits of {@see joinPaths()}.
      *
      * @return list<string>
      */
@@ -232,7 +254,38 @@ final class Mask
     {
         $list = is_array($entry) ? ($entry['sensitivePaths'] ?? null) : null;
 
-        return is_array($list) ? array_values(array_filter($list, 'is_string')) : [];
+        return is_array($list) ? self::joinPaths(array_values(array_filter($list, 'is_string'))) : [];
+    }
+
+    /** @return array{paths: list<string>, seen: array<string, true>, chars: int, over: bool} */
+    private static function noPaths(): array
+    {
+        return ['paths' => [], 'seen' => [], 'chars' => 0, 'over' => false];
+    }
+
+    /** @param  array{paths: list<string>, seen: array<string, true>, chars: int, over: bool}  $found */
+    private static function addPath(array &$found, string $path): void
+    {
+        if ($found['over'] || isset($found['seen'][$path])) {
+            return;
+        }
+        $found['chars'] += Llm::units($path);
+        if (count($found['paths']) >= Wire::SECRETS['maxSensitivePaths'] || $found['chars'] > Wire::SECRETS['maxSensitivePathChars']) {
+            $found['over'] = true;
+
+            return;
+        }
+        $found['paths'][] = $path;
+        $found['seen'][$path] = true;
+    }
+
+    /**
+     * @param  array{paths: list<string>, seen: array<string, true>, chars: int, over: bool}  $found
+     * @return list<string>
+     */
+    private static function withinLimits(array $found): array
+    {
+        return $found['over'] ? [''] : $found['paths'];
     }
 
     private static function lastFour(string $digits): string
@@ -368,13 +421,14 @@ final class Mask
         }
     }
 
+    /** @param  array{paths: list<string>, seen: array<string, true>, chars: int, over: bool}  $out */
     private static function walkSchema(mixed $schema, string $path, int $depth, array &$out): void
     {
-        if (! is_array($schema) || array_is_list($schema) && $schema !== [] || $depth > 32) {
+        if (! is_array($schema) || array_is_list($schema) && $schema !== [] || $depth > 32 || $out['over']) {
             return;
         }
         if (($schema['writeOnly'] ?? null) === true) {
-            $out[] = $path;
+            self::addPath($out, $path);
 
             return;
         }

@@ -192,7 +192,7 @@ class Toolmark
         $described = json_decode((string) DB::table('toolmark_pages')->where('client_id', $clientId)->value('described'), true);
         $learned = is_array($described[$tool] ?? null) ? $described[$tool] : [];
 
-        return array_values(array_unique([...Mask::declaredPaths(self::toolEntry($clientId, $tool)), ...$learned]));
+        return Mask::joinPaths(Mask::declaredPaths(self::toolEntry($clientId, $tool)), array_values(array_filter($learned, 'is_string')));
     }
 
     /**

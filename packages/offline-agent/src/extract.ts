@@ -283,7 +283,10 @@ export function answerValues(message: string, schema: unknown, fields: readonly 
     const value = values && findEnum(rest, values)
     if (!value) continue
     out[key] = value
-    rest = rest.replace(new RegExp(`\\b${value.replace(/[^A-Za-z0-9]/g, '.?')}\\b`, 'i'), ' ')
+    // Each run of signs in the value matches as many signs or fewer in the message ("in-progress": "in
+    // progress", "inprogress"); one bounded class per run, so a value full of signs cannot make the search slow.
+    const loose = value.replace(/[^A-Za-z0-9]+/g, (run) => `[^A-Za-z0-9]{0,${run.length}}`)
+    rest = rest.replace(new RegExp(`\\b${loose}\\b`, 'i'), ' ')
   }
   const clauses: string[] = []
   rest = rest.replace(new RegExp(QUOTED.source, 'g'), (_, a, b, c) => {

@@ -148,6 +148,8 @@ export function renderWirePhp(): string {
       cardKeyMinDigits: secrets.CARD_KEY_MIN_DIGITS,
       cardNumberDigits: secrets.CARD_NUMBER_DIGITS,
       minSecretLength: secrets.MIN_SECRET_LENGTH,
+      maxSensitivePaths: secrets.MAX_SENSITIVE_PATHS,
+      maxSensitivePathChars: secrets.MAX_SENSITIVE_PATH_CHARS,
     }),
   ]
   return `<?php

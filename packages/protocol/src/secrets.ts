@@ -32,8 +32,12 @@ export const CODE_WORD_SOURCE =
  * A code after its keyword in text, with connecting words or punctuation between them ("my CVC is
  * 123", "cvv2: 123", "security code = 1234", "PIN 0000"). Groups: 1 the keyword, 2 the gap, 3 the
  * digits; the digits become {@link CODE_MASK}. Flags `gi`.
+ *
+ * The gap is connecting words and `=`, `:` or `#`, each after at most 3 other non-word characters.
+ * Those three signs are kept out of the filler, so a run of them splits one way only: the match time
+ * grows linearly with the gap, never exponentially.
  */
-export const CODE_SOURCE = `\\b(${CODE_WORD_SOURCE})((?:\\W{0,3}(?:is|was|=|:|#|no|num|number|code|of))*\\W{0,3})(\\d{3,6})(?!\\d)`
+export const CODE_SOURCE = `\\b(${CODE_WORD_SOURCE})((?:[^\\w=:#]{0,3}(?:[=:#]|is|was|no|num|number|code|of))*[^\\w=:#]{0,3})(\\d{3,6})(?!\\d)`
 
 /**
  * A password written as an assignment in text ("password: hunter2", "passcode=1234"). Groups: 1 the
@@ -48,7 +52,9 @@ export const PASSWORD_SOURCE = '\\b((?:password|passwd|passcode)\\s*[:=]\\s*)([^
  */
 export const KEY_WORD_STEPS: readonly (readonly [pattern: string, replacement: string])[] = [
   ['([a-z0-9])([A-Z])', '$1 $2'],
-  ['([A-Z]+)([A-Z][a-z])', '$1 $2'],
+  // The last capital of a run before a lowercase letter starts a word (`HTTPServer` → HTTP, Server): one
+  // look at each capital, so a long run of capitals costs linear time.
+  ['([A-Z])(?=[A-Z][a-z])', '$1 '],
 ]
 
 /** Splits a lowercased key into words. */
@@ -79,3 +85,14 @@ export const SECRET_PROMPT_RULE = 'Never repeat card numbers, CVCs or other secr
 
 /** Known secrets shorter than this are never cut out of text (too many false hits). */
 export const MIN_SECRET_LENGTH = 3
+
+/**
+ * Most sensitive input paths a server keeps for one tool (declared in `sensitivePaths` and found as
+ * `writeOnly` in its schema). A tool that names more, or longer ones than {@link MAX_SENSITIVE_PATH_CHARS}
+ * allows, has its whole input treated as sensitive (the path `''`): a page cannot make the server spend
+ * time or memory on its list, and nothing it named goes unmasked.
+ */
+export const MAX_SENSITIVE_PATHS = 256
+
+/** Most characters (UTF-16 code units) of one tool's sensitive input paths together (see {@link MAX_SENSITIVE_PATHS}). */
+export const MAX_SENSITIVE_PATH_CHARS = 16_384

@@ -36,9 +36,6 @@ final class TextStream
     /** Text the masking could change: a digit, or a fragment of a security-code or password keyword. */
     private const RISKY = '/\d|pass|cv|cs|cid|pin|code|verif/i';
 
-    /** A run of digits (with spaces or dashes) at the end: a card number may still be growing. */
-    private const DIGITS_AT_END = '/\d[\d -]*$/';
-
     /** @var callable(string): void */
     private $publish;
 
@@ -303,13 +300,17 @@ final class TextStream
     {
         $at = strlen($raw);
         $tail = substr($raw, $from);
-        if (preg_match(self::DIGITS_AT_END, $tail, $m, PREG_OFFSET_CAPTURE) === 1) {
-            $at = $from + $m[0][1];
+        // The run of digits (with spaces or dashes among them) that ends the text, found from the end: a
+        // regular expression would scan a long run of digits again from each of its digits.
+        $run = substr($tail, strlen(rtrim($tail, '0123456789 -')));
+        $first = strcspn($run, '0123456789');
+        if ($first < strlen($run)) {
+            $at = $from + strlen($tail) - strlen($run) + $first;
         }
         // A keyword whose value may come next matches once a value is appended; a value already
         // begun is completed, not lengthened (a code has at most 6 digits).
         foreach ([[Wire::SECRETS['code'], '000'], [Wire::SECRETS['password'], 'x']] as [$pattern, $value]) {
-            $probe = preg_replace('/\d+$/', '', $tail).$value;
+            $probe = rtrim($tail, '0123456789').$value;
             preg_match_all($pattern, $probe, $matches, PREG_OFFSET_CAPTURE | PREG_SET_ORDER);
             foreach ($matches as $m) {
                 if ($m[0][1] + strlen($m[0][0]) === strlen($probe)) {

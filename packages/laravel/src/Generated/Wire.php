@@ -258,7 +258,7 @@ final class Wire
         'cardMaskPrefix' => '**** ',
         'codeMask' => '***',
         'cardNumber' => '~(?<![\\w-])\\d(?:[ -]?\\d){12,18}(?![\\w-])~',
-        'code' => '~\\b((?:cvc2?|cvv2?|csc|cid|cvn|security[\\s_-]*code|card[\\s_-]*verification(?:[\\s_-]*(?:code|value|number))?|verification[\\s_-]*code|pin(?:[\\s_-]*(?:code|number))?))((?:\\W{0,3}(?:is|was|=|:|#|no|num|number|code|of))*\\W{0,3})(\\d{3,6})(?!\\d)~i',
+        'code' => '~\\b((?:cvc2?|cvv2?|csc|cid|cvn|security[\\s_-]*code|card[\\s_-]*verification(?:[\\s_-]*(?:code|value|number))?|verification[\\s_-]*code|pin(?:[\\s_-]*(?:code|number))?))((?:[^\\w=:#]{0,3}(?:[=:#]|is|was|no|num|number|code|of))*[^\\w=:#]{0,3})(\\d{3,6})(?!\\d)~i',
         'password' => '~\\b((?:password|passwd|passcode)\\s*[:=]\\s*)([^\\s,;]+)~i',
         'keyWordSteps' => [
             [
@@ -266,8 +266,8 @@ final class Wire
                 '$1 $2',
             ],
             [
-                '~([A-Z]+)([A-Z][a-z])~',
-                '$1 $2',
+                '~([A-Z])(?=[A-Z][a-z])~',
+                '$1 ',
             ],
         ],
         'keySplit' => '~[^a-z0-9]+~',
@@ -285,5 +285,7 @@ final class Wire
             'max' => 19,
         ],
         'minSecretLength' => 3,
+        'maxSensitivePaths' => 256,
+        'maxSensitivePathChars' => 16384,
     ];
 }

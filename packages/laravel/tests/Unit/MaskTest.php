@@ -3,6 +3,7 @@
 namespace Toolmark\Laravel\Tests\Unit;
 
 use PHPUnit\Framework\TestCase;
+use Toolmark\Laravel\Generated\Wire;
 use Toolmark\Laravel\Mask;
 
 /** Mask against the secret corpus of @toolmark/protocol, which @toolmark/server's redact tests read too. */
@@ -82,5 +83,28 @@ final class MaskTest extends TestCase
             'name' => ['type' => 'string'],
         ]];
         $this->assertSame(['pin', 'cards[].cvc'], Mask::sensitivePathsOf($schema));
+    }
+
+    public function test_sensitive_paths_past_the_limits_make_the_whole_input_sensitive(): void
+    {
+        $max = Wire::SECRETS['maxSensitivePaths'];
+        $writeOnly = fn (int $n): array => ['properties' => array_combine(
+            array_map(fn (int $i): string => "k{$i}", range(0, $n - 1)),
+            array_fill(0, $n, ['writeOnly' => true]),
+        )];
+        $this->assertCount($max, Mask::sensitivePathsOf($writeOnly($max)));
+        $this->assertSame([''], Mask::sensitivePathsOf($writeOnly($max + 1)));
+        $long = str_repeat('k', Wire::SECRETS['maxSensitivePathChars']);
+        $this->assertSame([$long], Mask::sensitivePathsOf(['properties' => [$long => ['writeOnly' => true]]]));
+        $this->assertSame([''], Mask::sensitivePathsOf(['properties' => ["{$long}k" => ['writeOnly' => true]]]));
+        $this->assertSame(['pin'], Mask::sensitivePathsOf(['properties' => ["{$long}k" => ['type' => 'string'], 'pin' => ['writeOnly' => true]]]));
+        $this->assertSame([''], Mask::sensitivePathsOf(['properties' => [str_repeat('k', 16400) => $writeOnly(40000)]]));
+
+        $many = array_map(fn (int $i): string => "p{$i}", range(0, $max));
+        $this->assertSame([''], Mask::declaredPaths(['sensitivePaths' => $many]));
+        $this->assertCount($max, Mask::declaredPaths(['sensitivePaths' => array_slice($many, 1)]));
+        $this->assertCount(256, Mask::joinPaths(array_slice($many, 0, 200), array_slice($many, 100, 156)));
+        $this->assertSame([''], Mask::joinPaths(array_slice($many, 0, 200), array_slice($many, 200)));
+        $this->assertSame('[redacted]', Mask::atPaths(['card' => '4242', 'name' => 'A'], ['']));
     }
 }

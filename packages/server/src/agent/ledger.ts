@@ -3,6 +3,7 @@ import type { BoundPage } from '../relay/relay.ts'
 import type { ToolPart } from '../shared/contract.ts'
 import {
   declaredPaths,
+  joinPaths,
   maskAtPaths,
   maskText,
   maskValue,
@@ -60,7 +61,7 @@ export class SecretLedger {
     if (!page) return []
     const declared = declaredPaths(page.tools.find((t) => t.name === tool))
     const described = this.#described.get(`${page.clientId}\u0000${tool}`) ?? []
-    return [...new Set([...declared, ...described])]
+    return joinPaths(declared, described)
   }
 
   /**

@@ -9,8 +9,27 @@ export const DELTA_INTERVAL_MS = 50
 const PATTERNS = [CARD_NUMBER_SOURCE, CODE_SOURCE, PASSWORD_SOURCE].map((source) => new RegExp(source, 'gi'))
 const CODE_AT_END = new RegExp(CODE_SOURCE, 'gi')
 const PASSWORD_AT_END = new RegExp(PASSWORD_SOURCE, 'gi')
-/** A run of digits (with spaces or dashes) at the end: a card number may still be growing. */
-const DIGITS_AT_END = /\d[\d -]*$/
+/**
+ * Where the run of digits (with spaces or dashes among them) that ends `text` starts, or -1: a card number may
+ * still be growing there. One pass back from the end (a regular expression here would scan a long run of digits
+ * again from each of its digits).
+ */
+function digitsAtEnd(text: string): number {
+  let start = -1
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i)
+    if (c >= 0x30 && c <= 0x39) start = i
+    else if (c !== 0x20 && c !== 0x2d) break
+  }
+  return start
+}
+
+/** `text` without the digits it ends with. */
+function withoutFinalDigits(text: string): string {
+  let end = text.length
+  while (end > 0 && text.charCodeAt(end - 1) >= 0x30 && text.charCodeAt(end - 1) <= 0x39) end--
+  return text.slice(0, end)
+}
 
 /**
  * Where the undecided end of `raw` starts: the text from there on could still become (or be the start of)
@@ -21,15 +40,15 @@ const DIGITS_AT_END = /\d[\d -]*$/
 function undecided(raw: string, words: readonly string[], from: number): number {
   let at = raw.length
   const tail = raw.slice(from)
-  const digits = DIGITS_AT_END.exec(tail)
-  if (digits) at = from + digits.index
+  const digits = digitsAtEnd(tail)
+  if (digits >= 0) at = from + digits
   // A keyword whose value may come next matches once a value is appended.
   for (const [pattern, value] of [
     [CODE_AT_END, '000'],
     [PASSWORD_AT_END, 'x'],
   ] as const) {
     // A value already begun is completed, not lengthened (a code has at most 6 digits).
-    const probe = tail.replace(/\d+$/, '') + value
+    const probe = withoutFinalDigits(tail) + value
     pattern.lastIndex = 0
     for (const m of probe.matchAll(pattern))
       if (m.index + m[0].length === probe.length) at = Math.min(at, from + m.index)

@@ -30,6 +30,8 @@ import {
   KEY_WORD_STEPS,
   MASKED as MASKED_,
   MAX_MASK_DEPTH as MAX_MASK_DEPTH_,
+  MAX_SENSITIVE_PATH_CHARS,
+  MAX_SENSITIVE_PATHS,
   MIN_SECRET_LENGTH,
   PASSWORD_SOURCE,
   SECRET_KEY_JOINED_SOURCE,
@@ -239,38 +241,69 @@ export function scrubValue(value: unknown, secrets: readonly string[], depth = 0
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-function walkSchema(schema: unknown, path: string, depth: number, out: Set<string>): void {
-  if (!isObject(schema) || depth > 32) return
+/** The write-only paths a schema walk found so far; `over` once they passed the limits. */
+interface FoundPaths {
+  paths: Set<string>
+  chars: number
+  over: boolean
+}
+
+/** Adds `path` within the limits of {@link MAX_SENSITIVE_PATHS} and {@link MAX_SENSITIVE_PATH_CHARS}. */
+function addPath(found: FoundPaths, path: string): void {
+  if (found.over || found.paths.has(path)) return
+  found.chars += path.length
+  if (found.paths.size >= MAX_SENSITIVE_PATHS || found.chars > MAX_SENSITIVE_PATH_CHARS) found.over = true
+  else found.paths.add(path)
+}
+
+function walkSchema(schema: unknown, path: string, depth: number, found: FoundPaths): void {
+  if (!isObject(schema) || depth > 32 || found.over) return
   if (schema.writeOnly === true) {
-    out.add(path)
+    addPath(found, path)
     return
   }
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
     const branches = schema[key]
-    if (Array.isArray(branches)) for (const b of branches) walkSchema(b, path, depth + 1, out)
+    if (Array.isArray(branches)) for (const b of branches) walkSchema(b, path, depth + 1, found)
   }
   if (isObject(schema.properties)) {
     for (const [key, child] of Object.entries(schema.properties)) {
-      if (/^[^.[\]]+$/.test(key)) walkSchema(child, path === '' ? key : `${path}.${key}`, depth + 1, out)
+      if (/^[^.[\]]+$/.test(key)) walkSchema(child, path === '' ? key : `${path}.${key}`, depth + 1, found)
     }
   }
   const items = [schema.items, ...(Array.isArray(schema.prefixItems) ? schema.prefixItems : [])]
-  for (const item of items) walkSchema(item, `${path}[]`, depth + 1, out)
+  for (const item of items) walkSchema(item, `${path}[]`, depth + 1, found)
+}
+
+/** `paths` as a list, or `['']` (the whole input) when they pass {@link MAX_SENSITIVE_PATHS} or its characters. */
+function withinLimits(found: FoundPaths): string[] {
+  return found.over ? [''] : [...found.paths]
 }
 
 /**
  * The sensitive input paths a JSON Schema declares with `writeOnly: true` (`['card.cvc',
  * 'cards[].cvc']`; `''` when the root is write-only), following `properties`, `items`,
- * `prefixItems` and `anyOf`/`oneOf`/`allOf` branches.
+ * `prefixItems` and `anyOf`/`oneOf`/`allOf` branches. More than {@link MAX_SENSITIVE_PATHS} paths, or
+ * more than {@link MAX_SENSITIVE_PATH_CHARS} characters of them, give `['']`: the whole input.
  */
 export function sensitivePathsOf(schema: unknown): string[] {
-  const out = new Set<string>()
-  walkSchema(schema, '', 0, out)
-  return [...out]
+  const found: FoundPaths = { paths: new Set(), chars: 0, over: false }
+  walkSchema(schema, '', 0, found)
+  return withinLimits(found)
 }
 
-/** The `sensitivePaths` extension of a manifest entry, when it is a list of strings. */
+/**
+ * One tool's sensitive paths from several sources (its manifest entry, its described schema), within the
+ * same limits as {@link sensitivePathsOf}.
+ */
+export function joinPaths(...lists: ReadonlyArray<readonly string[]>): string[] {
+  const found: FoundPaths = { paths: new Set(), chars: 0, over: false }
+  for (const list of lists) for (const path of list) addPath(found, path)
+  return withinLimits(found)
+}
+
+/** The `sensitivePaths` extension of a manifest entry, when it is a list of strings (within {@link joinPaths}'s limits). */
 export function declaredPaths(entry: unknown): string[] {
   const list = isObject(entry) ? entry.sensitivePaths : undefined
-  return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : []
+  return Array.isArray(list) ? joinPaths(list.filter((p): p is string => typeof p === 'string')) : []
 }

@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs'
-import { SECRETS } from '@toolmark/protocol'
+import { MAX_SENSITIVE_PATH_CHARS, MAX_SENSITIVE_PATHS, SECRETS } from '@toolmark/protocol'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { SYSTEM_PROMPT } from '../../agent/loop.ts'
 import {
+  declaredPaths,
   isSensitiveKey,
+  joinPaths,
+  MASKED,
   MAX_MASK_DEPTH,
   maskAtPaths,
   maskText,
@@ -120,6 +123,35 @@ describe('masking before anything is persisted', () => {
     expect(sensitivePathsOf(schema)).toEqual(['card.cvc', 'cards[].pin', 'either'])
     expect(sensitivePathsOf({ writeOnly: true })).toEqual([''])
     expect(sensitivePathsOf('nope')).toEqual([])
+  })
+
+  /** A schema of `n` write-only properties named `k0`, `k1`, …. */
+  const writeOnly = (n: number) => ({
+    properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, { writeOnly: true }])),
+  })
+
+  it('keeps at most MAX_SENSITIVE_PATHS paths and their characters; past them the whole input is sensitive', () => {
+    expect(sensitivePathsOf(writeOnly(MAX_SENSITIVE_PATHS))).toHaveLength(MAX_SENSITIVE_PATHS)
+    expect(sensitivePathsOf(writeOnly(MAX_SENSITIVE_PATHS + 1))).toEqual([''])
+    const long = 'k'.repeat(MAX_SENSITIVE_PATH_CHARS)
+    expect(sensitivePathsOf({ properties: { [long]: { writeOnly: true } } })).toEqual([long])
+    expect(sensitivePathsOf({ properties: { [`${long}k`]: { writeOnly: true } } })).toEqual([''])
+    // Long names without a write-only value under them count for nothing.
+    expect(
+      sensitivePathsOf({ properties: { [`${long}k`]: { type: 'string' }, pin: { writeOnly: true } } }),
+    ).toEqual(['pin'])
+    // Many long paths under one long name (V8 hashes strings this long by their length alone, so a set of them
+    // compares each with all the others): the walk stops at the limit.
+    expect(sensitivePathsOf({ properties: { ['k'.repeat(16_400)]: writeOnly(40_000) } })).toEqual([''])
+  })
+
+  it('bounds declared paths and their union with the described ones alike', () => {
+    const many = Array.from({ length: MAX_SENSITIVE_PATHS + 1 }, (_, i) => `p${i}`)
+    expect(declaredPaths({ sensitivePaths: many })).toEqual([''])
+    expect(declaredPaths({ sensitivePaths: many.slice(1) })).toHaveLength(MAX_SENSITIVE_PATHS)
+    expect(joinPaths(many.slice(0, 200), many.slice(100, 256))).toHaveLength(256)
+    expect(joinPaths(many.slice(0, 200), many.slice(200))).toEqual([''])
+    expect(maskAtPaths({ card: '4242', name: 'A' }, [''])).toBe(MASKED)
   })
 })
 
