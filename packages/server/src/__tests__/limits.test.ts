@@ -68,6 +68,19 @@ describe('POST /v1/chat/completions', () => {
     expect(counted.pulled).toBeLessThanOrEqual(2 * 65_536)
   })
 
+  it('refuses a body nested deeper than 64 levels before parsing it, and serves one 64 deep', async () => {
+    const { server, planner } = harness()
+    // The body is level 1 and `metadata` level 2: `[` × n there makes the body n + 1 deep.
+    const body = (n: number) =>
+      `{"messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(n)}${']'.repeat(n)}}`
+    const refused = await server.fetch(post('/v1/chat/completions', body(64)))
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'too_deep' } })
+    expect(planner.requests).toEqual([])
+    const served = await server.fetch(post('/v1/chat/completions', body(63)))
+    expect(served.status).toBe(200)
+  })
+
   it('refuses a text over its limit before the provider sees it, and serves one at the limit', async () => {
     const { server, planner } = harness()
     const ask = (messages: unknown[], tools: unknown[] = []) =>

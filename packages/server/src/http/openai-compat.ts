@@ -1,8 +1,10 @@
+import { MAX_DEPTH } from '@toolmark/protocol'
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import type { AgentMessage, LlmTool, Provider, ProviderEvent, ToolCall } from '../agent/types.ts'
 import { MAX_PROVIDER_TEXT } from '../shared/bounds.ts'
 import { MAX_MESSAGE_LENGTH } from '../shared/contract.ts'
+import { nestedDeeperThan } from '../shared/json-depth.ts'
 import { readLimited } from './body.ts'
 
 /*
@@ -140,6 +142,9 @@ export function chatCompletions(provider: Provider): Hono {
       const message = `request body over ${MAX_CHAT_COMPLETIONS_BYTES} bytes`
       return c.json({ error: { message, type: 'invalid_request_error', code: 'body_too_large' } }, 413)
     }
+    // Refused before the parser spends time on it (see nestedDeeperThan).
+    if (nestedDeeperThan(raw, MAX_DEPTH))
+      return invalid(`body nested deeper than ${MAX_DEPTH} levels`, 'too_deep')
     let body: unknown
     let request: ReturnType<typeof fromChatCompletions>
     try {

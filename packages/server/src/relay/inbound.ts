@@ -1,6 +1,5 @@
 import type { ToolResult } from '@toolmark/core'
 import {
-  boundedCopy,
   type ConfirmedMessage,
   DEFAULT_MAX_MESSAGE_BYTES,
   MAX_DEPTH,
@@ -18,6 +17,7 @@ import {
 } from '@toolmark/protocol/extensions'
 import { boundText } from '../shared/bounds.ts'
 import type { Clock } from '../shared/clock.ts'
+import { nestedDeeperThan } from '../shared/json-depth.ts'
 import { logString } from '../shared/log.ts'
 import { maskText, scrub } from '../shared/redact.ts'
 import type { CallBinding, ConfirmBinding, Store } from '../store/store.ts'
@@ -52,23 +52,48 @@ export function utf8Length(text: string, max = Number.POSITIVE_INFINITY): number
 export type Bounded = { ok: true; value: unknown } | { ok: false; detail: string }
 
 /**
- * The protocol's inbound limits on one page message's text: at most {@link MAX_INBOUND_BYTES} UTF-8 bytes
- * (checked before parsing), JSON, nested at most `MAX_DEPTH` (64) deep. The value is a bounded copy, with
- * no getters or prototypes. Every instance applies it before a message goes anywhere, another instance included.
+ * The protocol's inbound limits on one page message's text: at most {@link MAX_INBOUND_BYTES} UTF-8 bytes and
+ * nested at most `MAX_DEPTH` (64) deep, both checked before parsing, and JSON. What `JSON.parse` makes of text is
+ * plain data already (no getters, no prototypes; a `__proto__` key is an own property), so it is not copied
+ * again. Every instance applies it before a message goes anywhere, another instance included.
  */
 export function bound(text: string): Bounded {
   // Every UTF-16 code unit is at least one UTF-8 byte, and at most three.
   if (text.length > MAX_INBOUND_BYTES) return { ok: false, detail: 'too large' }
   if (text.length * 3 > MAX_INBOUND_BYTES && utf8Length(text, MAX_INBOUND_BYTES) > MAX_INBOUND_BYTES)
     return { ok: false, detail: 'too large' }
-  let parsed: unknown
+  if (nestedDeeperThan(text, MAX_DEPTH)) return { ok: false, detail: 'too_deep' }
   try {
-    parsed = JSON.parse(text)
+    return { ok: true, value: finite(JSON.parse(text)) }
   } catch {
     return { ok: false, detail: 'not JSON' }
   }
-  const copy = boundedCopy(parsed, { maxBytes: MAX_INBOUND_BYTES, maxDepth: MAX_DEPTH })
-  return copy.ok ? { ok: true, value: copy.value } : { ok: false, detail: copy.reason }
+}
+
+/**
+ * `value` with every number too large for a double (`1e400`, which `JSON.parse` reads as `Infinity`) as `null`,
+ * as `JSON.stringify` would write it: the only value of parsed JSON that is not JSON. Changed in place; the
+ * common message has none and is returned as it is.
+ */
+function finite(value: unknown, depth = 0): unknown {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i]
+      if (typeof v === 'object') finite(v, depth + 1)
+      else if (typeof v === 'number' && v - v !== 0) value[i] = null
+    }
+    return value
+  }
+  const record = value as Record<string, unknown>
+  for (const key of Object.keys(record)) {
+    const v = record[key]
+    if (typeof v === 'object') finite(v, depth + 1)
+    // An own property: assigning it never reaches a prototype's setter (`__proto__` included).
+    else if (typeof v === 'number' && v - v !== 0) record[key] = null
+  }
+  return value
 }
 
 /** What the inbound handlers need from the relay: its store and clock, its events and its bindings. */
