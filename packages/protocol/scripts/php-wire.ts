@@ -20,7 +20,9 @@ import {
   PROGRESS_EXTENSION,
 } from '../src/extensions.ts'
 import {
+  AGENT_SYSTEM_PROMPT,
   EMPTY_MANIFEST_TEXT,
+  FOLLOW_UP_SYSTEM_PROMPT,
   PAGE_CALL_TOOL,
   PAGE_DESCRIBE_TOOL,
   STRUCTURED_NOTE,
@@ -114,6 +116,12 @@ export function renderWirePhp(): string {
     constant('The note of the untrusted envelope.', 'UNTRUSTED_NOTE', UNTRUSTED_NOTE),
     constant("The note beside a structured result's data.", 'STRUCTURED_NOTE', STRUCTURED_NOTE),
     constant("The system prompt's sentence about secrets.", 'SECRET_PROMPT_RULE', secrets.SECRET_PROMPT_RULE),
+    constant('The system prompt of an ordinary agent turn.', 'AGENT_SYSTEM_PROMPT', AGENT_SYSTEM_PROMPT),
+    constant(
+      'The system prompt of the follow-up turn after a confirmed.',
+      'FOLLOW_UP_SYSTEM_PROMPT',
+      FOLLOW_UP_SYSTEM_PROMPT,
+    ),
     constant("The validator's tables for page → agent messages.", 'VALIDATION', {
       ...VALIDATION,
       toolNamePattern: pcre(VALIDATION.toolNamePattern.replace(/\$$/, '\\z')),

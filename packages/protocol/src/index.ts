@@ -30,7 +30,9 @@ export {
   UNKNOWN_TOOL_MESSAGE,
 } from './codes.ts'
 export {
+  AGENT_SYSTEM_PROMPT,
   EMPTY_MANIFEST_TEXT,
+  FOLLOW_UP_SYSTEM_PROMPT,
   type LlmToolDefinition,
   MANIFEST_SEPARATOR,
   type ModelResult,

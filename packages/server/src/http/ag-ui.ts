@@ -261,19 +261,20 @@ function withoutPatterns(schema: unknown): unknown {
   }
   if (!isObject(schema)) return schema
   if ('patternProperties' in schema) return undefined
-  const out: Record<string, unknown> = {}
+  const out: Array<[string, unknown]> = []
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'pattern' && typeof value === 'string') continue
     // Values, not schemas: kept as they are.
     if (key === 'const' || key === 'enum' || key === 'default' || key === 'examples') {
-      out[key] = value
+      out.push([key, value])
       continue
     }
     const copy = withoutPatterns(value)
     if (copy === undefined) return undefined
-    out[key] = copy
+    out.push([key, copy])
   }
-  return out
+  // Each key its own property: a `__proto__` key stays data.
+  return Object.fromEntries(out)
 }
 
 /** The value at `path` in `value`, or undefined. */

@@ -134,12 +134,15 @@ export function maskValue(value: unknown, options: MaskOptions = {}, depth = 0):
   if (value === null || typeof value !== 'object') return value
   if (depth >= MAX_MASK_DEPTH) return MASKED
   if (Array.isArray(value)) return value.map((v) => maskValue(v, options, depth + 1))
-  const out: Record<string, unknown> = {}
-  for (const [key, v] of Object.entries(value)) {
-    if (v !== null && v !== undefined && isSensitiveKey(key)) out[key] = MASKED
-    else out[key] = (isCardKey(key) ? maskCardField(v) : undefined) ?? maskValue(v, options, depth + 1)
-  }
-  return out
+  // Object.fromEntries defines each key as its own property: a `__proto__` key stays data.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [
+      key,
+      v !== null && v !== undefined && isSensitiveKey(key)
+        ? MASKED
+        : ((isCardKey(key) ? maskCardField(v) : undefined) ?? maskValue(v, options, depth + 1)),
+    ]),
+  )
 }
 
 /** A path pattern (`card.cvc`, `cards[].cvc`, `''`) split into segments; `[]` is any array index. */
@@ -233,9 +236,8 @@ export function scrubValue(value: unknown, secrets: readonly string[], depth = 0
   if (value === null || typeof value !== 'object') return value
   if (depth >= MAX_MASK_DEPTH) return MASKED
   if (Array.isArray(value)) return value.map((v) => scrubValue(v, secrets, depth + 1))
-  const out: Record<string, unknown> = {}
-  for (const [key, v] of Object.entries(value)) out[key] = scrubValue(v, secrets, depth + 1)
-  return out
+  // Object.fromEntries defines each key as its own property: a `__proto__` key stays data.
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, scrubValue(v, secrets, depth + 1)]))
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { MAX_SENSITIVE_PATH_CHARS, MAX_SENSITIVE_PATHS, SECRETS } from '@toolmark/protocol'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { SYSTEM_PROMPT } from '../../agent/loop.ts'
+import { FOLLOW_UP_PROMPT, SYSTEM_PROMPT } from '../../agent/loop.ts'
 import {
   declaredPaths,
   isSensitiveKey,
@@ -108,6 +108,17 @@ describe('masking before anything is persisted', () => {
       list: ['[redacted]', 7],
       n: 4242,
     })
+  })
+
+  it("keeps a `__proto__` key of page data as data, never as the copy's prototype", () => {
+    const data = JSON.parse('{"__proto__":{"admin":true,"cvc":"123"},"hits":2}') as object
+    for (const copy of [maskValue(data), scrubValue(data, ['zzz'])] as Record<string, unknown>[]) {
+      expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
+      expect(Object.hasOwn(copy, '__proto__')).toBe(true)
+      expect(copy.admin).toBeUndefined()
+    }
+    expect(JSON.stringify(maskValue(data))).toBe('{"__proto__":{"admin":true,"cvc":"[redacted]"},"hits":2}')
+    expect(JSON.stringify(scrubValue(data, ['zzz']))).toBe(JSON.stringify(data))
   })
 
   it('reads writeOnly paths from a JSON Schema', () => {
@@ -297,7 +308,8 @@ describe('the shared secret corpus', () => {
     expect(keys.plain.filter((k) => isSensitiveKey(k))).toEqual([])
   })
 
-  it("the system prompt carries the protocol's secret rule", () => {
+  it("both system prompts, the follow-up's too, carry the protocol's secret rule", () => {
     expect(SYSTEM_PROMPT.endsWith(SECRETS.SECRET_PROMPT_RULE)).toBe(true)
+    expect(FOLLOW_UP_PROMPT.endsWith(SECRETS.SECRET_PROMPT_RULE)).toBe(true)
   })
 })
