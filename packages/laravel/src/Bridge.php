@@ -66,12 +66,13 @@ class Bridge
             // Not a v1 message: perhaps one of an opt-in extension (a v1 server drops those here).
             $extension = Validator::extensionProblem($object);
             if ($extension === null) {
-                return $this->extension($conversation, $userId, json_decode((string) json_encode($object), true));
+                return $this->extension($conversation, $userId, Json::fromObject($object));
             }
 
             return $this->reject($conversation, 'invalid', null, $extension === 'not an extension message' ? $problem : $extension);
         }
-        $message = json_decode((string) json_encode($object), true);
+        // Objects stay as the page wrote them: `{}` in a result is `{}` for the model (see Json).
+        $message = Json::fromObject($object);
 
         return match ($message['type']) {
             'manifest' => $this->manifest($conversation, $userId, $message, (string) json_encode($object->tools, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE)),
@@ -409,7 +410,11 @@ class Bridge
             if ($binding->state !== 'pending') {
                 return $binding->state === 'used' ? 'duplicate_confirm' : 'expired_confirm';
             }
-            $binding->origin = (string) (DB::table('toolmark_calls')->where('id', $binding->call_id)->value('origin') ?? 'agent');
+            $call = DB::table('toolmark_calls')->where('id', $binding->call_id)->first(['origin', 'secrets']);
+            $binding->origin = (string) ($call->origin ?? 'agent');
+            // The outcome is masked as the call's result is: with the values the call carried at its sensitive paths too.
+            $masked = Mask::value($message['result'], $call === null ? [] : Mask::secretForms(self::secretsOf($call)));
+            DB::table('toolmark_calls')->where('id', $binding->call_id)->whereNotNull('secrets')->update(['secrets' => null]);
             if (self::pastLifetime($binding)) {
                 // Past its lifetime: refused, and the agent is told it expired (once: its decision
                 // ends too, so no page load asks it again).
@@ -430,7 +435,7 @@ class Bridge
                 ->update(['state' => 'used', 'updated_at' => now()]);
             if ($binding->origin !== 'app') {
                 // The call's part moves to the outcome (the chat shows it once the transaction commits).
-                $part = self::partOf($conversation, $binding, Mask::value($message['result']));
+                $part = self::partOf($conversation, $binding, $masked);
                 // The outcome joins the history as a tool result for the original call: wrapped, never a system message.
                 $conversation->messages()->create([
                     'part' => $part,
@@ -441,12 +446,12 @@ class Bridge
                         'toolCallId' => $binding->tool_call_id,
                         'name' => 'page_call',
                         'confirmId' => $binding->confirm_id,
-                        'content' => Llm::boundContent(Llm::json(Llm::modelResult(Mask::value($message['result']), Llm::structured(Toolmark::toolEntry($binding->client_id, $binding->tool)), true))),
+                        'content' => Llm::boundContent(Llm::json(Llm::modelResult($masked, Llm::structured(Toolmark::toolEntry($binding->client_id, $binding->tool)), true))),
                     ],
                 ]);
             }
 
-            return [null, $binding, $withdrawn];
+            return [null, $binding, $withdrawn, $masked];
         });
         if (is_string($outcome)) {
             return $this->reject($conversation, $outcome, $message['confirmId']);
@@ -465,7 +470,7 @@ class Bridge
         if ($binding->origin !== 'app') {
             RunFollowUpTurn::dispatch((int) $conversation->id);
         }
-        $this->toolmark->notify(new ConfirmationResolved((int) $conversation->id, $binding->confirm_id, $binding->tool, Mask::value($message['result'])));
+        $this->toolmark->notify(new ConfirmationResolved((int) $conversation->id, $binding->confirm_id, $binding->tool, $outcome[3]));
 
         return null;
     }

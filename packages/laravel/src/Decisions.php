@@ -182,7 +182,7 @@ class Decisions
             if ($claimed === 0) {
                 continue;
             }
-            $input = json_decode((string) $decision->input, true);
+            $input = Json::decode((string) $decision->input);
             $this->toolmark->send($conversation, (string) $decision->tool_call_id, 'call', (string) $decision->tool, is_array($input) ? $input : [], $rev, 'reask');
         }
     }

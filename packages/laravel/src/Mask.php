@@ -67,6 +67,9 @@ final class Mask
             return $digits !== null && strlen($digits) >= $card['min'] && strlen($digits) <= $card['max'] && self::luhn($digits)
                 ? self::lastFour($digits) : $value;
         }
+        if ($value instanceof \stdClass) {
+            return self::asObject(self::value((array) $value, $secrets, $depth));
+        }
         if (! is_array($value)) {
             return $value;
         }
@@ -98,6 +101,9 @@ final class Mask
     {
         if (is_string($value)) {
             return self::text(self::scrub($value, $secrets));
+        }
+        if ($value instanceof \stdClass) {
+            return self::asObject(self::strings((array) $value, $secrets, $depth));
         }
         if (! is_array($value)) {
             return $value;
@@ -199,6 +205,9 @@ final class Mask
         if (is_string($value)) {
             return self::scrub($value, $secrets);
         }
+        if ($value instanceof \stdClass && $secrets !== []) {
+            return self::asObject(self::scrubValue((array) $value, $secrets, $depth));
+        }
         if (! is_array($value) || $secrets === []) {
             return $value;
         }
@@ -286,6 +295,12 @@ final class Mask
     private static function withinLimits(array $found): array
     {
         return $found['over'] ? [''] : $found['paths'];
+    }
+
+    /** A copy made from a `stdClass` (see Json): an object again, unless it was replaced whole. */
+    private static function asObject(mixed $copy): mixed
+    {
+        return is_array($copy) ? (object) $copy : $copy;
     }
 
     private static function lastFour(string $digits): string
@@ -377,6 +392,9 @@ final class Mask
         if ($at === count($path)) {
             return self::MASKED;
         }
+        if ($value instanceof \stdClass) {
+            return self::asObject(self::maskAt((array) $value, $path, $at, $depth));
+        }
         if ($depth >= Wire::SECRETS['maxDepth'] || ! is_array($value)) {
             return $value;
         }
@@ -396,6 +414,9 @@ final class Mask
     {
         if ($value === null || $depth > Wire::SECRETS['maxDepth']) {
             return;
+        }
+        if ($value instanceof \stdClass) {
+            $value = (array) $value;
         }
         if ($at === count($path)) {
             if (is_string($value) || is_int($value) || is_float($value)) {
@@ -424,6 +445,9 @@ final class Mask
     /** @param  array{paths: list<string>, seen: array<string, true>, chars: int, over: bool}  $out */
     private static function walkSchema(mixed $schema, string $path, int $depth, array &$out): void
     {
+        if ($schema instanceof \stdClass) {
+            $schema = (array) $schema;
+        }
         if (! is_array($schema) || array_is_list($schema) && $schema !== [] || $depth > 32 || $out['over']) {
             return;
         }
@@ -439,8 +463,9 @@ final class Mask
                 }
             }
         }
-        if (is_array($schema['properties'] ?? null)) {
-            foreach ($schema['properties'] as $key => $child) {
+        $properties = $schema['properties'] ?? null;
+        if (is_array($properties) || $properties instanceof \stdClass) {
+            foreach ((array) $properties as $key => $child) {
                 if (preg_match('/^[^.[\]]+$/', (string) $key) === 1) {
                     self::walkSchema($child, $path === '' ? (string) $key : "{$path}.{$key}", $depth + 1, $out);
                 }

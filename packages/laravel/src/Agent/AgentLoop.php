@@ -227,11 +227,17 @@ class AgentLoop
         return array_values(array_unique($secrets));
     }
 
-    /** The turn is over: the user's text as typed and the turn's secrets are dropped. */
+    /**
+     * The turn is over: the user's text as typed and the turn's secrets are dropped, except those of a
+     * call whose confirmation is still pending (its outcome is masked with them when it comes; see
+     * Bridge::confirmed()).
+     */
     private function endTurn(Conversation $conversation): void
     {
         $conversation->messages()->whereNotNull('secret_text')->update(['secret_text' => null]);
-        DB::table('toolmark_calls')->where('conversation_id', $conversation->id)->whereNotNull('secrets')->update(['secrets' => null]);
+        DB::table('toolmark_calls')->where('conversation_id', $conversation->id)->whereNotNull('secrets')
+            ->whereNotIn('id', DB::table('toolmark_confirmations')->where('conversation_id', $conversation->id)->where('state', 'pending')->select('call_id'))
+            ->update(['secrets' => null]);
     }
 
     /**

@@ -3,6 +3,7 @@
 namespace Toolmark\Laravel\Agent;
 
 use RuntimeException;
+use Toolmark\Laravel\Json;
 use Toolmark\Laravel\Llm;
 
 /**
@@ -87,7 +88,7 @@ final class OpenAiChatModel implements StreamingAgentModel
         return ['text' => $text, 'tool_calls' => array_values(array_map(fn (array $c): array => [
             'id' => $c['id'],
             'name' => $c['name'],
-            'input' => is_array($input = json_decode($c['arguments'] ?: '{}', true)) ? $input : [],
+            'input' => is_array($input = Json::decode($c['arguments'] ?: '{}')) ? $input : [],
         ], $calls))];
     }
 

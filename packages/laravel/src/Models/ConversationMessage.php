@@ -3,6 +3,7 @@
 namespace Toolmark\Laravel\Models;
 
 use Illuminate\Database\Eloquent\Model;
+use Toolmark\Laravel\Casts\FaithfulJson;
 
 /**
  * One chat line. `text` (shown in the chat) and `agent` (the model's history entry) are stored
@@ -27,7 +28,8 @@ class ConversationMessage extends Model
 
     protected $hidden = ['secret_text'];
 
-    protected $casts = ['agent' => 'array', 'secret_text' => 'encrypted', 'part' => 'array'];
+    /** `agent` keeps `{}` as `{}` (a call's input, a result), which the `array` cast would read back as `[]`. */
+    protected $casts = ['agent' => FaithfulJson::class, 'secret_text' => 'encrypted', 'part' => 'array'];
 
     /**
      * The line as the chat shows it (the `.toolmark.chat` event's `message`, and each line of

@@ -93,10 +93,16 @@ final class MaskingTest extends TestCase
         $this->assertSame(0, $this->artisan('queue:work', ['--stop-when-empty' => true, '--sleep' => 0]));
         $this->assertSame('Filled. Your code [redacted] and unlock [redacted] are set.', $this->chat->messages()->latest('id')->value('text'));
         $this->assertNoSecretStored();
-        $this->assertSame(0, DB::table('toolmark_calls')->whereNotNull('secrets')->count(), 'dropped when the turn ended');
+        // The call's values outlive the turn, encrypted, while its card is pending: its outcome is masked with them.
+        $this->assertSame(1, DB::table('toolmark_calls')->whereNotNull('secrets')->count(), 'kept for the pending confirmation');
         // The model saw the user's text as typed in that turn (it needs the values), the stored calls masked.
         $this->assertSame('Pay with card 4242 4242 4242 4242 code 731, unlock 8844', $this->model->requests[1]['messages'][0]['text']);
         $this->assertSame(['number' => '**** 4242', 'code' => '[redacted]'], $this->model->requests[1]['messages'][1]['toolCalls'][0]['input']['input']['card']);
+
+        // The user approves; the outcome repeats the values, and none of them is stored. Then they are dropped.
+        $this->bridge($this->ada, $this->chat, ['protocol' => 1, 'type' => 'confirmed', 'clientId' => 'page-1', 'confirmId' => 'c-1', 'result' => ['status' => 'ok', 'data' => ['message' => 'Paid with code 731, unlock 8844']]])->assertNoContent();
+        $this->assertNoSecretStored();
+        $this->assertSame(0, DB::table('toolmark_calls')->whereNotNull('secrets')->count(), 'dropped once the confirmation was answered');
     }
 
     public function test_a_pin_at_a_path_learned_from_a_describe_is_masked_too(): void
