@@ -182,8 +182,19 @@ export class Decisions {
     }
     const outcome = await this.#host.request(scope, { kind: 'call', tool: decision.tool, input })
     const result = outcome.result
-    // The card is back, or the page did not answer: the decision stays pending for the next page load.
-    if (result.status === 'needs_confirmation' || !this.#host.answered(outcome)) return
+    if (result.status === 'needs_confirmation') {
+      // The card is back. If another page load's card decided it while this one was asked, the new card is
+      // withdrawn at once (decide() withdrew the cards that existed then; this one did not yet).
+      const { store } = this.#host
+      const open = (await store.pendingDecisions!(decision.conversationId)).some(
+        (d) => d.toolCallId === decision.toolCallId,
+      )
+      if (!open && (await store.settleConfirm(result.confirmId, 'expired')) && outcome.clientId !== undefined)
+        this.#host.cancel(decision.conversationId, outcome.clientId, outcome.callId)
+      return
+    }
+    // The page did not answer: the decision stays pending for the next page load.
+    if (!this.#host.answered(outcome)) return
     const why =
       result.status === 'refused' && (result.code === 'unknown_tool' || result.code === 'stale')
         ? 'the tool is gone or changed on the reloaded page'
