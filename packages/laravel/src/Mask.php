@@ -133,12 +133,27 @@ final class Mask
     /** True for keys naming a card security code, a PIN or a password in any spelling (`cardCvc`, `CVV2`, `pin`, `newPassword`). */
     public static function isSensitiveKey(string $key): bool
     {
-        $words = self::keyWords($key);
-        if (array_intersect($words, Wire::SECRETS['secretKeyWords']) !== []) {
+        $joined = self::joinedOf($key);
+        if (preg_match(Wire::SECRETS['secretKeyJoined'], $joined) === 1) {
             return true;
         }
+        // Split into words only when one of the secret words is in it; a very long such key is secret unsplit.
+        $inside = false;
+        foreach (Wire::SECRETS['secretKeyWords'] as $word) {
+            $inside = $inside || str_contains($joined, $word);
+        }
+        if (! $inside) {
+            return false;
+        }
 
-        return preg_match(Wire::SECRETS['secretKeyJoined'], implode('', $words)) === 1;
+        return Llm::units($key) > Wire::SECRETS['maxSplitKeyLength']
+            || array_intersect(self::keyWords($key), Wire::SECRETS['secretKeyWords']) !== [];
+    }
+
+    /** The key's words joined: lowercased, all but letters and digits left out (what implode('', keyWords()) is). */
+    private static function joinedOf(string $key): string
+    {
+        return (string) preg_replace('/[^a-z0-9]+/', '', strtolower($key));
     }
 
     /** A copy of the value with `[redacted]` at every sensitive path (`card.cvc`, `cards[].cvc`, `''`) that holds one. */
@@ -320,7 +335,7 @@ final class Mask
 
     private static function isCardKey(string $key): bool
     {
-        return preg_match(Wire::SECRETS['cardKeyJoined'], implode('', self::keyWords($key))) === 1;
+        return preg_match(Wire::SECRETS['cardKeyJoined'], self::joinedOf($key)) === 1;
     }
 
     /** A card number under a card-number key, Luhn or not, as `**** 4242`; null for anything else. */

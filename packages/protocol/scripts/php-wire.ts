@@ -158,6 +158,7 @@ export function renderWirePhp(): string {
       minSecretLength: secrets.MIN_SECRET_LENGTH,
       maxSensitivePaths: secrets.MAX_SENSITIVE_PATHS,
       maxSensitivePathChars: secrets.MAX_SENSITIVE_PATH_CHARS,
+      maxSplitKeyLength: secrets.MAX_SPLIT_KEY_LENGTH,
     }),
   ]
   return `<?php

@@ -57,6 +57,12 @@ export const KEY_WORD_STEPS: readonly (readonly [pattern: string, replacement: s
   ['([A-Z])(?=[A-Z][a-z])', '$1 '],
 ]
 
+/**
+ * A key longer than this (UTF-16 code units) that holds one of {@link SECRET_KEY_WORDS} anywhere is secret without
+ * being split into words: the split costs time in the key's length, and no real key is that long.
+ */
+export const MAX_SPLIT_KEY_LENGTH = 256
+
 /** Splits a lowercased key into words. */
 export const KEY_SPLIT_SOURCE = '[^a-z0-9]+'
 

@@ -293,5 +293,6 @@ final class Wire
         'minSecretLength' => 3,
         'maxSensitivePaths' => 256,
         'maxSensitivePathChars' => 16384,
+        'maxSplitKeyLength' => 256,
     ];
 }

@@ -32,6 +32,7 @@ import {
   MAX_MASK_DEPTH as MAX_MASK_DEPTH_,
   MAX_SENSITIVE_PATH_CHARS,
   MAX_SENSITIVE_PATHS,
+  MAX_SPLIT_KEY_LENGTH,
   MIN_SECRET_LENGTH,
   PASSWORD_SOURCE,
   SECRET_KEY_JOINED_SOURCE,
@@ -75,19 +76,28 @@ function keyWords(key: string): string[] {
   return spaced.toLowerCase().split(KEY_SPLIT).filter(Boolean)
 }
 
+/** The key's words joined: the key lowercased, all but letters and digits left out (what keyWords(key).join('') is). */
+const joinedOf = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]+/g, '')
+
+/** One of the secret words anywhere in a joined key: only then can the key hold it as a word. */
+const SECRET_WORD_INSIDE = new RegExp(SECRET_KEY_WORDS.join('|'))
+
 /**
  * True for keys that name a card security code, a PIN or a password in any spelling: `cvc`,
  * `cardCvc`, `CVV2`, `security_code`, `securityCode`, `card-verification-value`, `csc`, `cid`,
- * `pin`, `password`, `newPassword`…
+ * `pin`, `password`, `newPassword`… A key is split into words only when one of the secret words is
+ * in it; past {@link MAX_SPLIT_KEY_LENGTH} such a key is secret without the split.
  */
 export function isSensitiveKey(key: string): boolean {
-  const words = keyWords(key)
-  return words.some((w) => SECRET_WORDS.has(w)) || SECRET_JOINED.test(words.join(''))
+  const joined = joinedOf(key)
+  if (SECRET_JOINED.test(joined)) return true
+  if (!SECRET_WORD_INSIDE.test(joined)) return false
+  return key.length > MAX_SPLIT_KEY_LENGTH || keyWords(key).some((w) => SECRET_WORDS.has(w))
 }
 
 /** True for keys that name a card number (`cardNumber`, `card_number`, `pan`). */
 function isCardKey(key: string): boolean {
-  return CARD_JOINED.test(keyWords(key).join(''))
+  return CARD_JOINED.test(joinedOf(key))
 }
 
 /** A card number under a card-number key, Luhn or not: `**** 4242`; undefined for anything else. */
