@@ -455,13 +455,17 @@ class HttpBridge {
       ? {
           streamId,
           userId,
-          body: await maskPost(body, {
-            call: async (id) => ({
-              describe: (await this.#deps.store.getCall(id))?.kind === 'describe',
-              secrets: this.#deps.relay.callSecrets(id),
-            }),
-            confirm: (confirmId) => ({ secrets: this.#deps.relay.confirmSecrets(confirmId) }),
-          }),
+          body: await maskPost(
+            body,
+            {
+              call: async (id) => ({
+                describe: (await this.#deps.store.getCall(id))?.kind === 'describe',
+                secrets: this.#deps.relay.callSecrets(id),
+              }),
+              confirm: (confirmId) => ({ secrets: this.#deps.relay.confirmSecrets(confirmId) }),
+            },
+            checked.value,
+          ),
         }
       : { streamId, userId, body: '', refused: checked.detail }
     // Not delivered (the coordinator stayed unreachable while the hand-over was retried): the page may retry.

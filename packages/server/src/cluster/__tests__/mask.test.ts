@@ -44,4 +44,45 @@ describe('what crosses Redis (cluster/mask.ts)', () => {
     expect(await maskPost(`not json ${CARD}`, unknown)).toBe('not json **** 4242')
     expect(await maskPost(JSON.stringify(`${CARD}`), unknown)).toBe('"**** 4242"')
   })
+
+  it("masks a progress's message and data, and a context's entries at their sensitive paths and by the rules", async () => {
+    const calls = { call: async () => ({ secrets: ['k9x2z'] }), confirm: () => ({ secrets: [] }) }
+    const progress = {
+      ...base,
+      type: 'progress',
+      id: 'call-1',
+      message: `paid with ${CARD}, memo k9x2z`,
+      data: { cvc: '123' },
+    }
+    expect(JSON.parse(await maskPost(JSON.stringify(progress), calls))).toEqual({
+      ...progress,
+      message: 'paid with **** 4242, memo [redacted]',
+      data: { cvc: '[redacted]' },
+    })
+    const entry = {
+      name: 'customer',
+      description: `card ${CARD}`,
+      value: { email: 'a@b.c', password: 'hunter22' },
+    }
+    const context = { ...base, type: 'context', rev: 1, entries: [{ ...entry, sensitivePaths: ['email'] }] }
+    expect(JSON.parse(await maskPost(JSON.stringify(context), unknown, context))).toEqual({
+      ...context,
+      entries: [
+        {
+          name: 'customer',
+          description: 'card **** 4242',
+          value: { email: '[redacted]', password: '[redacted]' },
+          sensitivePaths: ['email'],
+        },
+      ],
+    })
+    // Any other message crosses masked whole.
+    expect(
+      JSON.parse(await maskPost(JSON.stringify({ ...base, type: 'future', note: CARD }), unknown)),
+    ).toEqual({
+      ...base,
+      type: 'future',
+      note: '**** 4242',
+    })
+  })
 })
