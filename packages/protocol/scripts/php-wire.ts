@@ -71,7 +71,11 @@ function php(value: unknown, indent = '    '): string {
 /** A PCRE pattern (delimiters `~`) of a JavaScript regular expression source. */
 function pcre(source: string, flags = ''): string {
   if (source.includes('~')) throw new Error(`pattern contains the delimiter: ${source}`)
-  return `~${source}~${flags}`
+  // JavaScript's \uXXXX is PCRE's \x{XXXX} (read as a code point in UTF-8 mode, flag u).
+  const converted = source.replace(/\\u([0-9a-fA-F]{4})/g, '\\x{$1}')
+  if (converted !== source && !flags.includes('u'))
+    throw new Error(`a pattern with \\u escapes needs the u flag: ${source}`)
+  return `~${converted}~${flags}`
 }
 
 /** One documented constant. */
@@ -146,8 +150,8 @@ export function renderWirePhp(): string {
       cardMaskPrefix: secrets.CARD_MASK_PREFIX,
       codeMask: secrets.CODE_MASK,
       cardNumber: pcre(secrets.CARD_NUMBER_SOURCE),
-      code: pcre(secrets.CODE_SOURCE, 'i'),
-      password: pcre(secrets.PASSWORD_SOURCE, 'i'),
+      code: pcre(secrets.CODE_SOURCE, 'iu'),
+      password: pcre(secrets.PASSWORD_SOURCE, 'iu'),
       keyWordSteps: secrets.KEY_WORD_STEPS.map(([pattern, replacement]) => [pcre(pattern), replacement]),
       keySplit: pcre(secrets.KEY_SPLIT_SOURCE),
       secretKeyWords: secrets.SECRET_KEY_WORDS,

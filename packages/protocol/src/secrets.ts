@@ -24,9 +24,16 @@ export const CODE_MASK = '***'
  */
 export const CARD_NUMBER_SOURCE = '(?<![\\w-])\\d(?:[ -]?\\d){12,18}(?![\\w-])'
 
+/**
+ * White space as JavaScript's `\s` reads it (a no-break space, the em space, the ideographic space…), spelled out
+ * so that PCRE (which reads `\s` as ASCII white space) matches the same characters: the PHP package reads these
+ * patterns too, in UTF-8 mode.
+ */
+export const SPACE_SOURCE =
+  '\\t\\n\\x0b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff'
+
 /** The keywords of a card security code or a PIN in text (group-free). */
-export const CODE_WORD_SOURCE =
-  '(?:cvc2?|cvv2?|csc|cid|cvn|security[\\s_-]*code|card[\\s_-]*verification(?:[\\s_-]*(?:code|value|number))?|verification[\\s_-]*code|pin(?:[\\s_-]*(?:code|number))?)'
+export const CODE_WORD_SOURCE = `(?:cvc2?|cvv2?|csc|cid|cvn|security[${SPACE_SOURCE}_-]*code|card[${SPACE_SOURCE}_-]*verification(?:[${SPACE_SOURCE}_-]*(?:code|value|number))?|verification[${SPACE_SOURCE}_-]*code|pin(?:[${SPACE_SOURCE}_-]*(?:code|number))?)`
 
 /**
  * A code after its keyword in text, with connecting words or punctuation between them ("my CVC is
@@ -35,16 +42,16 @@ export const CODE_WORD_SOURCE =
  *
  * The gap is connecting words and `=`, `:` or `#`, each after at most 3 other non-word characters.
  * Those three signs are kept out of the filler, so a run of them splits one way only: the match time
- * grows linearly with the gap, never exponentially.
+ * grows linearly with the gap, never exponentially. At most 32 of them: a longer gap is no code's.
  */
-export const CODE_SOURCE = `\\b(${CODE_WORD_SOURCE})((?:[^\\w=:#]{0,3}(?:[=:#]|is|was|no|num|number|code|of))*[^\\w=:#]{0,3})(\\d{3,6})(?!\\d)`
+export const CODE_SOURCE = `\\b(${CODE_WORD_SOURCE})((?:[^\\w=:#]{0,3}(?:[=:#]|is|was|no|num|number|code|of)){0,32}[^\\w=:#]{0,3})(\\d{3,6})(?!\\d)`
 
 /**
  * A password written as an assignment in text ("password: hunter2", "passcode=1234"). Groups: 1 the
  * keyword and its sign, 2 the value; the value becomes {@link CODE_MASK}. "Password is too short"
  * stays (no sign). Flags `gi`.
  */
-export const PASSWORD_SOURCE = '\\b((?:password|passwd|passcode)\\s*[:=]\\s*)([^\\s,;]+)'
+export const PASSWORD_SOURCE = `\\b((?:password|passwd|passcode)[${SPACE_SOURCE}]*[:=][${SPACE_SOURCE}]*)([^${SPACE_SOURCE},;]+)`
 
 /**
  * Key names are split into lowercase words (`cardCvc` → card, cvc; `CARD_CVC`, `card-cvc` alike):

@@ -252,6 +252,10 @@ final class TextStream
         $from = $this->cut;
         // Only the text from a little before the last cut is looked at again: what came before it is decided.
         $window = max(0, $from - self::LOOK_BEHIND);
+        // At the start of a character: the secret patterns read UTF-8 (flag u) and fail on a cut one.
+        while ($window > 0 && (ord($raw[$window]) & 0xC0) === 0x80) {
+            $window--;
+        }
         $cut = $this->undecided($raw, $window);
         $spans = [];
         $tail = substr($raw, $window);

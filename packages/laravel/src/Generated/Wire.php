@@ -264,8 +264,8 @@ final class Wire
         'cardMaskPrefix' => '**** ',
         'codeMask' => '***',
         'cardNumber' => '~(?<![\\w-])\\d(?:[ -]?\\d){12,18}(?![\\w-])~',
-        'code' => '~\\b((?:cvc2?|cvv2?|csc|cid|cvn|security[\\s_-]*code|card[\\s_-]*verification(?:[\\s_-]*(?:code|value|number))?|verification[\\s_-]*code|pin(?:[\\s_-]*(?:code|number))?))((?:[^\\w=:#]{0,3}(?:[=:#]|is|was|no|num|number|code|of))*[^\\w=:#]{0,3})(\\d{3,6})(?!\\d)~i',
-        'password' => '~\\b((?:password|passwd|passcode)\\s*[:=]\\s*)([^\\s,;]+)~i',
+        'code' => '~\\b((?:cvc2?|cvv2?|csc|cid|cvn|security[\\t\\n\\x0b\\f\\r \\x{00a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}_-]*code|card[\\t\\n\\x0b\\f\\r \\x{00a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}_-]*verification(?:[\\t\\n\\x0b\\f\\r \\x{00a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}_-]*(?:code|value|number))?|verification[\\t\\n\\x0b\\f\\r \\x{00a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}_-]*code|pin(?:[\\t\\n\\x0b\\f\\r \\x{00a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}_-]*(?:code|number))?))((?:[^\\w=:#]{0,3}(?:[=:#]|is|was|no|num|number|code|of)){0,32}[^\\w=:#]{0,3})(\\d{3,6})(?!\\d)~iu',
+        'password' => '~\\b((?:password|passwd|passcode)[\\t\\n\\x0b\\f\\r \\x{00a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}]*[:=][\\t\\n\\x0b\\f\\r \\x{00a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}]*)([^\\t\\n\\x0b\\f\\r \\x{00a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff},;]+)~iu',
         'keyWordSteps' => [
             [
                 '~([a-z0-9])([A-Z])~',
