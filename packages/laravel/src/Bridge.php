@@ -75,7 +75,7 @@ class Bridge
         $message = Json::fromObject($object);
 
         return match ($message['type']) {
-            'manifest' => $this->manifest($conversation, $userId, $message, (string) json_encode($object->tools, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE)),
+            'manifest' => $this->manifest($conversation, $userId, $message, Llm::json($message['tools'])),
             'changed' => $this->changed($conversation, $userId, $message),
             'result' => $this->result($conversation, $userId, $message),
             'confirmed' => $this->confirmed($conversation, $userId, $message),

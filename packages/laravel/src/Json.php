@@ -6,7 +6,8 @@ namespace Toolmark\Laravel;
  * JSON as PHP arrays, without losing what arrays cannot say. A JSON object becomes an associative
  * array, except an empty one and one whose keys are 0, 1, 2, …: PHP would turn those into `[]` or a
  * list, so they stay `stdClass` (json_encode writes them back as the same objects). So `{}` in a page's
- * result or a model's tool input reaches the other side as `{}`, and `{"0": "a"}` as `{"0": "a"}`.
+ * result or a model's tool input reaches the other side as `{}`, and `{"0": "a"}` as `{"0": "a"}`. A number
+ * too large for a double (`1e400`, which json_decode reads as INF) becomes null, as in @toolmark/server.
  */
 final class Json
 {
@@ -21,6 +22,9 @@ final class Json
     {
         if (is_array($value)) {
             return array_map(self::fromObject(...), $value);
+        }
+        if (is_float($value) && ! is_finite($value)) {
+            return null; // 1e400: too large for a double; JSON.stringify writes null, and so does every server
         }
         if (! $value instanceof \stdClass) {
             return $value;

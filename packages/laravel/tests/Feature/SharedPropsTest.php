@@ -121,6 +121,17 @@ final class SharedPropsTest extends TestCase
         \Illuminate\Support\Carbon::setTestNow();
     }
 
+    public function test_grant_and_page_gone_bodies_over_4096_bytes_are_refused(): void
+    {
+        $ada = $this->user('ada');
+        $chat = Toolmark::startConversation($ada);
+        $post = fn (string $url, array $body) => $this->actingAs($ada)->withSession(['_token' => 't'])
+            ->postJson($url, $body, ['X-CSRF-TOKEN' => 't']);
+        $post('/toolmark/grants', ['tool' => str_repeat('x', 5000)])->assertStatus(413)->assertJsonPath('error.code', 'body_too_large');
+        $post("/toolmark/gone/{$chat->id}", ['clientId' => str_repeat('x', 5000)])->assertStatus(413)->assertJsonPath('error.code', 'body_too_large');
+        $post("/toolmark/gone/{$chat->id}", ['clientId' => 'page-1'])->assertNoContent();
+    }
+
     public function test_a_message_body_declared_over_the_limit_is_refused_before_it_is_read(): void
     {
         $ada = $this->user('ada');

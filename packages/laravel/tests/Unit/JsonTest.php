@@ -18,6 +18,7 @@ class JsonTest extends TestCase
         $this->assertSame($json, Llm::json($value));
         $this->assertSame('{}', Llm::json(Json::decode('{}')));
         $this->assertNull(Json::decode('not json'));
+        $this->assertSame('{"n":null,"list":[null,1]}', Llm::json(Json::decode('{"n":1e400,"list":[-1e400,1]}')));
     }
 
     public function test_masking_keeps_such_objects_and_masks_inside_them(): void

@@ -11,7 +11,8 @@ use Toolmark\Laravel\Generated\Wire;
 /**
  * Refuses a body over its route's limit before the rest of the middleware reads it (the CSRF check
  * of a JSON request decodes the whole body): the bridge route 413 `message_too_large` over 1048576
- * bytes, the chat message route 413 `body_too_large` over `toolmark.limits.message_bytes`. A
+ * bytes, the chat message route 413 `body_too_large` over `toolmark.limits.message_bytes`, the grant and
+ * page-gone routes 413 `body_too_large` over 4096 bytes. A
  * declared `Content-Length` over the limit is refused unread; otherwise at most the limit plus one
  * byte is read; the bridge's refusal is logged as a rejection (`invalid`, too large). The package's routes get it first when it registers them; with `Route::toolmark()`,
  * put it first in your group. Other routes pass through.
@@ -24,6 +25,8 @@ final class LimitBody
         [$max, $code, $message] = match ($request->route()?->getName()) {
             'toolmark.bridge' => [Wire::MAX_MESSAGE_BYTES, 'message_too_large', 'Message over '.Wire::MAX_MESSAGE_BYTES.' bytes'],
             'toolmark.messages' => [$bytes = (int) config('toolmark.limits.message_bytes', 65536), 'body_too_large', "Request body over {$bytes} bytes"],
+            // A grant or a page-gone notice is a few names and ids: as @toolmark/server's grants route.
+            'toolmark.grants.store', 'toolmark.gone' => [4096, 'body_too_large', 'Request body over 4096 bytes'],
             default => [null, '', ''],
         };
         if ($max !== null && ! self::within($request, $max)) {
