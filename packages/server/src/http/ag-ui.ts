@@ -34,6 +34,9 @@ export interface AgUiOptions {
   pageAnswerWaitMs?: number
 }
 
+/** Most entries one resume may carry: as many confirmations as a page may hold pending. */
+const MAX_RESUME_ENTRIES = 100
+
 /** How often a resume looks for the page's own answer. */
 const PAGE_ANSWER_POLL_MS = 25
 
@@ -199,11 +202,16 @@ function parseInput(body: unknown): RunInput | string {
   if (typeof tools === 'string') return tools
   if (resume === undefined) return { threadId, runId, messages, tools }
   if (!Array.isArray(resume)) return 'resume must be an array'
+  // A page holds at most 100 pending confirmations: no resume answers more, and none answers one twice.
+  if (resume.length > MAX_RESUME_ENTRIES) return `resume may answer at most ${MAX_RESUME_ENTRIES} interrupts`
+  const named = new Set<string>()
   for (const entry of resume) {
     if (!isObject(entry) || typeof entry.interruptId !== 'string')
       return 'each resume entry needs an interruptId'
     if (entry.status !== 'resolved' && entry.status !== 'cancelled')
       return "each resume entry's status must be resolved or cancelled"
+    if (named.has(entry.interruptId)) return 'each interrupt may be answered once per resume'
+    named.add(entry.interruptId)
   }
   return { threadId, runId, messages, resume: resume as ResumeEntry[], tools }
 }
@@ -252,7 +260,8 @@ const pathOf = (path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefi
 /**
  * A page's input schema without its regular expressions, for the server's check of an edit: a `pattern` is left
  * to the page (a page's regular expression never runs on the server, where a slow one would stall every
- * conversation), and a schema with `patternProperties` is not checked here at all (undefined).
+ * conversation), and a schema with `patternProperties` or a reference (`$ref`: a schema that refers to itself
+ * can make a check take exponential time in the input's depth) is not checked here at all (undefined).
  */
 function withoutPatterns(schema: unknown): unknown {
   if (Array.isArray(schema)) {
@@ -260,7 +269,13 @@ function withoutPatterns(schema: unknown): unknown {
     return items.includes(undefined) ? undefined : items
   }
   if (!isObject(schema)) return schema
-  if ('patternProperties' in schema) return undefined
+  if (
+    'patternProperties' in schema ||
+    '$ref' in schema ||
+    '$dynamicRef' in schema ||
+    '$recursiveRef' in schema
+  )
+    return undefined
   const out: Array<[string, unknown]> = []
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'pattern' && typeof value === 'string') continue

@@ -90,13 +90,16 @@ export function errorTextOf(result: ToolResult): string {
 /** The ids of the approvals answered in the last assistant message of a `useChat` history. */
 function answeredApprovals(message: Record<string, unknown>): string[] {
   const parts = Array.isArray(message.parts) ? message.parts : []
-  const ids: string[] = []
+  const ids = new Set<string>()
   for (const part of parts) {
     if (!isObject(part) || part.state !== 'approval-responded' || !isObject(part.approval)) continue
-    if (typeof part.approval.id === 'string') ids.push(part.approval.id)
+    if (typeof part.approval.id === 'string') ids.add(part.approval.id)
   }
-  return ids
+  return [...ids]
 }
+
+/** Most approvals one message may answer: as many confirmations as a page may hold pending. */
+const MAX_ANSWERED_APPROVALS = 100
 
 /** The text of a `useChat` user message: its text parts, joined. */
 function textOf(message: Record<string, unknown>): string {
@@ -311,6 +314,12 @@ async function readChatPost(
   const awaited = answeredApprovals(last)
   if (awaited.length === 0)
     return json(400, 'nothing_to_continue', 'The last message holds no answered approval')
+  if (awaited.length > MAX_ANSWERED_APPROVALS)
+    return json(
+      400,
+      'too_many_approvals',
+      `The last message answers ${awaited.length} approvals; the limit is ${MAX_ANSWERED_APPROVALS}`,
+    )
   return { conversation, last, text: undefined, awaited }
 }
 
@@ -430,6 +439,7 @@ class UiRun {
   /** The confirmations this re-POST continues: their parts are in the client's message already. */
   #bindApprovals(bindings: (ConfirmBinding | undefined)[]): void {
     const { conversation, last, awaited } = this.post
+    const toolCalls = toolCallsByApproval(last)
     for (const [i, id] of awaited.entries()) {
       const binding = bindings[i]
       if (binding && binding.conversationId === conversation.id && binding.userId === this.userId) {
@@ -438,7 +448,7 @@ class UiRun {
         continue
       }
       // An approval the server never bound to this conversation: the seed's answer for an unknown confirmId.
-      const toolCallId = toolCallOf(last, id)
+      const toolCallId = toolCalls.get(id)
       if (toolCallId) {
         this.#writer.known.add(toolCallId)
         queueMicrotask(() =>
@@ -597,19 +607,16 @@ export async function uiMessagesOf(
   return out.filter((m) => m.parts.length > 0)
 }
 
-/** The tool call id of the part in `message` whose approval has this id. */
-function toolCallOf(message: Record<string, unknown>, approvalId: string): string | undefined {
+/** The tool call id of each approval in `message`, by approval id (the first part with it). */
+function toolCallsByApproval(message: Record<string, unknown>): Map<string, string> {
   const parts = Array.isArray(message.parts) ? message.parts : []
+  const out = new Map<string, string>()
   for (const part of parts) {
-    if (
-      isObject(part) &&
-      isObject(part.approval) &&
-      part.approval.id === approvalId &&
-      typeof part.toolCallId === 'string'
-    )
-      return part.toolCallId
+    if (isObject(part) && isObject(part.approval) && typeof part.approval.id === 'string')
+      if (typeof part.toolCallId === 'string' && !out.has(part.approval.id))
+        out.set(part.approval.id, part.toolCallId)
   }
-  return undefined
+  return out
 }
 
 /**

@@ -380,6 +380,38 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     expect(s.tm.pendingConfirmations()).toHaveLength(1)
   })
 
+  it('leaves an edit to the page when its schema refers to itself (a check that could take exponential time)', async () => {
+    const provider = new ScriptedProvider([
+      () => [toolCall('t1', 'page_call', { tool: 'tree.save', input: { nodes: [] } })],
+      () => [{ type: 'text', delta: 'Waiting for your approval.' }],
+    ])
+    const s = await setup({
+      provider,
+      pageAnswerWaitMs: 100,
+      register: (tm) =>
+        tm.register({
+          name: 'tree.save',
+          description: 'Save a tree.',
+          jsonSchema: {
+            type: 'object',
+            properties: { nodes: { $ref: '#/$defs/node' } },
+            required: ['nodes'],
+            $defs: { node: { type: 'array', items: { $ref: '#/$defs/node' } } },
+          },
+          hints: { consequential: true },
+          run: () => ({ status: 'ok', data: {} }),
+        }),
+    })
+    say(s, 'save it')
+    await s.run()
+    const [interrupt] = s.agent.pendingInterrupts
+    // The page refuses the edit (invalid, still open); the server did not check it, so it finds no answer.
+    expect(await answer(s, interrupt!, { approved: true, editedArgs: { nodes: [[['x']]] } })).toMatchObject({
+      status: 'invalid',
+    })
+    expect(s.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'confirmation_unanswered' })
+  })
+
   it('refuses a resume past the interrupt expiresAt, and runs nothing', async () => {
     const s = await setup()
     const interrupt = await interrupted(s)
@@ -419,6 +451,33 @@ describe('AG-UI endpoint with HttpAgent and a real page', () => {
     expect(tool(first)).toBe(JSON.stringify({ status: 'ok', data: { name: 'Robotics' } }))
     expect(tool(second)).toBe(tool(first))
     expect(results(second).at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } })
+  })
+
+  it('refuses a resume that answers one interrupt twice, or more than 100, before it does anything', async () => {
+    const s = await setup()
+    const interrupt = await interrupted(s)
+    const entry = { interruptId: interrupt.id, status: 'cancelled' }
+    const post = (resume: unknown[]) =>
+      fetch(s.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-user-id': USER },
+        body: JSON.stringify({
+          threadId: s.conversation,
+          runId: 'r1',
+          messages: [],
+          tools: [],
+          context: [],
+          resume,
+        }),
+      })
+    const twice = await post([entry, entry])
+    expect(twice.status).toBe(400)
+    expect(await twice.json()).toMatchObject({
+      error: { message: 'each interrupt may be answered once per resume' },
+    })
+    const many = Array.from({ length: 101 }, (_, i) => ({ interruptId: `i${i}`, status: 'cancelled' }))
+    expect((await post(many)).status).toBe(400)
+    expect(s.agent.pendingInterrupts).toHaveLength(1)
   })
 
   it('pending interrupts block other input', async () => {
