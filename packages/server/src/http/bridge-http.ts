@@ -14,6 +14,9 @@ import { readLimited } from './body.ts'
 import { failedRequest, tooMany, UNAUTHENTICATED } from './errors.ts'
 import { checkOrigin, hostOf, ORIGIN_REFUSED } from './origin.ts'
 
+/** Most events an SSE stream may hold unwritten (its reader does not read): past it, the stream is cut off. */
+export const MAX_UNSENT_EVENTS = 1024
+
 /** The page's event stream (server → page): `GET /toolmark/events?conversation=:id`. */
 export const EVENTS_PATH = '/toolmark/events'
 /** Where the page POSTs its messages (page → server). */
@@ -368,11 +371,20 @@ class HttpBridge {
   /** Writes a page connection's events to its SSE stream (after `n` when it resumes) until it detaches. */
   async #stream(sse: SSEStreamingApi, { page, resume, n }: Opened): Promise<void> {
     let chain = Promise.resolve()
+    let unsent = 0
     const send = (event: Kept) => {
       event.written = true
+      // A page that does not read its stream is cut off (its connection ends) before it holds more than this.
+      if (++unsent > MAX_UNSENT_EVENTS) {
+        sse.abort()
+        return this.end(page)
+      }
       chain = chain
         .then(() => sse.writeSSE({ id: `${page.id}:${event.n}`, data: event.text }))
         .catch(() => {})
+        .then(() => {
+          unsent--
+        })
     }
     let attached = true
     const detach = () => {

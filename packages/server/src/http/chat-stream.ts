@@ -5,6 +5,7 @@ import type { Agent } from '../agent/loop.ts'
 import type { ChatEvent } from '../shared/contract.ts'
 import { LimitExceeded, MAX_CHAT_STREAMS_PER_USER, PerUser } from '../shared/limits.ts'
 import type { Conversation } from '../store/store.ts'
+import { MAX_UNSENT_EVENTS } from './bridge-http.ts'
 import type { Own } from './conversations.ts'
 import { NOT_FOUND } from './conversations.ts'
 import { fail, tooMany } from './errors.ts'
@@ -63,8 +64,16 @@ async function chatEvents(
   let unsubscribe = () => {}
   try {
     let chain = Promise.resolve()
+    let unsent = 0
     const write = (data: unknown) => {
-      chain = chain.then(() => stream.writeSSE({ data: JSON.stringify(data) })).catch(() => {})
+      // A client that does not read its stream is cut off before it holds more than this (it may reconnect).
+      if (++unsent > MAX_UNSENT_EVENTS) return void stream.abort()
+      chain = chain
+        .then(() => stream.writeSSE({ data: JSON.stringify(data) }))
+        .catch(() => {})
+        .then(() => {
+          unsent--
+        })
     }
     // A busy event delivered while the first answer was looked up is newer than that answer.
     let busySeen = false

@@ -49,6 +49,9 @@ function notFound(socket: Duplex): void {
   )
 }
 
+/** Most bytes a page socket may hold unsent (16 × the protocol's largest message): past it, the page is cut off. */
+export const MAX_BUFFERED_BYTES = 16 * MAX_INBOUND_BYTES
+
 /**
  * Serves `GET /toolmark/ws?conversation=:id` on `server`. The upgrade is completed and then,
  * before anything is relayed, `Host` and `Origin` are checked (else closed 4403), the socket is
@@ -57,7 +60,8 @@ function notFound(socket: Duplex): void {
  * `maxPageConnectionsPerUser`), so the page's transport sees
  * a terminal close code instead of retrying a refused handshake. Binary frames are ignored;
  * a frame over {@link MAX_INBOUND_BYTES} (the protocol's 1 MiB) is rejected (`invalid`, `too large`) and
- * closes the socket (1009), so a socket never buffers more. Dead sockets are found by ping.
+ * closes the socket (1009), so a socket never buffers more. A page that does not read what it is sent is cut off
+ * once its socket holds {@link MAX_BUFFERED_BYTES} unsent. Dead sockets are found by ping.
  */
 export function attachWebSocket(server: Server, deps: WsDeps): { close(): void } {
   const log = deps.log ?? ((line: string) => console.warn(line))
@@ -112,8 +116,14 @@ export function attachWebSocket(server: Server, deps: WsDeps): { close(): void }
     let conn: PageConnection
     try {
       conn = deps.relay.connect(userId, conversation.id, (message) => {
+        if (ws.readyState !== ws.OPEN) return
+        // A page that does not read what it is sent is cut off before its socket holds more than this.
+        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+          log('[ws] page socket closed: it does not read what it is sent')
+          return ws.terminate()
+        }
         // The socket is the transport's edge: the message is serialized here, once.
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
+        ws.send(JSON.stringify(message))
       })
     } catch (error) {
       // Over the user's cap of page connections: try again later (the page's transport reconnects with backoff).
