@@ -204,15 +204,27 @@ final class Mask
     /** The text with every occurrence of each secret (longest first) replaced by `[redacted]`. */
     public static function scrub(string $text, array $secrets = []): string
     {
-        usort($secrets, fn (string $a, string $b): int => strlen($b) <=> strlen($a));
-        foreach ($secrets as $secret) {
-            if (strlen($secret) >= Wire::SECRETS['minSecretLength']) {
-                $text = str_replace($secret, self::MASKED, $text);
-            }
+        if ($secrets === []) {
+            return $text;
+        }
+        // A value's strings are scrubbed with one list: it is sorted (longest first) once, not once per string.
+        if ($secrets !== self::$scrubbing) {
+            $sorted = array_values(array_filter($secrets, fn (string $s): bool => strlen($s) >= Wire::SECRETS['minSecretLength']));
+            usort($sorted, fn (string $a, string $b): int => strlen($b) <=> strlen($a));
+            [self::$scrubbing, self::$scrubbingSorted] = [$secrets, $sorted];
+        }
+        foreach (self::$scrubbingSorted as $secret) {
+            $text = str_replace($secret, self::MASKED, $text);
         }
 
         return $text;
     }
+
+    /** @var list<string> The last list scrub() was given, and that list sorted for it. */
+    private static array $scrubbing = [];
+
+    /** @var list<string> */
+    private static array $scrubbingSorted = [];
 
     /** A copy of a JSON value with scrub() on every string (keys are kept). */
     public static function scrubValue(mixed $value, array $secrets, int $depth = 0): mixed
