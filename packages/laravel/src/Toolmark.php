@@ -9,6 +9,7 @@ use Illuminate\Contracts\Events\Dispatcher;
 use Illuminate\Http\Request;
 use Illuminate\Support\Facades\Crypt;
 use Illuminate\Support\Facades\DB;
+use Illuminate\Support\Facades\Log;
 use Illuminate\Support\Facades\Route;
 use Illuminate\Support\Str;
 use Toolmark\Laravel\Events\CallRequested;
@@ -136,7 +137,13 @@ class Toolmark
                 $message['rev'] = $rev;
             }
         }
-        $this->deliver((int) $conversation->user_id, (int) $conversation->id, $message);
+        try {
+            $this->deliver((int) $conversation->user_id, (int) $conversation->id, $message);
+        } catch (\Throwable $error) {
+            // Not broadcast (the broadcaster is down, or the message is over its size limit): the call times out at
+            // its deadline like any unanswered one, and the turn goes on. Nothing of the message is logged.
+            Log::warning('toolmark: a call could not be broadcast', ['conversation' => (int) $conversation->id, 'error' => $error::class]);
+        }
         $this->scheduleDeadline($id, $deadlineMs);
         $this->notify(new CallRequested((int) $conversation->id, $id, $kind, $tool, Mask::value($input, Mask::secretForms($secrets)), $origin));
 

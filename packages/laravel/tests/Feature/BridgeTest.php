@@ -98,6 +98,15 @@ final class BridgeTest extends TestCase
         Bus::assertDispatched(ExpireCall::class, fn (ExpireCall $job): bool => $job->callId === $id);
     }
 
+    public function test_a_call_the_broadcaster_refuses_still_times_out_at_its_deadline(): void
+    {
+        // A broadcaster that is down, or a message over its size limit: the call is not lost, it times out.
+        $this->broadcasts->onBroadcast = fn () => throw new \RuntimeException('Pusher error: payload too large');
+        $id = $this->sendCall();
+        $this->assertSame('pending', DB::table('toolmark_calls')->where('id', $id)->value('state'));
+        Bus::assertDispatched(ExpireCall::class, fn (ExpireCall $job): bool => $job->callId === $id);
+    }
+
     public function test_an_accepted_result_continues_the_agent_turn_once(): void
     {
         $id = $this->sendCall();
