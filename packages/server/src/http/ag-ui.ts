@@ -7,7 +7,7 @@ import type { ErrorBody } from '../shared/contract.ts'
 import { LimitExceeded } from '../shared/limits.ts'
 import { escapeForLog } from '../shared/log.ts'
 import type { ConfirmBinding, Conversation, Store, StoredMessage } from '../store/store.ts'
-import { readJson } from './body.ts'
+import { readJson, TOO_DEEP } from './body.ts'
 import { failureForLog, internalError, UNAUTHENTICATED } from './errors.ts'
 import { isStoreUnavailable, storeUnavailable } from './health.ts'
 import { checkOrigin, hostOf, ORIGIN_REFUSED } from './origin.ts'
@@ -683,6 +683,7 @@ class AgUiRuns {
       const read = await readJson(request, MAX_AG_UI_BODY_BYTES)
       if (!read.ok && read.reason === 'too_large')
         return fail(413, 'body_too_large', `Request body over ${MAX_AG_UI_BODY_BYTES} bytes`)
+      if (!read.ok && read.reason === 'too_deep') return fail(400, TOO_DEEP.code, TOO_DEEP.message)
       const input = parseInput(read.ok ? read.value : undefined)
       if (typeof input === 'string') return fail(400, 'invalid_body', input)
       const conversation = await this.server.store.getConversation(input.threadId)

@@ -1,3 +1,5 @@
+import { MAX_DEPTH } from '@toolmark/protocol'
+import { nestedDeeperThan } from '../shared/json-depth.ts'
 /**
  * How much more than its limit a refused body is still read (and dropped) before the 413 is sent, at most: a
  * client still sending its body when the server stops reading gets a reset connection instead of the answer.
@@ -55,12 +57,24 @@ export async function readLimited(request: Request, max: number): Promise<string
 }
 
 /** What {@link readJson} found: the parsed body, or why there is none. */
-export type JsonBody = { ok: true; value: unknown } | { ok: false; reason: 'too_large' | 'not_json' }
+export type JsonBody =
+  | { ok: true; value: unknown }
+  | { ok: false; reason: 'too_large' | 'too_deep' | 'not_json' }
 
-/** The request body parsed as JSON, read with {@link readLimited} (at most `max` bytes). */
+/** The refusal of a body nested deeper than the protocol's 64 levels (`too_deep`), the same on every route. */
+export const TOO_DEEP = {
+  code: 'too_deep',
+  message: `Request body nested deeper than ${MAX_DEPTH} levels`,
+} as const
+
+/**
+ * The request body parsed as JSON, read with {@link readLimited} (at most `max` bytes); a body nested deeper than
+ * 64 levels is refused (`too_deep`) before it is parsed.
+ */
 export async function readJson(request: Request, max: number): Promise<JsonBody> {
   const text = await readLimited(request, max)
   if (text === undefined) return { ok: false, reason: 'too_large' }
+  if (nestedDeeperThan(text, MAX_DEPTH)) return { ok: false, reason: 'too_deep' }
   try {
     return { ok: true, value: JSON.parse(text) as unknown }
   } catch {

@@ -4,7 +4,7 @@ import { MAX_USER_TEXT } from '../agent/loop.ts'
 import type { ToolmarkServer } from '../server.ts'
 import { LimitExceeded } from '../shared/limits.ts'
 import type { ConfirmBinding, Conversation, Store, StoredMessage } from '../store/store.ts'
-import { readJson } from './body.ts'
+import { readJson, TOO_DEEP } from './body.ts'
 import { UNAUTHENTICATED } from './errors.ts'
 import { checkOrigin, hostOf, ORIGIN_REFUSED } from './origin.ts'
 
@@ -286,6 +286,7 @@ async function readChatPost(
   const read = await readJson(request, maxBody)
   if (!read.ok && read.reason === 'too_large')
     return json(413, 'body_too_large', `Request body over ${maxBody} bytes`)
+  if (!read.ok && read.reason === 'too_deep') return json(400, TOO_DEEP.code, TOO_DEEP.message)
   const body = read.ok && isObject(read.value) ? read.value : undefined
   const messages = body && Array.isArray(body.messages) ? body.messages : undefined
   const last = messages?.[messages.length - 1]

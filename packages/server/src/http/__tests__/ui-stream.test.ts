@@ -218,5 +218,12 @@ describe('the useChat route (UI message stream)', () => {
     )
     const empty = await chat(post({ id, messages: [userMessage('  ')] }, { 'x-user': 'bob' }))
     expect(await empty.json()).toEqual({ error: { code: 'empty_message', message: 'The message is empty' } })
+    // Nested deeper than 64 levels: refused before it is parsed.
+    const deep = `{"id":"${id}","messages":[],"x":${'['.repeat(64)}${']'.repeat(64)}}`
+    const refused = await chat(new Request(post(body, { 'x-user': 'bob' }), { body: deep }))
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toEqual({
+      error: { code: 'too_deep', message: 'Request body nested deeper than 64 levels' },
+    })
   })
 })
