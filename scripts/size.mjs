@@ -152,8 +152,9 @@ const budgets = [
     dir: 'packages/protocol',
     // Everything a server imports, for servers only (a page's bundle takes the few names core uses). The
     // secret rules and the wire constants both servers read (the PHP package through its generated Wire.php)
-    // took it from under 6 to 6.70 KiB esbuild (6.65 rolldown).
-    max: 7 * KiB,
+    // took it from under 6 to 6.70 KiB esbuild (6.65 rolldown). Both servers' system prompts, JavaScript's
+    // white space spelled out for PCRE and the path and key limits of the secret rules: 7.26 (7.21 rolldown).
+    max: 7.35 * KiB,
   },
   {
     name: '@toolmark/core/webmcp',
