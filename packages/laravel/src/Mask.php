@@ -57,8 +57,10 @@ final class Mask
      */
     public static function value(mixed $value, array $secrets = [], int $depth = 0): mixed
     {
+        // Below depth 0 the list is the one this function ordered at depth 0.
+        $secrets = $depth === 0 ? self::ordered($secrets) : $secrets;
         if (is_string($value)) {
-            return self::text(self::scrub($value, $secrets));
+            return self::text(self::scrubOrdered($value, $secrets));
         }
         if (is_int($value) || is_float($value)) {
             $digits = self::integerDigits($value);
@@ -99,8 +101,10 @@ final class Mask
      */
     public static function strings(mixed $value, array $secrets = [], int $depth = 0): mixed
     {
+        // Below depth 0 the list is the one this function ordered at depth 0.
+        $secrets = $depth === 0 ? self::ordered($secrets) : $secrets;
         if (is_string($value)) {
-            return self::text(self::scrub($value, $secrets));
+            return self::text(self::scrubOrdered($value, $secrets));
         }
         if ($value instanceof \stdClass) {
             return self::asObject(self::strings((array) $value, $secrets, $depth));
@@ -204,33 +208,42 @@ final class Mask
     /** The text with every occurrence of each secret (longest first) replaced by `[redacted]`. */
     public static function scrub(string $text, array $secrets = []): string
     {
-        if ($secrets === []) {
-            return $text;
-        }
-        // A value's strings are scrubbed with one list: it is sorted (longest first) once, not once per string.
-        if ($secrets !== self::$scrubbing) {
-            $sorted = array_values(array_filter($secrets, fn (string $s): bool => strlen($s) >= Wire::SECRETS['minSecretLength']));
-            usort($sorted, fn (string $a, string $b): int => strlen($b) <=> strlen($a));
-            [self::$scrubbing, self::$scrubbingSorted] = [$secrets, $sorted];
-        }
-        foreach (self::$scrubbingSorted as $secret) {
+        return self::scrubOrdered($text, self::ordered($secrets));
+    }
+
+    /**
+     * The secrets scrub() cuts out, longest first, the too-short ones left out. value(), strings() and
+     * scrubValue() order their list once (at depth 0) and hand it down, so the strings of a large value
+     * are not sorted each.
+     *
+     * @param array<string> $secrets
+     * @return list<string>
+     */
+    private static function ordered(array $secrets): array
+    {
+        $kept = array_values(array_filter($secrets, fn (string $s): bool => strlen($s) >= Wire::SECRETS['minSecretLength']));
+        usort($kept, fn (string $a, string $b): int => strlen($b) <=> strlen($a));
+
+        return $kept;
+    }
+
+    /** @param list<string> $ordered as ordered() returns them */
+    private static function scrubOrdered(string $text, array $ordered): string
+    {
+        foreach ($ordered as $secret) {
             $text = str_replace($secret, self::MASKED, $text);
         }
 
         return $text;
     }
 
-    /** @var list<string> The last list scrub() was given, and that list sorted for it. */
-    private static array $scrubbing = [];
-
-    /** @var list<string> */
-    private static array $scrubbingSorted = [];
-
     /** A copy of a JSON value with scrub() on every string (keys are kept). */
     public static function scrubValue(mixed $value, array $secrets, int $depth = 0): mixed
     {
+        // Below depth 0 the list is the one this function ordered at depth 0.
+        $secrets = $depth === 0 ? self::ordered($secrets) : $secrets;
         if (is_string($value)) {
-            return self::scrub($value, $secrets);
+            return self::scrubOrdered($value, $secrets);
         }
         if ($value instanceof \stdClass && $secrets !== []) {
             return self::asObject(self::scrubValue((array) $value, $secrets, $depth));
