@@ -8,14 +8,11 @@ import { bound, MAX_INBOUND_BYTES, type PageConnection, type Relay } from '../re
 import type { ToPageMessage } from '../relay/types.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import type { ErrorBody } from '../shared/contract.ts'
-import { LimitExceeded } from '../shared/limits.ts'
+import { LimitExceeded, MAX_UNSENT_EVENTS } from '../shared/limits.ts'
 import type { Store } from '../store/store.ts'
 import { readLimited } from './body.ts'
 import { failedRequest, tooMany, UNAUTHENTICATED } from './errors.ts'
 import { checkOrigin, hostOf, ORIGIN_REFUSED } from './origin.ts'
-
-/** Most events an SSE stream may hold unwritten (its reader does not read): past it, the stream is cut off. */
-export const MAX_UNSENT_EVENTS = 1024
 
 /** The page's event stream (server → page): `GET /toolmark/events?conversation=:id`. */
 export const EVENTS_PATH = '/toolmark/events'

@@ -64,11 +64,16 @@ export function bound(text: string): Bounded {
     return { ok: false, detail: 'too large' }
   if (nestedDeeperThan(text, MAX_DEPTH)) return { ok: false, detail: 'too_deep' }
   try {
-    return { ok: true, value: finite(JSON.parse(text)) }
+    const value: unknown = JSON.parse(text)
+    // Only a literal with a 3-digit exponent or 309 digits can pass a double: other messages are not walked.
+    return { ok: true, value: MAY_OVERFLOW.test(text) ? finite(value) : value }
   } catch {
     return { ok: false, detail: 'not JSON' }
   }
 }
+
+/** A number literal that may be too large for a double (or text that merely looks like one). */
+const MAY_OVERFLOW = /[eE]\+?\d{3}|\d{309}/
 
 /**
  * `value` with every number too large for a double (`1e400`, which `JSON.parse` reads as `Infinity`) as `null`,

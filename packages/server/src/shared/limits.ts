@@ -59,3 +59,6 @@ export const MAX_CHAT_STREAMS_PER_USER = 16
 export const MAX_CONVERSATIONS_PER_USER = 1000
 /** Default of the server option `maxQueuedTurnsPerUser`: agent turns of one user's messages queued or running. */
 export const MAX_QUEUED_TURNS_PER_USER = 8
+
+/** Most events an SSE stream may hold unwritten (its reader does not read): past it, the stream is cut off. */
+export const MAX_UNSENT_EVENTS = 1024
